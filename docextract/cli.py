@@ -1,0 +1,73 @@
+"""The command line. Commands only parse options and call one function; the work lives in the package."""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+
+import typer
+
+from docextract import __version__
+from docextract.commands.common import set_verbose, stderr, verbose_enabled
+from docextract.errors import EXIT_CODES_HELP, EXIT_INTERNAL, EXIT_INTERRUPTED
+
+app = typer.Typer(
+    name="docextract",
+    help=(
+        "Turn business documents (digital PDFs, scans, photos) into structured entity JSON "
+        "with layout-aware transformer models.\n\n" + EXIT_CODES_HELP
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+def _version_callback(value: bool) -> None:
+    if value:
+        typer.echo(f"docextract {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Show tracebacks and debug detail on errors."),
+    version: bool = typer.Option(False, "--version", callback=_version_callback, is_eager=True, help="Print the version and exit."),
+) -> None:
+    set_verbose(verbose)
+
+
+# Each command lives in docextract/commands/; this file only registers them.
+from docextract.commands import inspect_cmd, run_cmd, train_cmds  # noqa: E402
+
+app.command("run")(run_cmd.run)
+app.command("inspect")(inspect_cmd.inspect)
+app.command("finetune")(train_cmds.finetune)
+app.command("pretrain")(train_cmds.pretrain)
+app.command("evaluate")(train_cmds.evaluate)
+
+
+def main() -> None:
+    """Entry point of `docextract`: usage errors exit 2, Ctrl-C 130, a bug 1 with a one-line message."""
+    import click
+
+    # Tesseract's own OpenMP threading made a 300-dpi page ~6x slower on 2 cores (measured-here.md).
+    os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+    try:
+        code = app(standalone_mode=False)
+    except click.ClickException as error:
+        error.show()
+        sys.exit(error.exit_code)
+    except (KeyboardInterrupt, click.Abort):
+        stderr.print("[bold red]docextract:[/] interrupted")
+        sys.exit(EXIT_INTERRUPTED)
+    except Exception as error:
+        if verbose_enabled():
+            traceback.print_exc()
+        stderr.print(
+            f"[bold red]docextract: internal error:[/] {type(error).__name__}: {error} "
+            "(re-run with --verbose for the traceback)",
+            highlight=False,
+        )
+        sys.exit(EXIT_INTERNAL)
+    sys.exit(code if isinstance(code, int) else 0)

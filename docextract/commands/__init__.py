@@ -1,0 +1,1 @@
+"""One module per group of CLI commands; `docextract/cli.py` registers them on the Typer app."""

@@ -1,0 +1,45 @@
+"""What every command shares: the stderr console, --verbose, and turning user errors into one line + exit code."""
+
+from __future__ import annotations
+
+import contextlib
+import traceback
+from typing import Iterator
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from docextract.errors import DocextractError
+
+# Results go to stdout; progress and messages go here.
+stderr = Console(stderr=True)
+
+_verbose = False
+
+
+def set_verbose(value: bool) -> None:
+    global _verbose
+    _verbose = value
+
+
+def verbose_enabled() -> bool:
+    return _verbose
+
+
+def fail(error: DocextractError) -> typer.Exit:
+    """Print ``docextract: FILE: problem`` on stderr and return the Exit carrying the documented code."""
+    if _verbose:
+        traceback.print_exception(error)
+    # Text, not markup: file names may contain [brackets].
+    stderr.print(Text.assemble(("docextract: ", "bold red"), error.one_line()), highlight=False, soft_wrap=True)
+    return typer.Exit(error.exit_code)
+
+
+@contextlib.contextmanager
+def user_errors() -> Iterator[None]:
+    """Wrap a command's body: a DocextractError becomes one line on stderr and its exit code."""
+    try:
+        yield
+    except DocextractError as error:
+        raise fail(error) from None
