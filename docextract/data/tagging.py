@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from docextract.data.labelled import OUTSIDE, LabelledDocument
-from docextract.document import MODEL_GRID, Window
+from docextract.document import MODEL_GRID, Document, Window
 
 SCHEMES = ("BIO", "BIESO")
 IGNORE_INDEX = -100  # cross-entropy's ignore_index: no loss on this token
@@ -115,41 +115,52 @@ def spans_from_tags(tags: Sequence[str]) -> list[Span]:
     return spans
 
 
-def encode_window(doc: LabelledDocument, window: Window, tokenizer: Any, label_ids: Mapping[str, int],
-                  scheme: str | None = None) -> dict[str, list]:
-    """One model input: ``[CLS] sub-tokens of window.words [SEP]`` with aligned layout and labels.
+def encode_words(document: Document, window: Window, tokenizer: Any) -> dict[str, list]:
+    """One unlabelled model input: ``[CLS] sub-tokens of window.words [SEP]`` with aligned layout.
 
     Returns lists of equal length (the token count): ``input_ids``, ``attention_mask``, ``bbox`` (0..1000
     grid of the word's page, [CLS] at 0,0,0,0 and [SEP] at 1000 x4), ``page_ids`` (index of the word's
-    page in the document, 0 for special tokens), ``labels`` (the word's tag id on its first sub-token when
-    the word is in the window's core, :data:`IGNORE_INDEX` elsewhere) and ``word_index`` (index into
-    ``window.words`` for merging predictions back, -1 for special tokens). ``scheme`` defaults to BIESO
-    when ``label_ids`` has S- tags, else BIO. A word the tokenizer turns into nothing gets one [UNK].
+    page in the document, 0 for special tokens) and ``word_index`` (index into ``window.words`` for
+    merging predictions back, -1 for special tokens). A word the tokenizer turns into nothing gets one [UNK].
+    Inference and training both encode through here, so they see identical inputs.
+    """
+    texts = [document.word(ref).text for ref in window.words]
+    pieces = tokenizer(texts, add_special_tokens=False)["input_ids"] if texts else []
+    out: dict[str, list] = {"input_ids": [tokenizer.cls_token_id], "bbox": [list(CLS_BOX)], "page_ids": [0],
+                            "word_index": [SPECIAL_WORD_INDEX]}
+    for index, (ref, ids) in enumerate(zip(window.words, pieces)):
+        ids = ids or [tokenizer.unk_token_id]
+        page = document.pages[ref.page_index]
+        box = list(document.word(ref).box.to_grid(page.width, page.height))
+        out["input_ids"].extend(ids)
+        out["bbox"].extend([box] * len(ids))
+        out["page_ids"].extend([ref.page_index] * len(ids))
+        out["word_index"].extend([index] * len(ids))
+    out["input_ids"].append(tokenizer.sep_token_id)
+    out["bbox"].append(list(SEP_BOX))
+    out["page_ids"].append(0)
+    out["word_index"].append(SPECIAL_WORD_INDEX)
+    out["attention_mask"] = [1] * len(out["input_ids"])
+    return out
+
+
+def encode_window(doc: LabelledDocument, window: Window, tokenizer: Any, label_ids: Mapping[str, int],
+                  scheme: str | None = None) -> dict[str, list]:
+    """:func:`encode_words` plus ``labels``: the word's tag id on its first sub-token when the word is in
+    the window's core, :data:`IGNORE_INDEX` elsewhere. ``scheme`` defaults to BIESO when ``label_ids``
+    has S- tags, else BIO.
     """
     scheme = scheme or ("BIESO" if any(tag.startswith("S-") for tag in label_ids) else "BIO")
     position_of = {ref: position for position, ref in enumerate(doc.document.ordered_words())}
     tags = document_tags(doc, scheme)
     core_end = len(window.words) if window.core_end < 0 else window.core_end
-    texts = [doc.document.word(ref).text for ref in window.words]
-    pieces = tokenizer(texts, add_special_tokens=False)["input_ids"] if texts else []
-
-    out: dict[str, list] = {"input_ids": [tokenizer.cls_token_id], "bbox": [list(CLS_BOX)], "page_ids": [0],
-                            "labels": [IGNORE_INDEX], "word_index": [SPECIAL_WORD_INDEX]}
-    for index, (ref, ids) in enumerate(zip(window.words, pieces)):
-        ids = ids or [tokenizer.unk_token_id]
-        page = doc.document.pages[ref.page_index]
-        box = list(doc.document.word(ref).box.to_grid(page.width, page.height))
+    out = encode_words(doc.document, window, tokenizer)
+    labels = []
+    previous = SPECIAL_WORD_INDEX
+    for index in out["word_index"]:
+        first_sub_token = index != SPECIAL_WORD_INDEX and index != previous
         in_core = window.core_start <= index < core_end
-        first_label = label_ids[tags[position_of[ref]]] if in_core else IGNORE_INDEX
-        out["input_ids"].extend(ids)
-        out["bbox"].extend([box] * len(ids))
-        out["page_ids"].extend([ref.page_index] * len(ids))
-        out["labels"].extend([first_label] + [IGNORE_INDEX] * (len(ids) - 1))
-        out["word_index"].extend([index] * len(ids))
-    out["input_ids"].append(tokenizer.sep_token_id)
-    out["bbox"].append(list(SEP_BOX))
-    out["page_ids"].append(0)
-    out["labels"].append(IGNORE_INDEX)
-    out["word_index"].append(SPECIAL_WORD_INDEX)
-    out["attention_mask"] = [1] * len(out["input_ids"])
+        labels.append(label_ids[tags[position_of[window.words[index]]]] if first_sub_token and in_core else IGNORE_INDEX)
+        previous = index
+    out["labels"] = labels
     return out
