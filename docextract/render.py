@@ -19,6 +19,9 @@ from docextract.document import POINTS_PER_INCH, Box, Document, Window, WordRef
 from docextract.errors import OutputError
 
 RENDER_DPI = 100.0  # annotated PNG resolution: a letter page is 850 x 1100 px, readable on screen
+# Small pages (a receipt, or a scan whose resolution was unknown and assumed high, which makes
+# its page small in points) are drawn larger, so that the long side has at least this many pixels.
+MIN_LONG_SIDE = 1100  # pixels
 WORD_TINT_ALPHA = 90  # 0..255, how strongly word boxes are tinted with their window's colour
 BLOCK_OUTLINE = (20, 40, 160)  # dark blue
 BLOCK_OUTLINE_WIDTH = 2  # pixels
@@ -71,6 +74,7 @@ def render_page(
 ) -> Image.Image:
     """The annotated image of one page (layout analysis must have run)."""
     page = doc.pages[page_index]
+    dpi = max(dpi, MIN_LONG_SIDE * POINTS_PER_INCH / max(page.width, page.height, 1.0))
     scale = dpi / POINTS_PER_INCH
     base = page_background(doc, page_index, dpi, password).convert("RGBA")
     overlay = Image.new("RGBA", base.size, (0, 0, 0, 0))

@@ -35,13 +35,12 @@ BLOCK_MAX_LINE_OVERLAP_LINE_HEIGHTS = 0.3  # line heights
 MIN_LINE_HEIGHT = 1.0  # points, for degenerate boxes
 
 # A dense table without cell padding stacks each column's cells into one aligned block, which
-# would make the table read column by column. A block is taken for such a table column, and split
-# into one block per line (cell), when its lines are short (median words per line at most this)...
-TABLE_CELL_MAX_WORDS = 4  # words per line (median)
-# ...and at least this fraction of its lines share a baseline with a line of another block (the
-# row's other cells). Running text in two columns has the row alignment too, but long lines;
-# an address block has short lines but nothing beside them.
-TABLE_ROW_MIN_FRACTION = 0.6  # fraction of the block's lines
+# would make the table read column by column. A line is taken for a table cell, and becomes a
+# block of its own, when it is short (at most this many words) and shares its baseline with
+# another short line of a different block (the row's other cells). Running text in two columns
+# has the row alignment too, but long lines; an address block has short lines, but nothing
+# short beside them.
+TABLE_CELL_MAX_WORDS = 4  # words
 
 
 def _height(box: Box) -> float:
@@ -93,21 +92,24 @@ def group_blocks(lines: Sequence[Line]) -> tuple[Block, ...]:
 
 
 def _split_table_columns(chains: list[list[int]], lines: Sequence[Line]) -> list[list[int]]:
-    """Chains that look like a table column (see :data:`TABLE_CELL_MAX_WORDS`) split into one chain per line."""
+    """Chains with every table cell (see :data:`TABLE_CELL_MAX_WORDS`) split off as a chain of its own."""
     owner = {li: k for k, chain in enumerate(chains) for li in chain}
+    short = [li for li in range(len(lines)) if len(lines[li].word_indices) <= TABLE_CELL_MAX_WORDS]
+    cells = {
+        li for li in short
+        if any(owner[lj] != owner[li] and shares_baseline(lines[li].box, lines[lj].box) for lj in short)
+    }
     result: list[list[int]] = []
-    for k, chain in enumerate(chains):
-        if len(chain) < 2:
-            result.append(chain)
-            continue
-        words_per_line = sorted(len(lines[li].word_indices) for li in chain)
-        short = words_per_line[len(words_per_line) // 2] <= TABLE_CELL_MAX_WORDS
-        in_rows = sum(
-            1 for li in chain
-            if any(owner[lj] != k and shares_baseline(lines[li].box, lines[lj].box) for lj in range(len(lines)))
-        )
-        if short and in_rows >= TABLE_ROW_MIN_FRACTION * len(chain):
-            result.extend([li] for li in chain)
-        else:
-            result.append(chain)
+    for chain in chains:
+        run: list[int] = []
+        for li in chain:
+            if li in cells:
+                if run:
+                    result.append(run)
+                    run = []
+                result.append([li])
+            else:
+                run.append(li)
+        if run:
+            result.append(run)
     return result

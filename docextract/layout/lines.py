@@ -6,7 +6,7 @@ measured in font heights, so the same rule works for 8 pt footnotes and 24 pt ti
 columns that happen to sit on the same baseline stay two lines: a column gutter is several
 font heights wide, a word space a fraction of one.
 
-Words are taken left to right, and each joins the best-overlapping open line, so lines
+Words are taken left to right, and each joins the open line whose last words it overlaps best, so lines
 follow a slightly skewed scan instead of being cut by a horizontal band.
 """
 
@@ -29,6 +29,9 @@ LINE_MAX_GAP_FONT_HEIGHTS = 1.5  # font heights
 # Words whose heights differ by more than this factor never share a line: a rotated word
 # (a vertical stamp or barcode number, tall and thin) crosses several text lines.
 LINE_MAX_HEIGHT_RATIO = 2.5  # ratio taller/shorter
+
+# How many of a line's last words a new word is compared with.
+LINE_TIP_WORDS = 3  # words
 
 # Words with a degenerate box (zero height, as some PDF producers emit) count as this tall.
 MIN_WORD_HEIGHT = 1.0  # points
@@ -63,13 +66,16 @@ def group_lines(
         box = words[i].box
         best, best_overlap = None, 0.0
         for line in open_lines:
-            tip = words[line[-1]].box
-            if not shares_baseline(tip, box, min_vertical_overlap):
-                continue
-            gap = box.x0 - tip.x1  # negative when the boxes touch or overlap (OCR jitter)
-            if gap > max_gap_font_heights * max(_height(tip), _height(box)):
-                continue
-            overlap = tip.vertical_overlap(box) / min(_height(tip), _height(box))
+            # Compare with the line's last few words, not only the last one: a superscript or a
+            # small mark at the tip must not cut the line off from the rest of its words.
+            tips = [words[j].box for j in line[-LINE_TIP_WORDS:]]
+            right = max(t.x1 for t in tips)
+            overlap = max(
+                (t.vertical_overlap(box) / min(_height(t), _height(box)) for t in tips
+                 if shares_baseline(t, box, min_vertical_overlap)
+                 and box.x0 - right <= max_gap_font_heights * max(_height(t), _height(box))),
+                default=0.0,
+            )  # the gap is negative when the boxes touch or overlap (OCR jitter)
             if overlap > best_overlap:
                 best, best_overlap = line, overlap
         if best is None:
