@@ -48,6 +48,7 @@ app.command("pretrain")(train_cmds.pretrain)
 app.command("evaluate")(train_cmds.evaluate)
 app.command("convert")(data_cmds.convert)
 app.command("validate")(data_cmds.validate)
+app.command("split")(data_cmds.split)
 
 
 def main() -> None:

@@ -81,3 +81,24 @@ def validate(
         stderr.print(f"{error_count} errors, {len(issues) - error_count} warnings", highlight=False)
         if error_count:
             raise InputError(f"{error_count} defects in the labelled data (listed above)", path=str(files[0]))
+
+
+def split(
+    src: Path = typer.Argument(..., help="Labelled JSONL to split."),
+    train_out: Path = typer.Argument(..., help="Where the training part goes."),
+    val_out: Path = typer.Argument(..., help="Where the validation part goes."),
+    every: int = typer.Option(10, min=2, help="Every N-th document (by sorted id) goes to validation."),
+) -> None:
+    """Split a labelled file into train and validation by a fixed rule: documents sorted by id, every N-th
+    to validation. Deterministic, so the split is the same on every machine and never touches a test set."""
+    with user_errors():
+        from docextract.data.labelled import read_jsonl, write_jsonl
+
+        if not src.is_file():
+            raise InputError("no such labelled JSONL file", path=str(src), code="INPUT_NOT_FOUND")
+        docs = sorted(read_jsonl(src), key=lambda d: d.id)
+        val = [d for i, d in enumerate(docs) if i % every == every - 1]
+        train = [d for i, d in enumerate(docs) if i % every != every - 1]
+        write_jsonl(train, train_out)
+        write_jsonl(val, val_out)
+        stderr.print(f"{len(train)} documents -> {train_out}, {len(val)} -> {val_out}", highlight=False)
