@@ -17,6 +17,7 @@ from typing import Any, Callable, Sequence
 
 import torch
 from transformers import get_linear_schedule_with_warmup
+from transformers.utils import logging as hf_logging
 
 from docextract.training.checkpoints import (
     latest_complete_checkpoint,
@@ -24,6 +25,8 @@ from docextract.training.checkpoints import (
     save_checkpoint,
     set_rng_state,
 )
+
+hf_logging.disable_progress_bar()  # no tqdm bar per checkpoint write; our progress bar is on stderr
 
 MAX_NONFINITE_STEPS = 3  # abort after this many consecutive non-finite losses
 PAD_VALUES = {"input_ids": 0, "attention_mask": 0, "labels": -100, "bbox": [0, 0, 0, 0], "page_ids": 0,
