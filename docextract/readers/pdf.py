@@ -86,40 +86,61 @@ def _ocr_page(pdfium_page, number: int, *, dpi: float, lang: str, source: str, t
 
 def read_pdf(path: Path, *, ocr: str, lang: str, dpi: float, password: str | None,
              ocr_timeout: float = DEFAULT_OCR_TIMEOUT, max_pages: int = MAX_PDF_PAGES) -> PdfPages:
-    """Every page of the PDF at ``path`` as a :class:`Page` (see :func:`docextract.readers.read_document`)."""
+    """Every page of the PDF at ``path`` as a :class:`Page` (see :func:`docextract.readers.read_document`).
+
+    PDFium decides the page count; when PDFium cannot open a file that pdfminer can, the text layer
+    alone is used (pages that would need OCR keep what text they have, with a warning).
+    """
     source = str(path)
     warnings: list[str] = []
-    document = _open_pdfium(path, password)
     try:
-        count = len(document)
+        document = _open_pdfium(path, password)
+        pdfium_error = None
+    except InputError as exc:
+        if exc.code == "PDF_ENCRYPTED":
+            raise
+        document, pdfium_error = None, exc
+    plumber = _open_pdfplumber(path, password, warnings) if (ocr != "always" or document is None) else None
+    try:
+        if document is None and plumber is None:
+            raise pdfium_error
+        if document is None:
+            warnings.append(f"PDFium cannot read this file ({pdfium_error.message}); text layer only, no OCR")
+        count = len(document) if document is not None else _count_plumber_pages(plumber, source)
         if count == 0:
             raise InputError("the PDF has no pages", path=source, code="PDF_MALFORMED", stage="open")
         if count > max_pages:
             raise InputError(f"the PDF has {count} pages, more than the limit of {max_pages}",
                              path=source, code="PDF_TOO_LARGE", stage="open")
-        plumber = _open_pdfplumber(path, password, warnings) if ocr != "always" else None
-        try:
-            plumber_pages = _plumber_pages(plumber, count, source, warnings)
-            pages = []
-            for index in range(count):
-                number = index + 1
-                text_page = _text_page(plumber_pages, index, number, source, warnings)
-                needs_ocr = ocr == "always" or (ocr == "auto" and (text_page is None or not text_layer.is_usable(text_page.words)))
-                if needs_ocr:
-                    ocr_mod.check_tesseract(lang)
-                    pages.append(_ocr_page(document[index], number, dpi=dpi, lang=lang, source=source, timeout=ocr_timeout))
-                elif text_page is not None:
-                    pages.append(text_page)
-                else:
-                    width, height = document[index].get_size()
-                    pages.append(Page(number=number, width=width, height=height, words=(),
-                                      rotation_applied=document[index].get_rotation() % 360))
-        finally:
-            if plumber is not None:
-                plumber.close()
+        plumber_pages = _plumber_pages(plumber, count, source, warnings)
+        pages = []
+        for index in range(count):
+            number = index + 1
+            text_page = _text_page(plumber_pages, index, number, source, warnings)
+            needs_ocr = ocr == "always" or (ocr == "auto" and (text_page is None or not text_layer.is_usable(text_page.words)))
+            if needs_ocr and document is not None:
+                ocr_mod.check_tesseract(lang)
+                pages.append(_ocr_page(document[index], number, dpi=dpi, lang=lang, source=source, timeout=ocr_timeout))
+            elif text_page is not None:
+                pages.append(text_page)
+            else:
+                width, height = document[index].get_size()
+                pages.append(Page(number=number, width=width, height=height, words=(),
+                                  rotation_applied=document[index].get_rotation() % 360))
     finally:
-        document.close()
+        if plumber is not None:
+            plumber.close()
+        if document is not None:
+            document.close()
     return PdfPages(tuple(pages), tuple(warnings))
+
+
+def _count_plumber_pages(plumber, source: str) -> int:
+    try:
+        return len(plumber.pages)
+    except PDFMINER_ERRORS as exc:
+        raise InputError(f"corrupt PDF: no readable page tree ({type(exc).__name__})", path=source,
+                         code="PDF_MALFORMED", stage="open") from exc
 
 
 def _plumber_pages(plumber, count: int, source: str, warnings: list[str]) -> list:
@@ -143,12 +164,12 @@ def _text_page(plumber_pages: list, index: int, number: int, source: str, warnin
         return None
     page = plumber_pages[index]
     try:
-        width, height = float(page.width), float(page.height)
-        words = text_layer.page_words(page, width, height)
-        rotation = int(page.rotation or 0) % 360
+        layer = text_layer.page_words(page)
+        rotation = (int(page.rotation or 0) + layer.turn) % 360
     except PDFMINER_ERRORS as exc:
         warnings.append(f"page {number}: text layer unreadable ({type(exc).__name__}: {exc})")
         return None
     finally:
         page.close()  # drop pdfplumber's per-page caches: memory stays flat on long documents
-    return Page(number=number, width=width, height=height, words=words, text_source="pdf_text", rotation_applied=rotation)
+    return Page(number=number, width=layer.width, height=layer.height, words=layer.words, text_source="pdf_text",
+                rotation_applied=rotation)
