@@ -184,8 +184,8 @@ def run_batch(inputs_root: str | os.PathLike[str], out_root: str | os.PathLike[s
                         abort = aborting(error["message"], code=error["code"], stage=error["stage"])
                         break
                     record = _finish(outcome, item, rel_output, target, config_hash)
+                    records[item.rel] = record  # first: a Ctrl-C between the two lines must not lose it
                     writer.append(record)
-                    records[item.rel] = record
                     processed += 1
                     bar.advance(failed=record["status"] == "failed")
         except KeyboardInterrupt:
