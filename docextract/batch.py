@@ -218,6 +218,24 @@ def run_batch(inputs_root: str | os.PathLike[str], out_root: str | os.PathLike[s
     return summary
 
 
+def read_summary(path: str, options: dict) -> dict[str, Any]:
+    """A real processing function without a model: read the document (docextract.readers) and count.
+
+    ``options`` are ``read_document``'s keywords (``ocr``, ``lang``, ``dpi``, ``password``). Used by
+    the hostile-input suite and the batch benchmark while no trained model is at hand.
+    """
+    from docextract.readers import read_document
+
+    document = read_document(path, **options)
+    return {
+        "mime_type": document.mime_type,
+        "pages": len(document.pages),
+        "words": document.word_count,
+        "text_sources": [page.text_source for page in document.pages],
+        "warnings": list(document.warnings),
+    }
+
+
 # ---------------------------------------------------------------- records
 
 def _record(item: InputFile, config_hash: str, *, status: str, error: dict | None = None,

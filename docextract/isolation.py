@@ -34,7 +34,7 @@ import subprocess
 import sys
 import time
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any, Callable
 
@@ -43,6 +43,9 @@ from docextract.export import json_bytes
 
 WORKER_STARTUP_TIMEOUT_S = 180.0  # importing torch + transformers on a busy 2-core machine
 HASH_CHUNK_BYTES = 1 << 20
+# A worker that dies by a signal after growing by at least this fraction of its memory cap is
+# reported as MEMORY_LIMIT: native code aborts (SIGABRT/SIGSEGV) when RLIMIT_AS refuses memory.
+MEMORY_CRASH_FRACTION = 0.5
 TRACEBACK_MAX_CHARS = 4000  # kept in the record of an INTERNAL_ERROR
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 _ALLOCATION_FAILURE_MARKERS = ("can't allocate memory", "std::bad_alloc", "Cannot allocate memory")
@@ -143,7 +146,7 @@ class _Slot:
     key: Any = None
     started_at: float = 0.0
     deadline: float | None = None
-    recent: list = field(default_factory=list)
+    baseline_rss_mb: float | None = None  # peak RSS when the worker became ready
 
 
 class WorkerCrashedAtStartup(DocextractError):
@@ -192,21 +195,26 @@ class WorkerPool:
         slot.started_at = time.monotonic()
         slot.deadline = slot.started_at + WORKER_STARTUP_TIMEOUT_S
 
-    def _kill(self, slot: _Slot) -> int | None:
-        """SIGKILL the worker's whole process group and reap it; returns its exit status."""
-        returncode = None
+    def _kill(self, slot: _Slot) -> tuple[int | None, float | None]:
+        """SIGKILL the worker's whole process group and reap it; returns (exit status, its peak RSS in MB)."""
+        returncode = peak_rss_mb = None
         if slot.process is not None:
             try:
                 os.killpg(slot.process.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
-            returncode = slot.process.wait()
+            try:  # wait4, not Popen.wait: the kernel's rusage of the dead worker holds its peak RSS
+                _, status, usage = os.wait4(slot.process.pid, 0)
+                returncode = slot.process.returncode = os.waitstatus_to_exitcode(status)
+                peak_rss_mb = round(usage.ru_maxrss / 1024, 1)  # Linux reports KiB
+            except ChildProcessError:
+                returncode = slot.process.wait()
         for connection in (slot.tasks, slot.results):
             if connection is not None:
                 connection.close()
         slot.process = slot.tasks = slot.results = None
         slot.state, slot.key, slot.deadline = "dead", None, None
-        return returncode
+        return returncode, peak_rss_mb
 
     def close(self) -> None:
         for slot in self.slots:
@@ -265,7 +273,7 @@ class WorkerPool:
             self.close()
             raise WorkerCrashedAtStartup(f"cannot load the processing function {self.process!r}: {header['message']}")
         if header.get("type") == "ready":
-            slot.state, slot.deadline = "idle", None
+            slot.state, slot.deadline, slot.baseline_rss_mb = "idle", None, header.get("rss_mb")
             return None
         outcome = Outcome(slot.key, header, payload if header.get("ok") else None,
                           time.monotonic() - slot.started_at, header.get("peak_rss_mb"))
@@ -277,25 +285,37 @@ class WorkerPool:
 
     def _crashed(self, slot: _Slot) -> Outcome | None:
         key, state, elapsed = slot.key, slot.state, time.monotonic() - slot.started_at
-        returncode = self._kill(slot)
+        baseline_mb = slot.baseline_rss_mb
+        returncode, peak_rss_mb = self._kill(slot)
         signal_name = _signal_name(returncode)
         if state == "starting":
             self.close()
             raise WorkerCrashedAtStartup(
                 f"a worker died while loading {self.process!r} ({signal_name or f'exit code {returncode}'})")
         how = f"killed by {signal_name}" if signal_name else f"exited with code {returncode}"
-        error = error_info("WORKER_CRASH", f"the worker process {how} while processing this file",
-                           signal_name=signal_name, worker_exit_code=returncode)
-        return Outcome(key, {"ok": False, "error": error, "exit_code": None}, None, elapsed)
+        if self._died_of_memory(peak_rss_mb, baseline_mb):
+            # C/C++ code (PDFium, libpng, torch) aborts instead of raising when RLIMIT_AS refuses an allocation.
+            error = error_info("MEMORY_LIMIT", f"the worker process {how} at its memory cap "
+                               f"(peak {peak_rss_mb:.0f} MB resident, cap +{self.max_memory_mb} MB over {baseline_mb:.0f} MB)",
+                               signal_name=signal_name, worker_exit_code=returncode)
+        else:
+            error = error_info("WORKER_CRASH", f"the worker process {how} while processing this file",
+                               signal_name=signal_name, worker_exit_code=returncode)
+        return Outcome(key, {"ok": False, "error": error, "exit_code": None}, None, elapsed, peak_rss_mb)
+
+    def _died_of_memory(self, peak_rss_mb: float | None, baseline_mb: float | None) -> bool:
+        if not self.max_memory_mb or peak_rss_mb is None or baseline_mb is None:
+            return False
+        return peak_rss_mb - baseline_mb >= MEMORY_CRASH_FRACTION * self.max_memory_mb
 
     def _expire(self, slot: _Slot) -> Outcome | None:
         key, state, elapsed = slot.key, slot.state, time.monotonic() - slot.started_at
-        self._kill(slot)
+        _, peak_rss_mb = self._kill(slot)
         if state == "starting":
             self.close()
             raise WorkerCrashedAtStartup(f"a worker took more than {WORKER_STARTUP_TIMEOUT_S:.0f} s to load {self.process!r}")
         error = error_info("TIMEOUT", f"processing took longer than the {self.timeout_s:g} s limit; the worker was killed")
-        return Outcome(key, {"ok": False, "error": error, "exit_code": None}, None, elapsed)
+        return Outcome(key, {"ok": False, "error": error, "exit_code": None}, None, elapsed, peak_rss_mb)
 
 
 class InProcessRunner:
@@ -386,7 +406,7 @@ def worker_main(task_fd: int, result_fd: int) -> int:
         _send(results, {"type": "startup_error", "message": f"{type(error).__name__}: {error}"})
         return 2
     _limit_memory(config["max_memory_mb"])
-    _send(results, {"type": "ready", "pid": os.getpid()})
+    _send(results, {"type": "ready", "pid": os.getpid(), "rss_mb": _peak_rss_mb()})
     while True:
         try:
             task = json.loads(tasks.recv_bytes())

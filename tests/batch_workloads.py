@@ -26,7 +26,7 @@ def echo_sha256(path: str, options: dict) -> dict:
 
 
 def scripted(path: str, options: dict) -> dict:
-    """Do what the file's first line says: echo | sleep | alloc MB | segv | exit N | malformed | bug | missing-dep."""
+    """Do what the file's first line says: echo | sleep | alloc MB | alloc-abort MB | segv | exit N | malformed | bug | missing-dep."""
     words = open(path, "rb").read().decode("utf-8", "replace").split()
     command = words[0] if words else "echo"
     if command == "sleep":
@@ -34,6 +34,9 @@ def scripted(path: str, options: dict) -> dict:
     elif command == "alloc":
         chunks = [bytearray(MEBIBYTE) for _ in range(int(words[1]))]  # touches every page
         return {"allocated_mb": len(chunks)}
+    elif command == "alloc-abort":  # native code that aborts when the memory cap refuses an allocation
+        chunks = [bytearray(MEBIBYTE) for _ in range(int(words[1]))]
+        os.abort()
     elif command == "segv":
         os.kill(os.getpid(), signal.SIGSEGV)
     elif command == "exit":

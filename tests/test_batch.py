@@ -66,7 +66,7 @@ def no_workers_left(label: str, wait_s: float = 5.0) -> bool:
 def test_every_failure_becomes_a_record_and_the_batch_goes_on(tmp_path):
     inputs = make_tree(tmp_path / "in", {
         "ok.txt": "echo", "deep/er/ok.txt": "hello", "hang.txt": "sleep", "bomb.txt": "alloc 400",
-        "segv.txt": "segv", "exit.txt": "exit 7", "malformed.txt": "malformed", "bug.txt": "bug",
+        "segv.txt": "segv", "exit.txt": "exit 7", "abort-at-cap.txt": "alloc-abort 150", "malformed.txt": "malformed", "bug.txt": "bug",
         "after.txt": "echo",
     })
     os.symlink("/etc/passwd", inputs / "passwd-link.txt")
@@ -79,6 +79,7 @@ def test_every_failure_becomes_a_record_and_the_batch_goes_on(tmp_path):
     expected = {
         "ok.txt": ("ok", None), "deep/er/ok.txt": ("ok", None), "after.txt": ("ok", None),
         "hang.txt": ("failed", "TIMEOUT"), "bomb.txt": ("failed", "MEMORY_LIMIT"),
+        "abort-at-cap.txt": ("failed", "MEMORY_LIMIT"),
         "segv.txt": ("failed", "WORKER_CRASH"), "exit.txt": ("failed", "WORKER_CRASH"),
         "malformed.txt": ("failed", "PDF_MALFORMED"), "bug.txt": ("failed", "INTERNAL_ERROR"),
         "passwd-link.txt": ("skipped", "INPUT_UNREADABLE"), "fifo.txt": ("skipped", "INPUT_UNREADABLE"),
@@ -88,8 +89,9 @@ def test_every_failure_becomes_a_record_and_the_batch_goes_on(tmp_path):
     assert records["exit.txt"]["error"]["worker_exit_code"] == 7
     assert records["malformed.txt"]["error"]["stage"] == "parse"
     assert "ZeroDivisionError" in records["bug.txt"]["error"]["traceback"]
-    assert summary.inputs == len(records) == 11
-    assert summary.by_code == {"INTERNAL_ERROR": 1, "MEMORY_LIMIT": 1, "PDF_MALFORMED": 1, "TIMEOUT": 1, "WORKER_CRASH": 2}
+    assert records["abort-at-cap.txt"]["error"]["signal"] == "SIGABRT"
+    assert summary.inputs == len(records) == 12
+    assert summary.by_code == {"INTERNAL_ERROR": 1, "MEMORY_LIMIT": 2, "PDF_MALFORMED": 1, "TIMEOUT": 1, "WORKER_CRASH": 2}
     assert summary.exit_code == EXIT_INPUT_FAILED
     assert json.loads((out / "deep/er/ok.txt.json").read_text())["lines"] == ["hello"]
     assert records["deep/er/ok.txt"]["output"] == "deep/er/ok.txt.json"
