@@ -15,7 +15,6 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
-import resource
 import signal
 import threading
 import time
@@ -42,7 +41,7 @@ from docextract.errors import (
     UsageError,
 )
 from docextract.export import TEMP_PREFIX, OutputRefused, json_bytes, write_bytes_atomic, write_json_atomic
-from docextract.isolation import InProcessRunner, Outcome, WorkerPool, error_info
+from docextract.isolation import InProcessRunner, Outcome, WorkerPool, error_info, peak_rss_mb
 from docextract.manifest import MANIFEST_NAME, ManifestWriter, read_manifest, write_manifest
 from docextract.output_paths import output_relpath, prepare_output_path
 
@@ -168,15 +167,23 @@ def run_batch(inputs_root: str | os.PathLike[str], out_root: str | os.PathLike[s
         try:
             pending = deque(todo)
             in_flight: dict[str, tuple[InputFile, str, Path]] = {}
+
+            def dispatch() -> None:
+                for key in reversed(runner.take_requeued()):  # queued behind a file that killed its worker
+                    pending.appendleft(in_flight.pop(key))
+                while pending:
+                    free = runner.free_slots()
+                    if not free:
+                        return
+                    item, rel_output, target = pending.popleft()
+                    runner.submit(free[0], item.rel, item.path)
+                    in_flight[item.rel] = (item, rel_output, target)
+
             while (pending or runner.busy()) and abort is None:
-                if pending:
-                    for slot in runner.idle_slots():
-                        if not pending:
-                            break
-                        item, rel_output, target = pending.popleft()
-                        runner.submit(slot, item.rel, item.path)
-                        in_flight[item.rel] = (item, rel_output, target)
-                for outcome in runner.collect():
+                dispatch()
+                outcomes = runner.collect()
+                dispatch()  # workers start the next files while this process writes the outputs
+                for outcome in outcomes:
                     item, rel_output, target = in_flight.pop(outcome.key)
                     aborting = _ABORTING_EXIT_CODES.get(outcome.header.get("exit_code"))
                     if aborting is not None:  # no record: a resumed run must redo this file
@@ -210,7 +217,7 @@ def run_batch(inputs_root: str | os.PathLike[str], out_root: str | os.PathLike[s
             processed=processed, reused=reused, elapsed_s=round(elapsed, 3),
             files_per_s=round(processed / elapsed, 3) if elapsed > 0 else 0.0,
             workers=workers if isolate else 1, isolated=isolate, interrupted=interrupted,
-            parent_peak_rss_mb=_parent_peak_rss_mb(), manifest=manifest_path, config_hash=config_hash,
+            parent_peak_rss_mb=peak_rss_mb(), manifest=manifest_path, config_hash=config_hash,
             walk_errors=discovery.walk_errors,
         )
         write_json_atomic(os.path.join(out_real, SUMMARY_NAME), summary.to_dict())
@@ -404,5 +411,3 @@ def _canonical(value: Any) -> bytes:
     return json_bytes(value, indent=None)
 
 
-def _parent_peak_rss_mb() -> float:
-    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
