@@ -25,7 +25,7 @@ from pathlib import Path
 
 LENGTHS = (512, 1024, 2048, 4096, 8192, 16384)  # tokens
 MEMORY_BUDGET_MB = 6 * 1024  # softmax presets stop before a length projected to need more
-TIME_BUDGET_S = 240.0  # ... or one projected to take longer than this per forward
+TIME_BUDGET_S = 60.0  # ... or one projected to take longer than this per forward (shared 2-core machine)
 QUADRATIC_GROWTH = 4.0  # doubling the length of softmax attention: ~4x memory and time
 SHORT_LENGTH_REPEATS = 3  # median of 3 forwards up to 2048 tokens
 LONG_LENGTH_REPEATS = 1
