@@ -38,13 +38,14 @@ def _main(
 
 
 # Each command lives in docextract/commands/; this file only registers them.
-from docextract.commands import inspect_cmd, run_cmd, train_cmds  # noqa: E402
+from docextract.commands import inspect_cmd, run_cmd, synth_cmd, train_cmds  # noqa: E402
 
 app.command("run")(run_cmd.run)
 app.command("inspect")(inspect_cmd.inspect)
 app.command("finetune")(train_cmds.finetune)
 app.command("pretrain")(train_cmds.pretrain)
 app.command("evaluate")(train_cmds.evaluate)
+app.command("synth")(synth_cmd.synth)
 
 
 def main() -> None:

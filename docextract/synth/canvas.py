@@ -10,6 +10,7 @@ The PDF core fonts (Helvetica, Times, Courier) are used with the cp1252 encoding
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 
 from fpdf import FPDF
@@ -24,6 +25,7 @@ CORE_FONT_ENCODING = "windows-1252"
 RUN_ABOVE_BASELINE = 0.80  # x font size
 RUN_BELOW_BASELINE = 0.25  # x font size
 RUN_X_MARGIN = 0.5  # points: pdfminer gives some glyphs (the cp1252 Euro) zero width at their left edge
+FIXED_CREATION_DATE = dt.datetime(2024, 1, 1, tzinfo=dt.timezone.utc)
 PAGE_FORMATS = {"A4": (595.28, 841.89), "Letter": (612.0, 792.0), "A4-landscape": (841.89, 595.28)}
 
 
@@ -57,6 +59,7 @@ class Canvas:
         self.pdf.set_auto_page_break(False)
         self.pdf.set_margins(0, 0, 0)
         self.pdf.set_creator("docextract synth")
+        self.pdf.set_creation_date(FIXED_CREATION_DATE)  # same seed, byte-identical PDF
         self.font = font
         self.page_total = page_total  # printed in "Page 1 of N"; known after a first rendering
         self.runs: list[DrawnRun] = []

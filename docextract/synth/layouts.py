@@ -301,7 +301,9 @@ def receipt(cv, c, st):
             y += 11
         cv.hline(x0, x1, y + 6, 0.5)
         y = b.title(cv, st, mid, y + 12, size=12, align="C")
-        y = b.meta_grid(cv, c, st, x0, x0 + 95, y, size=8, label_style="")
+        # No table header to say "Amount EUR": a bare-amount receipt names its currency with the meta.
+        keys = b.META_KEYS + (("currency",) if c.money.kind == "bare" else ())
+        y = b.meta_grid(cv, c, st, x0, x0 + 95, y, keys=keys, size=8, label_style="")
         y = b.customer_blocks(cv, c, st, (x0,), y + 8, size=8)
         cv.hline(x0, x1, y + 4, 0.5)
         return y + 12
