@@ -17,7 +17,9 @@ import pdfplumber
 
 from docextract.document import Box, Document, Page, Word
 
-MIN_OVERLAP_FRACTION = 0.5  # of a word's area, for a word whose centre lies in no region (loose OCR boxes)
+# Of a word's area, for a word whose centre lies in no region (an OCR box that swallowed a neighbour or
+# drifted). It must stay below 0.5: a box overlapping a region by half or more has its centre inside it.
+MIN_OVERLAP_FRACTION = 0.25
 
 
 class RegionLike(Protocol):
