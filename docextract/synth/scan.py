@@ -80,8 +80,8 @@ def degrade(image: Image.Image, params: ScanParams, seed: int) -> tuple[Image.Im
     image = image.rotate(params.angle, resample=Image.BILINEAR, expand=False, fillcolor=255)
     image = image.filter(ImageFilter.GaussianBlur(params.blur))
     pixels = np.asarray(image, dtype=np.float32)  # (height, width)
-    noise = np.random.default_rng(seed).normal(0.0, params.noise, pixels.shape).astype(np.float32)
-    pixels = pixels * (params.paper / 255.0) + noise
+    noise = np.random.default_rng(seed).standard_normal(pixels.shape, dtype=np.float32)  # float32: 2x faster
+    pixels = pixels * (params.paper / 255.0) + noise * params.noise
     image = Image.fromarray(np.clip(pixels, 0, 255).astype(np.uint8), mode="L")
     buffer = io.BytesIO()
     image.save(buffer, format="JPEG", quality=params.jpeg_quality, dpi=(params.dpi, params.dpi))
