@@ -43,6 +43,15 @@ def test_every_family_renders_and_labelled_words_join_to_the_drawn_values(family
                 assert label.label == drawn_label[label.entity]
                 extracted[label.entity].append(word.text)
     assert set(extracted) == set(drawn)
+    # No drawn text overlaps other text, and nothing runs off the page.
+    width, height = document.pages[0].width, document.pages[0].height
+    for i, a in enumerate(rendered.regions):
+        assert 0 <= a.box.x0 and a.box.x1 <= width and 0 <= a.box.top and a.box.bottom <= height, a.text
+        for other in rendered.regions[i + 1:]:
+            if other.page == a.page:
+                crossing = a.box.horizontal_overlap(other.box) > 1.5 and a.box.vertical_overlap(other.box) > 0.35 * min(
+                    a.box.height, other.box.height)
+                assert not crossing, (a.text, other.text)
     for entity, texts in drawn.items():
         assert " ".join(extracted[entity]).split() == " ".join(texts).split(), drawn_label[entity]
     # Every field the invoice has is printed and labelled somewhere; no label word is ever labelled.

@@ -154,7 +154,10 @@ def din_letter(cv, c, st):
         b.party_block(cv, st, x0 + 8, win, None, c.customer.name, c.customer.address, "billing_address")
         info = b.meta_grid(cv, c, st, x1 - 170, x1, y + 85, keys=NO_TERMS, value_align="R", label_style="")
         if c.vendor.tax_id:
+            label_width = cv.width(st.key("tax_id"), st.size, "") + cv.width(c.vendor.tax_id) + 8
             cv.line(x1 - 170, info + st.size, [st.key("tax_id")], size=st.size)
+            if label_width > 170:  # a long wording ("N° TVA intracommunautaire") puts the value below
+                info += st.size * b.LINE_GAP
             cv.line(x1, info + st.size, [cv.value(c.vendor.tax_id, "vendor_tax_id")], size=st.size, align="R")
             info += st.size * b.LINE_GAP
         y = max(info, y + 200)
