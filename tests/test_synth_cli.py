@@ -59,3 +59,20 @@ def test_unknown_families_and_contradictory_options_are_usage_errors(tmp_path):
     result = runner.invoke(app, ["synth", str(tmp_path), "--pages-min", "3", "--pages-max", "2"])
     assert result.exit_code == EXIT_USAGE
     assert not (tmp_path / "labels.jsonl").exists()
+
+
+def test_the_committed_examples_are_what_the_readme_commands_make(tmp_path):
+    from pathlib import Path
+
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    result = runner.invoke(app, ["synth", str(tmp_path / "a"), "--count", "1", "--seed", "2", "--families",
+                                 "classic_left", "--pages-max", "1"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "a" / "invoice-2-000000.pdf").read_bytes() == (examples / "invoice.pdf").read_bytes()
+    result = runner.invoke(app, ["synth", str(tmp_path / "c"), "--count", "1", "--seed", "3", "--families",
+                                 "formal_times", "--pages-min", "3", "--pages-max", "3"])
+    assert result.exit_code == 0, result.output
+    made = tmp_path / "c" / "invoice-3-000000.pdf"
+    assert made.read_bytes() == (examples / "multipage_invoice.pdf").read_bytes()
+    record = json.loads((tmp_path / "c" / "labels.jsonl").read_text())
+    assert len(record["pages"]) == 3 and (examples / "scanned_invoice.jpg").stat().st_size > 10_000

@@ -85,3 +85,28 @@ def test_a_scanned_invoice_is_written_with_its_regions_sidecar(tmp_path):
     labels = label_words_by_regions(words, regions)
     for word, label in zip(record["pages"][0]["words"], labels):
         assert word.get("label") == label.label
+
+
+def test_tesseract_words_of_a_scan_are_labelled_by_the_sidecar_regions(tmp_path, monkeypatch):
+    import shutil
+
+    import pytest
+    pytesseract = pytest.importorskip("pytesseract")
+    if shutil.which("tesseract") is None:
+        pytest.skip("tesseract is not installed")
+    options = SynthOptions(("classic_left",), pages_max=1, scan_fraction=1.0, scan_dpi=150)
+    record = generate_invoice(4, 0, options, tmp_path)
+    page = json.loads((tmp_path / record["regions"]).read_text())["pages"][0]
+    image = Image.open(tmp_path / record["source"])
+    monkeypatch.setenv("OMP_THREAD_LIMIT", "1")  # Tesseract's OpenMP is slower on 2 shared cores
+    top = image.crop((0, 0, image.width, image.height * 3 // 10))  # the header: enough words, a fast OCR
+    data = pytesseract.image_to_data(top, output_type=pytesseract.Output.DICT)
+    words = [Word(text, Box.from_pixels(x, y, x + w, y + h, page["dpi"]))
+             for text, x, y, w, h in zip(data["text"], data["left"], data["top"], data["width"], data["height"])
+             if text.strip()]
+    labels = label_words_by_regions(words, [Region.from_dict(r, 1) for r in page["regions"]])
+    truth = {w["text"]: w.get("label") for p in record["pages"] for w in p["words"]}
+    comparable = [(truth[w.text], l.label) for w, l in zip(words, labels) if w.text in truth]
+    assert len(comparable) >= 15
+    assert sum(a == b for a, b in comparable) >= 0.9 * len(comparable)
+    assert "invoice_number" in {l.label for l in labels}
