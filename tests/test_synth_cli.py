@@ -76,3 +76,11 @@ def test_the_committed_examples_are_what_the_readme_commands_make(tmp_path):
     assert made.read_bytes() == (examples / "multipage_invoice.pdf").read_bytes()
     record = json.loads((tmp_path / "c" / "labels.jsonl").read_text())
     assert len(record["pages"]) == 3 and (examples / "scanned_invoice.jpg").stat().st_size > 10_000
+
+
+def test_parallel_workers_write_the_same_labels(tmp_path):
+    for name, workers in (("one", "1"), ("two", "2")):
+        result = runner.invoke(app, ["synth", str(tmp_path / name), "--count", "5", "--seed", "8", "--pages-max", "1",
+                                     "--workers", workers])
+        assert result.exit_code == 0, result.output
+    assert (tmp_path / "one" / "labels.jsonl").read_text() == (tmp_path / "two" / "labels.jsonl").read_text()

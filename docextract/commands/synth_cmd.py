@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import json
 import os
+from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
+from typing import Iterator
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from docextract.commands.common import stderr, user_errors
 from docextract.errors import OutputError, UsageError
+
+
+WORKER_CHUNK = 4  # documents per task sent to a worker process
 
 
 def _family_list(text: str | None) -> tuple[str, ...]:
@@ -33,6 +39,20 @@ def select_families(families: str | None, holdout: str | None) -> tuple[str, ...
     return selected
 
 
+def _generate_all(seed: int, count: int, options, out_dir: Path, workers: int) -> Iterator[dict]:
+    """Records in index order; with several workers each document is made in a worker process (every
+    document has its own seeded random streams, so the result does not depend on who made it)."""
+    from docextract.synth.generate import generate_invoice
+
+    if workers == 1:
+        for index in range(count):
+            yield generate_invoice(seed, index, options, out_dir)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(partial(generate_invoice, seed, options=options, out_dir=out_dir), range(count),
+                            chunksize=WORKER_CHUNK)
+
+
 def synth(
     out_dir: Path = typer.Argument(..., help="Folder for the PDFs, scan images and labels.jsonl (created if missing)."),
     count: int = typer.Option(100, "--count", "-n", min=1, help="Number of invoices."),
@@ -45,6 +65,8 @@ def synth(
     pages_max: int = typer.Option(3, "--pages-max", min=1, help="Most pages per invoice."),
     pages_min: int = typer.Option(1, "--pages-min", min=1, help="Fewest pages per invoice."),
     scan_dpi: int = typer.Option(150, "--scan-dpi", min=50, max=400, help="Resolution of the scan-like images."),
+    workers: int = typer.Option(1, "--workers", min=1, max=64,
+                                help="Processes generating in parallel (the output is identical for any number)."),
     list_families: bool = typer.Option(False, "--list-families", help="Print the layout families and exit."),
 ) -> None:
     """Generate labelled synthetic invoices: digital PDFs, scan-like images, and OUT_DIR/labels.jsonl."""
@@ -69,8 +91,7 @@ def synth(
                 transient=True,
             ) as progress:
                 task = progress.add_task("synth", total=count)
-                for index in range(count):
-                    record = generate_invoice(seed, index, options, out_dir)
+                for record in _generate_all(seed, count, options, out_dir, workers):
                     sink.write(json.dumps(record, ensure_ascii=False) + "\n")
                     progress.advance(task)
             os.replace(partial, final)  # readers never see a half-written labels.jsonl
