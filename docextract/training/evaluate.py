@@ -21,7 +21,7 @@ from seqeval.scheme import IOBES
 from docextract.data.augment import global_block_shuffle, neighbour_block_swap
 from docextract.data.labelled import LabelledDocument
 from docextract.data.tagging import document_tags
-from docextract.entities import decode_entities
+from docextract.entities import decode_entities, document_locale, normalize_value
 from docextract.inference import tag_words
 from docextract.layout import analyze_layout
 
@@ -98,8 +98,21 @@ def _entity_report(gold: list[list[str]], predicted: list[list[str]], scheme: st
     }
 
 
+def comparable_forms(label: str, text: str, locale: str) -> set[str]:
+    """The forms a predicted value may match an expected one in: as printed, and typed-normalised
+    (ISO date, decimal amount, canonical IBAN) when the expected values are written normalised."""
+    forms = {normalize_field(text)}
+    _, normalized, _ = normalize_value(label, text, locale)
+    if isinstance(normalized, dict):
+        forms.add(normalized["amount"])
+    elif normalized:
+        forms.add(normalize_field(normalized))
+    return forms
+
+
 def _count_fields(counts: dict[str, Counter], ldoc: LabelledDocument, tagged) -> None:
     """Document-level field matching: the most confident entity per label vs the expected values."""
+    locale = document_locale(ldoc.document)
     best: dict[str, tuple[float, str]] = {}
     for entity in decode_entities(tagged):
         text = " ".join(ldoc.document.word(r).text for r in entity.words)
@@ -108,8 +121,8 @@ def _count_fields(counts: dict[str, Counter], ldoc: LabelledDocument, tagged) ->
     for key, expected_values in ldoc.fields.items():
         expected = {normalize_field(v) for v in expected_values if v.strip()}
         counter = counts.setdefault(key, Counter())
-        predicted = normalize_field(best[key][1]) if key in best else None
-        if predicted is not None and predicted in expected:
+        predicted = comparable_forms(key, best[key][1], locale) if key in best else None
+        if predicted is not None and predicted & expected:
             counter["tp"] += 1
             counter["fn"] += len(expected) - 1
         else:

@@ -125,6 +125,9 @@ def finetune(options: FinetuneOptions, *, on_step: Callable | None = None, on_ep
     labels = labels_for(label_set_of(train_docs + eval_docs), options.scheme)
     label_ids = {tag: i for i, tag in enumerate(labels)}
     tokenizer = load_tokenizer()
+    import torch
+
+    torch.manual_seed(options.seed)  # the fresh layout and classifier weights are part of "same seed, same model"
     model = build_model(options.model, labels, options.model_overrides)
     model.config.docextract_window_tokens = options.max_tokens
     model.config.docextract_scheme = options.scheme
