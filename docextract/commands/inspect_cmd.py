@@ -1,12 +1,130 @@
-"""`docextract inspect FILE`: show every stage of the document pipeline (filled in by the pipeline work)."""
+"""`docextract inspect FILE`: show every stage of the document pipeline, page by page.
+
+read (text layer or OCR) -> lines and blocks -> reading order -> model windows. On stdout as
+rich tables, as JSON with ``--json``, and as annotated PNGs with ``--png DIR``.
+"""
 
 from __future__ import annotations
 
+import json
+import sys
+from enum import Enum
 from pathlib import Path
+from typing import Any, Optional, Sequence
 
 import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from docextract.commands.common import stderr, user_errors
+from docextract.document import Document, Page, Window
+from docextract.layout import DEFAULT_MAX_TOKENS, DEFAULT_STRIDE, analyze_layout, make_windows
+
+PREVIEW_WORDS = 8  # words shown for each block / window in the tables
 
 
-def inspect(path: Path = typer.Argument(..., help="The document to inspect.")) -> None:
+class OcrMode(str, Enum):
+    auto = "auto"
+    always = "always"
+    never = "never"
+
+
+def inspect(
+    path: Path = typer.Argument(..., help="The document to inspect (PDF, image, or words JSON)."),
+    ocr: OcrMode = typer.Option(OcrMode.auto, "--ocr", help="auto: OCR pages without a usable text layer; always; never."),
+    lang: str = typer.Option("eng", "--lang", help="Tesseract language(s), e.g. eng or eng+deu."),
+    dpi: int = typer.Option(300, "--dpi", min=50, max=1200, help="Resolution for rendering pages to OCR."),
+    password: Optional[str] = typer.Option(None, "--password", help="Password of an encrypted PDF."),
+    max_tokens: int = typer.Option(DEFAULT_MAX_TOKENS, "--max-tokens", min=1, help="Word tokens per window (a 512 model: 510, leaving [CLS] and [SEP])."),
+    stride: int = typer.Option(DEFAULT_STRIDE, "--stride", min=0, help="Most tokens two consecutive windows share as context."),
+    png: Optional[Path] = typer.Option(None, "--png", help="Write one annotated PNG per page into this folder."),
+    as_json: bool = typer.Option(False, "--json", help="Print the analysed document and its windows as JSON instead of tables."),
+) -> None:
     """Show where the text came from, lines, blocks, reading order and model windows, page by page."""
-    raise NotImplementedError
+    with user_errors():
+        from docextract.readers import read_document
+        from docextract.text_encoder import subword_counts
+
+        doc = analyze_layout(read_document(path, ocr=ocr.value, lang=lang, dpi=dpi, password=password))
+        counts = subword_counts([word.text for _, word in doc.iter_words()])
+        windows = make_windows(doc, counts, max_tokens=max_tokens, stride=stride)
+        if as_json:
+            json.dump(inspection_dict(doc, windows), sys.stdout, ensure_ascii=False, indent=1)
+            sys.stdout.write("\n")
+        else:
+            print_inspection(doc, windows, Console())
+        if png is not None:
+            from docextract.render import write_page_pngs
+
+            for written in write_page_pngs(doc, windows, png, password=password):
+                stderr.print(Text.assemble("wrote ", (str(written), "bold")), highlight=False)
+
+
+def inspection_dict(doc: Document, windows: Sequence[Window]) -> dict[str, Any]:
+    """``Document.to_dict()`` plus the windows; window words are ``[page_number, word_index]`` pairs."""
+    return {
+        "document": doc.to_dict(),
+        "windows": [
+            {
+                "index": w.index,
+                "pages": [doc.pages[p].number for p in w.pages],
+                "token_count": w.token_count,
+                "core_start": w.core_start,
+                "core_end": len(w.words) if w.core_end < 0 else w.core_end,
+                "words": [[doc.pages[r.page_index].number, r.word_index] for r in w.words],
+            }
+            for w in windows
+        ],
+    }
+
+
+def text_source_label(page: Page) -> str:
+    if page.text_source == "ocr":
+        confidence = page.mean_ocr_confidence
+        return "OCR" + (f", mean confidence {confidence:.0%}" if confidence is not None else "")
+    return {"pdf_text": "PDF text layer", "words_json": "words JSON"}.get(page.text_source, page.text_source)
+
+
+def _preview(texts: Sequence[str], limit: int = PREVIEW_WORDS) -> str:
+    return " ".join(texts[:limit]) + (" …" if len(texts) > limit else "")
+
+
+def print_inspection(doc: Document, windows: Sequence[Window], console: Console) -> None:
+    console.print(Text.assemble(("Document ", "bold"), doc.source, f"  ({doc.mime_type}, {len(doc.pages)} page(s), {doc.word_count} words)"))
+    for warning in doc.warnings:
+        console.print(Text.assemble(("warning: ", "yellow"), warning))
+    for page_index, page in enumerate(doc.pages):
+        console.rule(f"Page {page.number}")
+        console.print(
+            f"text: {text_source_label(page)} · size {page.width:.0f} x {page.height:.0f} pt"
+            + (f" · rotated {page.rotation_applied}°" if page.rotation_applied else "")
+            + f" · {len(page.words)} words, {len(page.lines)} lines, {len(page.blocks)} blocks",
+            highlight=False,
+        )
+        blocks = Table(title="Blocks in reading order", title_justify="left")
+        blocks.add_column("#", justify="right")
+        blocks.add_column("box (pt) x0, top, x1, bottom")
+        blocks.add_column("lines", justify="right")
+        blocks.add_column("first words")
+        for rank, b in enumerate(page.block_order):
+            block = page.blocks[b]
+            words = [page.words[w].text for li in block.line_indices for w in page.lines[li].word_indices]
+            box = ", ".join(f"{v:.0f}" for v in block.box.as_list())
+            blocks.add_row(str(rank + 1), box, str(len(block.line_indices)), Text(_preview(words)))
+        console.print(blocks)
+        page_windows = [w for w in windows if page_index in w.pages]
+        table = Table(title="Windows", title_justify="left")
+        for name, justify in (("#", "right"), ("pages", "left"), ("tokens", "right"), ("words (core)", "right"), ("first words", "left"), ("last words", "left")):
+            table.add_column(name, justify=justify)  # type: ignore[arg-type]
+        for w in page_windows:
+            texts = [doc.word(r).text for r in w.words]
+            table.add_row(
+                str(w.index), ", ".join(str(doc.pages[p].number) for p in w.pages), str(w.token_count),
+                f"{len(w.words)} ({len(w.core)})", Text(_preview(texts)), Text(_tail(texts)),
+            )
+        console.print(table)
+
+
+def _tail(texts: Sequence[str], limit: int = PREVIEW_WORDS) -> str:
+    return ("… " if len(texts) > limit else "") + " ".join(texts[-limit:])

@@ -2,22 +2,155 @@
 
 from __future__ import annotations
 
-from docextract.commands.common import fail
-from docextract.errors import UsageError
+import json
+import os
+from enum import Enum
+from pathlib import Path
+from typing import List, Optional
 
-_NOT_YET = "not implemented yet (tracked in issue 4: train and measure from the shell)"
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from docextract.commands.common import fail, stderr, user_errors
+from docextract.errors import InputError, UsageError
 
 
-def finetune() -> None:
-    """[Not implemented yet] Finetune a layout model on labelled documents."""
-    raise fail(UsageError(f"finetune is {_NOT_YET}"))
+class Scheme(str, Enum):
+    BIO = "BIO"
+    BIESO = "BIESO"
+
+
+class Augment(str, Enum):
+    none = "none"
+    global_shuffle = "global-shuffle"
+    neighbour_swap = "neighbour-swap"
+
+
+class Robustness(str, Enum):
+    none = "none"
+    global_shuffle = "global-shuffle"
+    neighbour_swap = "neighbour-swap"
+    drop_1d = "drop-1d"
+    all = "all"
+
+
+def _progress() -> Progress:
+    return Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[info]}"),
+        TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=stderr,
+    )
+
+
+def finetune(
+    train_file: List[Path] = typer.Argument(..., help="Labelled JSONL file(s) to train on (docs/labelled-format.md)."),
+    output: Path = typer.Option(..., "--output", "-o", help="Folder for checkpoints; the final model is OUTPUT/model."),
+    eval_file: List[Path] = typer.Option([], "--eval", help="Labelled JSONL to evaluate on after each epoch (picks the best epoch)."),
+    model: str = typer.Option("lspe-layoutlm", "--model", "-m", help="A preset (lspe-layoutlm, docpolarbert, layout-cosformer, layoutlm, lagabi, layout-linformer) or a model folder from pretrain/finetune."),
+    epochs: int = typer.Option(10, min=1, help="Passes over the training data."),
+    learning_rate: float = typer.Option(5e-5, "--lr", min=0.0, help="Peak AdamW learning rate (warmup, then linear decay)."),
+    batch_size: int = typer.Option(8, min=1, help="Windows per step."),
+    grad_accumulation: int = typer.Option(1, "--grad-accum", min=1, help="Steps to accumulate before each optimizer update."),
+    scheme: Scheme = typer.Option(Scheme.BIO, help="Tagging scheme."),
+    augment: Augment = typer.Option(Augment.none, help="Add reordered copies of the training documents (LSPE paper)."),
+    max_tokens: int = typer.Option(510, min=16, help="Word tokens per window ([CLS]/[SEP] come on top)."),
+    stride: int = typer.Option(128, min=0, help="Tokens of context shared by neighbouring windows."),
+    seed: int = typer.Option(42, help="Seed: the same seed on the same machine gives the same model."),
+    limit: Optional[int] = typer.Option(None, min=1, help="Use only the first N documents of each file (quick runs)."),
+    threads: Optional[int] = typer.Option(None, min=1, help="torch CPU threads (default: all cores)."),
+) -> None:
+    """Finetune a layout model on labelled documents. Interrupted? Run the same command again: it resumes."""
+    with user_errors():
+        import torch
+
+        from docextract.training.finetune import FinetuneOptions, finetune as run_finetune
+        from docextract.training.loop import TrainingAborted
+
+        if threads:
+            torch.set_num_threads(threads)
+        for path in [*train_file, *eval_file]:
+            if not path.is_file():
+                raise InputError("no such labelled JSONL file", path=str(path), code="INPUT_NOT_FOUND")
+        options = FinetuneOptions(
+            train_files=tuple(train_file), eval_files=tuple(eval_file), output_dir=output, model=model,
+            scheme=scheme.value, max_tokens=max_tokens, stride=stride, epochs=epochs, learning_rate=learning_rate,
+            batch_size=batch_size, grad_accumulation=grad_accumulation, seed=seed, augment=augment.value, limit=limit,
+        )
+        with _progress() as progress:
+            task = progress.add_task("finetune", total=None, info="preparing data")
+
+            def on_step(step: int, total: int, loss: float) -> None:
+                progress.update(task, completed=step, total=total, info=f"loss {loss:.4f}")
+
+            def on_epoch(epoch: int, record: dict) -> None:
+                scores = "  ".join(f"{k} {v:.4f}" for k, v in record.items() if k not in ("epoch", "step"))
+                progress.console.print(f"epoch {epoch}: {scores}", highlight=False)
+
+            try:
+                record = run_finetune(options, on_step=on_step, on_epoch=on_epoch)
+            except TrainingAborted as error:
+                raise fail(UsageError(str(error), path=str(output)))
+        best = record["history"].get("best")
+        stderr.print(f"model written to {output / 'model'}" + (f" (best epoch {best['epoch']}, F1 {best['f1']:.4f})" if best else ""))
+
+
+def evaluate(
+    model: str = typer.Argument(..., help="A model folder (e.g. OUTPUT/model from finetune) or a shipped model name."),
+    data: List[Path] = typer.Argument(..., help="Labelled JSONL file(s) to measure on."),
+    robustness: Robustness = typer.Option(Robustness.none, help="Perturb the test documents: shuffle block order, swap neighbours, drop 1D positions, or all of them in turn."),
+    report: Optional[Path] = typer.Option(None, "--report", help="Write the full report (per label, per key) as JSON here."),
+    limit: Optional[int] = typer.Option(None, min=1, help="Only the first N documents of each file."),
+    seed: int = typer.Option(0, help="Seed of the robustness shuffles."),
+) -> None:
+    """Measure a model: seqeval entity P/R/F1 (micro and per label), and field F1 on key-value data."""
+    with user_errors():
+        from docextract.pipeline import load_model, model_stride, model_window_size
+        from docextract.training.evaluate import ROBUSTNESS_MODES, EvalSettings, evaluate_model
+        from docextract.training.finetune import load_documents
+
+        for path in data:
+            if not path.is_file():
+                raise InputError("no such labelled JSONL file", path=str(path), code="INPUT_NOT_FOUND")
+        net, tokenizer = load_model(model)
+        documents = load_documents(data, limit)
+        scheme = getattr(net.config, "docextract_scheme", "BIO")
+        modes = list(ROBUSTNESS_MODES) if robustness is Robustness.all else [robustness.value]
+        reports = {}
+        with _progress() as progress:
+            for mode in modes:
+                task = progress.add_task(f"evaluate ({mode})", total=len(documents), info="")
+                window_tokens = model_window_size(net)
+                settings = EvalSettings(scheme=scheme, max_tokens=window_tokens, stride=model_stride(net, window_tokens),
+                                        robustness=mode, seed=seed)
+                reports[mode] = evaluate_model(net, tokenizer, documents, settings,
+                                               on_document=lambda n, t=task: progress.update(t, completed=n))
+        stderr.print(_report_table(reports))
+        result = {"model": model, "data": [str(p) for p in data], "metric": "seqeval entity-level", "reports": reports}
+        if report:
+            from docextract.export import write_json_atomic
+
+            write_json_atomic(report, result)
+            stderr.print(f"report written to {report}")
+        else:
+            typer.echo(json.dumps(result, indent=2))
+
+
+def _report_table(reports: dict) -> Table:
+    table = Table(title="entity-level (seqeval) and field scores")
+    for column in ("mode", "label", "precision", "recall", "F1", "support"):
+        table.add_column(column, justify="right" if column in ("precision", "recall", "F1", "support") else "left")
+    for mode, r in reports.items():
+        table.add_row(mode, "[b]micro[/b]", f"{r['precision']:.4f}", f"{r['recall']:.4f}", f"[b]{r['f1']:.4f}[/b]", "")
+        for label, v in r["per_label"].items():
+            table.add_row("", label, f"{v['precision']:.4f}", f"{v['recall']:.4f}", f"{v['f1']:.4f}", str(v["support"]))
+        if "fields" in r:
+            m = r["fields"]["micro"]
+            table.add_row("", "[b]fields micro[/b]", f"{m['precision']:.4f}", f"{m['recall']:.4f}", f"[b]{m['f1']:.4f}[/b]", "")
+            for key, v in r["fields"]["per_key"].items():
+                table.add_row("", f"field {key}", f"{v['precision']:.4f}", f"{v['recall']:.4f}", f"{v['f1']:.4f}", str(v["support"]))
+    return table
 
 
 def pretrain() -> None:
     """[Not implemented yet] Pretrain a layout model on unlabelled documents (masked LM + 1D local order)."""
-    raise fail(UsageError(f"pretrain is {_NOT_YET}"))
-
-
-def evaluate() -> None:
-    """[Not implemented yet] Measure a model on labelled documents (seqeval entity F1)."""
-    raise fail(UsageError(f"evaluate is {_NOT_YET}"))
+    raise fail(UsageError("pretrain is not implemented yet (tracked in issue 4: train and measure from the shell)"))

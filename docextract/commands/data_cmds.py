@@ -1,0 +1,104 @@
+"""`docextract convert` and `docextract validate`: public data sets to labelled JSONL, and checking it."""
+
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.table import Table
+
+from docextract.commands.common import stderr, user_errors
+from docextract.errors import InputError, UsageError
+
+
+class DataSet(str, Enum):
+    funsd = "funsd"
+    sroie = "sroie"
+    kleister = "kleister"
+
+
+class Split(str, Enum):
+    train = "train"
+    test = "test"
+
+
+def convert(
+    dataset: DataSet = typer.Argument(..., help="Which data set SRC holds."),
+    src: Path = typer.Argument(..., help="The data set's folder (its root, or one split folder)."),
+    out: Path = typer.Argument(..., help="The labelled JSONL file to write (replaced atomically)."),
+    split: Split = typer.Option(Split.train, "--split", help="Which split to convert (Kleister-NDA has only train)."),
+) -> None:
+    """Convert FUNSD, SROIE or Kleister-NDA into docextract's labelled JSONL (docs/labelled-format.md)."""
+    with user_errors():
+        from docextract.data.labelled import write_jsonl
+
+        if not src.exists():
+            raise InputError("no such folder", path=str(src), code="INPUT_NOT_FOUND")
+        if dataset is DataSet.funsd:
+            from docextract.data.funsd import convert_funsd
+            docs, report = convert_funsd(src, split.value)
+        elif dataset is DataSet.sroie:
+            from docextract.data.sroie import convert_sroie
+            docs, report = convert_sroie(src, split.value)
+        else:
+            if split is not Split.train:
+                raise UsageError("Kleister-NDA has expected values for its train split only", path=str(src))
+            from docextract.data.kleister import convert_kleister
+            docs, report = convert_kleister(src)
+        write_jsonl(docs, out)
+        stderr.print(_summary(report, out), highlight=False)
+
+
+def _summary(report, out: Path) -> Table:
+    table = Table(title=f"{report.dataset} {report.split} -> {out}", show_header=True)
+    table.add_column("")
+    table.add_column("count", justify="right")
+    table.add_row("documents", str(report.documents))
+    table.add_row("words", str(report.words))
+    for label, count in report.entities_per_label.items():
+        table.add_row(f"entities: {label}", str(count))
+    for key, count in report.unmatched.items():
+        table.add_row(f"unmatched {key}", f"{count} of {report.expected.get(key, 0)}")
+    for note, count in report.notes.items():
+        table.add_row(f"note: {note}", str(count))
+    return table
+
+
+def validate(
+    files: List[Path] = typer.Argument(..., help="Labelled JSONL files used for training."),
+    held_out: Optional[List[Path]] = typer.Option(None, "--held-out", help="Test/eval JSONL files (checked for leakage)."),
+) -> None:
+    """Check labelled JSONL files before training: every defect with its file, line, record id and field."""
+    with user_errors():
+        from docextract.data.validate import ERROR, validate_files
+
+        issues = validate_files(files, held_out or [])
+        for issue in issues:
+            stderr.print(str(issue), highlight=False, markup=False, soft_wrap=True)
+        error_count = sum(issue.severity == ERROR for issue in issues)
+        stderr.print(f"{error_count} errors, {len(issues) - error_count} warnings", highlight=False)
+        if error_count:
+            raise InputError(f"{error_count} defects in the labelled data (listed above)", path=str(files[0]))
+
+
+def split(
+    src: Path = typer.Argument(..., help="Labelled JSONL to split."),
+    train_out: Path = typer.Argument(..., help="Where the training part goes."),
+    val_out: Path = typer.Argument(..., help="Where the validation part goes."),
+    every: int = typer.Option(10, min=2, help="Every N-th document (by sorted id) goes to validation."),
+) -> None:
+    """Split a labelled file into train and validation by a fixed rule: documents sorted by id, every N-th
+    to validation. Deterministic, so the split is the same on every machine and never touches a test set."""
+    with user_errors():
+        from docextract.data.labelled import read_jsonl, write_jsonl
+
+        if not src.is_file():
+            raise InputError("no such labelled JSONL file", path=str(src), code="INPUT_NOT_FOUND")
+        docs = sorted(read_jsonl(src), key=lambda d: d.id)
+        val = [d for i, d in enumerate(docs) if i % every == every - 1]
+        train = [d for i, d in enumerate(docs) if i % every != every - 1]
+        write_jsonl(train, train_out)
+        write_jsonl(val, val_out)
+        stderr.print(f"{len(train)} documents -> {train_out}, {len(val)} -> {val_out}", highlight=False)

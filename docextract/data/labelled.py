@@ -1,0 +1,135 @@
+"""A document with word-level entity labels, and the JSONL file format that stores them.
+
+The format is documented in ``docs/labelled-format.md``: ``Document.to_dict()`` plus, on each word, an
+optional ``label`` (entity type) and ``entity`` (an integer grouping the words of one entity), and on
+the record ``id``, ``label_set`` and ``fields``. Writing then reading gives back an equal object.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Mapping
+
+from docextract.document import Document, WordRef
+from docextract.errors import InputError, OutputError
+
+OUTSIDE = "O"  # the label of a word outside every entity
+
+
+@dataclass(frozen=True)
+class LabelledDocument:
+    """A document and, for every word of every page (aligned with ``Page.words``), its label and entity id.
+
+    ``labels[p][w]`` is the entity type of word ``w`` on page index ``p`` (``"O"`` outside entities);
+    ``entities[p][w]`` groups the words of one entity (None: consecutive words with the same label in
+    reading order form one entity). ``fields`` are document-level expected values (key -> values).
+    """
+
+    id: str
+    document: Document
+    labels: tuple[tuple[str, ...], ...]
+    entities: tuple[tuple[int | None, ...], ...]
+    label_set: tuple[str, ...]
+    fields: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        pages = self.document.pages
+        if len(self.labels) != len(pages) or len(self.entities) != len(pages):
+            raise ValueError(f"{self.id}: labels/entities need one row per page ({len(pages)} pages)")
+        for page, labels, entities in zip(pages, self.labels, self.entities):
+            if len(labels) != len(page.words) or len(entities) != len(page.words):
+                raise ValueError(f"{self.id}: page {page.number} has {len(page.words)} words but "
+                                 f"{len(labels)} labels and {len(entities)} entity ids")
+
+    def label(self, ref: WordRef) -> str:
+        return self.labels[ref.page_index][ref.word_index]
+
+    def entity(self, ref: WordRef) -> int | None:
+        return self.entities[ref.page_index][ref.word_index]
+
+    def with_document(self, document: Document) -> LabelledDocument:
+        """The same labels on a re-ordered document (same words per page, e.g. after augmentation)."""
+        return LabelledDocument(self.id, document, self.labels, self.entities, self.label_set, self.fields)
+
+    # ---- the JSONL record ----
+
+    def to_dict(self) -> dict[str, Any]:
+        data = self.document.to_dict()
+        for page, labels, entities in zip(data["pages"], self.labels, self.entities):
+            for word, label, entity in zip(page["words"], labels, entities):
+                if label != OUTSIDE:
+                    word["label"] = label
+                if entity is not None:
+                    word["entity"] = entity
+        record: dict[str, Any] = {"id": self.id, "label_set": list(self.label_set)}
+        record.update(data)
+        if self.fields:
+            record["fields"] = {key: list(values) for key, values in self.fields.items()}
+        return record
+
+    @staticmethod
+    def from_dict(data: Mapping[str, Any]) -> LabelledDocument:
+        document = Document.from_dict(dict(data))
+        labels = tuple(tuple(w.get("label") or OUTSIDE for w in p["words"]) for p in data["pages"])
+        entities = tuple(
+            tuple(None if w.get("entity") is None else int(w["entity"]) for w in p["words"]) for p in data["pages"]
+        )
+        fields = {str(k): tuple(str(v) for v in values) for k, values in (data.get("fields") or {}).items()}
+        return LabelledDocument(
+            id=str(data["id"]), document=document, labels=labels, entities=entities,
+            label_set=tuple(data.get("label_set", ())), fields=fields,
+        )
+
+
+def read_jsonl(path: str | Path) -> Iterator[LabelledDocument]:
+    """Every record of a labelled JSONL file, in order. A malformed line raises InputError naming its line."""
+    path = Path(path)
+    try:
+        handle = path.open("r", encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError("no such labelled data file", path=str(path), code="INPUT_NOT_FOUND") from None
+    except OSError as error:
+        raise InputError(f"cannot read labelled data: {error.strerror}", path=str(path)) from None
+    with handle:
+        for line_number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                yield LabelledDocument.from_dict(json.loads(line))
+            except (ValueError, KeyError, TypeError) as error:
+                raise InputError(
+                    f"line {line_number}: not a labelled document record ({type(error).__name__}: {error}); "
+                    "run `docextract validate` for every defect", path=str(path),
+                ) from None
+
+
+def write_jsonl(docs: Iterable[LabelledDocument], path: str | Path) -> int:
+    """Write the records atomically (a temporary file beside ``path``, then a rename). Returns the count."""
+    path = Path(path)
+    directory = path.parent if str(path.parent) else Path(".")
+    count = 0
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    except OSError as error:
+        raise OutputError(f"cannot write here: {error.strerror}", path=str(path)) from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            for doc in docs:
+                handle.write(json.dumps(doc.to_dict(), ensure_ascii=False) + "\n")
+                count += 1
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp_name, path)
+    except BaseException as error:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp_name)
+        if isinstance(error, OSError):
+            raise OutputError(f"cannot write labelled data: {error.strerror}", path=str(path)) from None
+        raise
+    return count
+

@@ -1,0 +1,166 @@
+"""Word-level tags for token classification, and a model window encoded as sub-word tokens.
+
+Conventions (model-spec.md section 0.5): BIO (B-X first word of an entity, I-X the rest, O outside) or
+BIESO (B begin, I inside, E end, S single-word entity, O). Tags follow the document's reading order
+(``Document.ordered_words()``), so the same labelled file serves either scheme and any reading order.
+The label of a word goes on its **first sub-token only**; every other sub-token, the special tokens and
+the window's context words (outside its core) get :data:`IGNORE_INDEX`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from docextract.data.labelled import OUTSIDE, LabelledDocument
+from docextract.document import MODEL_GRID, Document, Window
+
+SCHEMES = ("BIO", "BIESO")
+IGNORE_INDEX = -100  # cross-entropy's ignore_index: no loss on this token
+CLS_BOX = (0, 0, 0, 0)
+SEP_BOX = (MODEL_GRID, MODEL_GRID, MODEL_GRID, MODEL_GRID)
+SPECIAL_WORD_INDEX = -1  # word_index of [CLS]/[SEP]
+
+
+@dataclass(frozen=True)
+class Span:
+    """An entity as a run of words in reading order: positions ``start`` (inclusive) to ``end`` (exclusive)."""
+
+    label: str
+    start: int
+    end: int
+
+
+def _check_scheme(scheme: str) -> str:
+    if scheme not in SCHEMES:
+        raise ValueError(f"unknown tagging scheme {scheme!r}; choose one of {', '.join(SCHEMES)}")
+    return scheme
+
+
+def labels_for(label_set: Sequence[str], scheme: str = "BIO") -> list[str]:
+    """The tag list a classifier predicts: ``O`` first, then each label's prefixes in label-set order."""
+    prefixes = "BI" if _check_scheme(scheme) == "BIO" else "BIES"
+    return [OUTSIDE] + [f"{p}-{label}" for label in label_set if label != OUTSIDE for p in prefixes]
+
+
+def entity_spans(doc: LabelledDocument) -> list[Span]:
+    """The document's entities in reading order.
+
+    Consecutive words with the same label and the same entity id form one span (an entity id that is
+    absent groups consecutive words with the same label). An entity whose words are not contiguous in
+    reading order becomes several spans: a tag sequence cannot say otherwise.
+    """
+    spans: list[Span] = []
+    key: tuple[str, int | None] | None = None
+    for position, ref in enumerate(doc.document.ordered_words()):
+        label = doc.label(ref)
+        current = (label, doc.entity(ref)) if label != OUTSIDE else None
+        if current is not None and current == key:
+            spans[-1] = Span(label, spans[-1].start, position + 1)
+        elif current is not None:
+            spans.append(Span(label, position, position + 1))
+        key = current
+    return spans
+
+
+def tags_from_spans(length: int, spans: Sequence[Span], scheme: str = "BIO") -> list[str]:
+    """One tag per reading-order position."""
+    _check_scheme(scheme)
+    tags = [OUTSIDE] * length
+    for span in spans:
+        size = span.end - span.start
+        if scheme == "BIESO" and size == 1:
+            tags[span.start] = f"S-{span.label}"
+            continue
+        tags[span.start] = f"B-{span.label}"
+        for position in range(span.start + 1, span.end):
+            tags[position] = f"I-{span.label}"
+        if scheme == "BIESO":
+            tags[span.end - 1] = f"E-{span.label}"
+    return tags
+
+
+def document_tags(doc: LabelledDocument, scheme: str = "BIO") -> list[str]:
+    """The tag of every word of ``doc`` in reading order."""
+    return tags_from_spans(doc.document.word_count, entity_spans(doc), scheme)
+
+
+def _split(tag: str) -> tuple[str, str]:
+    if tag == OUTSIDE or "-" not in tag:
+        return OUTSIDE, ""
+    prefix, label = tag.split("-", 1)
+    return prefix, label
+
+
+def spans_from_tags(tags: Sequence[str]) -> list[Span]:
+    """Entity spans from BIO or BIESO tags, decoded as seqeval's default mode does (conlleval rules).
+
+    A chunk ends before B/S/O, after E/S, or when the label changes; an I or E tag that does not
+    continue an open chunk of its label starts a new one. Valid tag sequences round-trip exactly.
+    """
+    spans: list[Span] = []
+    open_start: int | None = None
+    previous_prefix, previous_label = OUTSIDE, ""
+    for position, tag in enumerate(list(tags) + [OUTSIDE]):  # the sentinel closes the last chunk
+        prefix, label = _split(tag)
+        ends = open_start is not None and (
+            previous_prefix in ("E", "S") or prefix in ("B", "S", OUTSIDE) or label != previous_label
+        )
+        if ends:
+            spans.append(Span(previous_label, open_start, position))
+            open_start = None
+        if prefix != OUTSIDE and open_start is None:
+            open_start = position
+        previous_prefix, previous_label = prefix, label
+    return spans
+
+
+def encode_words(document: Document, window: Window, tokenizer: Any) -> dict[str, list]:
+    """One unlabelled model input: ``[CLS] sub-tokens of window.words [SEP]`` with aligned layout.
+
+    Returns lists of equal length (the token count): ``input_ids``, ``attention_mask``, ``bbox`` (0..1000
+    grid of the word's page, [CLS] at 0,0,0,0 and [SEP] at 1000 x4), ``page_ids`` (index of the word's
+    page in the document, 0 for special tokens) and ``word_index`` (index into ``window.words`` for
+    merging predictions back, -1 for special tokens). A word the tokenizer turns into nothing gets one [UNK].
+    Inference and training both encode through here, so they see identical inputs.
+    """
+    texts = [document.word(ref).text for ref in window.words]
+    pieces = tokenizer(texts, add_special_tokens=False)["input_ids"] if texts else []
+    out: dict[str, list] = {"input_ids": [tokenizer.cls_token_id], "bbox": [list(CLS_BOX)], "page_ids": [0],
+                            "word_index": [SPECIAL_WORD_INDEX]}
+    for index, (ref, ids) in enumerate(zip(window.words, pieces)):
+        ids = ids or [tokenizer.unk_token_id]
+        page = document.pages[ref.page_index]
+        box = list(document.word(ref).box.to_grid(page.width, page.height))
+        out["input_ids"].extend(ids)
+        out["bbox"].extend([box] * len(ids))
+        out["page_ids"].extend([ref.page_index] * len(ids))
+        out["word_index"].extend([index] * len(ids))
+    out["input_ids"].append(tokenizer.sep_token_id)
+    out["bbox"].append(list(SEP_BOX))
+    out["page_ids"].append(0)
+    out["word_index"].append(SPECIAL_WORD_INDEX)
+    out["attention_mask"] = [1] * len(out["input_ids"])
+    return out
+
+
+def encode_window(doc: LabelledDocument, window: Window, tokenizer: Any, label_ids: Mapping[str, int],
+                  scheme: str | None = None) -> dict[str, list]:
+    """:func:`encode_words` plus ``labels``: the word's tag id on its first sub-token when the word is in
+    the window's core, :data:`IGNORE_INDEX` elsewhere. ``scheme`` defaults to BIESO when ``label_ids``
+    has S- tags, else BIO.
+    """
+    scheme = scheme or ("BIESO" if any(tag.startswith("S-") for tag in label_ids) else "BIO")
+    position_of = {ref: position for position, ref in enumerate(doc.document.ordered_words())}
+    tags = document_tags(doc, scheme)
+    core_end = len(window.words) if window.core_end < 0 else window.core_end
+    out = encode_words(doc.document, window, tokenizer)
+    labels = []
+    previous = SPECIAL_WORD_INDEX
+    for index in out["word_index"]:
+        first_sub_token = index != SPECIAL_WORD_INDEX and index != previous
+        in_core = window.core_start <= index < core_end
+        labels.append(label_ids[tags[position_of[window.words[index]]]] if first_sub_token and in_core else IGNORE_INDEX)
+        previous = index
+    out["labels"] = labels
+    return out

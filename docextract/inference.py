@@ -1,0 +1,61 @@
+"""Model predictions for every word of a document, merged back from its windows.
+
+Each window is encoded exactly as in training (:func:`docextract.data.tagging.encode_words`); a
+word's prediction is the tag distribution at its first sub-token, taken from the one window whose
+core holds the word, so overlapping context never counts a word twice.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import torch
+
+from docextract.data.tagging import SPECIAL_WORD_INDEX, encode_words
+from docextract.document import Document, Window, WordRef
+from docextract.entities import TaggedWord
+from docextract.training.loop import collate
+
+INFERENCE_BATCH_SIZE = 8  # windows per forward pass
+
+
+def word_probabilities(model, tokenizer: Any, doc: Document, windows: Sequence[Window],
+                       batch_size: int = INFERENCE_BATCH_SIZE, drop_1d: bool = False) -> dict[WordRef, torch.Tensor]:
+    """For each word in some window's core: the softmax over tags at its first sub-token, ``(num_tags,)``.
+
+    ``drop_1d`` gives every token position 0 (the LSPE paper's "no 1D position" robustness test).
+    """
+    encoded = [encode_words(doc, window, tokenizer) for window in windows]
+    probabilities: dict[WordRef, torch.Tensor] = {}
+    model.eval()
+    with torch.inference_mode():
+        for start in range(0, len(encoded), batch_size):
+            chunk = encoded[start:start + batch_size]
+            batch = collate(chunk)
+            batch.pop("labels", None)
+            if drop_1d:
+                batch["position_ids"] = torch.zeros_like(batch["input_ids"])
+            probs = model(**batch).logits.float().softmax(-1)  # (B, S, num_tags)
+            for row, (enc, window) in enumerate(zip(chunk, windows[start:start + batch_size])):
+                core_end = len(window.words) if window.core_end < 0 else window.core_end
+                previous = SPECIAL_WORD_INDEX
+                for position, index in enumerate(enc["word_index"]):
+                    if index != SPECIAL_WORD_INDEX and index != previous and window.core_start <= index < core_end:
+                        probabilities[window.words[index]] = probs[row, position]
+                    previous = index
+    return probabilities
+
+
+def tag_words(model, tokenizer: Any, doc: Document, windows: Sequence[Window], drop_1d: bool = False) -> list[TaggedWord]:
+    """Every word of ``doc`` in reading order with its most likely tag and that tag's probability."""
+    id2label = model.config.id2label
+    probabilities = word_probabilities(model, tokenizer, doc, windows, drop_1d=drop_1d)
+    tagged = []
+    for ref in doc.ordered_words():
+        probs = probabilities.get(ref)
+        if probs is None:  # a word in no window core cannot happen with make_windows; be safe anyway
+            tagged.append(TaggedWord(ref, "O", 0.0))
+            continue
+        best = int(probs.argmax())
+        tagged.append(TaggedWord(ref, id2label[best], float(probs[best])))
+    return tagged

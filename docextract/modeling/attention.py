@@ -1,0 +1,117 @@
+"""Self-attention kernels of the family: softmax (SDPA, optional additive layout bias and Shaw term),
+cosFormer (linear, re-weighted) and Linformer (compressed keys/values). Parameter names follow HF BERT
+(``query``/``key``/``value``), so MiniLM's weights load into every kernel."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from docextract.modeling.cosformer import cosformer_attention, select_by_magnitude
+from docextract.modeling.polar import PolarIndices, shaw_bias
+
+
+@dataclass(frozen=True)
+class AttentionInputs:
+    """What every layer needs, computed once per forward by the encoder."""
+
+    attention_mask: torch.Tensor  # (B, S) 1 = real token
+    additive_mask: torch.Tensor | None  # (B, 1|H, 1|S, S) float: padding (+ layout bias) for softmax
+    polar_table: torch.Tensor | None = None  # (K, d) DocPolarBERT Shaw table, shared by layers
+    polar_indices: PolarIndices | None = None
+    cos_weights: tuple[torch.Tensor, ...] = ()  # cosFormer re-weighting features, each (B, S, F)
+
+
+class IdentityInitLinear(nn.Linear):
+    """A square projection that starts as the identity, so a new module does not scramble pretrained paths [A]."""
+
+
+def split_heads(x: torch.Tensor, heads: int) -> torch.Tensor:
+    batch, size, _ = x.shape
+    return x.view(batch, size, heads, -1).transpose(1, 2)  # (B, H, S, d)
+
+
+def merge_heads(x: torch.Tensor) -> torch.Tensor:
+    batch, heads, size, dim = x.shape
+    return x.transpose(1, 2).reshape(batch, size, heads * dim)  # (B, S, D)
+
+
+class QKVProjections(nn.Module):
+    def __init__(self, config):
+        super().__init__()
+        self.heads = config.num_attention_heads
+        self.head_dim = config.head_dim
+        self.query = nn.Linear(config.hidden_size, config.hidden_size)
+        self.key = nn.Linear(config.hidden_size, config.hidden_size)
+        self.value = nn.Linear(config.hidden_size, config.hidden_size)
+
+    def project(self, hidden: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        return tuple(split_heads(layer(hidden), self.heads) for layer in (self.query, self.key, self.value))
+
+
+class SoftmaxSelfAttention(QKVProjections):
+    """``softmax(QK^T/sqrt(d) + bias + mask) V`` through PyTorch SDPA with a float mask.
+
+    The mask carries padding plus any layer-independent layout bias (LAGaBi, squircle, cross); the
+    DocPolarBERT Shaw term depends on this layer's queries, so it is added here (spec §0.3).
+    """
+
+    def __init__(self, config):
+        super().__init__(config)
+        self.dropout = config.attention_probs_dropout_prob
+
+    def forward(self, hidden: torch.Tensor, inputs: AttentionInputs) -> torch.Tensor:
+        query, key, value = self.project(hidden)  # each (B, H, S, d)
+        mask = inputs.additive_mask
+        if inputs.polar_table is not None:
+            scaled_query = query * self.head_dim**-0.5
+            mask = mask + shaw_bias(scaled_query, inputs.polar_table.to(query.dtype), inputs.polar_indices)  # (B,H,S,S)
+        context = F.scaled_dot_product_attention(
+            query, key, value, attn_mask=mask, dropout_p=self.dropout if self.training else 0.0
+        )  # (B, H, S, d)
+        return merge_heads(context)
+
+
+class CosformerSelfAttention(QKVProjections):
+    """LayoutCosformer attention (spec §4.4): ReLU features, pad keys zeroed, re-weighted linear attention,
+    then the extra ``w_o`` projection of the official code (before BERT's own output projection)."""
+
+    def __init__(self, config):
+        super().__init__(config)
+        self.w_o = IdentityInitLinear(config.hidden_size, config.hidden_size)
+        self.dropout = nn.Dropout(config.hidden_dropout_prob)
+
+    def forward(self, hidden: torch.Tensor, inputs: AttentionInputs) -> torch.Tensor:
+        query, key, value = self.project(hidden)  # each (B, H, S, d)
+        key_mask = inputs.attention_mask.to(query.dtype)[:, None, :, None]  # (B, 1, S, 1)
+        phi_q, phi_k = F.relu(query), F.relu(key) * key_mask
+        outputs = [cosformer_attention(phi_q, phi_k, value, weights) for weights in inputs.cos_weights]
+        context = outputs[0] if len(outputs) == 1 else select_by_magnitude(*outputs)  # (B, H, S, d)
+        return self.dropout(self.w_o(merge_heads(context)))
+
+
+class LinformerSelfAttention(QKVProjections):
+    """LayoutLinformer attention (spec §4.3): keys and values compressed along the sequence by learned
+    ``E, F`` (max_len x k, shared by heads), padded keys zeroed, then softmax over the k compressed keys."""
+
+    def __init__(self, config):
+        super().__init__(config)
+        self.max_length = config.max_position_embeddings
+        self.proj_k = nn.Parameter(torch.empty(config.max_position_embeddings, config.linformer_k))
+        self.proj_v = nn.Parameter(torch.empty(config.max_position_embeddings, config.linformer_k))
+        self.dropout = config.attention_probs_dropout_prob
+
+    def forward(self, hidden: torch.Tensor, inputs: AttentionInputs) -> torch.Tensor:
+        query, key, value = self.project(hidden)  # each (B, H, S, d)
+        size = hidden.shape[1]
+        key_mask = inputs.attention_mask.to(query.dtype)[:, None, :, None]  # (B, 1, S, 1)
+        key_c = torch.einsum("sk,bhsd->bhkd", self.proj_k[:size], key * key_mask)  # (B, H, k, d)
+        value_c = torch.einsum("sk,bhsd->bhkd", self.proj_v[:size], value * key_mask)  # (B, H, k, d)
+        context = F.scaled_dot_product_attention(query, key_c, value_c, dropout_p=self.dropout if self.training else 0.0)
+        return merge_heads(context)  # (B, S, D)
+
+
+ATTENTION_CLASSES = {"softmax": SoftmaxSelfAttention, "cosformer": CosformerSelfAttention, "linformer": LinformerSelfAttention}

@@ -1,0 +1,102 @@
+"""Task heads on the layout encoder: token classification, and pre-training (masked LM + 1-LOP)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+from transformers.activations import ACT2FN
+from transformers.modeling_outputs import ModelOutput, TokenClassifierOutput
+
+from docextract.modeling.config import LayoutConfig
+from docextract.modeling.encoder import LayoutEncoder, LayoutPreTrainedModel
+
+IGNORE_INDEX = -100  # label of tokens that take no part in a loss (sub-tokens, specials, unmasked)
+
+
+class LayoutForTokenClassification(LayoutPreTrainedModel):
+    """Dropout then ``Linear(hidden -> num_labels)`` on every token; cross-entropy ignoring -100."""
+
+    def __init__(self, config: LayoutConfig):
+        super().__init__(config)
+        self.num_labels = config.num_labels
+        self.layout = LayoutEncoder(config)
+        dropout = config.classifier_dropout if config.classifier_dropout is not None else config.hidden_dropout_prob
+        self.dropout = nn.Dropout(dropout)
+        self.classifier = nn.Linear(config.hidden_size, config.num_labels)
+        self.post_init()
+
+    def forward(self, input_ids, attention_mask=None, bbox=None, page_ids=None, position_ids=None,
+                labels=None, **kwargs) -> TokenClassifierOutput:
+        hidden = self.layout(input_ids, attention_mask, bbox, page_ids, position_ids, **kwargs).last_hidden_state
+        logits = self.classifier(self.dropout(hidden))  # (B, S, L)
+        loss = None
+        if labels is not None:
+            loss = F.cross_entropy(logits.view(-1, self.num_labels), labels.view(-1), ignore_index=IGNORE_INDEX)
+        return TokenClassifierOutput(loss=loss, logits=logits)
+
+
+class MaskedLMHead(nn.Module):
+    """BERT's MLM head: dense, activation, LayerNorm, then the decoder, whose weight is the input word
+    embedding matrix (MiniLM ships no MLM head; sharing the embeddings starts it from a sensible point)."""
+
+    def __init__(self, config: LayoutConfig):
+        super().__init__()
+        self.dense = nn.Linear(config.hidden_size, config.hidden_size)
+        self.act = ACT2FN[config.hidden_act]
+        self.LayerNorm = nn.LayerNorm(config.hidden_size, eps=config.layer_norm_eps)
+        self.bias = nn.Parameter(torch.zeros(config.vocab_size))
+
+    def forward(self, hidden: torch.Tensor, word_embeddings: torch.Tensor) -> torch.Tensor:  # (N, D) -> (N, V)
+        return F.linear(self.LayerNorm(self.act(self.dense(hidden))), word_embeddings, self.bias)
+
+
+@dataclass
+class LayoutPretrainingOutput(ModelOutput):
+    loss: torch.Tensor | None = None
+    mlm_loss: torch.Tensor | None = None
+    lop_loss: torch.Tensor | None = None
+    mlm_logits: torch.Tensor | None = None  # (N_masked, V) with labels, else (B, S, V)
+    lop_logits: torch.Tensor | None = None  # (B, S, lop_classes)
+
+
+class LayoutForPretraining(LayoutPreTrainedModel):
+    """Masked LM on the masked positions only, plus DocPolarBERT's 1-LOP head (local order 0..10 of tokens
+    whose 1D position was hidden); ``loss = mlm + lop_loss_weight * lop`` (0.5, official code, spec §2a)."""
+
+    def __init__(self, config: LayoutConfig):
+        super().__init__(config)
+        self.layout = LayoutEncoder(config)
+        self.mlm_head = MaskedLMHead(config)
+        self.lop_head = nn.Linear(config.hidden_size, config.lop_classes)
+        self.post_init()
+
+    def forward(self, input_ids, attention_mask=None, bbox=None, page_ids=None, position_ids=None,
+                labels=None, lop_labels=None, position_mask=None, **kwargs) -> LayoutPretrainingOutput:
+        """labels (B, S): original token ids at masked positions, -100 elsewhere; lop_labels (B, S): local
+        order class at tokens whose position is hidden (``position_mask``), -100 elsewhere."""
+        hidden = self.layout(
+            input_ids, attention_mask, bbox, page_ids, position_ids, position_mask=position_mask, **kwargs
+        ).last_hidden_state  # (B, S, D)
+        word_embeddings = self.layout.embeddings.word_embeddings.weight  # (V, D)
+        if labels is not None:
+            masked = labels != IGNORE_INDEX  # (B, S)
+            mlm_logits = self.mlm_head(hidden[masked], word_embeddings)  # (N, V): the head runs on masked tokens only
+            mlm_loss = F.cross_entropy(mlm_logits, labels[masked]) if masked.any() else hidden.sum() * 0
+        else:
+            mlm_logits, mlm_loss = self.mlm_head(hidden, word_embeddings), None  # (B, S, V)
+        lop_logits = self.lop_head(hidden)  # (B, S, C)
+        lop_loss = None
+        if lop_labels is not None:
+            if (lop_labels != IGNORE_INDEX).any():
+                lop_loss = F.cross_entropy(lop_logits.view(-1, lop_logits.shape[-1]), lop_labels.view(-1), ignore_index=IGNORE_INDEX)
+            else:
+                lop_loss = lop_logits.sum() * 0
+        loss = None
+        if mlm_loss is not None or lop_loss is not None:
+            loss = (mlm_loss if mlm_loss is not None else 0) + (
+                self.config.lop_loss_weight * lop_loss if lop_loss is not None else 0
+            )
+        return LayoutPretrainingOutput(loss, mlm_loss, lop_loss, mlm_logits, lop_logits)

@@ -1,0 +1,203 @@
+"""DocPolarBERT relative polar attention (Uthayasooriyar et al. 2025), spec §2 and §0.2-0.3.
+
+The key of each (query i, key j) pair gets two learned vectors added, one for the distance bucket
+and one for the angle bucket of key j seen from query i (Shaw et al.'s key term, paper §3.1):
+``s_ij = q_i.(k_j + E_dist[bd_ij] + E_ang[ba_ij] (+ E_1d[b1_ij])) / sqrt(d)``. The tables are shared by
+all heads and layers. Buckets are computed once per forward; the term itself as one matmul of the
+queries with the small table and a gather (:func:`shaw_bias`), never as a (B, S, S, d) tensor.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import torch
+from torch import nn
+
+from docextract.modeling.geometry import box_centres, pairwise_offsets, valid_boxes
+
+# Angle buckets (official code; the paper only says "8 buckets"), spec §2a.
+ANGLE_SELF = 0
+ANGLE_RIGHT = 1  # same row, key to the right
+ANGLE_ABOVE = 2  # same column, key above
+ANGLE_LEFT = 3
+ANGLE_BELOW = 4
+ANGLE_FIRST_SECTOR = 5  # 5..12: eight 45-degree sectors counter-clockwise from east
+ANGLE_SECTOR_DEGREES = 45.0
+ANGLE_PAD = 13  # invalid pair: a fixed zero vector
+ANGLE_BUCKETS = 14
+
+
+def t5_relative_bucket(
+    relative: torch.Tensor, num_buckets: int, max_distance: int, bidirectional: bool = True
+) -> torch.Tensor:
+    """T5 / LayoutLMv3 log buckets of an integer offset (spec §0.2), int64, same shape as ``relative``.
+
+    ``bidirectional=False`` is the one-sided variant for non-negative distances (spec §0.2 caveat):
+    the whole range of buckets is spent on ``relative >= 0``.
+    """
+    if bidirectional:
+        half = num_buckets // 2
+        offset = (relative > 0).long() * half  # a key after the query uses the upper half
+        n = relative.abs()
+    else:
+        half = num_buckets
+        offset = torch.zeros_like(relative, dtype=torch.long)
+        n = relative.clamp(min=0)
+    exact = half // 2
+    n_float = n.to(torch.float32).clamp(min=exact)  # the log branch only applies for n >= exact
+    log_bucket = exact + (torch.log(n_float / exact) / math.log(max_distance / exact) * (half - exact)).long()
+    log_bucket = log_bucket.clamp(max=half - 1)
+    return offset + torch.where(n < exact, n.long(), log_bucket)
+
+
+def polar_angle_buckets(bbox: torch.Tensor, valid: torch.Tensor) -> torch.Tensor:
+    """DocPolarBERT angle bucket of every pair (spec §2a, official code's 14 classes): (B,S,4),(B,S) -> (B,S,S) uint8.
+
+    ``phi = (360 - atan2(dy, dx)) mod 360`` in degrees with y up (0 = key to the right, 90 = above);
+    overlapping box projections give the same-row/same-column classes 1-4 (later rules win), the
+    rest fall in eight 45-degree sectors 5..12; the diagonal is 0 and invalid pairs 13.
+    """
+    cx, cy = box_centres(bbox)  # (B, S)
+    dx, dy = pairwise_offsets(cx), pairwise_offsets(cy)  # (B, S, S)
+    phi = torch.remainder(360.0 - torch.rad2deg(torch.atan2(dy, dx)), 360.0)  # (B, S, S)
+    buckets = (ANGLE_FIRST_SECTOR + torch.floor(phi / ANGLE_SECTOR_DEGREES)).clamp(max=ANGLE_PAD - 1).long()
+    x0, y0, x1, y1 = bbox.unbind(-1)  # (B, S)
+    same_column = (x0.unsqueeze(2) <= x1.unsqueeze(1)) & (x0.unsqueeze(1) <= x1.unsqueeze(2))  # (B, S, S)
+    same_row = (y0.unsqueeze(2) <= y1.unsqueeze(1)) & (y0.unsqueeze(1) <= y1.unsqueeze(2))  # (B, S, S)
+    buckets[same_row & ((phi < 90) | (phi > 270))] = ANGLE_RIGHT
+    buckets[same_row & (phi > 90) & (phi < 270)] = ANGLE_LEFT
+    buckets[same_column & (phi < 180)] = ANGLE_ABOVE
+    buckets[same_column & (phi > 180)] = ANGLE_BELOW
+    size = bbox.shape[1]
+    buckets[:, torch.arange(size), torch.arange(size)] = ANGLE_SELF
+    pair_valid = valid.unsqueeze(2) & valid.unsqueeze(1)  # (B, S, S)
+    buckets[~pair_valid] = ANGLE_PAD
+    return buckets.to(torch.uint8)
+
+
+def centre_distances(bbox: torch.Tensor) -> torch.Tensor:
+    """Euclidean distance between box centres on the 0..1000 grid: (B, S, 4) -> (B, S, S) fp32."""
+    cx, cy = box_centres(bbox)
+    return torch.hypot(pairwise_offsets(cx), pairwise_offsets(cy))
+
+
+def sorted_quantiles(sorted_values: torch.Tensor, fractions: torch.Tensor) -> torch.Tensor:
+    """Quantiles with linear interpolation (as ``torch.quantile``) of an already sorted 1D tensor.
+
+    ``torch.quantile`` refuses more than 2**24 elements (S > 4096); sorting once has no such limit.
+    """
+    position = fractions * (sorted_values.numel() - 1)  # (Q,)
+    lower = position.floor().long()
+    upper = position.ceil().long()
+    weight = position - lower
+    return sorted_values[lower] * (1 - weight) + sorted_values[upper] * weight
+
+
+def distance_quantile_buckets(distances: torch.Tensor, pair_valid: torch.Tensor, bins: int) -> torch.Tensor:
+    """DocPolarBERT §4.3: distance buckets from the quantiles of **each document's own** valid pairs.
+
+    bucket 0 is ``rho <= q0`` (the minimum), k is ``q_{k-1} < rho <= q_k``; invalid pairs get ``bins + 1``
+    (a zero vector). The official code pools the whole batch, so a document's buckets depend on its
+    batch mates (spec §2e.2); here they never do. (B,S,S) fp32, (B,S,S) bool -> (B,S,S) uint8.
+    """
+    fractions = torch.linspace(0, 1, bins + 1, device=distances.device)  # (bins+1,)
+    buckets = torch.full(distances.shape, bins + 1, dtype=torch.uint8, device=distances.device)
+    for doc in range(distances.shape[0]):  # per document: its quantiles are its own
+        values = distances[doc][pair_valid[doc]]  # (n_valid,)
+        if values.numel() == 0:
+            continue
+        bounds = sorted_quantiles(values.sort().values, fractions)  # (bins+1,)
+        doc_buckets = torch.searchsorted(bounds, distances[doc].contiguous(), side="left").clamp(max=bins)  # (S, S)
+        buckets[doc] = torch.where(pair_valid[doc], doc_buckets, bins + 1).to(torch.uint8)
+    return buckets
+
+
+def distance_t5_buckets(distances: torch.Tensor, pair_valid: torch.Tensor, bins: int, max_distance: int) -> torch.Tensor:
+    """The "LayoutLMv2/v3 bucketing" ablation (DocPolarBERT Table 8): one-sided T5 log buckets of the rounded
+    distance (spec §0.2 caveat); invalid pairs get ``bins + 1``. (B,S,S) -> (B,S,S) uint8."""
+    buckets = t5_relative_bucket(distances.round().long(), bins, max_distance, bidirectional=False)
+    return torch.where(pair_valid, buckets, bins + 1).to(torch.uint8)
+
+
+@dataclass(frozen=True)
+class PolarIndices:
+    """Rows of the concatenated Shaw table for every pair, offsets already added: each (B or 1, 1, S, S) int64."""
+
+    rows: tuple[torch.Tensor, ...]
+
+
+def shaw_bias(scaled_query: torch.Tensor, table: torch.Tensor, indices: PolarIndices) -> torch.Tensor:
+    """Shaw key term ``bias[b,h,i,j] = q_i . table[idx_ij]`` as one matmul plus gathers (spec §0.3).
+
+    ``scaled_query`` (B,H,S,d) is already divided by sqrt(d); ``table`` (K,d). Cost O(B*H*S*K*d + B*H*S^2),
+    never a (B,S,S,d) tensor. Returns (B,H,S,S).
+    """
+    per_row = scaled_query @ table.t()  # (B, H, S, K)
+    batch, heads, size, _ = per_row.shape
+    bias = None
+    for rows in indices.rows:
+        gathered = per_row.gather(-1, rows.expand(batch, heads, size, size))  # (B, H, S, S)
+        bias = gathered if bias is None else bias + gathered
+    return bias
+
+
+def shaw_bias_reference(scaled_query: torch.Tensor, table: torch.Tensor, indices: PolarIndices) -> torch.Tensor:
+    """The slow twin of :func:`shaw_bias`: materialises ``R_ij = sum table[idx_ij]`` (B,S,S,d) like the official code."""
+    relative = sum(table[rows[:, 0]] for rows in indices.rows)  # (B or 1, S, S, d)
+    return torch.einsum("bhid,bijd->bhij", scaled_query, relative.expand(scaled_query.shape[0], -1, -1, -1))
+
+
+class PolarShawTables(nn.Module):
+    """DocPolarBERT's learned tables (shared by heads and layers) and the per-forward bucket computation."""
+
+    def __init__(self, head_dim: int, distance_scheme: str, distance_bins: int, t5_max_distance: int,
+                 rel1d: str, rel1d_buckets: int, rel1d_max_distance: int):
+        super().__init__()
+        self.distance_scheme = distance_scheme
+        self.distance_bins = distance_bins
+        self.t5_max_distance = t5_max_distance
+        self.rel1d = rel1d
+        self.rel1d_buckets = rel1d_buckets
+        self.rel1d_max_distance = rel1d_max_distance
+        # learned rows only; the padding rows (distance bins+1, angle 13) are zeros added in table()
+        self.distance_table = nn.Parameter(torch.empty(distance_bins + 1, head_dim))
+        self.angle_table = nn.Parameter(torch.empty(ANGLE_BUCKETS - 1, head_dim))
+        if rel1d != "off":
+            self.rel1d_table = nn.Parameter(torch.empty(rel1d_buckets, head_dim))
+
+    @property
+    def angle_offset(self) -> int:
+        return self.distance_bins + 2
+
+    @property
+    def rel1d_offset(self) -> int:
+        return self.angle_offset + ANGLE_BUCKETS
+
+    def table(self) -> torch.Tensor:
+        """``[E_dist; 0; E_ang; 0 (; E_1d)]`` (K, d); padding rows are constants, so they never train."""
+        zero = self.distance_table.new_zeros(1, self.distance_table.shape[1])
+        parts = [self.distance_table, zero, self.angle_table, zero]
+        if self.rel1d != "off":
+            # "frozen" reproduces the official code, which gathers this table under no_grad (spec §2e.3)
+            parts.append(self.rel1d_table.detach() if self.rel1d == "frozen" else self.rel1d_table)
+        return torch.cat(parts)
+
+    @torch.no_grad()
+    def indices(self, bbox: torch.Tensor, attention_mask: torch.Tensor) -> PolarIndices:
+        valid = valid_boxes(bbox, attention_mask)  # (B, S)
+        pair_valid = valid.unsqueeze(2) & valid.unsqueeze(1)  # (B, S, S)
+        distances = centre_distances(bbox)  # (B, S, S)
+        if self.distance_scheme == "quantile":
+            distance = distance_quantile_buckets(distances, pair_valid, self.distance_bins)
+        else:
+            distance = distance_t5_buckets(distances, pair_valid, self.distance_bins, self.t5_max_distance)
+        angle = polar_angle_buckets(bbox, valid)
+        rows = [distance.long().unsqueeze(1), (angle.long() + self.angle_offset).unsqueeze(1)]  # (B, 1, S, S)
+        if self.rel1d != "off":
+            positions = torch.arange(bbox.shape[1], device=bbox.device)  # raw sequence indices (spec §2a)
+            relative = positions.unsqueeze(0) - positions.unsqueeze(1)  # (S, S): j - i
+            rel = t5_relative_bucket(relative, self.rel1d_buckets, self.rel1d_max_distance) + self.rel1d_offset
+            rows.append(rel.view(1, 1, *rel.shape))  # (1, 1, S, S)
+        return PolarIndices(tuple(rows))

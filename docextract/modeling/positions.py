@@ -1,0 +1,94 @@
+"""Absolute position encodings: learned tables, sinusoids, and LSPE (learnable sinusoidal) for 1D and 2D.
+
+LSPE paper (Dai-style LayoutLM, AACL-IJCNLP 2022 Findings), spec §1: every position value p (a token
+index, or a 0..1000 box coordinate) is encoded as ``PE_sine(p)``, ``FFN(PE_sine(p))`` (LSPE, eq. 2) or
+``PE_sine(p) + FFN(PE_sine(p))`` (LSPE with skip connection, eq. 3); separate FFNs for 1D, x, y, w, h.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from torch import nn
+
+SINUSOID_BASE = 10000.0  # Vaswani et al.; LSPE eq. 1
+
+
+def sinusoid(values: torch.Tensor, dim: int) -> torch.Tensor:
+    """LSPE eq. 1 / survey §1: ``[sin(p/10000^(2k/D)), cos(p/10000^(2k/D))]`` interleaved; (...,) -> (..., dim) fp32."""
+    half = torch.arange(0, dim, 2, device=values.device, dtype=torch.float32)  # (dim/2,)
+    inv_freq = torch.exp(-math.log(SINUSOID_BASE) * half / dim)  # (dim/2,)
+    angles = values.to(torch.float32).unsqueeze(-1) * inv_freq  # (..., dim/2)
+    out = torch.stack((angles.sin(), angles.cos()), dim=-1)  # (..., dim/2, 2)
+    return out.flatten(-2)[..., :dim]  # (..., dim)
+
+
+class LspeEncoding(nn.Module):
+    """LSPE eq. 2 ``W2 GELU(W1 PE_sine(p) + b1) + b2``; with ``skip`` eq. 3 adds ``PE_sine(p)`` back.
+
+    The FFN runs on the distinct values present (at most 1001 coordinates, or S positions), not on
+    every token, then is gathered per token (spec §1c): cost independent of the batch size, and
+    gradients flow through the gather into the FFN.
+    """
+
+    def __init__(self, dim: int, ffn_dim: int, skip: bool):
+        super().__init__()
+        self.dim = dim
+        self.skip = skip
+        self.fc1 = nn.Linear(dim, ffn_dim)
+        self.act = nn.GELU()
+        self.fc2 = nn.Linear(ffn_dim, dim)
+
+    def forward(self, values: torch.Tensor) -> torch.Tensor:  # (...,) int -> (..., dim)
+        distinct, inverse = torch.unique(values, return_inverse=True)  # (U,), (...,)
+        base = sinusoid(distinct, self.dim).to(self.fc1.weight.dtype)  # (U, dim)
+        table = self.fc2(self.act(self.fc1(base)))  # (U, dim)
+        if self.skip:
+            table = table + base
+        return table[inverse]  # (..., dim)
+
+
+class PositionEncoder(nn.Module):
+    """One position axis (1D index, x, y, w or h) encoded by ``kind`` in learned/sinusoidal/lspe/lspe_sc."""
+
+    def __init__(self, kind: str, dim: int, table_size: int, ffn_dim: int):
+        super().__init__()
+        self.kind = kind
+        self.dim = dim
+        if kind == "learned":
+            self.table = nn.Embedding(table_size, dim)
+        elif kind in ("lspe", "lspe_sc"):
+            self.lspe = LspeEncoding(dim, ffn_dim, skip=kind == "lspe_sc")
+        elif kind != "sinusoidal":
+            raise ValueError(f"no position encoder for kind {kind!r}")
+
+    def forward(self, values: torch.Tensor) -> torch.Tensor:  # (...,) int -> (..., dim)
+        if self.kind == "learned":
+            return self.table(values)
+        if self.kind == "sinusoidal":
+            return sinusoid(values, self.dim)
+        return self.lspe(values)
+
+
+class Layout2DEmbedding(nn.Module):
+    """LSPE eq. 4 / LayoutLM: ``X(x0) + Y(y0) + X(x1) + Y(y1) [+ H(y1-y0) + W(x1-x0)]``, one encoder per axis.
+
+    One X encoder is shared by left and right and one Y by top and bottom (HF LayoutLM, spec §0.1).
+    """
+
+    def __init__(self, kind: str, dim: int, table_size: int, ffn_dim: int, with_size: bool):
+        super().__init__()
+        self.x = PositionEncoder(kind, dim, table_size, ffn_dim)
+        self.y = PositionEncoder(kind, dim, table_size, ffn_dim)
+        self.with_size = with_size
+        if with_size:
+            self.w = PositionEncoder(kind, dim, table_size, ffn_dim)
+            self.h = PositionEncoder(kind, dim, table_size, ffn_dim)
+
+    def forward(self, bbox: torch.Tensor) -> torch.Tensor:  # (B, S, 4) int -> (B, S, dim)
+        x0, y0, x1, y1 = bbox.unbind(-1)  # each (B, S)
+        out = self.x(x0) + self.y(y0) + self.x(x1) + self.y(y1)  # (B, S, dim)
+        if self.with_size:
+            out = out + self.w((x1 - x0).clamp(min=0)) + self.h((y1 - y0).clamp(min=0))
+        return out

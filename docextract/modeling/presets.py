@@ -1,0 +1,128 @@
+"""Named presets (what users pick with ``--arch``) and their initialisation from MiniLM-L6.
+
+Every preset is a :class:`LayoutConfig` over MiniLM's dimensions; :func:`from_preset` builds the model and
+copies MiniLM's text-encoder weights in by name. Layout parameters start fresh (``docextract pretrain``
+adapts them). Learned 1D tables longer than MiniLM's 512 rows are filled by repeating the pretrained
+rows (Longformer's copy initialisation): position p starts as MiniLM's position p mod 512.
+Sinusoidal and LSPE positions have no table and extrapolate to any length.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import torch
+from safetensors import safe_open
+
+from docextract.modeling.config import LayoutConfig
+from docextract.modeling.encoder import LayoutEncoder, LayoutPreTrainedModel
+from docextract.modeling.heads import LayoutForPretraining, LayoutForTokenClassification
+from docextract.text_encoder import minilm_dir
+
+LONG_SEQUENCE_POSITIONS = 4096  # learned-table / Linformer length of the long-range presets (tokens)
+
+PRESETS: dict[str, dict] = {
+    # LSPE paper (LSPE FFN over sinusoids for 1D and each of x, y, w, h): extrapolates past 512.
+    "lspe-layoutlm": dict(position_1d="lspe", position_2d="lspe"),
+    # DocPolarBERT: 1D learned, no absolute 2D (its Table 7), polar Shaw key term, per-document quantiles.
+    "docpolarbert": dict(position_1d="learned", position_2d="none", layout_bias="polar"),
+    # Long-range paper: LayoutLM embeddings + pages, cosFormer attention with 1D cos re-weighting.
+    "layout-cosformer": dict(
+        position_1d="learned", position_2d="learned", page_embeddings=True, attention="cosformer",
+        cosformer_reweight="cos1d", max_position_embeddings=LONG_SEQUENCE_POSITIONS,
+    ),
+    # LayoutLM v1 baseline: learned 1D + learned 2D tables.
+    "layoutlm": dict(position_1d="learned", position_2d="learned"),
+    # LAGaBi on a BERT backbone: no 2D embedding, Gaussian polar bias.
+    "lagabi": dict(position_1d="learned", position_2d="none", layout_bias="gaussian"),
+    # Long-range paper: fixed sinusoidal 1D (official code), learned 2D, pages, Linformer k=256.
+    "layout-linformer": dict(
+        position_1d="sinusoidal", position_2d="learned", page_embeddings=True, attention="linformer",
+        max_position_embeddings=LONG_SEQUENCE_POSITIONS,
+    ),
+}
+
+TASK_CLASSES: dict[str, type[LayoutPreTrainedModel]] = {
+    "encoder": LayoutEncoder,
+    "token-classification": LayoutForTokenClassification,
+    "pretraining": LayoutForPretraining,
+}
+
+MINILM_SKIPPED_PREFIXES = ("pooler.", "embeddings.position_ids")  # not part of the encoder we build
+
+
+def minilm_dimensions() -> dict:
+    """MiniLM-L6's architecture numbers from the packaged config.json."""
+    raw = json.loads((minilm_dir() / "config.json").read_text(encoding="utf-8"))
+    keys = ("vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads", "intermediate_size",
+            "hidden_act", "layer_norm_eps", "max_position_embeddings", "type_vocab_size", "pad_token_id")
+    return {key: raw[key] for key in keys}
+
+
+def preset_config(name: str, **overrides) -> LayoutConfig:
+    """The preset's configuration; dimensions are LayoutConfig's defaults (MiniLM's) unless overridden."""
+    if name not in PRESETS:
+        raise ValueError(f"unknown model preset {name!r}; choose one of {', '.join(PRESETS)}")
+    return LayoutConfig(**{**PRESETS[name], "preset": name, **overrides})
+
+
+@dataclass(frozen=True)
+class WeightTransfer:
+    """Which MiniLM tensors went where: ``loaded`` by name, ``tiled`` (copy-extended), ``unused`` (no target),
+    ``fresh`` (parameters of the model MiniLM has nothing for: the new layout parts)."""
+
+    loaded: tuple[str, ...]
+    tiled: tuple[str, ...]
+    unused: tuple[str, ...]
+    fresh: tuple[str, ...]
+
+
+def tile_rows(pretrained: torch.Tensor, rows: int) -> torch.Tensor:
+    """Longformer copy-init: a (rows, D) table whose row p is ``pretrained[p mod len(pretrained)]``."""
+    repeats = -(-rows // pretrained.shape[0])
+    return pretrained.repeat(repeats, 1)[:rows]
+
+
+@torch.no_grad()
+def load_minilm_weights(encoder: LayoutEncoder, folder=None) -> WeightTransfer:
+    """Copy MiniLM's safetensors weights into ``encoder`` by name (HF BERT names on both sides)."""
+    params = dict(encoder.named_parameters())
+    loaded, tiled, unused = [], [], []
+    with safe_open(str((folder or minilm_dir()) / "model.safetensors"), framework="pt") as weights:
+        for name in weights.keys():
+            if name.startswith(MINILM_SKIPPED_PREFIXES):
+                continue
+            if name not in params:
+                unused.append(name)  # e.g. the learned 1D table of a sinusoidal/LSPE preset
+                continue
+            tensor = weights.get_tensor(name)
+            target = params[name]
+            if target.shape == tensor.shape:
+                target.copy_(tensor)
+                loaded.append(name)
+            elif name == "embeddings.position_embeddings.weight" and target.shape[1] == tensor.shape[1]:
+                target.copy_(tile_rows(tensor, target.shape[0]))
+                tiled.append(name)
+            else:
+                raise ValueError(f"MiniLM tensor {name} {tuple(tensor.shape)} does not fit {tuple(target.shape)}")
+    done = set(loaded) | set(tiled)
+    fresh = tuple(name for name in params if name not in done)
+    return WeightTransfer(tuple(loaded), tuple(tiled), tuple(unused), fresh)
+
+
+def from_preset(name: str, num_labels: int | None = None, task: str = "token-classification", **overrides):
+    """A model of preset ``name`` with MiniLM-L6's pretrained text encoder; ``overrides`` change config fields.
+
+    ``task`` is ``token-classification`` (needs ``num_labels``), ``pretraining`` or ``encoder``.
+    """
+    if task not in TASK_CLASSES:
+        raise ValueError(f"unknown task {task!r}; choose one of {', '.join(TASK_CLASSES)}")
+    if num_labels is not None:
+        overrides["num_labels"] = num_labels
+    config = preset_config(name, **{**minilm_dimensions(), **{"max_position_embeddings": PRESETS[name].get(
+        "max_position_embeddings", 512)}, **overrides})
+    model = TASK_CLASSES[task](config)
+    encoder = model if isinstance(model, LayoutEncoder) else model.layout
+    load_minilm_weights(encoder)
+    return model

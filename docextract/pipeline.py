@@ -1,0 +1,132 @@
+"""The document pipeline as plain functions: file -> Document -> layout -> windows -> tags -> entity JSON.
+
+``extract_file(path, options)`` is what `docextract run` calls for each file, in-process or in a
+batch worker; the loaded model is kept per process so a worker pays for it once.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from docextract.document import Document, Window
+from docextract.layout import analyze_layout
+from docextract.layout.windows import make_windows
+from docextract.text_encoder import subword_counts
+
+SPECIAL_TOKENS = 2  # [CLS] and [SEP] around every window
+DEFAULT_STRIDE = 128  # tokens of context shared by neighbouring windows
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """Everything that decides what a run produces (it is also what a batch's resume compares)."""
+
+    model: str | None = "invoice"
+    ocr: str = "auto"
+    lang: str = "eng"
+    dpi: int = 300
+    password: str | None = None
+    include_tokens: bool = False
+    include_timings: bool = False  # off by default: outputs stay byte-identical between runs
+    stride: int = DEFAULT_STRIDE
+    max_tokens: int | None = None  # None: what the model was trained with (512 positions -> 510)
+    cross_pages: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def read_and_analyze(path: str | Path, options: RunOptions) -> tuple[Document, dict[str, int]]:
+    """The no-ML half: read the file (text layer or OCR) and find lines, blocks and reading order."""
+    from docextract.readers import read_document
+
+    timings: dict[str, int] = {}
+    start = time.perf_counter()
+    doc = read_document(path, ocr=options.ocr, lang=options.lang, dpi=options.dpi, password=options.password)
+    timings["read"] = _ms_since(start)
+    start = time.perf_counter()
+    doc = analyze_layout(doc)
+    timings["layout"] = _ms_since(start)
+    return doc, timings
+
+
+def document_windows(doc: Document, tokenizer=None, *, max_tokens: int = 512 - SPECIAL_TOKENS,
+                     stride: int = DEFAULT_STRIDE, cross_pages: bool = False) -> list[Window]:
+    """Model-sized windows over ``doc``'s reading order, counted in the tokenizer's subword tokens."""
+    texts = [doc.word(ref).text for ref in doc.ordered_words()]
+    return make_windows(doc, subword_counts(texts, tokenizer), max_tokens=max_tokens, stride=stride,
+                        cross_pages=cross_pages)
+
+
+@functools.lru_cache(maxsize=2)
+def load_model(name_or_path: str):
+    """A trained token-classification model and its tokenizer, loaded once per process (safetensors only)."""
+    from docextract.model_store import resolve_model
+    from docextract.modeling import LayoutForTokenClassification
+    from docextract.modeling.loading import check_loadable_folder
+    from docextract.text_encoder import load_tokenizer
+
+    from transformers.utils import logging as hf_logging
+
+    hf_logging.disable_progress_bar()  # our own progress goes to stderr; no tqdm bar per model load
+    folder = check_loadable_folder(resolve_model(name_or_path))
+    model = LayoutForTokenClassification.from_pretrained(str(folder))
+    model.eval()
+    tokenizer = load_tokenizer(str(folder) if (folder / "tokenizer.json").is_file() else None)
+    return model, tokenizer
+
+
+def model_window_size(model) -> int:
+    """Word tokens per window the model handles: its position table minus [CLS]/[SEP], at most 512 - 2
+    for models trained on 512-token windows (``docextract_window_tokens`` in the config says so)."""
+    trained = getattr(model.config, "docextract_window_tokens", None)
+    return int(trained) if trained else min(model.config.max_position_embeddings, 512) - SPECIAL_TOKENS
+
+
+def model_stride(model, window_tokens: int) -> int:
+    """The stride the model was trained with, kept below the window size."""
+    stride = getattr(model.config, "docextract_stride", None) or DEFAULT_STRIDE
+    return min(int(stride), window_tokens // 4)
+
+
+def extract_file(path: str, options: dict[str, Any] | RunOptions) -> dict[str, Any]:
+    """One file to the output JSON object (schemas/output.schema.json)."""
+    from docextract.inference import tag_words
+    from docextract.output import build_output
+
+    if isinstance(options, dict):
+        options = RunOptions(**options)
+    doc, timings = read_and_analyze(path, options)
+    if options.model is None:
+        return build_output(doc, [], model=None, timings_ms=timings if options.include_timings else None,
+                            ocr=_ocr_info(doc, options))
+    start = time.perf_counter()
+    model, tokenizer = load_model(options.model)
+    timings["load_model"] = _ms_since(start)
+    start = time.perf_counter()
+    window_tokens = options.max_tokens or model_window_size(model)
+    windows = document_windows(doc, tokenizer, max_tokens=window_tokens,
+                               stride=min(options.stride, window_tokens // 4), cross_pages=options.cross_pages)
+    tagged = tag_words(model, tokenizer, doc, windows)
+    timings["model"] = _ms_since(start)
+    model_info = {
+        "name": options.model,
+        "preset": getattr(model.config, "preset", None),
+        "labels": sorted({tag.split("-", 1)[1] for tag in model.config.id2label.values() if "-" in tag}),
+    }
+    return build_output(doc, tagged, model=model_info, timings_ms=timings if options.include_timings else None,
+                        include_tokens=options.include_tokens, ocr=_ocr_info(doc, options))
+
+
+def _ocr_info(doc: Document, options: RunOptions) -> dict[str, Any] | None:
+    if not any(p.text_source == "ocr" for p in doc.pages):
+        return None
+    return {"engine": "tesseract", "lang": options.lang, "dpi": options.dpi}
+
+
+def _ms_since(start: float) -> int:
+    return int(round((time.perf_counter() - start) * 1000))

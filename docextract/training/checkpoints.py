@@ -1,0 +1,115 @@
+"""Atomic training checkpoints: a checkpoint either exists completely or not at all.
+
+A checkpoint is written to ``checkpoint-STEP.tmp/``, every file is fsynced, a ``COMPLETE`` file
+listing each file's sha256 is written last, and only then is the folder renamed to
+``checkpoint-STEP/``. Resume takes the newest folder whose ``COMPLETE`` list verifies, so a kill
+during saving (a known gap of HF Trainer, transformers#35782) can never leave a checkpoint that
+resume would trust. Weights are safetensors; the optimizer and scheduler state are torch files
+loaded with ``weights_only=True`` and only from checkpoints this module wrote and verified.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import torch
+
+COMPLETE_MARKER = "COMPLETE"
+_CHECKPOINT_NAME = re.compile(r"^checkpoint-(\d+)$")
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _fsync_tree(folder: Path) -> None:
+    for path in sorted(folder.iterdir()):
+        if path.is_file():
+            with path.open("rb") as f:
+                os.fsync(f.fileno())
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def rng_state() -> dict[str, Any]:
+    return {"python": random.getstate(), "torch": torch.get_rng_state()}
+
+
+def set_rng_state(state: dict[str, Any]) -> None:
+    random.setstate(state["python"])
+    torch.set_rng_state(state["torch"])
+
+
+def save_checkpoint(output_dir: Path, step: int, model, optimizer, scheduler, state: dict[str, Any], keep_last: int = 1) -> Path:
+    """Write ``output_dir/checkpoint-STEP`` atomically and delete older ones beyond ``keep_last``."""
+    output_dir.mkdir(parents=True, exist_ok=True)
+    final = output_dir / f"checkpoint-{step}"
+    tmp = output_dir / f"checkpoint-{step}.tmp"
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    tmp.mkdir()
+    model.save_pretrained(tmp, safe_serialization=True)
+    torch.save(
+        {"optimizer": optimizer.state_dict(), "scheduler": scheduler.state_dict(), "rng": rng_state()},
+        tmp / "training_state.pt",
+    )
+    (tmp / "trainer_state.json").write_text(json.dumps({"step": step, **state}, indent=2, sort_keys=True))
+    _fsync_tree(tmp)
+    files = {p.name: _sha256(p) for p in sorted(tmp.iterdir()) if p.is_file()}
+    (tmp / COMPLETE_MARKER).write_text(json.dumps(files, indent=2, sort_keys=True))
+    _fsync_tree(tmp)
+    if final.exists():
+        shutil.rmtree(final)
+    os.replace(tmp, final)
+    for old in list_checkpoints(output_dir)[:-keep_last]:
+        shutil.rmtree(old)
+    return final
+
+
+def is_complete(folder: Path) -> bool:
+    marker = folder / COMPLETE_MARKER
+    if not marker.is_file():
+        return False
+    try:
+        expected = json.loads(marker.read_text())
+    except (OSError, ValueError):
+        return False
+    return all((folder / name).is_file() and _sha256(folder / name) == digest for name, digest in expected.items())
+
+
+def list_checkpoints(output_dir: Path) -> list[Path]:
+    """Checkpoint folders by step, oldest first (complete or not)."""
+    found = []
+    for path in output_dir.glob("checkpoint-*"):
+        match = _CHECKPOINT_NAME.match(path.name)
+        if match and path.is_dir():
+            found.append((int(match.group(1)), path))
+    return [p for _, p in sorted(found)]
+
+
+def latest_complete_checkpoint(output_dir: Path) -> Path | None:
+    for path in reversed(list_checkpoints(output_dir)):
+        if is_complete(path):
+            return path
+    return None
+
+
+def load_training_state(folder: Path) -> dict[str, Any]:
+    """Optimizer/scheduler/RNG state of a verified checkpoint written by :func:`save_checkpoint`."""
+    if not is_complete(folder):
+        raise ValueError(f"{folder} is not a complete docextract checkpoint")
+    return torch.load(folder / "training_state.pt", weights_only=True)
