@@ -306,8 +306,8 @@ def _previous_records(manifest_path: str, *, resume: bool, overwrite: bool) -> d
         return read_manifest(manifest_path)
     if overwrite:
         return {}
-    raise OutputError("the output folder holds a previous batch (manifest.jsonl): pass resume to continue it "
-                      "or overwrite to start again", path=os.path.dirname(manifest_path))
+    raise OutputError("the output folder holds a previous batch (manifest.jsonl): pass --resume to continue it "
+                      "or --overwrite to start again", path=os.path.dirname(manifest_path))
 
 
 # ---------------------------------------------------------------- the output folder
