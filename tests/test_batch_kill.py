@@ -1,4 +1,4 @@
-"""kill -9 of a running batch at several points, then resume: nothing lost, nothing duplicated, same bytes.
+"""The batch as a process: kill -9 then resume loses and duplicates nothing; SIGINT; the CLI's exit codes.
 
 The batch runs as a subprocess in its own process group (as a shell would start it); the test
 SIGKILLs the whole group, as a crashed machine or an OOM-killed terminal would.
@@ -14,8 +14,10 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from docextract.batch import run_batch
-from docextract.errors import EXIT_INTERRUPTED
+from docextract.errors import EXIT_INPUT_FAILED, EXIT_INTERRUPTED, EXIT_OUTPUT
 from docextract.export import TEMP_PREFIX
 from test_batch import make_tree, manifest, no_workers_left
 
@@ -97,3 +99,28 @@ def test_sigint_stops_cleanly_with_exit_130_and_resume_finishes(tmp_path):
 
     assert batch_process(inputs, out, resume=True).wait(timeout=60) == 0
     assert len(manifest(out)) == INPUTS
+
+
+def docextract_cli(*args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(TESTS)])}
+    return subprocess.run([sys.executable, "-c", "from docextract.cli import main; main()", *args],
+                          env=env, capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.slow
+def test_cli_folder_exit_codes_through_the_real_pipeline(tmp_path):
+    from hostile import valid_pdf
+
+    inputs = make_tree(tmp_path / "in", {"sub/empty.pdf": ""})
+    (inputs / "invoice.pdf").write_bytes(valid_pdf())
+    out = tmp_path / "out"
+
+    assert docextract_cli("run", str(inputs)).returncode == 2  # a folder needs --out
+    first = docextract_cli("run", str(inputs), "--out", str(out), "--model", "none")
+    assert first.returncode == EXIT_INPUT_FAILED, first.stderr
+    records = manifest(out)
+    assert (records["invoice.pdf"]["status"], records["sub/empty.pdf"]["error"]["code"]) == ("ok", "INPUT_EMPTY")
+    assert json.loads((out / "invoice.pdf.json").read_text())["pages"][0]["text_source"] == "pdf_text"
+    assert docextract_cli("run", str(inputs), "--out", str(out), "--model", "none").returncode == EXIT_OUTPUT
+    again = docextract_cli("run", str(inputs), "--out", str(out), "--model", "none", "--resume")
+    assert again.returncode == EXIT_INPUT_FAILED and "2 kept from the previous run" in again.stderr
