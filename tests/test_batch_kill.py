@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from docextract.batch import run_batch
+from docextract.batch import EXIT_TERMINATED, run_batch
 from docextract.errors import EXIT_INPUT_FAILED, EXIT_INTERRUPTED, EXIT_OUTPUT
 from docextract.export import TEMP_PREFIX
 from test_batch import make_tree, manifest, no_workers_left
@@ -31,7 +31,7 @@ POLL_S = 0.005
 
 def batch_process(inputs: Path, out: Path, *, resume: bool) -> subprocess.Popen:
     code = (
-        "import sys; from docextract.batch import run_batch; "
+        "import sys; from docextract.batch import EXIT_TERMINATED, run_batch; "
         f"s = run_batch({str(inputs)!r}, {str(out)!r}, process='batch_workloads:echo_sha256', "
         f"options={SLOW_ECHO!r}, workers=2, resume={resume}, overwrite=True, progress=False); "
         "sys.exit(s.exit_code)"
@@ -85,16 +85,17 @@ def test_kill_9_at_several_points_then_resume_loses_and_duplicates_nothing(tmp_p
     assert json.loads((out / "summary.json").read_text())["by_status"] == {"ok": INPUTS}
 
 
-def test_sigint_stops_cleanly_with_exit_130_and_resume_finishes(tmp_path):
+@pytest.mark.parametrize("stop, exit_code", [(signal.SIGINT, EXIT_INTERRUPTED), (signal.SIGTERM, EXIT_TERMINATED)])
+def test_sigint_or_sigterm_stop_cleanly_and_resume_finishes(tmp_path, stop, exit_code):
     inputs = make_tree(tmp_path / "in", {f"file-{i:02d}.txt": f"document {i}" for i in range(INPUTS)})
     out = tmp_path / "out"
     process = batch_process(inputs, out, resume=False)
     wait_for_records(process, out, 4)
-    process.send_signal(signal.SIGINT)  # to the batch only, as a terminal's Ctrl-C reaches it
-    assert process.wait(timeout=20) == EXIT_INTERRUPTED
+    process.send_signal(stop)  # to the batch only, as a terminal's Ctrl-C or a service manager would
+    assert process.wait(timeout=20) == exit_code
     assert no_workers_left(str(out.resolve()))
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["interrupted"] == "SIGINT" and summary["exit_code"] == EXIT_INTERRUPTED
+    assert summary["interrupted"] == stop.name and summary["exit_code"] == exit_code
     assert 4 <= len(manifest(out)) < INPUTS
 
     assert batch_process(inputs, out, resume=True).wait(timeout=60) == 0
