@@ -119,10 +119,13 @@ def test_shaw_term_by_gather_equals_the_materialised_reference(scheme):
     mask[1, 6:] = 0
     indices = tables.indices(bbox, mask)
     query = torch.randn(2, 3, 8, 16)
-    table = tables.table()
-    torch.testing.assert_close(shaw_bias(query, table, indices), shaw_bias_reference(query, table, indices))
-    # padding rows of the table are constants: invalid pairs add nothing
-    assert table[tables.angle_offset - 1].eq(0).all() and table[tables.rel1d_offset - 1].eq(0).all()
+    table = tables.tables()
+    fast = shaw_bias(query, table, indices)
+    torch.testing.assert_close(fast, shaw_bias_reference(query, table, indices))
+    # padding rows are constants: a pair with a special or pad token gets only the 1D term
+    assert table.distance[-1].eq(0).all() and table.angle[-1].eq(0).all()
+    rel1d_only = torch.einsum("bhid,ijd->bhij", query, table.rel1d[indices.rel1d[0, 0]])
+    torch.testing.assert_close(fast[0, :, :, 7], rel1d_only[0, :, :, 7])
 
 
 def test_gaussian_angle_difference_wraps_around_the_circle():

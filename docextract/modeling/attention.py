@@ -11,7 +11,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from docextract.modeling.cosformer import cosformer_attention, select_by_magnitude
-from docextract.modeling.polar import PolarIndices, shaw_bias
+from docextract.modeling.polar import PolarIndices, PolarTables, shaw_bias
 
 
 @dataclass(frozen=True)
@@ -20,7 +20,7 @@ class AttentionInputs:
 
     attention_mask: torch.Tensor  # (B, S) 1 = real token
     additive_mask: torch.Tensor | None  # (B, 1|H, 1|S, S) float: padding (+ layout bias) for softmax
-    polar_table: torch.Tensor | None = None  # (K, d) DocPolarBERT Shaw table, shared by layers
+    polar_tables: PolarTables | None = None  # DocPolarBERT Shaw tables, shared by layers
     polar_indices: PolarIndices | None = None
     cos_weights: tuple[torch.Tensor, ...] = ()  # cosFormer re-weighting features, each (B, S, F)
 
@@ -66,9 +66,9 @@ class SoftmaxSelfAttention(QKVProjections):
     def forward(self, hidden: torch.Tensor, inputs: AttentionInputs) -> torch.Tensor:
         query, key, value = self.project(hidden)  # each (B, H, S, d)
         mask = inputs.additive_mask
-        if inputs.polar_table is not None:
+        if inputs.polar_tables is not None:
             scaled_query = query * self.head_dim**-0.5
-            mask = mask + shaw_bias(scaled_query, inputs.polar_table.to(query.dtype), inputs.polar_indices)  # (B,H,S,S)
+            mask = mask + shaw_bias(scaled_query, inputs.polar_tables, inputs.polar_indices)  # (B, H, S, S)
         context = F.scaled_dot_product_attention(
             query, key, value, attn_mask=mask, dropout_p=self.dropout if self.training else 0.0
         )  # (B, H, S, d)

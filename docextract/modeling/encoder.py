@@ -213,7 +213,7 @@ class LayoutEncoder(LayoutPreTrainedModel):
         elif config.layout_bias == "cross":
             additive = additive + log_kernel_bias(cross_kernel(bbox)).to(dtype)
         if config.layout_bias == "polar":
-            return AttentionInputs(attention_mask, additive, self.polar.table(), self.polar.indices(bbox, attention_mask))
+            return AttentionInputs(attention_mask, additive, self.polar.tables(), self.polar.indices(bbox, attention_mask))
         return AttentionInputs(attention_mask, additive)
 
     def forward(

@@ -66,14 +66,16 @@ def polar_angle_buckets(bbox: torch.Tensor, valid: torch.Tensor) -> torch.Tensor
     x0, y0, x1, y1 = bbox.unbind(-1)  # (B, S)
     same_column = (x0.unsqueeze(2) <= x1.unsqueeze(1)) & (x0.unsqueeze(1) <= x1.unsqueeze(2))  # (B, S, S)
     same_row = (y0.unsqueeze(2) <= y1.unsqueeze(1)) & (y0.unsqueeze(1) <= y1.unsqueeze(2))  # (B, S, S)
-    buckets[same_row & ((phi < 90) | (phi > 270))] = ANGLE_RIGHT
-    buckets[same_row & (phi > 90) & (phi < 270)] = ANGLE_LEFT
-    buckets[same_column & (phi < 180)] = ANGLE_ABOVE
-    buckets[same_column & (phi > 180)] = ANGLE_BELOW
+    # torch.where chains, not boolean-index assignment: the latter is ~10x slower on (S, S) masks
+    buckets = torch.where(same_row & ((phi < 90) | (phi > 270)), ANGLE_RIGHT, buckets)
+    buckets = torch.where(same_row & (phi > 90) & (phi < 270), ANGLE_LEFT, buckets)
+    buckets = torch.where(same_column & (phi < 180), ANGLE_ABOVE, buckets)
+    buckets = torch.where(same_column & (phi > 180), ANGLE_BELOW, buckets)
     size = bbox.shape[1]
-    buckets[:, torch.arange(size), torch.arange(size)] = ANGLE_SELF
+    diagonal = torch.eye(size, dtype=torch.bool, device=bbox.device)  # (S, S)
+    buckets = torch.where(diagonal, ANGLE_SELF, buckets)
     pair_valid = valid.unsqueeze(2) & valid.unsqueeze(1)  # (B, S, S)
-    buckets[~pair_valid] = ANGLE_PAD
+    buckets = torch.where(pair_valid, buckets, ANGLE_PAD)
     return buckets.to(torch.uint8)
 
 
@@ -123,30 +125,47 @@ def distance_t5_buckets(distances: torch.Tensor, pair_valid: torch.Tensor, bins:
 
 @dataclass(frozen=True)
 class PolarIndices:
-    """Rows of the concatenated Shaw table for every pair, offsets already added: each (B or 1, 1, S, S) int64."""
+    """Bucket indices of every pair, int64, broadcast over heads: ``pair`` (B, 1, S, S) is
+    ``distance_bucket * ANGLE_BUCKETS + angle_bucket``; ``rel1d`` (1, 1, S, S) the 1D T5 bucket, or None."""
 
-    rows: tuple[torch.Tensor, ...]
+    pair: torch.Tensor
+    rel1d: torch.Tensor | None = None
 
 
-def shaw_bias(scaled_query: torch.Tensor, table: torch.Tensor, indices: PolarIndices) -> torch.Tensor:
-    """Shaw key term ``bias[b,h,i,j] = q_i . table[idx_ij]`` as one matmul plus gathers (spec §0.3).
+@dataclass(frozen=True)
+class PolarTables:
+    """The learned vectors with their zero padding rows: distance (bins+2, d), angle (14, d), rel1d (N, d) or None."""
 
-    ``scaled_query`` (B,H,S,d) is already divided by sqrt(d); ``table`` (K,d). Cost O(B*H*S*K*d + B*H*S^2),
-    never a (B,S,S,d) tensor. Returns (B,H,S,S).
+    distance: torch.Tensor
+    angle: torch.Tensor
+    rel1d: torch.Tensor | None = None
+
+
+def shaw_bias(scaled_query: torch.Tensor, tables: PolarTables, indices: PolarIndices) -> torch.Tensor:
+    """Shaw key term ``bias[b,h,i,j] = q_i . (E_dist[bd_ij] + E_ang[ba_ij] (+ E_1d[b1_ij]))`` (spec §0.3).
+
+    Small matmuls of the queries with each table, the distance and angle scores combined into one
+    (B,H,S,Kd*Ka) table so that a single gather serves both; O(B*H*S*K*d + B*H*S^2), never (B,S,S,d).
+    ``scaled_query`` (B,H,S,d) is already divided by sqrt(d). Returns (B,H,S,S).
     """
-    per_row = scaled_query @ table.t()  # (B, H, S, K)
-    batch, heads, size, _ = per_row.shape
-    bias = None
-    for rows in indices.rows:
-        gathered = per_row.gather(-1, rows.expand(batch, heads, size, size))  # (B, H, S, S)
-        bias = gathered if bias is None else bias + gathered
+    batch, heads, size, _ = scaled_query.shape
+    per_distance = scaled_query @ tables.distance.t()  # (B, H, S, Kd)
+    per_angle = scaled_query @ tables.angle.t()  # (B, H, S, Ka)
+    per_pair = (per_distance.unsqueeze(-1) + per_angle.unsqueeze(-2)).flatten(-2)  # (B, H, S, Kd*Ka)
+    bias = per_pair.gather(-1, indices.pair.expand(batch, heads, size, size))  # (B, H, S, S)
+    if indices.rel1d is not None:
+        per_offset = scaled_query @ tables.rel1d.t()  # (B, H, S, N)
+        bias = bias + per_offset.gather(-1, indices.rel1d.expand(batch, heads, size, size))
     return bias
 
 
-def shaw_bias_reference(scaled_query: torch.Tensor, table: torch.Tensor, indices: PolarIndices) -> torch.Tensor:
-    """The slow twin of :func:`shaw_bias`: materialises ``R_ij = sum table[idx_ij]`` (B,S,S,d) like the official code."""
-    relative = sum(table[rows[:, 0]] for rows in indices.rows)  # (B or 1, S, S, d)
-    return torch.einsum("bhid,bijd->bhij", scaled_query, relative.expand(scaled_query.shape[0], -1, -1, -1))
+def shaw_bias_reference(scaled_query: torch.Tensor, tables: PolarTables, indices: PolarIndices) -> torch.Tensor:
+    """The slow twin of :func:`shaw_bias`: materialises ``R_ij`` (B,S,S,d) and contracts it, like the official code."""
+    pair = indices.pair[:, 0]  # (B, S, S)
+    relative = tables.distance[pair // ANGLE_BUCKETS] + tables.angle[pair % ANGLE_BUCKETS]  # (B, S, S, d)
+    if indices.rel1d is not None:
+        relative = relative + tables.rel1d[indices.rel1d[:, 0]]
+    return torch.einsum("bhid,bijd->bhij", scaled_query, relative)
 
 
 class PolarShawTables(nn.Module):
@@ -161,28 +180,20 @@ class PolarShawTables(nn.Module):
         self.rel1d = rel1d
         self.rel1d_buckets = rel1d_buckets
         self.rel1d_max_distance = rel1d_max_distance
-        # learned rows only; the padding rows (distance bins+1, angle 13) are zeros added in table()
+        # learned rows only; the padding rows (distance bins+1, angle 13) are zeros added in tables()
         self.distance_table = nn.Parameter(torch.empty(distance_bins + 1, head_dim))
         self.angle_table = nn.Parameter(torch.empty(ANGLE_BUCKETS - 1, head_dim))
         if rel1d != "off":
             self.rel1d_table = nn.Parameter(torch.empty(rel1d_buckets, head_dim))
 
-    @property
-    def angle_offset(self) -> int:
-        return self.distance_bins + 2
-
-    @property
-    def rel1d_offset(self) -> int:
-        return self.angle_offset + ANGLE_BUCKETS
-
-    def table(self) -> torch.Tensor:
-        """``[E_dist; 0; E_ang; 0 (; E_1d)]`` (K, d); padding rows are constants, so they never train."""
+    def tables(self) -> PolarTables:
+        """Padding rows are constants appended here, so they stay zero and never train."""
         zero = self.distance_table.new_zeros(1, self.distance_table.shape[1])
-        parts = [self.distance_table, zero, self.angle_table, zero]
+        rel1d = None
         if self.rel1d != "off":
             # "frozen" reproduces the official code, which gathers this table under no_grad (spec §2e.3)
-            parts.append(self.rel1d_table.detach() if self.rel1d == "frozen" else self.rel1d_table)
-        return torch.cat(parts)
+            rel1d = self.rel1d_table.detach() if self.rel1d == "frozen" else self.rel1d_table
+        return PolarTables(torch.cat((self.distance_table, zero)), torch.cat((self.angle_table, zero)), rel1d)
 
     @torch.no_grad()
     def indices(self, bbox: torch.Tensor, attention_mask: torch.Tensor) -> PolarIndices:
@@ -194,10 +205,10 @@ class PolarShawTables(nn.Module):
         else:
             distance = distance_t5_buckets(distances, pair_valid, self.distance_bins, self.t5_max_distance)
         angle = polar_angle_buckets(bbox, valid)
-        rows = [distance.long().unsqueeze(1), (angle.long() + self.angle_offset).unsqueeze(1)]  # (B, 1, S, S)
+        pair = (distance.long() * ANGLE_BUCKETS + angle.long()).unsqueeze(1)  # (B, 1, S, S)
+        rel1d = None
         if self.rel1d != "off":
             positions = torch.arange(bbox.shape[1], device=bbox.device)  # raw sequence indices (spec §2a)
             relative = positions.unsqueeze(0) - positions.unsqueeze(1)  # (S, S): j - i
-            rel = t5_relative_bucket(relative, self.rel1d_buckets, self.rel1d_max_distance) + self.rel1d_offset
-            rows.append(rel.view(1, 1, *rel.shape))  # (1, 1, S, S)
-        return PolarIndices(tuple(rows))
+            rel1d = t5_relative_bucket(relative, self.rel1d_buckets, self.rel1d_max_distance)[None, None]  # (1,1,S,S)
+        return PolarIndices(pair, rel1d)

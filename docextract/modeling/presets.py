@@ -120,8 +120,10 @@ def from_preset(name: str, num_labels: int | None = None, task: str = "token-cla
         raise ValueError(f"unknown task {task!r}; choose one of {', '.join(TASK_CLASSES)}")
     if num_labels is not None:
         overrides["num_labels"] = num_labels
-    config = preset_config(name, **{**minilm_dimensions(), **{"max_position_embeddings": PRESETS[name].get(
-        "max_position_embeddings", 512)}, **overrides})
+    dimensions = minilm_dimensions()
+    if "max_position_embeddings" in PRESETS.get(name, {}):
+        del dimensions["max_position_embeddings"]  # long presets keep their own length (tiled from MiniLM's 512)
+    config = preset_config(name, **{**dimensions, **overrides})
     model = TASK_CLASSES[task](config)
     encoder = model if isinstance(model, LayoutEncoder) else model.layout
     load_minilm_weights(encoder)

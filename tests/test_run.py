@@ -1,0 +1,94 @@
+"""`docextract run` on real generated files: one file to stdout in each format, a folder through the batch engine."""
+
+import csv
+import io
+import json
+
+import jsonschema
+import pytest
+from typer.testing import CliRunner
+
+from docextract.cli import app
+from docextract.output import load_schema
+from pdf_factory import text_lines_pdf
+
+runner = CliRunner()
+INVOICE_LINES = ["ACME GmbH Musterstrasse 1", "Rechnung Nr. RE-2024-0042", "Datum: 15.03.2024",
+                 "Gesamt 1.190,00 EUR"]
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory):
+    """A real (untrained, 1-layer) token-classification model folder: exercises loading and the output path."""
+    from docextract.modeling import from_preset
+
+    labels = ["O", "B-total", "I-total", "B-invoice_date", "I-invoice_date"]
+    model = from_preset("lspe-layoutlm", num_labels=len(labels), id2label=dict(enumerate(labels)),
+                        label2id={l: i for i, l in enumerate(labels)}, num_hidden_layers=1)
+    folder = tmp_path_factory.mktemp("model")
+    model.save_pretrained(folder, safe_serialization=True)
+    return folder
+
+
+@pytest.fixture()
+def invoice_pdf(tmp_path):
+    path = tmp_path / "invoice.pdf"
+    text_lines_pdf(path, INVOICE_LINES)
+    return path
+
+
+def test_run_prints_schema_valid_json(invoice_pdf, tiny_model):
+    result = runner.invoke(app, ["run", str(invoice_pdf), "--model", str(tiny_model), "--include-tokens"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    jsonschema.validate(out, load_schema())
+    assert out["pages"][0]["text_source"] == "pdf_text"
+    assert out["run"]["locale"] == "de_DE"
+    assert [t["text"] for t in out["tokens"]][:2] == ["ACME", "GmbH"]
+    assert "RE-2024-0042" in out["text"]
+    assert out["run"]["timings_ms"] == {}  # deterministic output unless --timings
+
+
+def test_run_without_a_model_gives_text_and_layout(invoice_pdf):
+    result = runner.invoke(app, ["run", str(invoice_pdf), "--model", "none", "--format", "jsonl"])
+    assert result.exit_code == 0, result.output
+    assert len(result.stdout.strip().splitlines()) == 1
+    out = json.loads(result.stdout)
+    jsonschema.validate(out, load_schema())
+    assert out["documents"] == [] and out["run"]["model"] is None
+    assert out["text"].splitlines()[2] == "Datum: 15.03.2024"
+
+
+def test_run_csv_and_out_file_refuses_to_overwrite(invoice_pdf, tiny_model, tmp_path):
+    target = tmp_path / "result.csv"
+    result = runner.invoke(app, ["run", str(invoice_pdf), "--model", str(tiny_model), "--format", "csv", "--out", str(target)])
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(target.read_text())))
+    assert len(rows) == 1 and rows[0]["source"].endswith("invoice.pdf")
+    assert (tmp_path / "result.line_items.csv").is_file()
+    again = runner.invoke(app, ["run", str(invoice_pdf), "--model", str(tiny_model), "--format", "csv", "--out", str(target)])
+    assert again.exit_code == 5 and "exists" in again.output
+
+
+def test_run_folder_writes_outputs_and_manifest_and_survives_a_bad_file(invoice_pdf, tmp_path):
+    folder = tmp_path / "in"
+    (folder / "sub").mkdir(parents=True)
+    invoice_pdf.rename(folder / "sub" / "a.pdf")
+    (folder / "broken.pdf").write_bytes(b"%PDF-1.7\n1 0 obj\n<<")  # truncated
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["run", str(folder), "--model", "none", "--out", str(out)])
+    assert result.exit_code == 4, result.output  # one input failed
+    records = [json.loads(l) for l in (out / "manifest.jsonl").read_text().splitlines()]
+    by_input = {r["input"]: r for r in records}
+    assert by_input["sub/a.pdf"]["status"] == "ok"
+    assert by_input["broken.pdf"]["status"] == "failed" and by_input["broken.pdf"]["error"]["code"] == "PDF_MALFORMED"
+    jsonschema.validate(json.loads((out / "sub" / "a.pdf.json").read_text()), load_schema())
+
+
+def test_bad_inputs_give_one_line_and_documented_codes(tmp_path, invoice_pdf):
+    missing = runner.invoke(app, ["run", str(tmp_path / "nope.pdf"), "--model", "none"])
+    assert missing.exit_code == 4 and "nope.pdf" in missing.output and "Traceback" not in missing.output
+    folder_without_out = runner.invoke(app, ["run", str(tmp_path), "--model", "none"])
+    assert folder_without_out.exit_code == 2
+    no_model = runner.invoke(app, ["run", str(invoice_pdf), "--model", "no-such-model"])
+    assert no_model.exit_code == 3 and "no-such-model" in no_model.output
