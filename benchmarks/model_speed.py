@@ -130,6 +130,9 @@ def markdown(results: list[dict]) -> str:
         first, last = by_key.get((preset, 1024), {}), by_key.get((preset, 16384), {})
         scale = f"{last['time_s'] / first['time_s']:.1f}x" if first.get("status") == last.get("status") == "ok" else "-"
         lines.append(f"| {preset} | " + " | ".join(cells) + f" | {scale} |")
+    lines += ["", "Timings come from one run on a shared 2-core machine (other jobs running): short lengths are the "
+              "noisiest; re-run before quoting a single cell. Softmax uses PyTorch SDPA's fused CPU kernel, so "
+              "`layoutlm`'s memory grows linearly; the bias presets materialise (B, H, S, S) scores."]
     return "\n".join(lines) + "\n"
 
 

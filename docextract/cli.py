@@ -38,8 +38,7 @@ def _main(
 
 
 # Each command lives in docextract/commands/; this file only registers them.
-from docextract.commands import inspect_cmd, run_cmd, train_cmds  # noqa: E402
-from docextract.commands import data_cmds  # noqa: E402
+from docextract.commands import data_cmds, inspect_cmd, run_cmd, synth_cmd, train_cmds  # noqa: E402
 
 app.command("run", epilog=EXIT_CODES_HELP)(run_cmd.run)
 app.command("inspect")(inspect_cmd.inspect)
@@ -49,6 +48,7 @@ app.command("evaluate")(train_cmds.evaluate)
 app.command("convert")(data_cmds.convert)
 app.command("validate")(data_cmds.validate)
 app.command("split")(data_cmds.split)
+app.command("synth")(synth_cmd.synth)
 
 
 def main() -> None:

@@ -1,0 +1,22 @@
+"""A preset starts where MiniLM was: fresh layout parts must not drown the pretrained text encoder."""
+
+import torch
+
+from docextract.modeling import from_preset
+from docextract.modeling.presets import _minilm_position_table
+
+
+def test_lspe_positions_start_as_minilm_positions_and_2d_layout_as_a_no_op():
+    model = from_preset("lspe-layoutlm", num_labels=3)
+    embeddings = model.layout.embeddings
+    table = _minilm_position_table()
+    with torch.no_grad():
+        fitted = embeddings.position_encoder(torch.arange(512))
+        assert float((fitted - table).norm() / table.norm()) < 0.15
+        bbox = torch.randint(0, 1000, (1, 7, 4)).sort(-1).values[..., [0, 1, 2, 3]]
+        assert torch.count_nonzero(embeddings.layout_2d(bbox)) == 0
+    # it still learns: the zeroed output layer gets gradients
+    out = embeddings.layout_2d(bbox)
+    loss = (out * torch.randn_like(out)).sum()
+    loss.backward()
+    assert embeddings.layout_2d.x.lspe.fc2.weight.grad.abs().sum() > 0
