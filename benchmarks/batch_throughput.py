@@ -89,9 +89,11 @@ def run_one(folder: str, out: str, process: str, options: dict, isolate: bool, w
         f"s = run_batch({folder!r}, {out!r}, process={process!r}, options={options!r}, isolate={isolate}, "
         f"workers={workers}, progress=False, overwrite=True); print(json.dumps(s.to_dict()))"
     )
-    # cwd outside the checkout: the package comes from PYTHONPATH (default: this checkout) only
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=folder,
-                          env={**os.environ, "PYTHONPATH": os.environ.get("PYTHONPATH", str(REPO))})
+    # cwd outside the checkout: the package comes from PYTHONPATH (default: this checkout) only.
+    # OMP_THREAD_LIMIT=1 in every configuration, as `docextract` sets it: the workers get it anyway,
+    # and without it the in-process run would compare multi-threaded Tesseract against single-threaded.
+    env = {**os.environ, "PYTHONPATH": os.environ.get("PYTHONPATH", str(REPO)), "OMP_THREAD_LIMIT": "1"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=folder, env=env)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 

@@ -145,7 +145,7 @@ def run_batch(inputs_root: str | os.PathLike[str], out_root: str | os.PathLike[s
             else:
                 try:
                     rel_output = output_relpath(item.rel)
-                    target = prepare_output_path(out_real, rel_output)
+                    target = Path(out_real, rel_output)  # folders are created when the output is written
                     if not (overwrite or resume) and os.path.lexists(target):
                         raise OutputRefused("output exists and is not from this batch; pass overwrite to replace it",
                                             path=str(target), stage="write")
@@ -190,7 +190,7 @@ def run_batch(inputs_root: str | os.PathLike[str], out_root: str | os.PathLike[s
                         error = outcome.header["error"]
                         abort = aborting(error["message"], code=error["code"], stage=error["stage"])
                         break
-                    record = _finish(outcome, item, rel_output, target, config_hash)
+                    record = _finish(outcome, item, rel_output, out_real, config_hash)
                     records[item.rel] = record  # first: a Ctrl-C between the two lines must not lose it
                     writer.append(record)
                     processed += 1
@@ -267,14 +267,14 @@ def _record(item: InputFile, config_hash: str, *, status: str, error: dict | Non
     }
 
 
-def _finish(outcome: Outcome, item: InputFile, rel_output: str, target: Path, config_hash: str) -> dict[str, Any]:
+def _finish(outcome: Outcome, item: InputFile, rel_output: str, out_real: str, config_hash: str) -> dict[str, Any]:
     """Write a successful file's output atomically and build its terminal record."""
     header = outcome.header
     if not header.get("ok"):
         return _record(item, config_hash, status="failed", error=header["error"], header=header, outcome=outcome)
     try:
-        write_bytes_atomic(target, outcome.payload)
-    except OutputRefused as error:  # e.g. a symlink planted at the target while the file ran
+        write_bytes_atomic(prepare_output_path(out_real, rel_output), outcome.payload)
+    except OutputRefused as error:  # a folder on the way or the target is a link, or not a folder
         return _record(item, config_hash, status="failed", error=_write_error(error), header=header, outcome=outcome)
     return _record(item, config_hash, status="ok", header=header, output=rel_output,
                    output_sha256=hashlib.sha256(outcome.payload).hexdigest(), outcome=outcome)
@@ -306,8 +306,8 @@ def _previous_records(manifest_path: str, *, resume: bool, overwrite: bool) -> d
         return read_manifest(manifest_path)
     if overwrite:
         return {}
-    raise OutputError("the output folder holds a previous batch (manifest.jsonl): pass resume to continue it "
-                      "or overwrite to start again", path=os.path.dirname(manifest_path))
+    raise OutputError("the output folder holds a previous batch (manifest.jsonl): pass --resume to continue it "
+                      "or --overwrite to start again", path=os.path.dirname(manifest_path))
 
 
 # ---------------------------------------------------------------- the output folder

@@ -14,7 +14,9 @@ once (importing torch costs seconds) and then run one file at a time. The parent
 
 Parent and worker talk over two private pipes with length-prefixed frames
 (``multiprocessing.connection.Connection.send_bytes``, no pickle): a frame is one JSON header
-line, then the canonical JSON bytes of the result. Workers run in their own session so a
+line, then the canonical JSON bytes of the result. Each worker slot is two processes: a small
+supervisor, which forks the real worker and reports its exit status and true peak memory when it
+dies (see ``worker_main``), and the worker itself. Workers run in their own session so a
 timeout kills Tesseract children too, ignore SIGINT (the parent decides how to stop), and ask
 the kernel to kill them when the parent dies (``PR_SET_PDEATHSIG``), so a ``kill -9`` of the
 batch leaves no worker behind.
@@ -200,20 +202,15 @@ class WorkerPool:
         slot.started_at = time.monotonic()
         slot.deadline = slot.started_at + WORKER_STARTUP_TIMEOUT_S
 
-    def _kill(self, slot: _Slot) -> tuple[int | None, float | None]:
-        """SIGKILL the worker's whole process group and reap it; returns (exit status, its peak RSS in MB)."""
-        returncode = peak_rss_mb = None
+    def _kill(self, slot: _Slot) -> int | None:
+        """SIGKILL the worker's whole process group (supervisor, worker, Tesseract) and reap it."""
+        returncode = None
         if slot.process is not None:
             try:
                 os.killpg(slot.process.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
-            try:  # wait4, not Popen.wait: the kernel's rusage of the dead worker holds its peak RSS
-                _, status, usage = os.wait4(slot.process.pid, 0)
-                returncode = slot.process.returncode = os.waitstatus_to_exitcode(status)
-                peak_rss_mb = round(usage.ru_maxrss / 1024, 1)  # Linux reports KiB
-            except ChildProcessError:
-                returncode = slot.process.wait()
+            returncode = slot.process.wait()
         for connection in (slot.tasks, slot.results):
             if connection is not None:
                 connection.close()
@@ -221,7 +218,7 @@ class WorkerPool:
         slot.state, slot.deadline = "dead", None
         self.requeued.extend(key for key, _ in slot.queue)  # sent but never started: to be run again
         slot.queue.clear()
-        return returncode, peak_rss_mb
+        return returncode
 
     def close(self) -> None:
         for slot in self.slots:
@@ -285,7 +282,12 @@ class WorkerPool:
         except (EOFError, OSError):
             return self._crashed(slot)
         head, _, payload = frame.partition(b"\n")
-        header = json.loads(head)
+        try:
+            header = json.loads(head)
+        except ValueError:  # a frame cut short by the worker's death, completed by the supervisor's report
+            return self._crashed(slot)
+        if header.get("type") == "exit":  # the supervisor's report: the worker process ended
+            return self._crashed(slot, header["returncode"], header["peak_rss_mb"])
         if header.get("type") == "startup_error":
             self._kill(slot)
             self.close()
@@ -304,10 +306,13 @@ class WorkerPool:
             slot.state, slot.deadline = "idle", None
         return outcome
 
-    def _crashed(self, slot: _Slot) -> Outcome | None:
+    def _crashed(self, slot: _Slot, returncode: int | None = None, peak_rss_mb: float | None = None) -> Outcome | None:
+        """The worker died (reported by its supervisor, or the pipe closed with no report)."""
         key, state, elapsed = _head(slot), slot.state, time.monotonic() - slot.started_at
         baseline_mb = slot.baseline_rss_mb
-        returncode, peak_rss_mb = self._kill(slot)
+        supervisor_returncode = self._kill(slot)
+        if returncode is None:
+            returncode = supervisor_returncode
         signal_name = _signal_name(returncode)
         if state == "starting":
             self.close()
@@ -331,12 +336,12 @@ class WorkerPool:
 
     def _expire(self, slot: _Slot) -> Outcome | None:
         key, state, elapsed = _head(slot), slot.state, time.monotonic() - slot.started_at
-        _, peak_rss_mb = self._kill(slot)
+        self._kill(slot)
         if state == "starting":
             self.close()
             raise WorkerCrashedAtStartup(f"a worker took more than {WORKER_STARTUP_TIMEOUT_S:.0f} s to load {self.process!r}")
         error = error_info("TIMEOUT", f"processing took longer than the {self.timeout_s:g} s limit; the worker was killed")
-        return Outcome(key, {"ok": False, "error": error, "exit_code": None}, None, elapsed, peak_rss_mb)
+        return Outcome(key, {"ok": False, "error": error, "exit_code": None}, None, elapsed)
 
 
 class InProcessRunner:
@@ -429,13 +434,41 @@ def _send(results: Connection, header: dict[str, Any], payload: bytes | None = N
 
 
 def worker_main(task_fd: int, result_fd: int) -> int:
+    """Fork the real worker and report how it ended (exit status, its own peak RSS) when it dies.
+
+    Why the extra process: Linux carries ``ru_maxrss`` across fork + exec, so a worker started by a
+    big parent (a test run that loaded torch) would report the parent's size as its own peak and
+    every crash would look like a memory death. A process forked here starts its accounting afresh,
+    and ``wait4`` gives its true peak even after it died by a signal.
+    """
     _die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if os.getppid() == 1:
+        return 0  # the batch died before we set the death signal
+    child = os.fork()
+    if child == 0:
+        code = 70  # EX_SOFTWARE, if serving itself failed
+        try:
+            code = _serve(task_fd, result_fd)
+        finally:
+            os._exit(code)
+    os.close(task_fd)  # only the real worker reads tasks
+    _, status, usage = os.wait4(child, 0)
+    report = {"type": "exit", "returncode": os.waitstatus_to_exitcode(status),
+              "peak_rss_mb": round(usage.ru_maxrss / 1024, 1)}  # Linux reports KiB
+    _send(Connection(result_fd, readable=False), report)
+    return 0
+
+
+def _serve(task_fd: int, result_fd: int) -> int:
+    """The real worker: load the function, cap memory, then run one file per task until the pipe closes."""
+    supervisor = os.getppid()
+    _die_with_parent()
+    if os.getppid() != supervisor:
+        return 0
     faulthandler.enable()  # a segfault leaves a Python traceback in the workers' log
     tasks = Connection(task_fd, writable=False)
     results = Connection(result_fd, readable=False)
-    if os.getppid() == 1:
-        return 0  # the parent died before we set the death signal
     config = json.loads(tasks.recv_bytes())
     sys.path[:] = config["sys_path"]
     try:

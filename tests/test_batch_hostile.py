@@ -10,13 +10,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import pytest
-
-pytest.importorskip("docextract.readers")
-
-from docextract.batch import run_batch  # noqa: E402
-from hostile import EMPTY, OK, UNSUPPORTED, write_hostile_cases  # noqa: E402
-from test_batch import manifest, no_workers_left  # noqa: E402
+from docextract.batch import run_batch
+from hostile import EMPTY, OK, UNSUPPORTED, write_hostile_cases
+from test_batch import manifest, no_workers_left
 
 READ = "docextract.batch:read_summary"
 HOSTILE_TIMEOUT_S = 30  # seconds per file (reliability.md G4 runs the hostile suite at 30 s)

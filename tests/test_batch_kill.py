@@ -1,4 +1,4 @@
-"""kill -9 of a running batch at several points, then resume: nothing lost, nothing duplicated, same bytes.
+"""The batch as a process: kill -9 then resume loses and duplicates nothing; SIGINT; the CLI's exit codes.
 
 The batch runs as a subprocess in its own process group (as a shell would start it); the test
 SIGKILLs the whole group, as a crashed machine or an OOM-killed terminal would.
@@ -14,8 +14,10 @@ import sys
 import time
 from pathlib import Path
 
-from docextract.batch import run_batch
-from docextract.errors import EXIT_INTERRUPTED
+import pytest
+
+from docextract.batch import EXIT_TERMINATED, run_batch
+from docextract.errors import EXIT_INPUT_FAILED, EXIT_INTERRUPTED, EXIT_OUTPUT
 from docextract.export import TEMP_PREFIX
 from test_batch import make_tree, manifest, no_workers_left
 
@@ -29,7 +31,7 @@ POLL_S = 0.005
 
 def batch_process(inputs: Path, out: Path, *, resume: bool) -> subprocess.Popen:
     code = (
-        "import sys; from docextract.batch import run_batch; "
+        "import sys; from docextract.batch import EXIT_TERMINATED, run_batch; "
         f"s = run_batch({str(inputs)!r}, {str(out)!r}, process='batch_workloads:echo_sha256', "
         f"options={SLOW_ECHO!r}, workers=2, resume={resume}, overwrite=True, progress=False); "
         "sys.exit(s.exit_code)"
@@ -83,17 +85,43 @@ def test_kill_9_at_several_points_then_resume_loses_and_duplicates_nothing(tmp_p
     assert json.loads((out / "summary.json").read_text())["by_status"] == {"ok": INPUTS}
 
 
-def test_sigint_stops_cleanly_with_exit_130_and_resume_finishes(tmp_path):
+@pytest.mark.parametrize("stop, exit_code", [(signal.SIGINT, EXIT_INTERRUPTED), (signal.SIGTERM, EXIT_TERMINATED)])
+def test_sigint_or_sigterm_stop_cleanly_and_resume_finishes(tmp_path, stop, exit_code):
     inputs = make_tree(tmp_path / "in", {f"file-{i:02d}.txt": f"document {i}" for i in range(INPUTS)})
     out = tmp_path / "out"
     process = batch_process(inputs, out, resume=False)
     wait_for_records(process, out, 4)
-    process.send_signal(signal.SIGINT)  # to the batch only, as a terminal's Ctrl-C reaches it
-    assert process.wait(timeout=20) == EXIT_INTERRUPTED
+    process.send_signal(stop)  # to the batch only, as a terminal's Ctrl-C or a service manager would
+    assert process.wait(timeout=20) == exit_code
     assert no_workers_left(str(out.resolve()))
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["interrupted"] == "SIGINT" and summary["exit_code"] == EXIT_INTERRUPTED
+    assert summary["interrupted"] == stop.name and summary["exit_code"] == exit_code
     assert 4 <= len(manifest(out)) < INPUTS
 
     assert batch_process(inputs, out, resume=True).wait(timeout=60) == 0
     assert len(manifest(out)) == INPUTS
+
+
+def docextract_cli(*args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(TESTS)])}
+    return subprocess.run([sys.executable, "-c", "from docextract.cli import main; main()", *args],
+                          env=env, capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.slow
+def test_cli_folder_exit_codes_through_the_real_pipeline(tmp_path):
+    from hostile import valid_pdf
+
+    inputs = make_tree(tmp_path / "in", {"sub/empty.pdf": ""})
+    (inputs / "invoice.pdf").write_bytes(valid_pdf())
+    out = tmp_path / "out"
+
+    assert docextract_cli("run", str(inputs)).returncode == 2  # a folder needs --out
+    first = docextract_cli("run", str(inputs), "--out", str(out), "--model", "none")
+    assert first.returncode == EXIT_INPUT_FAILED, first.stderr
+    records = manifest(out)
+    assert (records["invoice.pdf"]["status"], records["sub/empty.pdf"]["error"]["code"]) == ("ok", "INPUT_EMPTY")
+    assert json.loads((out / "invoice.pdf.json").read_text())["pages"][0]["text_source"] == "pdf_text"
+    assert docextract_cli("run", str(inputs), "--out", str(out), "--model", "none").returncode == EXIT_OUTPUT
+    again = docextract_cli("run", str(inputs), "--out", str(out), "--model", "none", "--resume")
+    assert again.returncode == EXIT_INPUT_FAILED and "2 kept from the previous run" in again.stderr

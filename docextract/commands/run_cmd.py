@@ -97,7 +97,7 @@ def _write(target: Path, data: bytes, overwrite: bool) -> None:
 
 
 def _run_folder(path: Path, out: Optional[Path], options, output_format: OutputFormat, **batch) -> None:
-    from docextract.batch import print_summary, run_batch
+    from docextract.batch import run_batch  # it prints the summary on stderr itself
 
     if out is None:
         raise UsageError("a folder needs --out DIR for its outputs and manifest", path=str(path))
@@ -108,7 +108,6 @@ def _run_folder(path: Path, out: Optional[Path], options, output_format: OutputF
     )
     if output_format is OutputFormat.csv:
         _write_folder_csv(Path(out), batch["overwrite"] or batch["resume"])
-    print_summary(summary, stderr)
     if summary.exit_code:
         raise typer.Exit(summary.exit_code)
 
