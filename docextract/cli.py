@@ -41,7 +41,7 @@ def _main(
 from docextract.commands import inspect_cmd, run_cmd, train_cmds  # noqa: E402
 from docextract.commands import data_cmds  # noqa: E402
 
-app.command("run")(run_cmd.run)
+app.command("run", epilog=EXIT_CODES_HELP)(run_cmd.run)
 app.command("inspect")(inspect_cmd.inspect)
 app.command("finetune")(train_cmds.finetune)
 app.command("pretrain")(train_cmds.pretrain)

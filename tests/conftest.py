@@ -19,7 +19,7 @@ def shared_data(*parts: str) -> Path:
     return path
 
 
-@pytest.fixture(name="shared_data")
+@pytest.fixture(name="shared_data", scope="session")
 def shared_data_fixture():
     """``shared_data("funsd", "testing_data")`` inside a test: the path, or a skip with the reason."""
     return shared_data

@@ -2,16 +2,125 @@
 
 from __future__ import annotations
 
+import json
+from enum import Enum
 from pathlib import Path
+from typing import Optional
 
 import typer
 
-from docextract.commands.common import fail
-from docextract.errors import UsageError
+from docextract.commands.common import fail, stderr, user_errors
+from docextract.errors import InputError, UsageError
+
+
+class OcrMode(str, Enum):
+    auto = "auto"
+    always = "always"
+    never = "never"
+
+
+class OutputFormat(str, Enum):
+    json = "json"
+    jsonl = "jsonl"
+    csv = "csv"
 
 
 def run(
     path: Path = typer.Argument(..., help="A document (PDF, PNG, JPEG, TIFF, words JSON) or a folder of them."),
+    model: str = typer.Option("invoice", "--model", "-m", help="A shipped model name (see models/), a model folder, or 'none' for text and layout only."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="FILE: write there instead of stdout. Required for a folder: outputs mirror its tree under OUT, with OUT/manifest.jsonl."),
+    output_format: OutputFormat = typer.Option(OutputFormat.json, "--format", "-f", help="json (pretty), jsonl (one line), or csv (one row per document; line items in a second file)."),
+    ocr: OcrMode = typer.Option(OcrMode.auto, help="auto: OCR only pages without a usable text layer."),
+    lang: str = typer.Option("eng", help="Tesseract language(s), e.g. eng+deu."),
+    dpi: int = typer.Option(300, min=50, max=1200, help="Rendering resolution for OCR."),
+    password: Optional[str] = typer.Option(None, help="Password of an encrypted PDF."),
+    include_tokens: bool = typer.Option(False, "--include-tokens", help="Add every word with its tag to the output."),
+    timings: bool = typer.Option(False, "--timings", help="Add per-stage timings (ms) to the output (outputs then differ run to run)."),
+    workers: int = typer.Option(1, min=1, help="Folder: files processed in parallel (one model per worker)."),
+    glob: str = typer.Option("**/*", help="Folder: which files to take (recursive glob)."),
+    resume: bool = typer.Option(False, "--resume", help="Folder: skip files already done in OUT, redo the rest."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace outputs that already exist."),
+    timeout: float = typer.Option(300, min=1, help="Folder: seconds per file before it is stopped and recorded as TIMEOUT."),
+    max_memory: int = typer.Option(2048, min=256, help="Folder: memory cap per worker in MB (MEMORY_LIMIT beyond)."),
+    follow_symlinks: bool = typer.Option(False, "--follow-symlinks", help="Folder: follow symbolic links (skipped by default)."),
 ) -> None:
-    """[Not implemented yet] Extract entity JSON from a document or a folder of documents."""
-    raise fail(UsageError("run is not implemented yet: it needs a trained model (issues 3 and 5)"))
+    """Extract entity JSON from a document, or from every document in a folder.
+
+    One file: the JSON goes to stdout (or --out). A folder: one JSON per file under --out, a manifest
+    with one record per input, and a summary; one bad file never stops the batch.
+    """
+    with user_errors():
+        from docextract.pipeline import RunOptions
+
+        options = RunOptions(model=None if model.lower() == "none" else model, ocr=ocr.value, lang=lang, dpi=dpi,
+                             password=password, include_tokens=include_tokens, include_timings=timings)
+        if path.is_dir():
+            _run_folder(path, out, options, output_format, workers=workers, glob=glob, resume=resume,
+                        overwrite=overwrite, timeout=timeout, max_memory=max_memory, follow_symlinks=follow_symlinks)
+        else:
+            _run_file(path, out, options, output_format, overwrite=overwrite)
+
+
+def _run_file(path: Path, out: Optional[Path], options, output_format: OutputFormat, *, overwrite: bool) -> None:
+    from docextract.pipeline import extract_file
+
+    if not path.exists():
+        raise InputError("no such file", path=str(path), code="INPUT_NOT_FOUND")
+    result = extract_file(str(path), options)
+    if output_format is OutputFormat.csv:
+        from docextract.tabular import DOCUMENT_KEYS, LINE_ITEM_KEYS, document_rows, line_item_rows, to_csv
+
+        texts = {"": to_csv(document_rows([result]), DOCUMENT_KEYS),
+                 ".line_items": to_csv(line_item_rows([result]), LINE_ITEM_KEYS)}
+        if out is None:
+            typer.echo(texts[""], nl=False)
+            return
+        for suffix, text in texts.items():
+            target = out if not suffix else out.with_name(out.stem + suffix + (out.suffix or ".csv"))
+            _write(target, text.encode(), overwrite)
+        return
+    text = json.dumps(result, ensure_ascii=False, indent=None if output_format is OutputFormat.jsonl else 2)
+    if out is None:
+        typer.echo(text)
+    else:
+        _write(out, (text + "\n").encode(), overwrite)
+
+
+def _write(target: Path, data: bytes, overwrite: bool) -> None:
+    from docextract.errors import OutputError
+    from docextract.export import write_bytes_atomic
+
+    if target.exists() and not overwrite:
+        raise OutputError("the output file exists (pass --overwrite to replace it)", path=str(target))
+    write_bytes_atomic(target, data)
+    stderr.print(f"wrote {target}", highlight=False)
+
+
+def _run_folder(path: Path, out: Optional[Path], options, output_format: OutputFormat, **batch) -> None:
+    from docextract.batch import print_summary, run_batch
+
+    if out is None:
+        raise UsageError("a folder needs --out DIR for its outputs and manifest", path=str(path))
+    summary = run_batch(
+        path, out, options=options.to_dict(), workers=batch["workers"], glob=batch["glob"],
+        timeout_s=batch["timeout"], max_memory_mb=batch["max_memory"], resume=batch["resume"],
+        overwrite=batch["overwrite"], follow_symlinks=batch["follow_symlinks"], console=stderr,
+    )
+    if output_format is OutputFormat.csv:
+        _write_folder_csv(Path(out), batch["overwrite"] or batch["resume"])
+    print_summary(summary, stderr)
+    if summary.exit_code:
+        raise typer.Exit(summary.exit_code)
+
+
+def _write_folder_csv(out: Path, overwrite: bool) -> None:
+    """documents.csv and line_items.csv over every successful output of the batch."""
+    from docextract.manifest import MANIFEST_NAME, read_manifest
+    from docextract.tabular import DOCUMENT_KEYS, LINE_ITEM_KEYS, document_rows, line_item_rows, to_csv
+
+    outputs = []
+    for record in read_manifest(str(out / MANIFEST_NAME)).values():
+        if record.get("status") == "ok" and record.get("output"):
+            outputs.append(json.loads((out / record["output"]).read_text()))
+    _write(out / "documents.csv", to_csv(document_rows(outputs), DOCUMENT_KEYS).encode(), overwrite)
+    _write(out / "line_items.csv", to_csv(line_item_rows(outputs), LINE_ITEM_KEYS).encode(), overwrite)

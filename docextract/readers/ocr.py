@@ -1,0 +1,203 @@
+"""Tesseract OCR of one page image: orientation detection and words with boxes and confidences.
+
+Tesseract runs as a subprocess (pytesseract). Its own OpenMP threading makes a page ~6x slower on a
+2-core machine (measured, docs/measured-here), so every call runs with ``OMP_THREAD_LIMIT=1``;
+parallelism belongs to the batch runner (one page per worker). Pixels become points here, once,
+with :meth:`Box.from_pixels`.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+from dataclasses import dataclass
+
+from PIL import Image
+
+from docextract.document import Box, Word
+from docextract.errors import InputError, MissingDependencyError
+from docextract.readers.limits import DEFAULT_OCR_TIMEOUT, MAX_TESSERACT_SIDE
+
+# Set before pytesseract spawns anything: its subprocesses inherit this process's environment.
+os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+
+import pytesseract  # noqa: E402  (after the environment is set)
+from pytesseract import Output, TesseractError, TesseractNotFoundError  # noqa: E402
+
+# Tesseract OSD must be at least this sure before docextract turns a page; below it the page
+# stays as it is (a wrong 180-degree turn destroys a page that was upright).
+MIN_OSD_ORIENTATION_CONFIDENCE = 2.0  # Tesseract's orientation_conf units (not a probability)
+# OSD on a page this small has too few characters to be meaningful.
+MIN_OSD_SIDE = 100  # pixels
+
+# looks_upright(): thresholds measured on a clean page and a FUNSD form turned 0/90/180 degrees
+# (upright median confidence 0.96 / 0.86; turned 180 degrees 0.33 / 0.22).
+MIN_UPRIGHT_MEDIAN_CONFIDENCE = 0.6  # 0..1
+MIN_WIDE_WORD_FRACTION = 0.6  # of words with at least MIN_SHAPE_WORD_CHARS characters
+MIN_SHAPE_WORD_CHARS = 3  # characters; shorter words ("a", "1") are often taller than wide
+MIN_WORDS_FOR_ORIENTATION = 5  # words
+# OSD reads a copy reduced to about this short side: a Letter page at 150 dpi reads as reliably as at
+# 300 dpi and ~2x faster; at 100 dpi OSD starts to fail (measured). Smaller images are not reduced.
+OSD_SHORT_SIDE = 1275  # pixels
+
+INSTALL_HINT = "install Tesseract 5 (Debian/Ubuntu: apt-get install tesseract-ocr; macOS: brew install tesseract)"
+
+
+@dataclass(frozen=True)
+class OcrWords:
+    """The words Tesseract found on one image, in points of a page ``width`` x ``height``."""
+
+    words: tuple[Word, ...]
+    width: float
+    height: float
+
+
+def check_tesseract(lang: str) -> None:
+    """MissingDependencyError unless Tesseract and the language data for every ``+``-joined ``lang`` exist."""
+    _check_tesseract_cached(lang)
+
+
+@functools.lru_cache(maxsize=8)
+def _check_tesseract_cached(lang: str) -> None:
+    if shutil.which(pytesseract.pytesseract.tesseract_cmd) is None:
+        raise MissingDependencyError(f"Tesseract is needed to OCR scanned pages and images: {INSTALL_HINT}")
+    try:
+        installed = set(pytesseract.get_languages(config=""))
+    except (TesseractNotFoundError, TesseractError, OSError) as exc:
+        raise MissingDependencyError(f"Tesseract does not run ({exc}): {INSTALL_HINT}") from exc
+    missing = [code for code in lang.split("+") if code not in installed]
+    if missing:
+        names = ", ".join(f"tesseract-ocr-{code}" for code in missing)
+        raise MissingDependencyError(
+            f"Tesseract has no language data for {'+'.join(missing)} (installed: {', '.join(sorted(installed))}); "
+            f"install {names} or pass another --lang"
+        )
+
+
+def to_ocr_mode(image: Image.Image) -> Image.Image:
+    """The image as 8-bit grayscale, which Tesseract reads fastest (1.6 s vs 2.1-2.5 s RGB per page)."""
+    if image.mode in ("I;16", "I;16B", "I;16L", "I"):
+        # 16/32-bit integer pixels: scale into 0..255 instead of clipping everything to white
+        return image.point(lambda v: v * (1 / 256)).convert("L")
+    if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
+        # transparent areas become white paper, not black
+        rgba = image.convert("RGBA")
+        background = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+        return Image.alpha_composite(background, rgba).convert("L")
+    return image.convert("L")
+
+
+def _check_side(image: Image.Image, source: str) -> None:
+    if max(image.size) > MAX_TESSERACT_SIDE:
+        raise InputError(
+            f"image of {image.width}x{image.height} pixels is larger than Tesseract accepts "
+            f"({MAX_TESSERACT_SIDE} pixels a side); use a lower --dpi",
+            path=source, code="RESOURCE_LIMIT", stage="ocr",
+        )
+
+
+def _is_timeout(exc: RuntimeError) -> bool:
+    return "timeout" in str(exc).lower()
+
+
+def detect_rotation(image: Image.Image, *, source: str, timeout: float = DEFAULT_OCR_TIMEOUT) -> int:
+    """Degrees (0, 90, 180, 270) to turn ``image`` clockwise so its text is upright; 0 when unsure.
+
+    Tesseract OSD fails on pages with little text ("Too few characters"); that means "leave it".
+    """
+    if min(image.size) < MIN_OSD_SIDE:
+        return 0
+    _check_side(image, source)
+    try:
+        osd = pytesseract.image_to_osd(image, output_type=Output.DICT, timeout=timeout)
+    except TesseractNotFoundError as exc:
+        raise MissingDependencyError(f"Tesseract is needed for OCR: {INSTALL_HINT}") from exc
+    except TesseractError:
+        return 0  # too little text to decide: keep the page as it is
+    except RuntimeError as exc:
+        if _is_timeout(exc):
+            raise InputError(f"Tesseract orientation detection took over {timeout:g} s", path=source,
+                             code="OCR_TIMEOUT", stage="ocr") from exc
+        raise
+    if float(osd.get("orientation_conf", 0.0)) < MIN_OSD_ORIENTATION_CONFIDENCE:
+        return 0
+    # OSD "rotate" is the clockwise turn that makes the text upright (checked: an upright page turned
+    # 90 degrees clockwise reports rotate=270).
+    return int(osd.get("rotate", 0)) % 360
+
+
+def rotate_clockwise(image: Image.Image, degrees: int) -> Image.Image:
+    """``image`` turned ``degrees`` clockwise (a multiple of 90), without resampling."""
+    transpose = {90: Image.Transpose.ROTATE_270, 180: Image.Transpose.ROTATE_180, 270: Image.Transpose.ROTATE_90}
+    return image.transpose(transpose[degrees]) if degrees % 360 else image
+
+
+def ocr_image(image: Image.Image, *, dpi: float, lang: str, source: str,
+              timeout: float = DEFAULT_OCR_TIMEOUT) -> OcrWords:
+    """Tesseract words of an upright ``image`` scanned or rendered at ``dpi``, boxes in points.
+
+    Confidences become 0..1; Tesseract's structural rows (conf -1) and empty words are dropped.
+    """
+    _check_side(image, source)
+    gray = to_ocr_mode(image)
+    try:
+        data = pytesseract.image_to_data(gray, lang=lang, output_type=Output.DICT, timeout=timeout)
+    except TesseractNotFoundError as exc:
+        raise MissingDependencyError(f"Tesseract is needed for OCR: {INSTALL_HINT}") from exc
+    except TesseractError as exc:
+        message = " ".join(str(exc.message).split())[:200]
+        if "Failed loading language" in message:
+            raise MissingDependencyError(f"Tesseract has no language data for {lang}: install tesseract-ocr-{lang}") from exc
+        raise InputError(f"Tesseract failed: {message}", path=source, code="OCR_FAILED", stage="ocr") from exc
+    except RuntimeError as exc:
+        if _is_timeout(exc):
+            raise InputError(f"Tesseract took over {timeout:g} s on one page", path=source,
+                             code="OCR_TIMEOUT", stage="ocr") from exc
+        raise
+    words = []
+    for text, conf, left, top, width, height in zip(
+        data["text"], data["conf"], data["left"], data["top"], data["width"], data["height"]
+    ):
+        text = str(text).strip()
+        confidence = float(conf)
+        if not text or confidence < 0:
+            continue
+        box = Box.from_pixels(left, top, left + width, top + height, dpi)
+        words.append(Word(text=text, box=box, confidence=min(confidence / 100.0, 1.0)))
+    scale = 72.0 / dpi
+    return OcrWords(words=tuple(words), width=image.width * scale, height=image.height * scale)
+
+
+def looks_upright(words: tuple[Word, ...]) -> bool:
+    """True when OCR of a page as-is already reads like upright text, so OSD can be skipped.
+
+    Tesseract reads a page turned 90 degrees as vertical lines (tall, narrow word boxes) and a page
+    turned 180 degrees as low-confidence garbage; an upright page has neither. Skipping OSD on
+    upright pages saves ~1 s a page (OSD costs about as much as the OCR itself).
+    """
+    long_words = [w for w in words if len(w.text) >= MIN_SHAPE_WORD_CHARS]
+    if len(long_words) < MIN_WORDS_FOR_ORIENTATION:
+        return True  # too little text for OSD to decide anything either
+    confidences = sorted(w.confidence or 0.0 for w in words)
+    median_confidence = confidences[len(confidences) // 2]
+    wide = sum(1 for w in long_words if w.box.width > w.box.height)
+    return median_confidence >= MIN_UPRIGHT_MEDIAN_CONFIDENCE and wide >= MIN_WIDE_WORD_FRACTION * len(long_words)
+
+
+def ocr_upright(image: Image.Image, *, dpi: float, lang: str, source: str, detect_orientation: bool = True,
+                timeout: float = DEFAULT_OCR_TIMEOUT) -> tuple[OcrWords, int]:
+    """The words of ``image`` in its upright frame, and the clockwise turn (degrees) applied to get there.
+
+    OCR first; only when the result does not look upright (:func:`looks_upright`) ask Tesseract OSD
+    (on a copy reduced to about ``OSD_SHORT_SIDE``) which way is up, turn the image and OCR it again.
+    """
+    first = ocr_image(image, dpi=dpi, lang=lang, source=source, timeout=timeout)
+    if not detect_orientation or looks_upright(first.words):
+        return first, 0
+    factor = max(1, round(min(image.size) / OSD_SHORT_SIDE))
+    rotation = detect_rotation(image.reduce(factor) if factor > 1 else image, source=source, timeout=timeout)
+    if rotation == 0:
+        return first, 0
+    turned = rotate_clockwise(image, rotation)
+    return ocr_image(turned, dpi=dpi, lang=lang, source=source, timeout=timeout), rotation

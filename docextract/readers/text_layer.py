@@ -1,0 +1,126 @@
+"""A PDF page's own text layer: pdfplumber words, and whether they are usable at all.
+
+pdfplumber (pdfminer.six underneath) reports words in points with a top-left origin, in the frame of
+the page as displayed: it applies ``/Rotate`` itself (checked on pdfplumber 0.11: a ``/Rotate 90``
+page reports the turned width/height and words that match the pypdfium2 rendering of that page).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass
+
+from pdfplumber.utils import extract_words
+
+from docextract.document import Box, Word
+
+# A text layer is unusable (and the page goes to OCR in ocr="auto") when at least this fraction of
+# its characters are garbage: "(cid:123)" glyph ids pdfminer emits for fonts without a ToUnicode map,
+# control characters, private-use code points or U+FFFD replacement characters.
+MAX_GARBAGE_FRACTION = 0.5  # of the page's characters
+# Word boxes may poke out of the page by a rounding error; words wholly outside it are invisible text.
+PAGE_EDGE_SLACK = 1.0  # points
+
+_CID = re.compile(r"\(cid:\d+\)")
+
+
+def _is_garbage_char(ch: str) -> bool:
+    if ch == "\ufffd":
+        return True
+    category = unicodedata.category(ch)
+    return category in ("Cc", "Cs", "Co", "Cn")  # control, surrogate, private use, unassigned
+
+
+def garbage_fraction(texts: list[str]) -> float:
+    """Fraction of the characters of ``texts`` that are garbage (each ``(cid:N)`` counts as one)."""
+    total = garbage = 0
+    for text in texts:
+        cids = _CID.findall(text)
+        rest = _CID.sub("", text)
+        total += len(cids) + len(rest)
+        garbage += len(cids) + sum(1 for ch in rest if _is_garbage_char(ch))
+    return garbage / total if total else 1.0
+
+
+def is_usable(words: tuple[Word, ...]) -> bool:
+    """Whether a page's text layer can be trusted: it has words and they are not mostly garbage."""
+    return bool(words) and garbage_fraction([w.text for w in words]) < MAX_GARBAGE_FRACTION
+
+
+def char_turn(matrix) -> int:
+    """Clockwise degrees (0/90/180/270) that turn a character with this text matrix upright.
+
+    ``matrix`` is pdfminer's ``(a, b, c, d, e, f)`` in the displayed page's bottom-up space; ``(a, b)``
+    is the direction the text advances in.
+    """
+    a, b = float(matrix[0]), float(matrix[1])
+    if abs(a) >= abs(b):
+        return 0 if a >= 0 else 180
+    return 270 if b < 0 else 90  # b < 0: reads top to bottom, so turn it a quarter counter-clockwise
+
+
+def dominant_turn(chars: list[dict]) -> int:
+    """The clockwise turn that makes most of a page's characters upright (0 when the page has none)."""
+    counts = Counter(char_turn(c["matrix"]) for c in chars if c.get("matrix") and c["text"].strip())
+    return counts.most_common(1)[0][0] if counts else 0
+
+
+def turn_box(x0: float, top: float, x1: float, bottom: float, width: float, height: float, degrees: int):
+    """A box on a ``width`` x ``height`` page, on that page turned ``degrees`` clockwise."""
+    if degrees == 90:
+        return height - bottom, x0, height - top, x1
+    if degrees == 180:
+        return width - x1, height - bottom, width - x0, height - top
+    if degrees == 270:
+        return top, width - x1, bottom, width - x0
+    return x0, top, x1, bottom
+
+
+def _turned_chars(chars: list[dict], width: float, height: float, degrees: int) -> list[dict]:
+    turned = []
+    for char in chars:
+        x0, top, x1, bottom = turn_box(char["x0"], char["top"], char["x1"], char["bottom"], width, height, degrees)
+        upright = char_turn(char["matrix"]) == degrees if char.get("matrix") else char["upright"]
+        turned.append({**char, "x0": x0, "x1": x1, "top": top, "bottom": bottom, "doctop": top, "upright": upright})
+    return turned
+
+
+@dataclass(frozen=True)
+class TextLayer:
+    """A page's text-layer words in the frame where its text reads upright.
+
+    ``turn`` is the clockwise turn (degrees) applied on top of the page as displayed; ``width`` and
+    ``height`` are the turned page's size in points.
+    """
+
+    words: tuple[Word, ...]
+    width: float
+    height: float
+    turn: int
+
+
+def page_words(page) -> TextLayer:
+    """The words of one pdfplumber page, from one pass over its characters.
+
+    pdfplumber gives the page as displayed (``/Rotate`` applied). When most of its text still runs
+    sideways or upside down there (content drawn turned, or a ``/Rotate`` that turns upright content),
+    the characters are turned first so that words group in reading order and boxes are upright.
+    """
+    width, height = float(page.width), float(page.height)
+    chars = page.chars
+    turn = dominant_turn(chars)
+    if turn:
+        chars = _turned_chars(chars, width, height, turn)
+        if turn in (90, 270):
+            width, height = height, width
+    words = []
+    for raw in extract_words(chars):
+        text = raw["text"]
+        box = Box(float(raw["x0"]), float(raw["top"]), float(raw["x1"]), float(raw["bottom"]))
+        outside = (box.x1 < -PAGE_EDGE_SLACK or box.bottom < -PAGE_EDGE_SLACK
+                   or box.x0 > width + PAGE_EDGE_SLACK or box.top > height + PAGE_EDGE_SLACK)
+        if text.strip() and not outside:
+            words.append(Word(text=text, box=box))
+    return TextLayer(tuple(words), width, height, turn)
