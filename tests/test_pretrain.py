@@ -170,3 +170,21 @@ def test_cli_reports_bad_sources(tmp_path):
     (tmp_path / "notes.txt").write_text("hello")
     unsupported = runner.invoke(app, ["pretrain", str(tmp_path / "notes.txt"), "--output", str(tmp_path / "out")])
     assert unsupported.exit_code == 4 and "not a JSONL file, PDF or image" in unsupported.output
+
+
+@pytest.mark.slow
+def test_interrupted_pretraining_resumes_with_the_same_masks(funsd_jsonl, tmp_path):
+    from safetensors.torch import load_file
+
+    def run(folder, stop=None):
+        return pretrain(PretrainOptions(
+            sources=(funsd_jsonl,), output_dir=folder, model="layoutlm", max_tokens=30, stride=8, epochs=2,
+            learning_rate=5e-4, batch_size=6, limit=1, model_overrides=TINY,
+        ), stop_after_steps=stop)
+
+    run(tmp_path / "full")
+    assert run(tmp_path / "cut", stop=3)["interrupted"]  # killed inside epoch 2: epoch 1's checkpoint remains
+    run(tmp_path / "cut")
+    full = load_file(str(tmp_path / "full" / "model" / "model.safetensors"))
+    resumed = load_file(str(tmp_path / "cut" / "model" / "model.safetensors"))
+    assert all(torch.equal(full[k], resumed[k]) for k in full)

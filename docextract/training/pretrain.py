@@ -212,6 +212,7 @@ def pretrain(options: PretrainOptions, *, on_step: Callable | None = None, on_ep
     heldout_docs = documents[len(documents) - options.heldout:]
 
     tokenizer = _tokenizer_for(options.model)
+    torch.manual_seed(options.seed)  # the fresh layout tables and heads: the same seed gives the same model
     model = build_pretraining_model(options.model, options.model_overrides)
     model.config.docextract_window_tokens = options.max_tokens
     model.config.docextract_stride = options.stride
