@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 from docextract.cli import app
 from docextract.data.labelled import write_jsonl
 from docextract.data.tagging import IGNORE_INDEX, SPECIAL_WORD_INDEX
+from docextract.errors import InputError
 from docextract.document import Box, Document, Page, Word
 from docextract.layout import analyze_layout
 from docextract.text_encoder import load_tokenizer
@@ -156,11 +157,15 @@ def test_folder_of_pdfs_is_read_through_the_readers(tmp_path):
     pdf.text(50, 200, "Total due 12.00")
     pdf.output(str(tmp_path / "invoice.pdf"))
     (tmp_path / "notes.txt").write_text("not a document")
-    documents = load_unlabelled([tmp_path])
-    assert len(documents) == 1
+    (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4 truncated")
+    skipped = []
+    documents = load_unlabelled([tmp_path], on_skip=lambda path, error: skipped.append(path.name))
+    assert len(documents) == 1 and skipped == ["broken.pdf"]
     assert [w.text for w in documents[0].pages[0].words][:3] == ["Invoice", "number", "INV-0042"]
     assert len(documents[0].pages[0].lines) == 2
     assert len(list(iter_documents(tmp_path / "invoice.pdf"))) == 1
+    with pytest.raises(InputError):  # a file named directly must be readable
+        list(iter_documents(tmp_path / "broken.pdf"))
 
 
 def test_cli_reports_bad_sources(tmp_path):

@@ -203,8 +203,11 @@ def pretrain(
                 scores = "  ".join(f"{k} {v:.4f}" for k, v in record.items() if k not in ("epoch", "step"))
                 progress.console.print(f"epoch {epoch}: {scores}", highlight=False)
 
+            def on_skip(path: Path, error) -> None:
+                progress.console.print(f"skipped {error.one_line()}", highlight=False, markup=False)
+
             try:
-                record = run_pretrain(options, on_step=on_step, on_epoch=on_epoch)
+                record = run_pretrain(options, on_step=on_step, on_epoch=on_epoch, on_skip=on_skip)
             except TrainingAborted as error:
                 raise fail(UsageError(str(error), path=str(output)))
         stderr.print(f"model written to {output / 'model'} ({record['train_documents']} documents, "

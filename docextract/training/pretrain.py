@@ -20,7 +20,7 @@ import torch
 from docextract.data.labelled import read_jsonl
 from docextract.data.tagging import IGNORE_INDEX, encode_words
 from docextract.document import Document, Window
-from docextract.errors import InputError, MissingDependencyError, UsageError
+from docextract.errors import DocextractError, InputError, MissingDependencyError, UsageError
 from docextract.training.loop import TrainConfig, collate, train
 from docextract.training.masking import NO_LINE, MaskedWindows, MaskingSettings, MaskVocabulary
 
@@ -73,24 +73,36 @@ def _files_of(source: Path) -> list[Path]:
     return [source]
 
 
-def iter_documents(source: Path) -> Iterator[Document]:
-    """The documents of one source: the records of a JSONL file, or each PDF/image of a file or folder."""
+def iter_documents(source: Path, on_skip: Callable[[Path, DocextractError], None] | None = None) -> Iterator[Document]:
+    """The documents of one source: the records of a JSONL file, or each PDF/image of a file or folder.
+
+    Inside a folder, a PDF/image that cannot be read (corrupt, encrypted, ...) is reported to ``on_skip``
+    and left out, so one bad file does not stop a long run; a file named directly must be readable.
+    """
     reader = None
     for path in _files_of(source):
         if path.suffix.lower() in JSONL_SUFFIXES:
             yield from (record.document for record in read_jsonl(path))
-        else:
-            reader = reader or _document_reader()
-            yield reader(path)
+            continue
+        reader = reader or _document_reader()
+        try:
+            document = reader(path)
+        except DocextractError as error:
+            if not source.is_dir() or on_skip is None or isinstance(error, MissingDependencyError):
+                raise
+            on_skip(path, error)
+            continue
+        yield document
 
 
-def load_unlabelled(sources: Sequence[Path], limit: int | None = None) -> list[Document]:
+def load_unlabelled(sources: Sequence[Path], limit: int | None = None,
+                    on_skip: Callable[[Path, DocextractError], None] | None = None) -> list[Document]:
     """Every document of ``sources`` (at most ``limit`` from each), with the pipeline's layout analysis."""
     from docextract.layout import analyze_layout
 
     documents = []
     for source in sources:
-        for i, document in enumerate(iter_documents(Path(source))):
+        for i, document in enumerate(iter_documents(Path(source), on_skip)):
             if limit is not None and i >= limit:
                 break
             if document.word_count:
@@ -201,9 +213,16 @@ def _resumed_epoch(output_dir: Path) -> int:
 
 
 def pretrain(options: PretrainOptions, *, on_step: Callable | None = None, on_epoch: Callable | None = None,
-             stop_after_steps: int | None = None) -> dict[str, Any]:
+             on_skip: Callable[[Path, DocextractError], None] | None = None, stop_after_steps: int | None = None) -> dict[str, Any]:
     """Read, encode, train with fresh masks each epoch; write ``OUTPUT/model``. Returns the training record."""
-    documents = load_unlabelled(options.sources, options.limit)
+    skipped: list[str] = []
+
+    def skip(path: Path, error: DocextractError) -> None:
+        skipped.append(error.one_line())
+        if on_skip:
+            on_skip(path, error)
+
+    documents = load_unlabelled(options.sources, options.limit, skip)
     if options.heldout >= len(documents):
         raise UsageError(f"--heldout {options.heldout} leaves no document to train on ({len(documents)} read)")
     if not documents:
@@ -248,7 +267,7 @@ def pretrain(options: PretrainOptions, *, on_step: Callable | None = None, on_ep
     tokenizer.save_pretrained(final)
     record = {
         "sources": [str(p) for p in options.sources], "train_documents": len(train_docs),
-        "heldout_documents": len(heldout_docs), "train_windows": len(encoded),
+        "heldout_documents": len(heldout_docs), "train_windows": len(encoded), "skipped_files": skipped,
         "options": {k: str(v) if isinstance(v, Path) else v for k, v in asdict(options).items() if k != "sources"},
         "history": history,
     }
