@@ -151,6 +151,64 @@ def _report_table(reports: dict) -> Table:
     return table
 
 
-def pretrain() -> None:
-    """[Not implemented yet] Pretrain a layout model on unlabelled documents (masked LM + 1D local order)."""
-    raise fail(UsageError("pretrain is not implemented yet (tracked in issue 4: train and measure from the shell)"))
+class LopUnit(str, Enum):
+    token = "token"
+    word = "word"
+
+
+def pretrain(
+    source: List[Path] = typer.Argument(..., help="Unlabelled documents: JSONL files (labelled format, labels ignored), PDFs/images, or folders of them."),
+    output: Path = typer.Option(..., "--output", "-o", help="Folder for checkpoints; the final model is OUTPUT/model."),
+    model: str = typer.Option("lspe-layoutlm", "--model", "-m", help="A preset (lspe-layoutlm, docpolarbert, layout-cosformer, layoutlm, lagabi, layout-linformer) or a model folder to continue from."),
+    epochs: int = typer.Option(3, min=1, help="Passes over the documents (fresh masks each pass)."),
+    learning_rate: float = typer.Option(1e-4, "--lr", min=0.0, help="Peak AdamW learning rate (warmup, then linear decay)."),
+    batch_size: int = typer.Option(8, min=1, help="Windows per step."),
+    grad_accumulation: int = typer.Option(1, "--grad-accum", min=1, help="Steps to accumulate before each optimizer update."),
+    mask_rate: float = typer.Option(0.3, min=0.0, max=1.0, help="Masked-LM: share of word sub-tokens to predict (BERT 80/10/10 replacement)."),
+    lop_rate: float = typer.Option(0.3, min=0.0, max=1.0, help="1-LOP: share of words whose 1D position is hidden and whose order in its line is predicted."),
+    lop_unit: LopUnit = typer.Option(LopUnit.token, help="1-LOP local order counts sub-tokens or words inside a line."),
+    max_tokens: int = typer.Option(510, min=16, help="Word tokens per window ([CLS]/[SEP] come on top)."),
+    stride: int = typer.Option(128, min=0, help="Tokens of context shared by neighbouring windows."),
+    heldout: int = typer.Option(0, min=0, help="Keep the last N documents out of training and report their masked-LM loss/accuracy each epoch."),
+    seed: int = typer.Option(42, help="Seed of masks and batches: the same seed on the same machine gives the same model."),
+    limit: Optional[int] = typer.Option(None, min=1, help="Use only the first N documents of each source (quick runs)."),
+    threads: Optional[int] = typer.Option(None, min=1, help="torch CPU threads (default: all cores)."),
+) -> None:
+    """Pretrain a layout model on unlabelled documents (masked LM + 1D local order). Interrupted? Run it again: it resumes.
+
+    The result OUTPUT/model is what `docextract finetune --model OUTPUT/model` starts from.
+    """
+    with user_errors():
+        import torch
+
+        from docextract.training.loop import TrainingAborted
+        from docextract.training.masking import MaskingSettings
+        from docextract.training.pretrain import PretrainOptions, pretrain as run_pretrain
+
+        if threads:
+            torch.set_num_threads(threads)
+        options = PretrainOptions(
+            sources=tuple(source), output_dir=output, model=model, max_tokens=max_tokens, stride=stride, epochs=epochs,
+            learning_rate=learning_rate, batch_size=batch_size, grad_accumulation=grad_accumulation, seed=seed,
+            limit=limit, heldout=heldout,
+            masking=MaskingSettings(mask_rate=mask_rate, lop_rate=lop_rate, lop_unit=lop_unit.value),
+        )
+        with _progress() as progress:
+            task = progress.add_task("pretrain", total=None, info="reading documents")
+
+            def on_step(step: int, total: int, loss: float) -> None:
+                progress.update(task, completed=step, total=total, info=f"loss {loss:.4f}")
+
+            def on_epoch(epoch: int, record: dict) -> None:
+                scores = "  ".join(f"{k} {v:.4f}" for k, v in record.items() if k not in ("epoch", "step"))
+                progress.console.print(f"epoch {epoch}: {scores}", highlight=False)
+
+            def on_skip(path: Path, error) -> None:
+                progress.console.print(f"skipped {error.one_line()}", highlight=False, markup=False)
+
+            try:
+                record = run_pretrain(options, on_step=on_step, on_epoch=on_epoch, on_skip=on_skip)
+            except TrainingAborted as error:
+                raise fail(UsageError(str(error), path=str(output)))
+        stderr.print(f"model written to {output / 'model'} ({record['train_documents']} documents, "
+                     f"{record['train_windows']} windows); finetune it with --model {output / 'model'}")

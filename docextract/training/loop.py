@@ -30,7 +30,7 @@ hf_logging.disable_progress_bar()  # no tqdm bar per checkpoint write; our progr
 
 MAX_NONFINITE_STEPS = 3  # abort after this many consecutive non-finite losses
 PAD_VALUES = {"input_ids": 0, "attention_mask": 0, "labels": -100, "bbox": [0, 0, 0, 0], "page_ids": 0,
-              "position_ids": 0, "lop_labels": -100, "token_type_ids": 0}
+              "position_ids": 0, "lop_labels": -100, "position_mask": 0, "token_type_ids": 0}
 
 
 class TrainingAborted(RuntimeError):
