@@ -74,7 +74,10 @@ def load_model(name_or_path: str):
 
     hf_logging.disable_progress_bar()  # our own progress goes to stderr; no tqdm bar per model load
     folder = check_loadable_folder(resolve_model(name_or_path))
-    model = LayoutForTokenClassification.from_pretrained(str(folder))
+    import torch
+
+    # Shipped checkpoints are stored in fp16 (half the size); CPU inference runs in fp32.
+    model = LayoutForTokenClassification.from_pretrained(str(folder), dtype=torch.float32)
     model.eval()
     tokenizer = load_tokenizer(str(folder) if (folder / "tokenizer.json").is_file() else None)
     return model, tokenizer

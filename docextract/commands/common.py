@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import traceback
+from enum import Enum
 from typing import Iterator
 
 import typer
@@ -43,3 +44,11 @@ def user_errors() -> Iterator[None]:
         yield
     except DocextractError as error:
         raise fail(error) from None
+
+
+class OcrMode(str, Enum):
+    """--ocr: auto OCRs only pages without a usable text layer."""
+
+    auto = "auto"
+    always = "always"
+    never = "never"

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import sys
-from enum import Enum
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
@@ -17,17 +16,11 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from docextract.commands.common import stderr, user_errors
+from docextract.commands.common import OcrMode, stderr, user_errors
 from docextract.document import Document, Page, Window
 from docextract.layout import DEFAULT_MAX_TOKENS, DEFAULT_STRIDE, analyze_layout, make_windows
 
 PREVIEW_WORDS = 8  # words shown for each block / window in the tables
-
-
-class OcrMode(str, Enum):
-    auto = "auto"
-    always = "always"
-    never = "never"
 
 
 def inspect(

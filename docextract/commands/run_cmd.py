@@ -9,14 +9,8 @@ from typing import Optional
 
 import typer
 
-from docextract.commands.common import fail, stderr, user_errors
+from docextract.commands.common import OcrMode, fail, stderr, user_errors
 from docextract.errors import InputError, UsageError
-
-
-class OcrMode(str, Enum):
-    auto = "auto"
-    always = "always"
-    never = "never"
 
 
 class OutputFormat(str, Enum):

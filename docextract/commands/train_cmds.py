@@ -42,6 +42,19 @@ def _progress() -> Progress:
     )
 
 
+def _training_callbacks(progress: Progress, task):
+    """Progress bar updates per optimizer step (loss, ETA) and a printed line per epoch."""
+
+    def on_step(step: int, total: int, loss: float) -> None:
+        progress.update(task, completed=step, total=total, info=f"loss {loss:.4f}")
+
+    def on_epoch(epoch: int, record: dict) -> None:
+        scores = "  ".join(f"{k} {v:.4f}" for k, v in record.items() if k not in ("epoch", "step"))
+        progress.console.print(f"epoch {epoch}: {scores}", highlight=False)
+
+    return on_step, on_epoch
+
+
 def finetune(
     train_file: List[Path] = typer.Argument(..., help="Labelled JSONL file(s) to train on (docs/labelled-format.md)."),
     output: Path = typer.Option(..., "--output", "-o", help="Folder for checkpoints; the final model is OUTPUT/model."),
@@ -79,12 +92,7 @@ def finetune(
         with _progress() as progress:
             task = progress.add_task("finetune", total=None, info="preparing data")
 
-            def on_step(step: int, total: int, loss: float) -> None:
-                progress.update(task, completed=step, total=total, info=f"loss {loss:.4f}")
-
-            def on_epoch(epoch: int, record: dict) -> None:
-                scores = "  ".join(f"{k} {v:.4f}" for k, v in record.items() if k not in ("epoch", "step"))
-                progress.console.print(f"epoch {epoch}: {scores}", highlight=False)
+            on_step, on_epoch = _training_callbacks(progress, task)
 
             try:
                 record = run_finetune(options, on_step=on_step, on_epoch=on_epoch)
@@ -196,12 +204,7 @@ def pretrain(
         with _progress() as progress:
             task = progress.add_task("pretrain", total=None, info="reading documents")
 
-            def on_step(step: int, total: int, loss: float) -> None:
-                progress.update(task, completed=step, total=total, info=f"loss {loss:.4f}")
-
-            def on_epoch(epoch: int, record: dict) -> None:
-                scores = "  ".join(f"{k} {v:.4f}" for k, v in record.items() if k not in ("epoch", "step"))
-                progress.console.print(f"epoch {epoch}: {scores}", highlight=False)
+            on_step, on_epoch = _training_callbacks(progress, task)
 
             def on_skip(path: Path, error) -> None:
                 progress.console.print(f"skipped {error.one_line()}", highlight=False, markup=False)
