@@ -109,13 +109,19 @@ def evaluate(
     report: Optional[Path] = typer.Option(None, "--report", help="Write the full report (per label, per key) as JSON here."),
     limit: Optional[int] = typer.Option(None, min=1, help="Only the first N documents of each file."),
     seed: int = typer.Option(0, help="Seed of the robustness shuffles."),
+    label_map: Optional[str] = typer.Option(
+        None, "--label-map",
+        help="Score a model whose labels differ from the data's: DATA=MODEL pairs, e.g. "
+             "company=vendor_name,date=invoice_date,address=vendor_address,total=total. "
+             "Predicted labels not named count as O."),
 ) -> None:
-    """Measure a model: seqeval entity P/R/F1 (micro and per label), and field F1 on key-value data."""
+    """Measure a model: seqeval entity P/R/F1 (micro and per label), and field F1 and accuracy on key-value data."""
     with user_errors():
         from docextract.pipeline import load_model, model_stride, model_window_size
-        from docextract.training.evaluate import ROBUSTNESS_MODES, EvalSettings, evaluate_model
+        from docextract.training.evaluate import ROBUSTNESS_MODES, EvalSettings, evaluate_model, parse_label_map
         from docextract.training.finetune import load_documents
 
+        mapping = parse_label_map(label_map) if label_map is not None else None
         for path in data:
             if not path.is_file():
                 raise InputError("no such labelled JSONL file", path=str(path), code="INPUT_NOT_FOUND")
@@ -129,7 +135,7 @@ def evaluate(
                 task = progress.add_task(f"evaluate ({mode})", total=len(documents), info="")
                 window_tokens = model_window_size(net)
                 settings = EvalSettings(scheme=scheme, max_tokens=window_tokens, stride=model_stride(net, window_tokens),
-                                        robustness=mode, seed=seed)
+                                        robustness=mode, seed=seed, label_map=mapping)
                 reports[mode] = evaluate_model(net, tokenizer, documents, settings,
                                                on_document=lambda n, t=task: progress.update(t, completed=n))
         stderr.print(_report_table(reports))
@@ -145,17 +151,20 @@ def evaluate(
 
 def _report_table(reports: dict) -> Table:
     table = Table(title="entity-level (seqeval) and field scores")
-    for column in ("mode", "label", "precision", "recall", "F1", "support"):
-        table.add_column(column, justify="right" if column in ("precision", "recall", "F1", "support") else "left")
+    numeric = ("precision", "recall", "F1", "accuracy", "support")
+    for column in ("mode", "label", *numeric):
+        table.add_column(column, justify="right" if column in numeric else "left")
     for mode, r in reports.items():
-        table.add_row(mode, "[b]micro[/b]", f"{r['precision']:.4f}", f"{r['recall']:.4f}", f"[b]{r['f1']:.4f}[/b]", "")
+        table.add_row(mode, "[b]micro[/b]", f"{r['precision']:.4f}", f"{r['recall']:.4f}", f"[b]{r['f1']:.4f}[/b]", "", "")
         for label, v in r["per_label"].items():
-            table.add_row("", label, f"{v['precision']:.4f}", f"{v['recall']:.4f}", f"{v['f1']:.4f}", str(v["support"]))
+            table.add_row("", label, f"{v['precision']:.4f}", f"{v['recall']:.4f}", f"{v['f1']:.4f}", "", str(v["support"]))
         if "fields" in r:
             m = r["fields"]["micro"]
-            table.add_row("", "[b]fields micro[/b]", f"{m['precision']:.4f}", f"{m['recall']:.4f}", f"[b]{m['f1']:.4f}[/b]", "")
+            table.add_row("", "[b]fields micro[/b]", f"{m['precision']:.4f}", f"{m['recall']:.4f}", f"[b]{m['f1']:.4f}[/b]",
+                          f"[b]{m['accuracy']:.4f}[/b]", "")
             for key, v in r["fields"]["per_key"].items():
-                table.add_row("", f"field {key}", f"{v['precision']:.4f}", f"{v['recall']:.4f}", f"{v['f1']:.4f}", str(v["support"]))
+                table.add_row("", f"field {key}", f"{v['precision']:.4f}", f"{v['recall']:.4f}", f"{v['f1']:.4f}",
+                              f"{v['accuracy']:.4f}", str(v["support"]))
     return table
 
 

@@ -2,7 +2,11 @@
 
 Entity-level precision/recall/F1 with seqeval (micro and per label; strict IOBES mode for BIESO),
 over word-level tags in the pipeline's own reading order, and, for key-value data (SROIE,
-Kleister), document-level field F1: the best entity per label against the expected values.
+Kleister), document-level field F1 and per-field accuracy: the best entity per label against the
+expected values. A label map scores a model whose label names differ from the data's (the SROIE
+transfer test: the invoice model's vendor_name/invoice_date/vendor_address/total against SROIE's
+company/date/address/total): predicted labels are renamed into the data's names before scoring, and
+predicted labels the map does not name count as O.
 Robustness modes change the test documents' reading order (global or neighbour block shuffles) or
 drop 1D positions, to measure how much a model leans on the order it is given.
 """
@@ -13,7 +17,7 @@ import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from seqeval.metrics import classification_report, f1_score, precision_score, recall_score
 from seqeval.scheme import IOBES
@@ -21,7 +25,8 @@ from seqeval.scheme import IOBES
 from docextract.data.augment import global_block_shuffle, neighbour_block_swap
 from docextract.data.labelled import LabelledDocument
 from docextract.data.tagging import document_tags
-from docextract.entities import decode_entities, document_locale, normalize_value
+from docextract.entities import TaggedWord, decode_entities, document_locale, normalize_value, split_tag
+from docextract.errors import UsageError
 from docextract.inference import tag_words
 from docextract.layout import analyze_layout
 
@@ -35,6 +40,45 @@ class EvalSettings:
     stride: int = 128
     robustness: str = "none"
     seed: int = 0  # for the shuffles
+    # model label -> data label (e.g. {"vendor_name": "company"}); None scores the model's labels as they are
+    label_map: Mapping[str, str] | None = None
+
+
+FIELD_ACCURACY_RULE = (
+    "share of documents that have the field whose most confident predicted entity of that label matches one "
+    "expected value: both NFKC-normalised, case-folded, whitespace collapsed and outer .,:; stripped; the "
+    "prediction may also match in its typed-normalised form (ISO date, decimal amount, canonical IBAN); "
+    "no prediction counts as wrong"
+)
+
+
+def parse_label_map(text: str) -> dict[str, str]:
+    """``"company=vendor_name,date=invoice_date"`` (DATA=MODEL pairs) -> ``{model label: data label}``."""
+    mapping: dict[str, str] = {}
+    for pair in (p.strip() for p in text.split(",") if p.strip()):
+        data_label, sep, model_label = (part.strip() for part in pair.partition("="))
+        if not sep or not data_label or not model_label:
+            raise UsageError(f"--label-map entry {pair!r} is not DATA_LABEL=MODEL_LABEL")
+        if model_label in mapping:
+            raise UsageError(f"--label-map names the model label {model_label!r} twice")
+        mapping[model_label] = data_label
+    if not mapping:
+        raise UsageError("--label-map is empty: give DATA_LABEL=MODEL_LABEL pairs separated by commas")
+    return mapping
+
+
+def map_tag(tag: str, label_map: Mapping[str, str]) -> str:
+    """``"B-vendor_name"`` -> ``"B-company"`` under ``{"vendor_name": "company"}``; unmapped labels -> ``"O"``."""
+    prefix, label = split_tag(tag)
+    if label is None or label not in label_map:
+        return "O"
+    return f"{prefix}-{label_map[label]}"
+
+
+def map_tagged(tagged: Sequence[TaggedWord], label_map: Mapping[str, str] | None) -> list[TaggedWord]:
+    if label_map is None:
+        return list(tagged)
+    return [TaggedWord(w.ref, map_tag(w.tag, label_map), w.probability) for w in tagged]
 
 
 def prepare_for_model(ldoc: LabelledDocument) -> LabelledDocument:
@@ -63,21 +107,39 @@ def evaluate_model(model, tokenizer, documents: Sequence[LabelledDocument], sett
     """The metrics report (JSON-able) of ``model`` on ``documents``."""
     from docextract.pipeline import document_windows
 
+    if settings.label_map is not None:
+        model_labels = {split_tag(t)[1] for t in model.config.id2label.values()} - {None}
+        unknown = sorted(set(settings.label_map) - model_labels)
+        if unknown:
+            raise UsageError(f"--label-map names labels the model does not have: {', '.join(unknown)} "
+                             f"(model labels: {', '.join(sorted(model_labels))})")
+
+    def tagged_documents():
+        for i, ldoc in enumerate(documents):
+            ldoc = perturb(prepare_for_model(ldoc), settings.robustness, settings.seed + i)
+            windows = document_windows(ldoc.document, tokenizer, max_tokens=settings.max_tokens, stride=settings.stride)
+            yield ldoc, tag_words(model, tokenizer, ldoc.document, windows, drop_1d=settings.robustness == "drop-1d")
+            if on_document:
+                on_document(i + 1)
+
+    return score_tagged(tagged_documents(), settings)
+
+
+def score_tagged(pairs: Iterable[tuple[LabelledDocument, Sequence[TaggedWord]]], settings: EvalSettings) -> dict[str, Any]:
+    """The metrics report of predicted tags (every word in the document's reading order) against the labels."""
     gold_sequences, predicted_sequences = [], []
     field_counts: dict[str, Counter] = {}
-    for i, ldoc in enumerate(documents):
-        ldoc = perturb(prepare_for_model(ldoc), settings.robustness, settings.seed + i)
-        windows = document_windows(ldoc.document, tokenizer, max_tokens=settings.max_tokens, stride=settings.stride)
-        tagged = tag_words(model, tokenizer, ldoc.document, windows, drop_1d=settings.robustness == "drop-1d")
+    for ldoc, tagged in pairs:
+        tagged = map_tagged(tagged, settings.label_map)
         gold_sequences.append(document_tags(ldoc, settings.scheme))
         predicted_sequences.append([t.tag for t in tagged])
         if ldoc.fields:
             _count_fields(field_counts, ldoc, tagged)
-        if on_document:
-            on_document(i + 1)
     report = _entity_report(gold_sequences, predicted_sequences, settings.scheme)
-    report["documents"] = len(documents)
+    report["documents"] = len(gold_sequences)
     report["robustness"] = settings.robustness
+    if settings.label_map is not None:
+        report["label_map"] = dict(settings.label_map)
     if field_counts:
         report["fields"] = _field_report(field_counts)
     return report
@@ -122,9 +184,11 @@ def _count_fields(counts: dict[str, Counter], ldoc: LabelledDocument, tagged) ->
         expected = {normalize_field(v) for v in expected_values if v.strip()}
         counter = counts.setdefault(key, Counter())
         predicted = comparable_forms(key, best[key][1], locale) if key in best else None
+        counter["documents"] += 1
         if predicted is not None and predicted & expected:
             counter["tp"] += 1
             counter["fn"] += len(expected) - 1
+            counter["correct"] += 1
         else:
             counter["fn"] += len(expected)
             counter["fp"] += predicted is not None
@@ -139,4 +203,13 @@ def _prf(c: Counter) -> dict[str, float]:
 
 def _field_report(counts: dict[str, Counter]) -> dict[str, Any]:
     total = sum(counts.values(), Counter())
-    return {"micro": _prf(total), "per_key": {k: {**_prf(c), "support": c["tp"] + c["fn"]} for k, c in sorted(counts.items())}}
+
+    def accuracy(c: Counter) -> float:
+        return c["correct"] / c["documents"] if c["documents"] else 0.0
+
+    return {
+        "micro": {**_prf(total), "accuracy": accuracy(total)},
+        "per_key": {k: {**_prf(c), "accuracy": accuracy(c), "support": c["tp"] + c["fn"], "documents": c["documents"]}
+                    for k, c in sorted(counts.items())},
+        "accuracy_rule": FIELD_ACCURACY_RULE,
+    }

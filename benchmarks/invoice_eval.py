@@ -1,0 +1,240 @@
+"""Invoice extraction accuracy of a model through the whole `docextract run` pipeline.
+
+(a) Held-out layouts: synthetic invoices of four families never used in training (statement, sidebar,
+    window_right, quantity_first; seed 3, 15 % scans, up to 3 pages), exactly what
+    ``docextract synth OUT --count N --seed 3 --families statement,sidebar,window_right,quantity_first
+    --scan-fraction 0.15 --pages-max 3`` writes. Every file goes through ``extract_file`` (digital PDFs by
+    their text layer, scans through real Tesseract OCR) and each output field's ``normalized`` value is
+    compared with the truth in labels.jsonl ``fields`` (rules: docextract/training/extraction_eval.py).
+    Per-field accuracy = share of the documents that have the field whose extracted value is right;
+    reported for all documents, digital only and scans only, and per family.
+(b) Calibration: (confidence, correct) of every extracted field, expected calibration error over
+    10 equal-width bins and the reliability table.
+(c) SROIE transfer: the model's vendor_name / invoice_date / vendor_address / total against SROIE's
+    company / date / address / total on the 347 test receipts (their provided OCR words), through
+    `docextract evaluate --label-map` (entity F1 and field F1/accuracy); a transfer test, not training data.
+
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/invoice_eval.py --model models/invoice \
+        [--count 200] [--sroie-limit N] [--skip-sroie] [--keep-data DIR]
+
+Writes benchmarks/results/invoice_eval.json and benchmarks/results/invoice_eval.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+RESULTS = REPO / "benchmarks" / "results"
+HELD_OUT_FAMILIES = ("statement", "sidebar", "window_right", "quantity_first")  # never in training
+SYNTH_SEED = 3
+SCAN_FRACTION = 0.15
+PAGES_MAX = 3
+SROIE_LABEL_MAP = "company=vendor_name,date=invoice_date,address=vendor_address,total=total"
+SROIE_DEFAULT = REPO.parent / "shared" / "data" / "sroie"
+
+
+def generate(out_dir: Path, count: int) -> list[dict]:
+    """The held-out invoices (same files and labels as the `docextract synth` command in the docstring)."""
+    from docextract.synth.generate import SynthOptions, generate_invoice
+
+    options = SynthOptions(families=HELD_OUT_FAMILIES, pages_max=PAGES_MAX, scan_fraction=SCAN_FRACTION)
+    records = [generate_invoice(SYNTH_SEED, index, options, out_dir) for index in range(count)]
+    with open(out_dir / "labels.jsonl", "w", encoding="utf-8") as f:
+        for record in records:
+            f.write(json.dumps(record) + "\n")
+    return records
+
+
+def extract_all(records: list[dict], data_dir: Path, model: str, lang: str) -> list[dict]:
+    """Per document: its kind, family, pages, the field judgements, seconds, and an error if the run failed."""
+    from docextract.errors import DocextractError
+    from docextract.pipeline import RunOptions, extract_file
+    from docextract.training.extraction_eval import judge_output
+
+    options = RunOptions(model=model, lang=lang)
+    results = []
+    for n, record in enumerate(records, 1):
+        start = time.perf_counter()
+        try:
+            output, error = extract_file(str(data_dir / record["source"]), options), None
+        except DocextractError as exc:  # a failed file counts with every field wrong
+            output, error = {"documents": []}, exc.one_line()
+        judgements = judge_output(output, record["fields"])
+        results.append({"id": record["id"], "kind": record["synth"]["kind"], "family": record["synth"]["family"],
+                        "pages": record["synth"]["page_count"], "seconds": time.perf_counter() - start,
+                        "error": error, "judgements": judgements})
+        print(f"\r{n}/{len(records)} documents", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    return results
+
+
+def accuracy_summary(results: list[dict]) -> dict:
+    """Per-field and micro accuracy over the documents that have each field."""
+    per_key: dict[str, Counter] = defaultdict(Counter)
+    for result in results:
+        for j in result["judgements"]:
+            if j.in_truth:
+                per_key[j.key]["documents"] += 1
+                per_key[j.key]["correct"] += j.correct
+    total = sum(per_key.values(), Counter())
+    return {
+        "documents": len(results),
+        "pages": sum(r["pages"] for r in results),
+        "failed": sum(r["error"] is not None for r in results),
+        "micro_accuracy": total["correct"] / total["documents"] if total["documents"] else None,
+        "extra_fields": sum(not j.in_truth for r in results for j in r["judgements"]),
+        "per_field": {k: {"accuracy": c["correct"] / c["documents"], "documents": c["documents"]}
+                      for k, c in sorted(per_key.items())},
+    }
+
+
+def calibration(results: list[dict]) -> dict:
+    from docextract.training.extraction_eval import CALIBRATION_BINS, expected_calibration_error, reliability_table
+
+    pairs = [(j.confidence, j.correct) for r in results for j in r["judgements"] if j.confidence is not None]
+    table = reliability_table(pairs)
+    return {"bins": CALIBRATION_BINS, "extracted_fields": len(pairs),
+            "ece": expected_calibration_error(table), "reliability": table}
+
+
+def synthetic_section(model: str, count: int, lang: str, keep_data: Path | None) -> dict:
+    from docextract.training.extraction_eval import COMPARISON_RULES
+
+    with tempfile.TemporaryDirectory(prefix="invoice-eval-") as tmp:
+        data_dir = keep_data or Path(tmp)
+        data_dir.mkdir(parents=True, exist_ok=True)
+        start = time.perf_counter()
+        records = generate(data_dir, count)
+        generate_s = time.perf_counter() - start
+        start = time.perf_counter()
+        results = extract_all(records, data_dir, model, lang)
+        extract_s = time.perf_counter() - start
+    by_family = defaultdict(list)
+    for r in results:
+        by_family[r["family"]].append(r)
+    return {
+        "synth_command": (f"docextract synth OUT --count {count} --seed {SYNTH_SEED} --families {','.join(HELD_OUT_FAMILIES)} "
+                          f"--scan-fraction {SCAN_FRACTION} --pages-max {PAGES_MAX}"),
+        "ocr_lang": lang,
+        "comparison_rules": COMPARISON_RULES,
+        "accuracy_rule": "per field: share of the documents whose truth has the field where the extracted field's "
+                         "normalized value equals the truth; not extracted counts as wrong",
+        "all": accuracy_summary(results),
+        "digital": accuracy_summary([r for r in results if r["kind"] == "digital"]),
+        "scan": accuracy_summary([r for r in results if r["kind"] == "scan"]),
+        "per_family_micro_accuracy": {f: accuracy_summary(rs)["micro_accuracy"] for f, rs in sorted(by_family.items())},
+        "calibration": calibration(results),
+        "errors": [{"id": r["id"], "error": r["error"]} for r in results if r["error"]],
+        "seconds": {"generate": round(generate_s, 1), "extract": round(extract_s, 1)},
+    }
+
+
+def sroie_section(model: str, src: Path, limit: int | None) -> dict:
+    from docextract.data.sroie import convert_sroie
+    from docextract.pipeline import load_model, model_stride, model_window_size
+    from docextract.training.evaluate import EvalSettings, evaluate_model, parse_label_map
+
+    start = time.perf_counter()
+    net, tokenizer = load_model(model)
+    documents, _ = convert_sroie(src, "test", limit)
+    window = model_window_size(net)
+    settings = EvalSettings(scheme=getattr(net.config, "docextract_scheme", "BIO"), max_tokens=window,
+                            stride=model_stride(net, window), label_map=parse_label_map(SROIE_LABEL_MAP))
+    report = evaluate_model(net, tokenizer, documents, settings)
+    return {"command": f"docextract evaluate {model} SROIE_TEST.jsonl --label-map {SROIE_LABEL_MAP}",
+            "source": str(src), "split": "test", "report": report, "seconds": round(time.perf_counter() - start, 1)}
+
+
+def _pct(value) -> str:
+    return "n/a" if value is None else f"{100 * value:.1f}"
+
+
+def markdown(result: dict) -> str:
+    lines = [f"# Invoice extraction: `{result['model']}`", ""]
+    synth = result.get("synthetic")
+    if synth:
+        lines += ["## Held-out layout families (synthetic, through `docextract run`)", "",
+                  f"`{synth['synth_command']}`; OCR language `{synth['ocr_lang']}`. "
+                  f"Documents: {synth['all']['documents']} ({synth['digital']['documents']} digital, "
+                  f"{synth['scan']['documents']} scans), failed: {synth['all']['failed']}.", "",
+                  "| field | all % | digital % | scans % | documents |", "|---|---:|---:|---:|---:|"]
+        for key, v in synth["all"]["per_field"].items():
+            digital = synth["digital"]["per_field"].get(key, {}).get("accuracy")
+            scan = synth["scan"]["per_field"].get(key, {}).get("accuracy")
+            lines.append(f"| {key} | {_pct(v['accuracy'])} | {_pct(digital)} | {_pct(scan)} | {v['documents']} |")
+        lines.append(f"| **micro** | **{_pct(synth['all']['micro_accuracy'])}** | {_pct(synth['digital']['micro_accuracy'])} "
+                     f"| {_pct(synth['scan']['micro_accuracy'])} | |")
+        lines += ["", "Per family (micro accuracy %): " + ", ".join(
+            f"{f} {_pct(a)}" for f, a in synth["per_family_micro_accuracy"].items()), ""]
+        cal = synth["calibration"]
+        lines += [f"### Calibration: ECE {cal['ece']:.4f} over {cal['extracted_fields']} extracted fields ({cal['bins']} bins)"
+                  if cal["ece"] is not None else "### Calibration: no extracted fields", "",
+                  "| confidence | fields | mean confidence | accuracy |", "|---|---:|---:|---:|"]
+        for row in cal["reliability"]:
+            mean = "" if row["mean_confidence"] is None else f"{row['mean_confidence']:.3f}"
+            acc = "" if row["accuracy"] is None else f"{row['accuracy']:.3f}"
+            lines.append(f"| {row['low']:.1f}-{row['high']:.1f} | {row['count']} | {mean} | {acc} |")
+        lines.append("")
+    sroie = result.get("sroie")
+    if sroie:
+        r = sroie["report"]
+        lines += ["## SROIE transfer (test receipts, provided OCR words; not training data)", "",
+                  f"`{sroie['command']}`; {r['documents']} receipts. Entity F1 (seqeval) {r['f1']:.4f}.", "",
+                  "| SROIE field | model label | field F1 | accuracy % | entity F1 |", "|---|---|---:|---:|---:|"]
+        model_label = {v: k for k, v in r["label_map"].items()}
+        for key, v in r.get("fields", {}).get("per_key", {}).items():
+            entity = r["per_label"].get(key, {}).get("f1", 0.0)
+            lines.append(f"| {key} | {model_label.get(key, '')} | {v['f1']:.4f} | {_pct(v['accuracy'])} | {entity:.4f} |")
+        if "fields" in r:
+            m = r["fields"]["micro"]
+            lines.append(f"| **micro** | | **{m['f1']:.4f}** | **{_pct(m['accuracy'])}** | {r['f1']:.4f} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--model", default="models/invoice", help="model folder or shipped model name")
+    parser.add_argument("--count", type=int, default=200, help="held-out synthetic invoices")
+    parser.add_argument("--lang", default="eng", help="Tesseract language for the scans (what `run` uses by default)")
+    parser.add_argument("--sroie", type=Path, default=SROIE_DEFAULT, help="SROIE root folder")
+    parser.add_argument("--sroie-limit", type=int, default=None, help="only the first N SROIE test receipts")
+    parser.add_argument("--skip-sroie", action="store_true")
+    parser.add_argument("--skip-synthetic", action="store_true")
+    parser.add_argument("--keep-data", type=Path, default=None, help="write the generated invoices here and keep them")
+    parser.add_argument("--output", type=Path, default=RESULTS / "invoice_eval.json")
+    args = parser.parse_args()
+
+    import torch
+
+    from docextract.pipeline import load_model
+
+    start = time.perf_counter()
+    load_model(args.model)  # fails early on a bad model path; cached for both sections
+    result = {"model": args.model, "load_model_seconds": round(time.perf_counter() - start, 2),
+              "machine": {"cpus": os.cpu_count(), "torch_threads": torch.get_num_threads(),
+                          "python": platform.python_version(), "platform": platform.platform()}}
+    if not args.skip_synthetic:
+        result["synthetic"] = synthetic_section(args.model, args.count, args.lang, args.keep_data)
+    if not args.skip_sroie:
+        result["sroie"] = sroie_section(args.model, args.sroie, args.sroie_limit)
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(json.dumps(result, indent=2) + "\n")
+    args.output.with_suffix(".md").write_text(markdown(result))
+    print(markdown(result))
+    print(f"written: {args.output} and {args.output.with_suffix('.md')}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
