@@ -20,3 +20,18 @@ def test_lspe_positions_start_as_minilm_positions_and_2d_layout_as_a_no_op():
     loss = (out * torch.randn_like(out)).sum()
     loss.backward()
     assert embeddings.layout_2d.x.lspe.fc2.weight.grad.abs().sum() > 0
+
+
+def test_lspe_inference_table_equals_the_training_path_and_follows_weight_changes():
+    from docextract.modeling.positions import LspeEncoding
+
+    torch.manual_seed(0)
+    lspe = LspeEncoding(dim=16, ffn_dim=32, skip=True)
+    values = torch.tensor([[0, 5, 999], [1000, 3, 3]])
+    trained_path = lspe(values)  # grad enabled, training mode: the per-call FFN
+    lspe.eval()
+    with torch.no_grad():
+        assert torch.allclose(lspe(values), trained_path, atol=1e-6)
+        lspe.load_state_dict({k: v * 2 for k, v in lspe.state_dict().items()})
+        fresh = lspe.table(torch.arange(1001))[values]
+        assert torch.allclose(lspe(values), fresh, atol=1e-6)  # the cache was dropped with the old weights

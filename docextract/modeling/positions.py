@@ -13,6 +13,7 @@ import torch
 from torch import nn
 
 SINUSOID_BASE = 10000.0  # Vaswani et al.; LSPE eq. 1
+INFERENCE_TABLE_MIN_ROWS = 1024  # covers the 0..1000 grid and a 512-token window in one computation
 
 
 def sinusoid(values: torch.Tensor, dim: int) -> torch.Tensor:
@@ -40,13 +41,33 @@ class LspeEncoding(nn.Module):
         self.act = nn.GELU()
         self.fc2 = nn.Linear(ffn_dim, dim)
 
-    def forward(self, values: torch.Tensor) -> torch.Tensor:  # (...,) int -> (..., dim)
-        distinct, inverse = torch.unique(values, return_inverse=True)  # (U,), (...,)
+    def table(self, distinct: torch.Tensor) -> torch.Tensor:  # (U,) int -> (U, dim)
         base = sinusoid(distinct, self.dim).to(self.fc1.weight.dtype)  # (U, dim)
         table = self.fc2(self.act(self.fc1(base)))  # (U, dim)
-        if self.skip:
-            table = table + base
-        return table[inverse]  # (..., dim)
+        return table + base if self.skip else table
+
+    def forward(self, values: torch.Tensor) -> torch.Tensor:  # (...,) int -> (..., dim)
+        if not self.training and not torch.is_grad_enabled():
+            return self._inference_table(int(values.max()) + 1 if values.numel() else 1)[values]  # (..., dim)
+        distinct, inverse = torch.unique(values, return_inverse=True)  # (U,), (...,)
+        return self.table(distinct)[inverse]  # (..., dim)
+
+    def _inference_table(self, size: int) -> torch.Tensor:
+        """At inference the FFN output for positions 0..size-1 is computed once and reused: the FFN
+        over ~1000 values per axis per forward was two thirds of a 1-layer model's time (profiled)."""
+        cached = getattr(self, "_cached_table", None)
+        if cached is None or cached.shape[0] < size or cached.dtype != self.fc1.weight.dtype:
+            cached = self.table(torch.arange(max(size, INFERENCE_TABLE_MIN_ROWS), device=self.fc1.weight.device))
+            self._cached_table = cached
+        return cached
+
+    def train(self, mode: bool = True):
+        self._cached_table = None  # weights may change
+        return super().train(mode)
+
+    def _load_from_state_dict(self, *args, **kwargs):
+        self._cached_table = None
+        return super()._load_from_state_dict(*args, **kwargs)
 
 
 class PositionEncoder(nn.Module):
