@@ -76,8 +76,12 @@ def load_model(name_or_path: str):
     folder = check_loadable_folder(resolve_model(name_or_path))
     import torch
 
-    # Shipped checkpoints are stored in fp16 (half the size); CPU inference runs in fp32.
-    model = LayoutForTokenClassification.from_pretrained(str(folder), dtype=torch.float32)
+    from docextract.modeling.compact import is_compact, load_compact
+
+    if is_compact(folder):  # shipped checkpoints: fp16 + int8 embeddings, run in fp32
+        model = load_compact(folder, LayoutForTokenClassification)
+    else:
+        model = LayoutForTokenClassification.from_pretrained(str(folder), dtype=torch.float32)
     model.eval()
     tokenizer = load_tokenizer(str(folder) if (folder / "tokenizer.json").is_file() else None)
     return model, tokenizer
