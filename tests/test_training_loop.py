@@ -86,3 +86,18 @@ def test_nan_loss_aborts_with_a_clear_message(tmp_path):
         model.classifier.weight.fill_(float("nan"))
     with pytest.raises(TrainingAborted, match="not finite"):
         train(model, _examples(), TrainConfig(tmp_path, epochs=1, batch_size=4))
+
+
+def test_lspe_position_ffns_train_at_a_scaled_learning_rate(tmp_path):
+    from docextract.modeling import from_preset
+    from docextract.training.loop import parameter_groups
+
+    model = from_preset("lspe-layoutlm", num_labels=3, num_hidden_layers=1)
+    groups = parameter_groups(model, TrainConfig(tmp_path, learning_rate=1e-4, lspe_lr_scale=0.02))
+    lspe_ids = {id(p) for n, p in model.named_parameters() if ".lspe." in n}
+    assert lspe_ids
+    for group in groups:
+        in_lspe = {id(p) in lspe_ids for p in group["params"]}
+        assert len(in_lspe) == 1  # a group is all LSPE or none
+        assert group["lr"] == pytest.approx(2e-6 if in_lspe.pop() else 1e-4)
+    assert sum(len(g["params"]) for g in groups) == sum(1 for p in model.parameters() if p.requires_grad)

@@ -69,6 +69,7 @@ def finetune(
     max_tokens: int = typer.Option(510, min=16, help="Word tokens per window ([CLS]/[SEP] come on top)."),
     stride: int = typer.Option(128, min=0, help="Tokens of context shared by neighbouring windows."),
     seed: int = typer.Option(42, help="Seed: the same seed on the same machine gives the same model."),
+    lspe_lr_scale: float = typer.Option(0.02, min=0.0, help="Learning-rate multiplier for LSPE position FFNs (at 1.0 they drown the text early on)."),
     limit: Optional[int] = typer.Option(None, min=1, help="Use only the first N documents of each file (quick runs)."),
     threads: Optional[int] = typer.Option(None, min=1, help="torch CPU threads (default: all cores)."),
 ) -> None:
@@ -88,6 +89,7 @@ def finetune(
             train_files=tuple(train_file), eval_files=tuple(eval_file), output_dir=output, model=model,
             scheme=scheme.value, max_tokens=max_tokens, stride=stride, epochs=epochs, learning_rate=learning_rate,
             batch_size=batch_size, grad_accumulation=grad_accumulation, seed=seed, augment=augment.value, limit=limit,
+            lspe_lr_scale=lspe_lr_scale,
         )
         with _progress() as progress:
             task = progress.add_task("finetune", total=None, info="preparing data")

@@ -41,6 +41,7 @@ class FinetuneOptions:
     grad_accumulation: int = 1
     warmup_ratio: float = 0.1
     seed: int = 42
+    lspe_lr_scale: float = 0.02  # see TrainConfig
     augment: str = "none"
     augment_copies: int = 1
     limit: int | None = None  # use only the first N documents of each file (quick runs)
@@ -140,7 +141,8 @@ def finetune(options: FinetuneOptions, *, on_step: Callable | None = None, on_ep
     config = TrainConfig(
         output_dir=options.output_dir, epochs=options.epochs, learning_rate=options.learning_rate,
         batch_size=options.batch_size, grad_accumulation=options.grad_accumulation,
-        warmup_ratio=options.warmup_ratio, seed=options.seed, stop_after_steps=stop_after_steps,
+        warmup_ratio=options.warmup_ratio, seed=options.seed, lspe_lr_scale=options.lspe_lr_scale,
+        stop_after_steps=stop_after_steps,
     )
     history = train(model, examples, config, evaluate=evaluate, on_step=on_step, on_epoch=on_epoch)
     if stop_after_steps is not None:

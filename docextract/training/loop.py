@@ -48,6 +48,11 @@ class TrainConfig:
     weight_decay: float = 0.01
     max_grad_norm: float = 1.0
     seed: int = 42
+    # Learning-rate multiplier for LSPE's position FFNs. Their output layer has a fan-in of ~1536, so
+    # Adam at the encoder's rate moves every position vector by more than a word embedding's size in a
+    # few steps and drowns the text: measured on 8 FUNSD forms, 25 steps took the loss 1.95 -> 1.48 at
+    # scale 1, 1.95 -> 0.61 at 0.02 (the same as the text-only encoder, 0.61).
+    lspe_lr_scale: float = 0.02
     stop_after_steps: int | None = None  # for tests: stop (as if killed) after this many optimizer steps
 
     def to_json(self) -> dict[str, Any]:
@@ -65,6 +70,22 @@ def collate(examples: Sequence[dict[str, list]]) -> dict[str, torch.Tensor]:
         rows = [list(e[key]) + [pad] * (length - len(e[key])) for e in examples]
         batch[key] = torch.tensor(rows, dtype=torch.long)
     return batch
+
+
+NO_DECAY = ("bias", "LayerNorm.weight", "norm.weight")
+
+
+def parameter_groups(model, config: TrainConfig) -> list[dict[str, Any]]:
+    """AdamW groups: no weight decay on biases and norms; LSPE FFNs at ``lspe_lr_scale`` of the rate."""
+    groups: dict[tuple[bool, bool], list] = {}
+    for name, param in model.named_parameters():
+        if param.requires_grad:
+            groups.setdefault((name.endswith(NO_DECAY), ".lspe." in name), []).append(param)
+    return [
+        {"params": params, "weight_decay": 0.0 if no_decay else config.weight_decay,
+         "lr": config.learning_rate * (config.lspe_lr_scale if lspe else 1.0)}
+        for (no_decay, lspe), params in sorted(groups.items())
+    ]
 
 
 def _batches(n: int, batch_size: int, generator: torch.Generator) -> list[list[int]]:
@@ -92,12 +113,7 @@ def train(
     generator = torch.Generator().manual_seed(config.seed)
     steps_per_epoch = math.ceil(math.ceil(len(train_examples) / config.batch_size) / config.grad_accumulation)
     total_steps = steps_per_epoch * config.epochs
-    no_decay = ("bias", "LayerNorm.weight", "norm.weight")
-    params = [
-        {"params": [p for n, p in model.named_parameters() if p.requires_grad and not n.endswith(no_decay)], "weight_decay": config.weight_decay},
-        {"params": [p for n, p in model.named_parameters() if p.requires_grad and n.endswith(no_decay)], "weight_decay": 0.0},
-    ]
-    optimizer = torch.optim.AdamW(params, lr=config.learning_rate)
+    optimizer = torch.optim.AdamW(parameter_groups(model, config), lr=config.learning_rate)
     scheduler = get_linear_schedule_with_warmup(optimizer, int(config.warmup_ratio * total_steps), total_steps)
 
     history: dict[str, Any] = {"config": config.to_json(), "epochs": [], "best": None}
