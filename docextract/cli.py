@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 import traceback
 
@@ -55,8 +54,8 @@ def main() -> None:
     """Entry point of `docextract`: usage errors exit 2, Ctrl-C 130, a bug 1 with a one-line message."""
     import click
 
-    # Tesseract's own OpenMP threading made a 300-dpi page ~6x slower on 2 cores (measured-here.md).
-    os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+    # Tesseract runs single-threaded (readers/ocr.py sets OMP_THREAD_LIMIT around its calls only:
+    # set process-wide it would also cap torch and break torch.set_num_threads).
     try:
         code = app(standalone_mode=False)
     except click.ClickException as error:

@@ -199,3 +199,20 @@ def test_garbage_text_layer_is_not_usable():
     assert not is_usable(words("(cid:12)(cid:7)(cid:99)", "(cid:3)", "a"))
     assert not is_usable(words("\ue001\ue002\ue003", "\x07\x08", "ok"))
     assert garbage_fraction(["ab", "(cid:1)(cid:2)"]) == pytest.approx(0.5)
+
+
+def test_tesseract_thread_limit_never_leaks_into_the_process(tmp_path, monkeypatch):
+    """OMP_THREAD_LIMIT in the process environment breaks torch.set_num_threads (MKL fails and hangs):
+    it must be set for Tesseract's subprocess only."""
+    import os
+
+    from docextract.readers.ocr import single_threaded_tesseract
+
+    monkeypatch.delenv("OMP_THREAD_LIMIT", raising=False)
+    with single_threaded_tesseract():
+        assert os.environ["OMP_THREAD_LIMIT"] == "1"
+    assert "OMP_THREAD_LIMIT" not in os.environ
+    monkeypatch.setenv("OMP_THREAD_LIMIT", "4")  # a user's own setting survives
+    with single_threaded_tesseract():
+        assert os.environ["OMP_THREAD_LIMIT"] == "1"
+    assert os.environ["OMP_THREAD_LIMIT"] == "4"

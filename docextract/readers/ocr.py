@@ -8,6 +8,7 @@ with :meth:`Box.from_pixels`.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import shutil
@@ -19,11 +20,28 @@ from docextract.document import Box, Word
 from docextract.errors import InputError, MissingDependencyError
 from docextract.readers.limits import DEFAULT_OCR_TIMEOUT, MAX_TESSERACT_SIDE
 
-# Set before pytesseract spawns anything: its subprocesses inherit this process's environment.
-os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+import pytesseract
+from pytesseract import Output, TesseractError, TesseractNotFoundError
 
-import pytesseract  # noqa: E402  (after the environment is set)
-from pytesseract import Output, TesseractError, TesseractNotFoundError  # noqa: E402
+
+@contextlib.contextmanager
+def single_threaded_tesseract():
+    """``OMP_THREAD_LIMIT=1`` for the Tesseract subprocesses started inside, and only for them.
+
+    pytesseract's subprocesses inherit this process's environment, so the variable is set around the
+    call and restored after. It must never stay set process-wide: if it is in the environment when
+    torch loads its OpenMP runtime, ``torch.set_num_threads(2)`` makes MKL's solvers fail
+    ("Parameter 6 was incorrect on entry to SLASWP") and hang, and inference runs on one core.
+    """
+    previous = os.environ.get("OMP_THREAD_LIMIT")
+    os.environ["OMP_THREAD_LIMIT"] = "1"
+    try:
+        yield
+    finally:
+        if previous is None:
+            os.environ.pop("OMP_THREAD_LIMIT", None)
+        else:
+            os.environ["OMP_THREAD_LIMIT"] = previous
 
 # Tesseract OSD must be at least this sure before docextract turns a page; below it the page
 # stays as it is (a wrong 180-degree turn destroys a page that was upright).
@@ -63,7 +81,8 @@ def _check_tesseract_cached(lang: str) -> None:
     if shutil.which(pytesseract.pytesseract.tesseract_cmd) is None:
         raise MissingDependencyError(f"Tesseract is needed to OCR scanned pages and images: {INSTALL_HINT}")
     try:
-        installed = set(pytesseract.get_languages(config=""))
+        with single_threaded_tesseract():
+            installed = set(pytesseract.get_languages(config=""))
     except (TesseractNotFoundError, TesseractError, OSError) as exc:
         raise MissingDependencyError(f"Tesseract does not run ({exc}): {INSTALL_HINT}") from exc
     missing = [code for code in lang.split("+") if code not in installed]
@@ -110,7 +129,8 @@ def detect_rotation(image: Image.Image, *, source: str, timeout: float = DEFAULT
         return 0
     _check_side(image, source)
     try:
-        osd = pytesseract.image_to_osd(image, output_type=Output.DICT, timeout=timeout)
+        with single_threaded_tesseract():
+            osd = pytesseract.image_to_osd(image, output_type=Output.DICT, timeout=timeout)
     except TesseractNotFoundError as exc:
         raise MissingDependencyError(f"Tesseract is needed for OCR: {INSTALL_HINT}") from exc
     except TesseractError:
@@ -142,7 +162,8 @@ def ocr_image(image: Image.Image, *, dpi: float, lang: str, source: str,
     _check_side(image, source)
     gray = to_ocr_mode(image)
     try:
-        data = pytesseract.image_to_data(gray, lang=lang, output_type=Output.DICT, timeout=timeout)
+        with single_threaded_tesseract():
+            data = pytesseract.image_to_data(gray, lang=lang, output_type=Output.DICT, timeout=timeout)
     except TesseractNotFoundError as exc:
         raise MissingDependencyError(f"Tesseract is needed for OCR: {INSTALL_HINT}") from exc
     except TesseractError as exc:
