@@ -97,9 +97,11 @@ def perturb(ldoc: LabelledDocument, mode: str, seed: int) -> LabelledDocument:
 
 
 def normalize_field(text: str) -> str:
-    """Case-, accent-width- and whitespace-insensitive comparison form of a field value."""
-    text = unicodedata.normalize("NFKC", text).casefold()
-    return re.sub(r"\s+", " ", text).strip(" .,:;")
+    """Comparison form of a field value: NFKC, case-folded, commas read as spaces (a multi-line address
+    is printed on lines but written as "street, city" in ground truth), whitespace collapsed, outer
+    punctuation stripped."""
+    text = unicodedata.normalize("NFKC", text).casefold().replace(",", " ")
+    return re.sub(r"\s+", " ", text).strip(" .:;")
 
 
 def evaluate_model(model, tokenizer, documents: Sequence[LabelledDocument], settings: EvalSettings,

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any, Iterable, Mapping, Sequence
 
+from docextract.training.evaluate import normalize_field
+
 CALIBRATION_BINS = 10  # equal-width confidence bins over [0, 1]
 
 COMPARISON_RULES = {
@@ -28,8 +30,7 @@ COMPARISON_RULES = {
 
 
 def _text_form(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text).casefold().replace(",", " ")
-    return re.sub(r"\s+", " ", text).strip(" .:;")
+    return normalize_field(text)
 
 
 def _compact(text: str) -> str:
