@@ -102,13 +102,15 @@ def _document_fields(doc: Document, entities: list[Entity], locale: str, ids: di
     for entity in entities:
         if not entity.label.startswith(LINE_ITEM_PREFIX):
             by_label.setdefault(entity.label, []).append(entity)
+    # One field object per entity, shared by `fields`, their alternatives and `entities`.
+    objects = {id(e): field_object(doc, e, locale, ids, currency) for e in entities}
     for label, candidates in sorted(by_label.items()):
         ranked = sorted(candidates, key=lambda e: -e.confidence)
-        best = field_object(doc, ranked[0], locale, ids, currency)
+        best = dict(objects[id(ranked[0])])
         if len(ranked) > 1:
             best["alternatives"] = [
-                {k: alt[k] for k in ("value", "normalized", "confidence", "source_tokens")}
-                for alt in (field_object(doc, e, locale, ids, currency) for e in ranked[1:4])
+                {k: objects[id(e)][k] for k in ("value", "normalized", "confidence", "source_tokens")}
+                for e in ranked[1:4]
             ]
         fields[label] = best
     line_items = []
@@ -129,7 +131,7 @@ def _document_fields(doc: Document, entities: list[Entity], locale: str, ids: di
         "fields": fields,
         "line_items": line_items,
         "entities": [
-            {"label": e.label, **{k: v for k, v in field_object(doc, e, locale, ids, currency).items() if k != "method"}}
+            {"label": e.label, **{k: v for k, v in objects[id(e)].items() if k != "method"}}
             for e in entities
         ],
         "validation": validate_invoice(fields, line_items),
