@@ -11,6 +11,7 @@ import json
 import math
 import os
 import shutil
+import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -130,6 +131,10 @@ def train(
         start_epoch, step, history = state["epoch"], state["step"], state["history"]
 
     nonfinite = 0
+    # Wall-clock training time (evaluation included) across resumes; kept out of the epoch records so
+    # that a resumed run's records equal an uninterrupted run's.
+    seconds_before = history.get("train_seconds", 0.0)
+    started = time.perf_counter()
     for epoch in range(start_epoch, config.epochs):
         model.train()
         batches = _batches(len(train_examples), config.batch_size, generator)
@@ -168,6 +173,7 @@ def train(
             _save_best(model, output_dir / "best")
         if on_epoch:
             on_epoch(epoch + 1, record)
+        history["train_seconds"] = round(seconds_before + time.perf_counter() - started, 1)
         save_checkpoint(
             output_dir, step, model, optimizer, scheduler,
             {"epoch": epoch + 1, "history": history, "generator_state": generator.get_state().tolist()},
