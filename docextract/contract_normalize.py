@@ -21,7 +21,6 @@ import unicodedata
 
 from dateutil import parser as date_parser
 
-from docextract.normalize import parse_date
 
 MIN_YEAR, MAX_YEAR = 1900, 2100  # contract dates outside these are misreadings
 # Two defaults: a date component the text does not give differs between the two parses, so it is caught.
@@ -73,22 +72,24 @@ def _clean(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).split())
 
 
+def _parse_date_twice(text: str, fuzzy: bool) -> dt.date | None:
+    """dateutil (month first, as US contracts write) with two defaults: a component missing from the text
+    makes the two parses differ, so "May, 2019" gives None instead of today's day."""
+    try:
+        first, second = (date_parser.parse(text, fuzzy=fuzzy, default=d) for d in _DATE_DEFAULTS)
+    except (ValueError, OverflowError, TypeError):
+        return None
+    return first.date() if first == second else None
+
+
 def normalize_effective_date(text: str) -> str | None:
     """A printed date -> ``YYYY-MM-DD``; every component must come from the text (no default day or month)."""
     cleaned = re.sub(r",(?=\S)", ", ", _clean(text)).strip(" ,.;:()")  # "December 11,2014" needs the space
     if not cleaned:
         return None
-    parsed = parse_date(cleaned)  # strict: "05/01/2019", "May 1, 2019", "2019-05-01"
+    parsed = _parse_date_twice(cleaned, fuzzy=False) or _parse_date_twice(_ORDINAL_SUFFIX.sub(r"\1", cleaned), fuzzy=True)
     if parsed is None:
-        # "the 1st day of May, 2019", "December 11,2014": fuzzy, parsed twice with different defaults
-        spaced = _ORDINAL_SUFFIX.sub(r"\1", cleaned)
-        try:
-            first, second = (date_parser.parse(spaced, fuzzy=True, default=d) for d in _DATE_DEFAULTS)
-        except (ValueError, OverflowError, TypeError):
-            return None
-        if first != second:
-            return None
-        parsed = first.date()
+        return None
     if not MIN_YEAR <= parsed.year <= MAX_YEAR:
         return None
     return parsed.isoformat()
