@@ -24,10 +24,10 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from seqeval.metrics import classification_report, f1_score, precision_score, recall_score
 from seqeval.scheme import IOBES
 
+from docextract.contract_normalize import kleister_form
 from docextract.data.augment import global_block_shuffle, neighbour_block_swap
 from docextract.data.labelled import LabelledDocument
 from docextract.data.tagging import document_tags
-from docextract.contract_normalize import kleister_form
 from docextract.document_values import document_values, policy_for_labels, value_pairs
 from docextract.entities import TaggedWord, decode_entities, document_locale, normalize_value, split_tag
 from docextract.errors import UsageError
