@@ -3,6 +3,8 @@
 Boxes are 0..1 fractions of the page, top-left origin; pages are 1-based; confidences in 0..1;
 dates ISO 8601; money as a decimal string with an ISO 4217 code. ``tokens[]`` (every word with
 its tag) is included on request; ``source_tokens`` ids (``p{page}-t{n}``) are stable either way.
+A model whose labels have a value policy (a Kleister-NDA contract model) also gets top-level
+``values``: document-level values merged from every mention (:mod:`docextract.document_values`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any, Sequence
 
 from docextract import __version__
 from docextract.document import Document, WordRef
+from docextract.document_values import document_values, policy_for_labels
 from docextract.entities import (
     LINE_ITEM_PREFIX,
     Entity,
@@ -55,6 +58,8 @@ def build_output(
     locale = document_locale(doc)
     entities = decode_entities(tagged)
     document = _document_fields(doc, entities, locale, ids) if model else None
+    policy = policy_for_labels(model.get("labels") or ()) if model else None
+    values = document_values(doc, entities, policy) if policy is not None else None
     return {
         "schema_version": SCHEMA_VERSION,
         "source": {"path": doc.source, "sha256": doc.sha256, "mime_type": doc.mime_type, "page_count": len(doc.pages)},
@@ -76,6 +81,7 @@ def build_output(
         ],
         "text": reading_order_text(doc),
         "documents": [document] if document else [],
+        **({"values": {k: [v.to_dict() for v in vs] for k, vs in values.items()}} if values is not None else {}),
         **({"tokens": _tokens(doc, tagged, ids)} if include_tokens else {}),
         "warnings": list(doc.warnings),
         "errors": [],

@@ -152,7 +152,7 @@ def evaluate(
 
 
 def _report_table(reports: dict) -> Table:
-    table = Table(title="entity-level (seqeval) and field scores")
+    table = Table(title="entity-level (seqeval), field and Kleister value scores")
     numeric = ("precision", "recall", "F1", "accuracy", "support")
     for column in ("mode", "label", *numeric):
         table.add_column(column, justify="right" if column in numeric else "left")
@@ -167,6 +167,13 @@ def _report_table(reports: dict) -> Table:
             for key, v in r["fields"]["per_key"].items():
                 table.add_row("", f"field {key}", f"{v['precision']:.4f}", f"{v['recall']:.4f}", f"{v['f1']:.4f}",
                               f"{v['accuracy']:.4f}", str(v["support"]))
+        if "kleister" in r:  # document-level (key, value) pairs, Kleister's F1 (UC)
+            m = r["kleister"]["micro"]
+            table.add_row("", "[b]kleister micro[/b]", f"{m['precision']:.4f}", f"{m['recall']:.4f}",
+                          f"[b]{m['f1']:.4f}[/b]", "", str(m["support"]))
+            for key, v in r["kleister"]["per_key"].items():
+                table.add_row("", f"kleister {key}", f"{v['precision']:.4f}", f"{v['recall']:.4f}", f"{v['f1']:.4f}",
+                              "", str(v["support"]))
     return table
 
 

@@ -3,7 +3,9 @@
 Entity-level precision/recall/F1 with seqeval (micro and per label; strict IOBES mode for BIESO),
 over word-level tags in the pipeline's own reading order, and, for key-value data (SROIE,
 Kleister), document-level field F1 and per-field accuracy: the best entity per label against the
-expected values. A label map scores a model whose label names differ from the data's (the SROIE
+expected values. Documents whose label set has a value policy (Kleister-NDA's, see
+:mod:`docextract.document_values`) also get the Kleister metric under ``report["kleister"]``: F1 over
+(key, value) pairs, values aggregated from every mention and normalised, compared upper-cased. A label map scores a model whose label names differ from the data's (the SROIE
 transfer test: the invoice model's vendor_name/invoice_date/vendor_address/total against SROIE's
 company/date/address/total): predicted labels are renamed into the data's names before scoring, and
 predicted labels the map does not name count as O.
@@ -22,9 +24,11 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from seqeval.metrics import classification_report, f1_score, precision_score, recall_score
 from seqeval.scheme import IOBES
 
+from docextract.contract_normalize import kleister_form
 from docextract.data.augment import global_block_shuffle, neighbour_block_swap
 from docextract.data.labelled import LabelledDocument
 from docextract.data.tagging import document_tags
+from docextract.document_values import document_values, policy_for_labels, value_pairs
 from docextract.entities import TaggedWord, decode_entities, document_locale, normalize_value, split_tag
 from docextract.errors import UsageError
 from docextract.inference import tag_words
@@ -49,6 +53,14 @@ FIELD_ACCURACY_RULE = (
     "expected value: both NFKC-normalised, case-folded, whitespace collapsed and outer .,:; stripped; the "
     "prediction may also match in its typed-normalised form (ISO date, decimal amount, canonical IBAN); "
     "no prediction counts as wrong"
+)
+
+
+KLEISTER_METRIC_RULE = (
+    "F1 over (key, value) pairs, micro over documents: predicted pairs from document_values (mentions "
+    "normalised and merged, one value per single-valued key, every party above its threshold), expected "
+    "pairs from the document's fields; values compared upper-cased with spaces as underscores (Kleister's "
+    "F1 (UC)); a predicted key the document does not have counts as a false positive"
 )
 
 
@@ -131,12 +143,20 @@ def score_tagged(pairs: Iterable[tuple[LabelledDocument, Sequence[TaggedWord]]],
     """The metrics report of predicted tags (every word in the document's reading order) against the labels."""
     gold_sequences, predicted_sequences = [], []
     field_counts: dict[str, Counter] = {}
+    kleister_counts: dict[str, Counter] = {}
+    kleister_documents = 0
     for ldoc, tagged in pairs:
         tagged = map_tagged(tagged, settings.label_map)
         gold_sequences.append(document_tags(ldoc, settings.scheme))
         predicted_sequences.append([t.tag for t in tagged])
         if ldoc.fields:
             _count_fields(field_counts, ldoc, tagged)
+        policy = policy_for_labels(ldoc.label_set)
+        if policy is not None:
+            predicted = value_pairs(document_values(ldoc.document, decode_entities(tagged), policy))
+            expected = [(k, kleister_form(v)) for k, vs in ldoc.fields.items() if k in policy for v in vs if v.strip()]
+            count_pairs(kleister_counts, expected, predicted)
+            kleister_documents += 1
     report = _entity_report(gold_sequences, predicted_sequences, settings.scheme)
     report["documents"] = len(gold_sequences)
     report["robustness"] = settings.robustness
@@ -144,7 +164,32 @@ def score_tagged(pairs: Iterable[tuple[LabelledDocument, Sequence[TaggedWord]]],
         report["label_map"] = dict(settings.label_map)
     if field_counts:
         report["fields"] = _field_report(field_counts)
+    if kleister_documents:
+        report["kleister"] = pair_report(kleister_counts, kleister_documents)
     return report
+
+
+def count_pairs(counts: dict[str, Counter], expected: Sequence[tuple[str, str]],
+                predicted: Sequence[tuple[str, str]]) -> None:
+    """Add one document's (key, value) pairs to per-key tp/fp/fn counts (pairs as multisets)."""
+    gold, guess = Counter(expected), Counter(predicted)
+    for (key, _), n in (gold & guess).items():
+        counts.setdefault(key, Counter())["tp"] += n
+    for (key, _), n in (gold - guess).items():
+        counts.setdefault(key, Counter())["fn"] += n
+    for (key, _), n in (guess - gold).items():
+        counts.setdefault(key, Counter())["fp"] += n
+
+
+def pair_report(counts: dict[str, Counter], documents: int) -> dict[str, Any]:
+    """Kleister's metric from per-key counts: micro precision/recall/F1 and the same per key."""
+    total = sum(counts.values(), Counter())
+
+    def scores(c: Counter) -> dict[str, Any]:
+        return {**_prf(c), "tp": c["tp"], "fp": c["fp"], "fn": c["fn"], "support": c["tp"] + c["fn"]}
+
+    return {"micro": scores(total), "per_key": {k: scores(c) for k, c in sorted(counts.items())},
+            "documents": documents, "rule": KLEISTER_METRIC_RULE}
 
 
 def _entity_report(gold: list[list[str]], predicted: list[list[str]], scheme: str) -> dict[str, Any]:

@@ -1,0 +1,135 @@
+"""Mentions -> document-level values: what a long contract says once, however often it says it.
+
+A token-classification model tags every mention of a value (a contract names its parties dozens of
+times, its governing law once or twice). :func:`document_values` turns those entities into values per
+key under a :data:`ValuePolicy` (key -> :class:`ValueRule`):
+
+1. each entity's text is normalised by its key's rule (mentions that do not normalise are dropped);
+2. mentions whose normalised values are equal in the metric's comparison form (upper-cased, spaces as
+   underscores: "NIKE, Inc." and "Nike Inc." are one party) merge into one :class:`DocumentValue`;
+   its ``value`` and ``text`` are those of its most confident mention;
+3. a value's confidence is the **maximum** of its mentions' confidences. Not noisy-or: mentions of one
+   value are not independent evidence (the model repeats its mistakes with the name wherever it
+   recurs), and noisy-or would push any name repeated a dozen times towards 1, so no threshold could
+   separate the parties from other companies a contract keeps naming;
+4. a ``single`` key keeps its most confident value (ties: more mentions, then earlier), a ``multi`` key
+   every value at or above its rule's ``min_confidence``, most confident first.
+
+Values are in the policy's normalised form; for Kleister-NDA that is expected.tsv's form with spaces
+for underscores ("3 years", "New York", "2017-02-10"), compared by :func:`kleister_form`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Mapping, Sequence
+
+from docextract.contract_normalize import (
+    kleister_form,
+    normalize_effective_date,
+    normalize_jurisdiction,
+    normalize_party,
+    normalize_term,
+)
+from docextract.document import Box, Document
+from docextract.entities import Entity
+
+SINGLE, MULTI = "single", "multi"
+# A party is kept when its best mention's tag confidence is at least this. 0.5: the model's tag for the
+# mention beat all others put together; to be tuned on Kleister dev once a Kleister model is trained.
+PARTY_MIN_CONFIDENCE = 0.5
+
+
+@dataclass(frozen=True)
+class ValueRule:
+    cardinality: str  # SINGLE (keep the best value) or MULTI (keep every value >= min_confidence)
+    normalize: Callable[[str], str | None]  # mention text -> normalised value, None when it holds none
+    min_confidence: float = 0.0  # 0..1; values below are dropped
+
+
+ValuePolicy = Mapping[str, ValueRule]
+
+KLEISTER_NDA_POLICY: ValuePolicy = {
+    "effective_date": ValueRule(SINGLE, normalize_effective_date),
+    "jurisdiction": ValueRule(SINGLE, normalize_jurisdiction),
+    "party": ValueRule(MULTI, normalize_party, PARTY_MIN_CONFIDENCE),
+    "term": ValueRule(SINGLE, normalize_term),
+}
+VALUE_POLICIES: tuple[ValuePolicy, ...] = (KLEISTER_NDA_POLICY,)
+
+
+@dataclass(frozen=True)
+class Mention:
+    text: str  # as printed
+    page: int  # 1-based
+    bbox: tuple[float, float, float, float]  # 0..1 of the page, top-left origin (the output's form)
+    confidence: float
+
+
+@dataclass(frozen=True)
+class DocumentValue:
+    key: str
+    value: str  # normalised (the policy's form)
+    text: str  # the most confident mention as printed
+    confidence: float  # 0..1, the maximum over its mentions
+    pages: tuple[int, ...]  # 1-based, sorted, each once
+    evidence: tuple[Mention, ...]  # every mention, in reading order
+
+    def to_dict(self) -> dict:
+        return {
+            "value": self.value, "text": self.text, "confidence": round(self.confidence, 4),
+            "pages": list(self.pages),
+            "evidence": [{"text": m.text, "page": m.page, "bbox": [round(v, 4) for v in m.bbox],
+                          "confidence": round(m.confidence, 4)} for m in self.evidence],
+        }
+
+
+def policy_for_labels(labels: Sequence[str]) -> ValuePolicy | None:
+    """The value policy whose keys cover every label (``O`` and BIO prefixes aside), else None."""
+    names = {label for label in labels if label and label != "O"}
+    for policy in VALUE_POLICIES:
+        if names and names <= set(policy):
+            return policy
+    return None
+
+
+def _mention(doc: Document, entity: Entity) -> Mention:
+    first_page = entity.words[0].page_index
+    page = doc.pages[first_page]
+    box = Box.enclosing([doc.word(r).box for r in entity.words if r.page_index == first_page])
+    return Mention(entity.text(doc), page.number, box.normalized(page.width, page.height), entity.confidence)
+
+
+def document_values(doc: Document, entities: Sequence[Entity], policy: ValuePolicy) -> dict[str, list[DocumentValue]]:
+    """Key -> its values (see the module docstring); keys without a value are absent."""
+    groups: dict[tuple[str, str], list[tuple[str, Mention, int]]] = {}  # (key, comparison form) -> mentions
+    for order, entity in enumerate(entities):
+        rule = policy.get(entity.label)
+        if rule is None:
+            continue
+        mention = _mention(doc, entity)
+        value = rule.normalize(mention.text)
+        if value is None:
+            continue
+        groups.setdefault((entity.label, kleister_form(value)), []).append((value, mention, order))
+    by_key: dict[str, list[tuple[DocumentValue, int]]] = {}
+    for (key, _), members in groups.items():
+        value, best, _ = max(members, key=lambda m: (m[1].confidence, -m[2]))
+        merged = DocumentValue(
+            key=key, value=value, text=best.text, confidence=best.confidence,
+            pages=tuple(sorted({m.page for _, m, _ in members})), evidence=tuple(m for _, m, _ in members),
+        )
+        by_key.setdefault(key, []).append((merged, members[0][2]))
+    out: dict[str, list[DocumentValue]] = {}
+    for key, candidates in sorted(by_key.items()):
+        rule = policy[key]
+        ranked = [v for v, _ in sorted(candidates, key=lambda c: (-c[0].confidence, -len(c[0].evidence), c[1]))
+                  if v.confidence >= rule.min_confidence]
+        if ranked:
+            out[key] = ranked[:1] if rule.cardinality == SINGLE else ranked
+    return out
+
+
+def value_pairs(values: Mapping[str, Sequence[DocumentValue]]) -> list[tuple[str, str]]:
+    """(key, value in the metric's comparison form) for every kept value."""
+    return [(key, kleister_form(v.value)) for key, vs in values.items() for v in vs]
