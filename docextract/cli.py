@@ -37,13 +37,14 @@ def _main(
 
 
 # Each command lives in docextract/commands/; this file only registers them.
-from docextract.commands import data_cmds, inspect_cmd, run_cmd, synth_cmd, train_cmds  # noqa: E402
+from docextract.commands import calibrate_cmd, data_cmds, inspect_cmd, run_cmd, synth_cmd, train_cmds  # noqa: E402
 
 app.command("run", epilog=EXIT_CODES_HELP)(run_cmd.run)
 app.command("inspect")(inspect_cmd.inspect)
 app.command("finetune")(train_cmds.finetune)
 app.command("pretrain")(train_cmds.pretrain)
 app.command("evaluate")(train_cmds.evaluate)
+app.command("calibrate")(calibrate_cmd.calibrate)
 app.command("convert")(data_cmds.convert)
 app.command("validate")(data_cmds.validate)
 app.command("split")(data_cmds.split)

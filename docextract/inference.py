@@ -2,12 +2,13 @@
 
 Each window is encoded exactly as in training (:func:`docextract.data.tagging.encode_words`); a
 word's prediction is the tag distribution at its first sub-token, taken from the one window whose
-core holds the word, so overlapping context never counts a word twice.
+core holds the word, so overlapping context never counts a word twice. A calibrated model's config carries a softmax
+temperature (``docextract_temperature``, fitted by `docextract calibrate`); probabilities use it.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import torch
 
@@ -17,16 +18,20 @@ from docextract.entities import TaggedWord
 from docextract.training.loop import collate
 
 INFERENCE_BATCH_SIZE = 8  # windows per forward pass
+TEMPERATURE_KEY = "docextract_temperature"  # model config key written by `docextract calibrate`
 
 
-def word_probabilities(model, tokenizer: Any, doc: Document, windows: Sequence[Window],
-                       batch_size: int = INFERENCE_BATCH_SIZE, drop_1d: bool = False) -> dict[WordRef, torch.Tensor]:
-    """For each word in some window's core: the softmax over tags at its first sub-token, ``(num_tags,)``.
+def model_temperature(model) -> float:
+    """The softmax temperature fitted by `docextract calibrate` (config ``docextract_temperature``); 1.0 when absent."""
+    value = getattr(model.config, TEMPERATURE_KEY, None)
+    return 1.0 if value is None else float(value)
 
-    ``drop_1d`` gives every token position 0 (the LSPE paper's "no 1D position" robustness test).
-    """
+
+def _first_token_rows(model, tokenizer: Any, doc: Document, windows: Sequence[Window], transform: Callable,
+                      batch_size: int, drop_1d: bool) -> dict[WordRef, torch.Tensor]:
+    """``transform(logits)`` ``(B, S, num_tags) -> (B, S, num_tags)`` taken at each core word's first sub-token."""
     encoded = [encode_words(doc, window, tokenizer) for window in windows]
-    probabilities: dict[WordRef, torch.Tensor] = {}
+    rows: dict[WordRef, torch.Tensor] = {}
     model.eval()
     with torch.inference_mode():
         for start in range(0, len(encoded), batch_size):
@@ -35,21 +40,46 @@ def word_probabilities(model, tokenizer: Any, doc: Document, windows: Sequence[W
             batch.pop("labels", None)
             if drop_1d:
                 batch["position_ids"] = torch.zeros_like(batch["input_ids"])
-            probs = model(**batch).logits.float().softmax(-1)  # (B, S, num_tags)
+            values = transform(model(**batch).logits.float())  # (B, S, num_tags)
             for row, (enc, window) in enumerate(zip(chunk, windows[start:start + batch_size])):
                 core_end = len(window.words) if window.core_end < 0 else window.core_end
                 previous = SPECIAL_WORD_INDEX
                 for position, index in enumerate(enc["word_index"]):
                     if index != SPECIAL_WORD_INDEX and index != previous and window.core_start <= index < core_end:
-                        probabilities[window.words[index]] = probs[row, position]
+                        rows[window.words[index]] = values[row, position]
                     previous = index
-    return probabilities
+    return rows
 
 
-def tag_words(model, tokenizer: Any, doc: Document, windows: Sequence[Window], drop_1d: bool = False) -> list[TaggedWord]:
-    """Every word of ``doc`` in reading order with its most likely tag and that tag's probability."""
+def word_logits(model, tokenizer: Any, doc: Document, windows: Sequence[Window],
+                batch_size: int = INFERENCE_BATCH_SIZE, drop_1d: bool = False) -> dict[WordRef, torch.Tensor]:
+    """For each word in some window's core: the raw tag logits at its first sub-token, ``(num_tags,)``."""
+    return _first_token_rows(model, tokenizer, doc, windows, lambda logits: logits, batch_size, drop_1d)
+
+
+def word_probabilities(model, tokenizer: Any, doc: Document, windows: Sequence[Window],
+                       batch_size: int = INFERENCE_BATCH_SIZE, drop_1d: bool = False,
+                       temperature: float | None = None) -> dict[WordRef, torch.Tensor]:
+    """For each word in some window's core: the softmax over tags at its first sub-token, ``(num_tags,)``.
+
+    ``temperature`` divides the logits before the softmax (default: the model's own, 1.0 for an
+    uncalibrated model, which leaves the probabilities exactly as they were). ``drop_1d`` gives every
+    token position 0 (the LSPE paper's "no 1D position" robustness test).
+    """
+    t = model_temperature(model) if temperature is None else float(temperature)
+    if t == 1.0:  # bit-identical to the uncalibrated softmax
+        transform = lambda logits: logits.softmax(-1)  # noqa: E731
+    else:
+        transform = lambda logits: (logits / t).softmax(-1)  # noqa: E731
+    return _first_token_rows(model, tokenizer, doc, windows, transform, batch_size, drop_1d)
+
+
+def tag_words(model, tokenizer: Any, doc: Document, windows: Sequence[Window], drop_1d: bool = False,
+              temperature: float | None = None) -> list[TaggedWord]:
+    """Every word of ``doc`` in reading order with its most likely tag and that tag's probability
+    (at the model's calibrated temperature unless ``temperature`` is given)."""
     id2label = model.config.id2label
-    probabilities = word_probabilities(model, tokenizer, doc, windows, drop_1d=drop_1d)
+    probabilities = word_probabilities(model, tokenizer, doc, windows, drop_1d=drop_1d, temperature=temperature)
     tagged = []
     for ref in doc.ordered_words():
         probs = probabilities.get(ref)

@@ -72,6 +72,9 @@ def finetune(
     lspe_lr_scale: float = typer.Option(0.02, min=0.0, help="Learning-rate multiplier for LSPE position FFNs (at 1.0 they drown the text early on)."),
     limit: Optional[int] = typer.Option(None, min=1, help="Use only the first N documents of each file (quick runs)."),
     threads: Optional[int] = typer.Option(None, min=1, help="torch CPU threads (default: all cores)."),
+    calibrate: bool = typer.Option(False, "--calibrate", help="At the end, fit the softmax temperature on the --eval data "
+                                   "and write it into the model's config (as `docextract calibrate` does; that command "
+                                   "on a separate held-out set is the cleaner choice, since --eval also picks the epoch)."),
 ) -> None:
     """Finetune a layout model on labelled documents. Interrupted? Run the same command again: it resumes."""
     with user_errors():
@@ -89,7 +92,7 @@ def finetune(
             train_files=tuple(train_file), eval_files=tuple(eval_file), output_dir=output, model=model,
             scheme=scheme.value, max_tokens=max_tokens, stride=stride, epochs=epochs, learning_rate=learning_rate,
             batch_size=batch_size, grad_accumulation=grad_accumulation, seed=seed, augment=augment.value, limit=limit,
-            lspe_lr_scale=lspe_lr_scale,
+            lspe_lr_scale=lspe_lr_scale, calibrate=calibrate,
         )
         with _progress() as progress:
             task = progress.add_task("finetune", total=None, info="preparing data")
@@ -102,6 +105,10 @@ def finetune(
                 raise fail(UsageError(str(error), path=str(output)))
         best = record["history"].get("best")
         stderr.print(f"model written to {output / 'model'}" + (f" (best epoch {best['epoch']}, F1 {best['f1']:.4f})" if best else ""))
+        if "calibration" in record:
+            c = record["calibration"]
+            stderr.print(f"temperature {c['temperature']:.4f} fitted on the --eval data: word NLL {c['nll_before']:.4f} -> "
+                         f"{c['nll_after']:.4f}, word ECE {c['ece_before']:.4f} -> {c['ece_after']:.4f}")
 
 
 def evaluate(

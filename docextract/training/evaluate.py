@@ -219,16 +219,26 @@ def comparable_forms(label: str, text: str, locale: str) -> set[str]:
     return forms
 
 
+def best_entity_per_label(document, tagged: Sequence[TaggedWord]) -> dict[str, tuple[float, str]]:
+    """Label -> (confidence, text as words joined by spaces) of its most confident decoded entity."""
+    best: dict[str, tuple[float, str]] = {}
+    for entity in decode_entities(tagged):
+        text = " ".join(document.word(r).text for r in entity.words)
+        if entity.label not in best or entity.confidence > best[entity.label][0]:
+            best[entity.label] = (entity.confidence, text)
+    return best
+
+
+def expected_forms(expected_values: Iterable[str]) -> set[str]:
+    return {normalize_field(v) for v in expected_values if v.strip()}
+
+
 def _count_fields(counts: dict[str, Counter], ldoc: LabelledDocument, tagged) -> None:
     """Document-level field matching: the most confident entity per label vs the expected values."""
     locale = document_locale(ldoc.document)
-    best: dict[str, tuple[float, str]] = {}
-    for entity in decode_entities(tagged):
-        text = " ".join(ldoc.document.word(r).text for r in entity.words)
-        if entity.label not in best or entity.confidence > best[entity.label][0]:
-            best[entity.label] = (entity.confidence, text)
+    best = best_entity_per_label(ldoc.document, tagged)
     for key, expected_values in ldoc.fields.items():
-        expected = {normalize_field(v) for v in expected_values if v.strip()}
+        expected = expected_forms(expected_values)
         counter = counts.setdefault(key, Counter())
         predicted = comparable_forms(key, best[key][1], locale) if key in best else None
         counter["documents"] += 1

@@ -46,6 +46,9 @@ class FinetuneOptions:
     augment_copies: int = 1
     limit: int | None = None  # use only the first N documents of each file (quick runs)
     model_overrides: dict[str, Any] = field(default_factory=dict)
+    # Fit the softmax temperature on the eval documents at the end (docextract/calibration.py). They also
+    # picked the best epoch, so a separate set with `docextract calibrate` is the cleaner measurement.
+    calibrate: bool = False
 
 
 def load_documents(files: Sequence[Path], limit: int | None = None) -> list[LabelledDocument]:
@@ -123,6 +126,8 @@ def finetune(options: FinetuneOptions, *, on_step: Callable | None = None, on_ep
     eval_docs = [prepare_for_model(d) for d in load_documents(options.eval_files, options.limit)]
     if not train_docs:
         raise InputError("no training documents", path=str(options.train_files[0]), code="INPUT_EMPTY")
+    if options.calibrate and not eval_docs:
+        raise UsageError("calibrating needs held-out documents: give --eval data")
     labels = labels_for(label_set_of(train_docs + eval_docs), options.scheme)
     label_ids = {tag: i for i, tag in enumerate(labels)}
     tokenizer = load_tokenizer()
@@ -162,8 +167,23 @@ def finetune(options: FinetuneOptions, *, on_step: Callable | None = None, on_ep
                                       if k not in ("train_files", "eval_files")},
         "history": history,
     }
+    if options.calibrate:
+        record["calibration"] = _calibrate_final(final, tokenizer, eval_docs)
     (final / "training.json").write_text(json.dumps(record, indent=2, default=str))
     return record
+
+
+def _calibrate_final(folder: Path, tokenizer, eval_docs: Sequence[LabelledDocument]) -> dict[str, Any]:
+    """Fit the final model's temperature on the eval documents and write it into its config.json."""
+    import torch
+
+    from docextract.calibration import calibrate, write_temperature
+    from docextract.modeling import LayoutForTokenClassification
+
+    model = LayoutForTokenClassification.from_pretrained(str(folder), dtype=torch.float32).eval()
+    report = calibrate(model, tokenizer, eval_docs)
+    write_temperature(folder, report.temperature)
+    return report.to_dict()
 
 
 def _headline(report: dict[str, Any]) -> dict[str, float]:

@@ -1,0 +1,68 @@
+"""`docextract calibrate MODEL DATA.jsonl`: fit a model's softmax temperature on held-out labelled documents."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.table import Table
+
+from docextract.commands.common import stderr, user_errors
+from docextract.errors import InputError
+
+
+def calibrate(
+    model: str = typer.Argument(..., help="A model folder (e.g. OUTPUT/model from finetune) or a shipped model name."),
+    data: List[Path] = typer.Argument(..., help="Labelled JSONL file(s) the model did NOT train on (docs/labelled-format.md)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Write the calibrated model to this new folder (a copy); "
+                                                           "without it MODEL's config.json is updated in place."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Fit and report only; write nothing."),
+    limit: Optional[int] = typer.Option(None, min=1, help="Only the first N documents of each file."),
+) -> None:
+    """Fit one temperature T (logits / T before the softmax) so that confidences match accuracy.
+
+    T minimises the negative log-likelihood of the gold word tags of DATA. It never changes a predicted
+    tag, only the confidences. NLL and expected calibration error (10 bins) are reported before and
+    after, per word and per extracted field (documents with `fields`); JSON on stdout. T is written to the
+    model's config.json as `docextract_temperature`, which `run`, `evaluate` and batch workers apply.
+    """
+    with user_errors():
+        from docextract.calibration import calibrate as fit, write_temperature
+        from docextract.model_store import resolve_model
+        from docextract.pipeline import load_model
+        from docextract.training.finetune import load_documents
+
+        for path in data:
+            if not path.is_file():
+                raise InputError("no such labelled JSONL file", path=str(path), code="INPUT_NOT_FOUND")
+        folder = resolve_model(model)
+        net, tokenizer = load_model(str(folder))
+        documents = load_documents(data, limit)
+        if not documents:
+            raise InputError("no documents to calibrate on", path=str(data[0]), code="INPUT_EMPTY")
+        with stderr.status(f"computing logits of {len(documents)} documents"):
+            report = fit(net, tokenizer, documents)
+        stderr.print(report_table(report))
+        result = {"model": model, "data": [str(p) for p in data], **report.to_dict(), "written": None}
+        if not dry_run:
+            written = write_temperature(folder, report.temperature, out)
+            result["written"] = str(written / "config.json")
+            stderr.print(f"docextract_temperature {report.temperature:.4f} written to {written / 'config.json'}")
+        typer.echo(json.dumps(result, indent=2))
+
+
+def report_table(report) -> Table:
+    table = Table(title=f"temperature {report.temperature:.4f} (was {report.previous_temperature:g}); "
+                        f"{report.documents} documents, {report.words} words, {report.fields} fields")
+    for column in ("measure", "before", "after"):
+        table.add_column(column, justify="left" if column == "measure" else "right")
+
+    def cell(value) -> str:
+        return "n/a" if value is None else f"{value:.4f}"
+
+    table.add_row("word NLL (nats)", cell(report.nll_before), cell(report.nll_after))
+    table.add_row("word ECE", cell(report.ece_before), cell(report.ece_after))
+    table.add_row("field ECE", cell(report.field_ece_before), cell(report.field_ece_after))
+    return table
