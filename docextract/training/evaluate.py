@@ -38,6 +38,7 @@ class EvalSettings:
     scheme: str = "BIO"
     max_tokens: int = 510
     stride: int = 128
+    cross_pages: bool = False  # windows span pages (long-range models trained that way)
     robustness: str = "none"
     seed: int = 0  # for the shuffles
     # model label -> data label (e.g. {"vendor_name": "company"}); None scores the model's labels as they are
@@ -119,7 +120,8 @@ def evaluate_model(model, tokenizer, documents: Sequence[LabelledDocument], sett
     def tagged_documents():
         for i, ldoc in enumerate(documents):
             ldoc = perturb(prepare_for_model(ldoc), settings.robustness, settings.seed + i)
-            windows = document_windows(ldoc.document, tokenizer, max_tokens=settings.max_tokens, stride=settings.stride)
+            windows = document_windows(ldoc.document, tokenizer, max_tokens=settings.max_tokens, stride=settings.stride,
+                                       cross_pages=settings.cross_pages)
             yield ldoc, tag_words(model, tokenizer, ldoc.document, windows, drop_1d=settings.robustness == "drop-1d")
             if on_document:
                 on_document(i + 1)
