@@ -152,6 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None, help="Write here instead of benchmarks/results/NAME.json.")
     parser.add_argument("--threads", type=int, default=DEFAULT_THREADS)
     parser.add_argument("--ocr", default="auto", help="PDF folders: auto | always | never.")
+    parser.add_argument("--note", default=None, help="A sentence about the model or data, kept in the results.")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)  # the measuring subprocess
     args = parser.parse_args(argv)
     if not args.data.exists():
@@ -173,6 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     name = args.name or f"long_document_{Path(args.model).name}"
     record = {
         "command": "PYTHONPATH=$PWD python benchmarks/long_document.py " + " ".join(sys.argv[1:] if argv is None else argv),
+        **({"note": args.note} if args.note else {}),
         "data": str(args.data), "machine": {"platform": platform.platform(), "cpus": os.cpu_count()},
         **result, "summary": summary(result["documents"]),
         "wall_seconds_with_reading": round(time.perf_counter() - start, 1),
