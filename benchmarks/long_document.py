@@ -34,6 +34,7 @@ import ctypes
 import json
 import os
 import platform
+import shlex
 import subprocess
 import sys
 import time
@@ -173,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     result = json.loads(child.stdout)
     name = args.name or f"long_document_{Path(args.model).name}"
     record = {
-        "command": "PYTHONPATH=$PWD python benchmarks/long_document.py " + " ".join(sys.argv[1:] if argv is None else argv),
+        "command": "PYTHONPATH=$PWD python benchmarks/long_document.py " + shlex.join(sys.argv[1:] if argv is None else argv),
         **({"note": args.note} if args.note else {}),
         "data": str(args.data), "machine": {"platform": platform.platform(), "cpus": os.cpu_count()},
         **result, "summary": summary(result["documents"]),
