@@ -17,8 +17,29 @@ from docextract.document import Document, Window, WordRef
 from docextract.entities import TaggedWord
 from docextract.training.loop import collate
 
-INFERENCE_BATCH_SIZE = 8  # windows per forward pass
+INFERENCE_BATCH_SIZE = 8  # windows per forward pass, at most
 TEMPERATURE_KEY = "docextract_temperature"  # model config key written by `docextract calibrate`
+# Padded tokens per forward pass, at most (8 windows of 512): a long-range model's 4096- or 16384-token
+# window goes through alone, so activation memory stays that of one window (linear in its length for
+# cosFormer and Linformer: no S x S tensor), not batch_size times it.
+INFERENCE_TOKENS_PER_BATCH = 8 * 512
+
+
+def token_budget_batches(lengths: Sequence[int], batch_size: int = INFERENCE_BATCH_SIZE,
+                         token_budget: int = INFERENCE_TOKENS_PER_BATCH) -> list[range]:
+    """Consecutive runs of windows (by index) whose padded size, count x longest, stays within
+    ``token_budget``; at most ``batch_size`` windows each, and always at least one."""
+    batches: list[range] = []
+    start, longest = 0, 0
+    for index, length in enumerate(lengths):
+        grown = max(longest, length)
+        if index > start and (index - start >= batch_size or (index - start + 1) * grown > token_budget):
+            batches.append(range(start, index))
+            start, grown = index, length
+        longest = grown
+    if start < len(lengths):
+        batches.append(range(start, len(lengths)))
+    return batches
 
 
 def model_temperature(model) -> float:
@@ -34,14 +55,14 @@ def _first_token_rows(model, tokenizer: Any, doc: Document, windows: Sequence[Wi
     rows: dict[WordRef, torch.Tensor] = {}
     model.eval()
     with torch.inference_mode():
-        for start in range(0, len(encoded), batch_size):
-            chunk = encoded[start:start + batch_size]
+        for run in token_budget_batches([len(e["input_ids"]) for e in encoded], batch_size):
+            chunk = encoded[run.start:run.stop]
             batch = collate(chunk)
             batch.pop("labels", None)
             if drop_1d:
                 batch["position_ids"] = torch.zeros_like(batch["input_ids"])
             values = transform(model(**batch).logits.float())  # (B, S, num_tags)
-            for row, (enc, window) in enumerate(zip(chunk, windows[start:start + batch_size])):
+            for row, (enc, window) in enumerate(zip(chunk, windows[run.start:run.stop])):
                 core_end = len(window.words) if window.core_end < 0 else window.core_end
                 previous = SPECIAL_WORD_INDEX
                 for position, index in enumerate(enc["word_index"]):

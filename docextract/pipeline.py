@@ -34,7 +34,7 @@ class RunOptions:
     include_timings: bool = False  # off by default: outputs stay byte-identical between runs
     stride: int = DEFAULT_STRIDE
     max_tokens: int | None = None  # None: what the model was trained with (512 positions -> 510)
-    cross_pages: bool = False
+    cross_pages: bool | None = None  # None: what the model was trained with (long-range models read whole documents)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -88,16 +88,37 @@ def load_model(name_or_path: str):
 
 
 def model_window_size(model) -> int:
-    """Word tokens per window the model handles: its position table minus [CLS]/[SEP], at most 512 - 2
-    for models trained on 512-token windows (``docextract_window_tokens`` in the config says so)."""
+    """Word tokens per window the model handles: what it was trained with (``docextract_window_tokens`` in
+    its config: 4094 for a long-range model trained on whole documents), never more than its position
+    table minus [CLS]/[SEP]; a model that does not say reads 512 - 2 (or its smaller table)."""
+    from docextract.modeling.config import max_window_tokens
+
+    limit = max_window_tokens(model.config)
     trained = getattr(model.config, "docextract_window_tokens", None)
-    return int(trained) if trained else min(model.config.max_position_embeddings, 512) - SPECIAL_TOKENS
+    if trained:
+        return int(trained) if limit is None else min(int(trained), limit)
+    return min(model.config.max_position_embeddings, 512) - SPECIAL_TOKENS
+
+
+def model_cross_pages(model) -> bool:
+    """Whether the model was trained on windows that span pages (``finetune --cross-pages``)."""
+    return bool(getattr(model.config, "docextract_cross_pages", False))
 
 
 def model_stride(model, window_tokens: int) -> int:
     """The stride the model was trained with, kept below the window size."""
     stride = getattr(model.config, "docextract_stride", None) or DEFAULT_STRIDE
     return min(int(stride), window_tokens // 4)
+
+
+def model_windows(doc: Document, model, tokenizer, options: RunOptions = RunOptions()) -> list[Window]:
+    """The windows ``model`` reads ``doc`` in: its trained window size and page crossing unless
+    ``options`` say otherwise (a long-range model trained with --cross-pages: the whole document in one
+    window when it fits)."""
+    window_tokens = options.max_tokens or model_window_size(model)
+    cross_pages = model_cross_pages(model) if options.cross_pages is None else options.cross_pages
+    return document_windows(doc, tokenizer, max_tokens=window_tokens, stride=min(options.stride, window_tokens // 4),
+                            cross_pages=cross_pages)
 
 
 def extract_file(path: str, options: dict[str, Any] | RunOptions) -> dict[str, Any]:
@@ -115,9 +136,7 @@ def extract_file(path: str, options: dict[str, Any] | RunOptions) -> dict[str, A
     model, tokenizer = load_model(options.model)
     timings["load_model"] = _ms_since(start)
     start = time.perf_counter()
-    window_tokens = options.max_tokens or model_window_size(model)
-    windows = document_windows(doc, tokenizer, max_tokens=window_tokens,
-                               stride=min(options.stride, window_tokens // 4), cross_pages=options.cross_pages)
+    windows = model_windows(doc, model, tokenizer, options)
     tagged = tag_words(model, tokenizer, doc, windows)
     timings["model"] = _ms_since(start)
     model_info = {

@@ -66,8 +66,16 @@ def finetune(
     grad_accumulation: int = typer.Option(1, "--grad-accum", min=1, help="Steps to accumulate before each optimizer update."),
     scheme: Scheme = typer.Option(Scheme.BIO, help="Tagging scheme."),
     augment: Augment = typer.Option(Augment.none, help="Add reordered copies of the training documents (LSPE paper)."),
-    max_tokens: int = typer.Option(510, min=16, help="Word tokens per window ([CLS]/[SEP] come on top)."),
+    max_tokens: Optional[int] = typer.Option(
+        None, min=16, help="Word tokens per window ([CLS]/[SEP] come on top). Default 510; with --cross-pages the "
+                           "model's positions minus 2, so a document that fits is one sequence."),
     stride: int = typer.Option(128, min=0, help="Tokens of context shared by neighbouring windows."),
+    cross_pages: bool = typer.Option(
+        False, "--cross-pages", help="Windows span pages: whole documents in one sequence when they fit, longer ones "
+                                     "in --max-tokens windows. Needs page embeddings (layout-cosformer, layout-linformer)."),
+    max_positions: Optional[int] = typer.Option(
+        None, "--max-positions", min=64, help="Presets only: positions of the model (e.g. 16384 for layout-cosformer; "
+                                              "the learned 1D table is tiled from MiniLM's 512 rows)."),
     seed: int = typer.Option(42, help="Seed: the same seed on the same machine gives the same model."),
     lspe_lr_scale: float = typer.Option(0.02, min=0.0, help="Learning-rate multiplier for LSPE position FFNs (at 1.0 they drown the text early on)."),
     limit: Optional[int] = typer.Option(None, min=1, help="Use only the first N documents of each file (quick runs)."),
@@ -92,7 +100,8 @@ def finetune(
             train_files=tuple(train_file), eval_files=tuple(eval_file), output_dir=output, model=model,
             scheme=scheme.value, max_tokens=max_tokens, stride=stride, epochs=epochs, learning_rate=learning_rate,
             batch_size=batch_size, grad_accumulation=grad_accumulation, seed=seed, augment=augment.value, limit=limit,
-            lspe_lr_scale=lspe_lr_scale, calibrate=calibrate,
+            lspe_lr_scale=lspe_lr_scale, cross_pages=cross_pages, max_positions=max_positions,
+            calibrate=calibrate,
         )
         with _progress() as progress:
             task = progress.add_task("finetune", total=None, info="preparing data")
@@ -126,7 +135,7 @@ def evaluate(
 ) -> None:
     """Measure a model: seqeval entity P/R/F1 (micro and per label), and field F1 and accuracy on key-value data."""
     with user_errors():
-        from docextract.pipeline import load_model, model_stride, model_window_size
+        from docextract.pipeline import load_model, model_cross_pages, model_stride, model_window_size
         from docextract.training.evaluate import ROBUSTNESS_MODES, EvalSettings, evaluate_model, parse_label_map
         from docextract.training.finetune import load_documents
 
@@ -144,7 +153,7 @@ def evaluate(
                 task = progress.add_task(f"evaluate ({mode})", total=len(documents), info="")
                 window_tokens = model_window_size(net)
                 settings = EvalSettings(scheme=scheme, max_tokens=window_tokens, stride=model_stride(net, window_tokens),
-                                        robustness=mode, seed=seed, label_map=mapping)
+                                        cross_pages=model_cross_pages(net), robustness=mode, seed=seed, label_map=mapping)
                 reports[mode] = evaluate_model(net, tokenizer, documents, settings,
                                                on_document=lambda n, t=task: progress.update(t, completed=n))
         stderr.print(_report_table(reports))

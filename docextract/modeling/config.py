@@ -147,3 +147,23 @@ class LayoutConfig(PretrainedConfig):
             or self.layout_bias != "none"
             or (self.attention == "cosformer" and self.cosformer_reweight in ("squircle", "cross_select", "cross_sum"))
         )
+
+
+SPECIAL_TOKENS = 2  # [CLS] and [SEP] around every window
+
+
+def position_table_size(config) -> int | None:
+    """Tokens a model can take in one sequence, or None when nothing in it has a fixed length.
+
+    A learned 1D table and Linformer's E/F projections have ``max_position_embeddings`` rows; sinusoidal
+    and LSPE positions (and no 1D positions) extrapolate to any length.
+    """
+    if getattr(config, "position_1d", "learned") == "learned" or getattr(config, "attention", "softmax") == "linformer":
+        return int(config.max_position_embeddings)
+    return None
+
+
+def max_window_tokens(config) -> int | None:
+    """The most word tokens one window may hold: the position table minus [CLS]/[SEP] (None: no limit)."""
+    size = position_table_size(config)
+    return None if size is None else size - SPECIAL_TOKENS

@@ -161,6 +161,16 @@ def _minilm_position_table(folder=None) -> torch.Tensor:
         return weights.get_tensor("embeddings.position_embeddings.weight")
 
 
+def minilm_preset_config(name: str, **overrides) -> LayoutConfig:
+    """The configuration :func:`from_preset` builds: MiniLM-L6's dimensions, the preset's switches, then
+    ``overrides``. A ``max_position_embeddings`` override (e.g. 16384) sizes the learned 1D table, which
+    :func:`load_minilm_weights` fills by tiling MiniLM's 512 rows, and the Linformer projections."""
+    dimensions = minilm_dimensions()
+    if "max_position_embeddings" in PRESETS.get(name, {}):
+        del dimensions["max_position_embeddings"]  # long presets keep their own length (tiled from MiniLM's 512)
+    return preset_config(name, **{**dimensions, **overrides})
+
+
 def from_preset(name: str, num_labels: int | None = None, task: str = "token-classification", **overrides):
     """A model of preset ``name`` with MiniLM-L6's pretrained text encoder; ``overrides`` change config fields.
 
@@ -170,10 +180,7 @@ def from_preset(name: str, num_labels: int | None = None, task: str = "token-cla
         raise ValueError(f"unknown task {task!r}; choose one of {', '.join(TASK_CLASSES)}")
     if num_labels is not None:
         overrides["num_labels"] = num_labels
-    dimensions = minilm_dimensions()
-    if "max_position_embeddings" in PRESETS.get(name, {}):
-        del dimensions["max_position_embeddings"]  # long presets keep their own length (tiled from MiniLM's 512)
-    config = preset_config(name, **{**dimensions, **overrides})
+    config = minilm_preset_config(name, **overrides)
     model = TASK_CLASSES[task](config)
     encoder = model if isinstance(model, LayoutEncoder) else model.layout
     load_minilm_weights(encoder)

@@ -42,6 +42,7 @@ class EvalSettings:
     scheme: str = "BIO"
     max_tokens: int = 510
     stride: int = 128
+    cross_pages: bool = False  # windows span pages (long-range models trained that way)
     robustness: str = "none"
     seed: int = 0  # for the shuffles
     # model label -> data label (e.g. {"vendor_name": "company"}); None scores the model's labels as they are
@@ -128,15 +129,24 @@ def evaluate_model(model, tokenizer, documents: Sequence[LabelledDocument], sett
             raise UsageError(f"--label-map names labels the model does not have: {', '.join(unknown)} "
                              f"(model labels: {', '.join(sorted(model_labels))})")
 
+    window_counts = {"windows": 0, "spanning_pages": 0}
+
     def tagged_documents():
         for i, ldoc in enumerate(documents):
             ldoc = perturb(prepare_for_model(ldoc), settings.robustness, settings.seed + i)
-            windows = document_windows(ldoc.document, tokenizer, max_tokens=settings.max_tokens, stride=settings.stride)
+            windows = document_windows(ldoc.document, tokenizer, max_tokens=settings.max_tokens, stride=settings.stride,
+                                       cross_pages=settings.cross_pages)
+            window_counts["windows"] += len(windows)
+            window_counts["spanning_pages"] += sum(len(w.pages) > 1 for w in windows)
             yield ldoc, tag_words(model, tokenizer, ldoc.document, windows, drop_1d=settings.robustness == "drop-1d")
             if on_document:
                 on_document(i + 1)
 
-    return score_tagged(tagged_documents(), settings)
+    report = score_tagged(tagged_documents(), settings)
+    # How the documents were read: window size and page crossing are the model's (see pipeline.model_windows).
+    report["windows"] = {"max_tokens": settings.max_tokens, "stride": settings.stride,
+                         "cross_pages": settings.cross_pages, **window_counts}
+    return report
 
 
 def score_tagged(pairs: Iterable[tuple[LabelledDocument, Sequence[TaggedWord]]], settings: EvalSettings) -> dict[str, Any]:

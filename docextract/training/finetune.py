@@ -4,13 +4,20 @@ Recipe (CPU): windows of 510 word tokens with a 128-token stride (the same windo
 inference), AdamW with warmup and linear decay, evaluation each epoch, the best epoch kept in
 ``OUTPUT/best`` and copied to ``OUTPUT/model`` at the end together with the tokenizer and a
 ``training.json`` record of data, recipe and scores.
+
+Long documents (``cross_pages``): windows span pages, so a document that fits the window (by default
+the model's whole position table minus [CLS]/[SEP]) is read in one sequence, and longer ones in
+windows of ``max_tokens`` with ``stride`` tokens of shared context. Only models with page embeddings
+(the layout-cosformer and layout-linformer presets) may do this; ``max_positions`` gives a preset a
+longer position table. Both settings go into the saved config (``docextract_cross_pages``,
+``docextract_window_tokens``), and inference reads its windows the same way.
 """
 
 from __future__ import annotations
 
 import json
 import shutil
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -33,7 +40,10 @@ class FinetuneOptions:
     output_dir: Path
     model: str = "lspe-layoutlm"  # a preset name, or a folder written by pretrain/finetune
     scheme: str = "BIO"
-    max_tokens: int = 510
+    # word tokens per window; None: 510, or with cross_pages the model's positions minus [CLS]/[SEP]
+    max_tokens: int | None = None
+    cross_pages: bool = False  # windows span pages (needs page embeddings)
+    max_positions: int | None = None  # presets only: max_position_embeddings (learned 1D table tiled from 512)
     stride: int = 128
     epochs: int = 10
     learning_rate: float = 5e-5
@@ -71,12 +81,13 @@ def label_set_of(documents: Sequence[LabelledDocument]) -> list[str]:
 
 
 def encode_documents(documents: Sequence[LabelledDocument], tokenizer, label_ids: dict[str, int], scheme: str,
-                     max_tokens: int, stride: int) -> list[dict[str, list]]:
+                     max_tokens: int, stride: int, cross_pages: bool = False) -> list[dict[str, list]]:
     from docextract.pipeline import document_windows
 
     examples = []
     for ldoc in documents:
-        windows = document_windows(ldoc.document, tokenizer, max_tokens=max_tokens, stride=stride)
+        windows = document_windows(ldoc.document, tokenizer, max_tokens=max_tokens, stride=stride,
+                                   cross_pages=cross_pages)
         examples.extend(encode_window(ldoc, w, tokenizer, label_ids, scheme) for w in windows)
     return examples
 
@@ -89,6 +100,55 @@ def augmented(documents: Sequence[LabelledDocument], mode: str, copies: int, see
     extra = [d.with_document(reorder(d.document, seed + 1000 * c + i))
              for c in range(copies) for i, d in enumerate(documents)]
     return list(documents) + extra
+
+
+def target_config(name_or_folder: str, overrides: dict[str, Any]):
+    """The configuration the model will have, read without building it (presets) or loading weights (folders)."""
+    from docextract.modeling import LayoutConfig
+    from docextract.modeling.loading import check_loadable_folder
+    from docextract.modeling.presets import PRESETS, minilm_preset_config
+
+    if name_or_folder in PRESETS:
+        return minilm_preset_config(name_or_folder, **overrides)
+    folder = Path(name_or_folder)
+    if not folder.is_dir():
+        raise UsageError(f"--model {name_or_folder!r} is neither a preset ({', '.join(PRESETS)}) nor a model folder")
+    return LayoutConfig.from_pretrained(str(check_loadable_folder(folder)))
+
+
+def resolve_window_options(options: FinetuneOptions) -> FinetuneOptions:
+    """``options`` with ``max_tokens`` settled and ``max_positions`` folded into the model overrides;
+    a UsageError (saying why) for windows the model cannot read."""
+    from docextract.modeling.config import SPECIAL_TOKENS, max_window_tokens
+    from docextract.modeling.presets import PRESETS
+
+    overrides = dict(options.model_overrides)
+    if options.max_positions is not None:
+        if options.model not in PRESETS:
+            raise UsageError(
+                f"--max-positions applies to presets only: {options.model} already has a trained position table "
+                "(finetune keeps it; start from a preset, or pretrain one with more positions)", path=options.model)
+        overrides["max_position_embeddings"] = options.max_positions
+    config = target_config(options.model, overrides)
+    if options.cross_pages and not config.page_embeddings:
+        raise UsageError(
+            f"--cross-pages needs a model with page embeddings (the layout-cosformer and layout-linformer presets): "
+            f"{options.model} has none, so in a window that spans pages it could not tell one page's words from "
+            "another's (every page's boxes lie on the same 0..1000 grid)")
+    limit = max_window_tokens(config)
+    max_tokens = options.max_tokens
+    if max_tokens is None:
+        max_tokens = (limit if limit is not None else config.max_position_embeddings - SPECIAL_TOKENS) \
+            if options.cross_pages else min(510, limit if limit is not None else 510)
+    if limit is not None and max_tokens > limit:
+        more = " (--max-positions gives a preset more)" if options.model in PRESETS else ""
+        raise UsageError(
+            f"--max-tokens {max_tokens} is more than {options.model} can read: its position table has "
+            f"{limit + SPECIAL_TOKENS} positions, so at most {limit} word tokens per window ([CLS] and [SEP] take "
+            f"{SPECIAL_TOKENS}){more}")
+    if not 0 <= options.stride < max_tokens:
+        raise UsageError(f"--stride must be below the window size ({max_tokens} tokens), got {options.stride}")
+    return replace(options, max_tokens=max_tokens, model_overrides=overrides)
 
 
 def build_model(name_or_folder: str, labels: list[str], overrides: dict[str, Any]):
@@ -116,6 +176,7 @@ def finetune(options: FinetuneOptions, *, on_step: Callable | None = None, on_ep
     """Validate the data, train, evaluate each epoch, keep the best; returns the training record."""
     from docextract.text_encoder import load_tokenizer
 
+    options = resolve_window_options(options)
     issues = validate_files(list(options.train_files), held_out=list(options.eval_files))
     problems = validation_errors(issues)
     if problems:
@@ -138,10 +199,13 @@ def finetune(options: FinetuneOptions, *, on_step: Callable | None = None, on_ep
     model.config.docextract_window_tokens = options.max_tokens
     model.config.docextract_scheme = options.scheme
     model.config.docextract_stride = options.stride
+    model.config.docextract_cross_pages = options.cross_pages
 
     train_set = augmented(train_docs, options.augment, options.augment_copies, options.seed)
-    examples = encode_documents(train_set, tokenizer, label_ids, options.scheme, options.max_tokens, options.stride)
-    settings = EvalSettings(scheme=options.scheme, max_tokens=options.max_tokens, stride=options.stride)
+    examples = encode_documents(train_set, tokenizer, label_ids, options.scheme, options.max_tokens, options.stride,
+                                options.cross_pages)
+    settings = EvalSettings(scheme=options.scheme, max_tokens=options.max_tokens, stride=options.stride,
+                            cross_pages=options.cross_pages)
     evaluate = (lambda m: _headline(evaluate_model(m, tokenizer, eval_docs, settings))) if eval_docs else None
     config = TrainConfig(
         output_dir=options.output_dir, epochs=options.epochs, learning_rate=options.learning_rate,
@@ -162,7 +226,9 @@ def finetune(options: FinetuneOptions, *, on_step: Callable | None = None, on_ep
     tokenizer.save_pretrained(final)
     record = {
         "train_files": [str(p) for p in options.train_files], "eval_files": [str(p) for p in options.eval_files],
-        "train_documents": len(train_docs), "train_windows": len(examples), "eval_documents": len(eval_docs),
+        "train_documents": len(train_docs), "train_windows": len(examples),
+        "train_windows_spanning_pages": sum(len(set(e["page_ids"][1:-1])) > 1 for e in examples),
+        "eval_documents": len(eval_docs),
         "labels": labels, "options": {k: str(v) if isinstance(v, Path) else v for k, v in asdict(options).items()
                                       if k not in ("train_files", "eval_files")},
         "history": history,
