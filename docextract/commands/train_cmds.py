@@ -76,6 +76,10 @@ def finetune(
     max_positions: Optional[int] = typer.Option(
         None, "--max-positions", min=64, help="Presets only: positions of the model (e.g. 16384 for layout-cosformer; "
                                               "the learned 1D table is tiled from MiniLM's 512 rows)."),
+    negative_windows: float = typer.Option(
+        1.0, "--negative-windows", min=0.0, max=1.0,
+        help="Share of training windows without any entity to keep (e.g. 0.2 for long contracts, where most pages "
+             "hold no value)."),
     seed: int = typer.Option(42, help="Seed: the same seed on the same machine gives the same model."),
     lspe_lr_scale: float = typer.Option(0.02, min=0.0, help="Learning-rate multiplier for LSPE position FFNs (at 1.0 they drown the text early on)."),
     limit: Optional[int] = typer.Option(None, min=1, help="Use only the first N documents of each file (quick runs)."),
@@ -101,7 +105,7 @@ def finetune(
             scheme=scheme.value, max_tokens=max_tokens, stride=stride, epochs=epochs, learning_rate=learning_rate,
             batch_size=batch_size, grad_accumulation=grad_accumulation, seed=seed, augment=augment.value, limit=limit,
             lspe_lr_scale=lspe_lr_scale, cross_pages=cross_pages, max_positions=max_positions,
-            calibrate=calibrate,
+            calibrate=calibrate, negative_windows=negative_windows,
         )
         with _progress() as progress:
             task = progress.add_task("finetune", total=None, info="preparing data")

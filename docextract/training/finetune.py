@@ -16,6 +16,7 @@ longer position table. Both settings go into the saved config (``docextract_cros
 from __future__ import annotations
 
 import json
+import random
 import shutil
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -23,7 +24,7 @@ from typing import Any, Callable, Sequence
 
 from docextract.data.augment import global_block_shuffle, neighbour_block_swap
 from docextract.data.labelled import LabelledDocument, read_jsonl
-from docextract.data.tagging import encode_window, labels_for
+from docextract.data.tagging import IGNORE_INDEX, encode_window, labels_for
 from docextract.data.validate import errors as validation_errors
 from docextract.data.validate import validate_files
 from docextract.errors import InputError, UsageError
@@ -59,6 +60,9 @@ class FinetuneOptions:
     # Fit the softmax temperature on the eval documents at the end (docextract/calibration.py). They also
     # picked the best epoch, so a separate set with `docextract calibrate` is the cleaner measurement.
     calibrate: bool = False
+    # Share of training windows with no entity that are kept (seeded). Long contracts are mostly pages
+    # without any value on them: keeping all of them costs most of the training time for little signal.
+    negative_windows: float = 1.0
 
 
 def load_documents(files: Sequence[Path], limit: int | None = None) -> list[LabelledDocument]:
@@ -90,6 +94,15 @@ def encode_documents(documents: Sequence[LabelledDocument], tokenizer, label_ids
                                    cross_pages=cross_pages)
         examples.extend(encode_window(ldoc, w, tokenizer, label_ids, scheme) for w in windows)
     return examples
+
+
+def keep_negative_windows(examples: list[dict[str, list]], fraction: float, seed: int) -> list[dict[str, list]]:
+    """Every window with an entity word, and ``fraction`` of those without one (chosen with ``seed``)."""
+    if fraction >= 1.0:
+        return examples
+    rng = random.Random(seed)
+    outside_or_ignored = (0, IGNORE_INDEX)  # tag 0 is O (labels_for puts it first)
+    return [e for e in examples if any(label not in outside_or_ignored for label in e["labels"]) or rng.random() < fraction]
 
 
 def augmented(documents: Sequence[LabelledDocument], mode: str, copies: int, seed: int) -> list[LabelledDocument]:
@@ -204,6 +217,7 @@ def finetune(options: FinetuneOptions, *, on_step: Callable | None = None, on_ep
     train_set = augmented(train_docs, options.augment, options.augment_copies, options.seed)
     examples = encode_documents(train_set, tokenizer, label_ids, options.scheme, options.max_tokens, options.stride,
                                 options.cross_pages)
+    examples = keep_negative_windows(examples, options.negative_windows, options.seed)
     settings = EvalSettings(scheme=options.scheme, max_tokens=options.max_tokens, stride=options.stride,
                             cross_pages=options.cross_pages)
     evaluate = (lambda m: _headline(evaluate_model(m, tokenizer, eval_docs, settings))) if eval_docs else None
@@ -257,4 +271,6 @@ def _headline(report: dict[str, Any]) -> dict[str, float]:
     out = {"f1": report["f1"], "precision": report["precision"], "recall": report["recall"]}
     if "fields" in report:
         out["field_f1"] = report["fields"]["micro"]["f1"]
+    if "kleister" in report:
+        out["kleister_f1"] = report["kleister"]["micro"]["f1"]
     return out
