@@ -110,3 +110,18 @@ def test_convert_and_validate_commands(shared_data, tmp_path):
     assert result.exit_code == 4 and "not in the label set" in result.output
     missing = runner.invoke(app, ["convert", "sroie", str(tmp_path / "nowhere"), str(tmp_path / "x.jsonl")])
     assert missing.exit_code == 4
+
+
+def test_kleister_words_overhanging_the_page_are_clipped_onto_it(shared_data):
+    from docextract.data.kleister import clipped_to_pages
+    from docextract.readers import read_document
+
+    # pdfplumber reads a glyph of this contract's first page a few points past the right edge
+    pdf = shared_data("kleister-nda", "train") / "documents" / "a373847e741d0b4db97466b8964a66ae.pdf"
+    document = read_document(pdf)
+    clipped, count = clipped_to_pages(document)
+    assert count >= 1
+    for page in clipped.pages:
+        assert all(0 <= w.box.x0 <= w.box.x1 <= page.width and 0 <= w.box.top <= w.box.bottom <= page.height
+                   for w in page.words)
+    assert [w.text for p in clipped.pages for w in p.words] == [w.text for p in document.pages for w in p.words]

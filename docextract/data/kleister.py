@@ -24,6 +24,7 @@ set's own text columns without reading any PDF.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import lzma
 import re
@@ -228,6 +229,20 @@ def default_reader() -> Callable[[Path], Document]:
     return read_document
 
 
+def clipped_to_pages(document: Document) -> tuple[Document, int]:
+    """``document`` with every word box clipped to its page, and how many were clipped. pdfplumber reads
+    glyphs that overhang the margin a few points past the page edge; labelled data keeps boxes on the page."""
+    clipped, pages = 0, []
+    for page in document.pages:
+        words = []
+        for word in page.words:
+            box = word.box.clipped(page.width, page.height)
+            clipped += box != word.box
+            words.append(word if box == word.box else dataclasses.replace(word, box=box))
+        pages.append(page.replace(words=tuple(words)))
+    return dataclasses.replace(document, pages=tuple(pages)), clipped
+
+
 def split_dir(src: Path) -> Path:
     if (src / "expected.tsv").exists():
         return src
@@ -245,7 +260,9 @@ def convert_kleister(src: str | Path, read_document: Callable[[Path], Document] 
     tally, notes = MatchTally(), Counter()
     docs = []
     for record in read_records(folder)[:limit]:
-        document = read_document(folder / "documents" / record.filename)
+        document, clipped = clipped_to_pages(read_document(folder / "documents" / record.filename))
+        if clipped:
+            notes["boxes clipped to the page"] += clipped
         order = document.ordered_words()
         labels, entities = label_words([document.word(ref).text for ref in order], record.expected, tally, record.filename)
         page_labels = [[OUTSIDE] * len(p.words) for p in document.pages]
