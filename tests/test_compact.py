@@ -40,3 +40,23 @@ def test_compact_checkpoint_is_smaller_and_predicts_the_same_tags(tmp_path, shar
         b = restored(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"], bbox=batch["bbox"]).logits
     assert (a.argmax(-1) == b.argmax(-1)).float().mean() > 0.99
     assert (a - b).abs().max() < 0.05 * a.abs().max()
+
+
+def test_a_long_models_position_table_is_int8_and_predicts_the_same_tags(tmp_path, shared_data):
+    torch.manual_seed(0)
+    model = from_preset("layout-cosformer", num_labels=5, num_hidden_layers=1, max_position_embeddings=8192).eval()
+    save_compact(model, tmp_path / "compact")
+    folder = check_loadable_folder(tmp_path / "compact")
+    assert "layout.embeddings.position_embeddings.weight" in __import__("json").loads(
+        (folder / "config.json").read_text())["docextract_compact"]
+    restored = load_compact(folder, LayoutForTokenClassification)
+
+    doc = funsd_document(shared_data("funsd", "testing_data", "annotations", "82092117.json"))
+    tokenizer = load_tokenizer()
+    window = document_windows(doc, tokenizer)[0]
+    batch = collate([encode_words(doc, window, tokenizer)])
+    batch.pop("labels", None)
+    with torch.no_grad():
+        a, b = model(**batch).logits, restored(**batch).logits
+    assert (a.argmax(-1) == b.argmax(-1)).float().mean() > 0.99
+    assert (a - b).abs().max() < 0.05 * a.abs().max()
