@@ -217,7 +217,12 @@ def calibrate_fields(model, tokenizer, documents: Sequence[LabelledDocument], me
     The pairs are :func:`field_confidence_pairs` (the most confident entity of every expected field the
     model extracted, right when its normalised value is one of the expected ones, as ``evaluate``).
     """
-    collected = collect_logits(model, tokenizer, documents, on_document)
+    return fit_field_calibration_on(model, collect_logits(model, tokenizer, documents, on_document), method)
+
+
+def fit_field_calibration_on(model, collected: Sequence[DocumentLogits], method: str = "platt"
+                             ) -> tuple[FieldCalibration, FieldCalibrationReport]:
+    """:func:`calibrate_fields` on logits already collected (to fit several methods on one pass)."""
     id2label = {int(k): v for k, v in model.config.id2label.items()}
     t = model_temperature(model)
     pairs = field_confidence_pairs(collected, id2label, t)
