@@ -10,6 +10,10 @@ A fitted T lives in the model's config.json as ``docextract_temperature``
 (:data:`docextract.inference.TEMPERATURE_KEY`), which inference applies; models without it use 1.0.
 Calibration is reported as NLL and expected calibration error (ECE, 10 equal-width bins; the same
 binning as benchmarks/invoice_eval.py) at word level, and at field level on documents with ``fields``.
+
+Fields need their own map (:mod:`docextract.field_calibration`, fitted here by :func:`calibrate_fields`,
+`docextract calibrate --fields`): a field's confidence, the mean of its words' tag probabilities, is not
+the probability that its value is right, and no word temperature makes it so.
 """
 
 from __future__ import annotations
@@ -29,6 +33,13 @@ from docextract.data.tagging import IGNORE_INDEX, document_tags
 from docextract.document import WordRef
 from docextract.entities import TaggedWord, document_locale
 from docextract.errors import InputError, OutputError
+from docextract.field_calibration import (
+    FIELD_CALIBRATION_KEY,
+    FieldCalibration,
+    binary_nll,
+    fit_field_calibration,
+    model_field_calibration,
+)
 from docextract.inference import TEMPERATURE_KEY, model_temperature, word_logits
 from docextract.training.extraction_eval import CALIBRATION_BINS, expected_calibration_error, reliability_table
 
@@ -48,18 +59,17 @@ class DocumentLogits:
 
 def collect_logits(model, tokenizer, documents: Sequence[LabelledDocument],
                    on_document: Callable[[int], None] | None = None) -> list[DocumentLogits]:
-    """Every document's word logits, windowed as the model was trained (its window size, stride, scheme)."""
-    from docextract.pipeline import document_windows, model_stride, model_window_size
+    """Every document's word logits, windowed exactly as `docextract run` windows it for this model
+    (:func:`docextract.pipeline.model_windows`: its window size and page crossing, run's stride)."""
+    from docextract.pipeline import model_windows
     from docextract.training.evaluate import prepare_for_model
 
     scheme = getattr(model.config, "docextract_scheme", "BIO")
-    window_tokens = model_window_size(model)
-    stride = model_stride(model, window_tokens)
     label2id = model.config.label2id
     collected = []
     for n, ldoc in enumerate(documents, 1):
         ldoc = prepare_for_model(ldoc)
-        windows = document_windows(ldoc.document, tokenizer, max_tokens=window_tokens, stride=stride)
+        windows = model_windows(ldoc.document, model, tokenizer)
         by_word = word_logits(model, tokenizer, ldoc.document, windows)
         refs = tuple(r for r in ldoc.document.ordered_words() if r in by_word)
         tags = dict(zip(ldoc.document.ordered_words(), document_tags(ldoc, scheme)))
@@ -181,8 +191,61 @@ def calibrate(model, tokenizer, documents: Sequence[LabelledDocument],
     )
 
 
-def write_temperature(model_dir: Path, temperature: float, out_dir: Path | None = None) -> Path:
-    """Record ``temperature`` in a model folder's config.json, atomically; returns the folder written.
+@dataclass(frozen=True)
+class FieldCalibrationReport:
+    """A field calibration fitted on (raw confidence, correct) pairs, measured on those pairs before and after."""
+
+    method: str
+    calibration: dict[str, Any]  # what goes into the config (FIELD_CALIBRATION_KEY)
+    temperature: float  # the model's, at which the raw confidences were taken
+    documents: int
+    fields: int  # (confidence, correct) pairs fitted on
+    fields_correct: int
+    nll_before: float  # "before": the model as it is now (its own field calibration if it has one)
+    nll_after: float
+    ece_before: float | None
+    ece_after: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "ece_bins": CALIBRATION_BINS}
+
+
+def calibrate_fields(model, tokenizer, documents: Sequence[LabelledDocument], method: str = "platt",
+                     on_document: Callable[[int], None] | None = None) -> tuple[FieldCalibration, FieldCalibrationReport]:
+    """Fit a field calibration on held-out ``documents`` with ``fields``, at the model's own temperature.
+
+    The pairs are :func:`field_confidence_pairs` (the most confident entity of every expected field the
+    model extracted, right when its normalised value is one of the expected ones, as ``evaluate``).
+    """
+    return fit_field_calibration_on(model, collect_logits(model, tokenizer, documents, on_document), method)
+
+
+def fit_field_calibration_on(model, collected: Sequence[DocumentLogits], method: str = "platt"
+                             ) -> tuple[FieldCalibration, FieldCalibrationReport]:
+    """:func:`calibrate_fields` on logits already collected (to fit several methods on one pass)."""
+    id2label = {int(k): v for k, v in model.config.id2label.items()}
+    t = model_temperature(model)
+    pairs = field_confidence_pairs(collected, id2label, t)
+    confidences, correct = [c for c, _ in pairs], [ok for _, ok in pairs]
+    try:
+        fitted = fit_field_calibration(confidences, correct, method)
+    except ValueError as error:
+        raise InputError(f"cannot fit a field calibration on {len(pairs)} extracted fields of "
+                         f"{sum(bool(c.document.fields) for c in collected)} documents with `fields`: {error}",
+                         code="INPUT_EMPTY") from error
+    current = model_field_calibration(model)
+    before = confidences if current is None else [current(c) for c in confidences]
+    after = [fitted(c) for c in confidences]
+    report = FieldCalibrationReport(
+        method=method, calibration=fitted.to_config(), temperature=t, documents=len(collected), fields=len(pairs),
+        fields_correct=sum(correct), nll_before=binary_nll(before, correct), nll_after=binary_nll(after, correct),
+        ece_before=calibration_error(before, correct), ece_after=calibration_error(after, correct))
+    return fitted, report
+
+
+def write_model_config(model_dir: Path, updates: dict[str, Any], out_dir: Path | None = None,
+                       remove: Sequence[str] = ()) -> Path:
+    """Set ``updates`` (and drop ``remove``) in a model folder's config.json, atomically; returns the folder written.
 
     Without ``out_dir`` config.json is replaced in place (temporary file + rename). With it, the whole
     folder is copied to ``out_dir`` (which must not exist yet) through a temporary sibling folder that
@@ -206,9 +269,25 @@ def write_temperature(model_dir: Path, temperature: float, out_dir: Path | None 
         target = staging
     config_path = target / "config.json"
     config = json.loads(config_path.read_text(encoding="utf-8"))
-    config[TEMPERATURE_KEY] = temperature
+    for key in remove:
+        config.pop(key, None)
+    config.update(updates)
     write_json_atomic(config_path, config)
     if staging is not None:
         staging.rename(out_dir)
         target = out_dir
     return target
+
+
+def write_temperature(model_dir: Path, temperature: float, out_dir: Path | None = None) -> Path:
+    """Record ``temperature`` in a model folder's config.json (see :func:`write_model_config`).
+
+    A field calibration already there was fitted on confidences at the old temperature and no longer
+    describes the new ones, so it is removed (refit it with `docextract calibrate --fields`).
+    """
+    return write_model_config(model_dir, {TEMPERATURE_KEY: temperature}, out_dir, remove=(FIELD_CALIBRATION_KEY,))
+
+
+def write_field_calibration(model_dir: Path, calibration: FieldCalibration, out_dir: Path | None = None) -> Path:
+    """Record a field calibration in a model folder's config.json (see :func:`write_model_config`)."""
+    return write_model_config(model_dir, {FIELD_CALIBRATION_KEY: calibration.to_config()}, out_dir)

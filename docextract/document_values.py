@@ -75,12 +75,14 @@ class DocumentValue:
     pages: tuple[int, ...]  # 1-based, sorted, each once
     evidence: tuple[Mention, ...]  # every mention, in reading order
 
-    def to_dict(self) -> dict:
+    def to_dict(self, calibration: Callable[[float], float] | None = None) -> dict:
+        """The output's form; ``calibration`` maps the confidences (value and evidence) when given."""
+        mapped = (lambda c: c) if calibration is None else calibration  # noqa: E731
         return {
-            "value": self.value, "text": self.text, "confidence": round(self.confidence, 4),
+            "value": self.value, "text": self.text, "confidence": round(mapped(self.confidence), 4),
             "pages": list(self.pages),
             "evidence": [{"text": m.text, "page": m.page, "bbox": [round(v, 4) for v in m.bbox],
-                          "confidence": round(m.confidence, 4)} for m in self.evidence],
+                          "confidence": round(mapped(m.confidence), 4)} for m in self.evidence],
         }
 
 

@@ -8,7 +8,7 @@ normalises its value by the field's type, and groups line-item cells into rows.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from docextract.document import Box, Document, WordRef
 from docextract.normalize import guess_locale, normalize_iban, parse_amount, parse_currency, parse_date, parse_number
@@ -138,8 +138,12 @@ def normalize_value(label: str, text: str, locale: str, default_currency: str | 
 
 
 def field_object(doc: Document, entity: Entity, locale: str, token_ids: dict[WordRef, str],
-                 default_currency: str | None = None) -> dict[str, Any]:
-    """The output schema's field object for one entity (see docextract/schemas/output.schema.json)."""
+                 default_currency: str | None = None, calibration: Callable[[float], float] | None = None) -> dict[str, Any]:
+    """The output schema's field object for one entity (see docextract/schemas/output.schema.json).
+
+    With a field ``calibration`` (:mod:`docextract.field_calibration`) ``confidence`` is the calibrated
+    probability that the value is right and ``raw_confidence`` the entity's mean tag probability.
+    """
     text = entity.text(doc)
     kind, normalized, extra = normalize_value(entity.label, text, locale, default_currency)
     page = doc.pages[page_of(entity)]
@@ -148,7 +152,8 @@ def field_object(doc: Document, entity: Entity, locale: str, token_ids: dict[Wor
         "type": kind,
         "value": text,
         "normalized": normalized,
-        "confidence": round(entity.confidence, 4),
+        "confidence": round(entity.confidence if calibration is None else calibration(entity.confidence), 4),
+        **({} if calibration is None else {"raw_confidence": round(entity.confidence, 4)}),
         "page": page.number,
         "bbox": [round(v, 4) for v in box.normalized(page.width, page.height)],
         "source_tokens": [token_ids[r] for r in entity.words],

@@ -5,13 +5,16 @@ dates ISO 8601; money as a decimal string with an ISO 4217 code. ``tokens[]`` (e
 its tag) is included on request; ``source_tokens`` ids (``p{page}-t{n}``) are stable either way.
 A model whose labels have a value policy (a Kleister-NDA contract model) also gets top-level
 ``values``: document-level values merged from every mention (:mod:`docextract.document_values`).
+A model with a field calibration (:mod:`docextract.field_calibration`) reports calibrated confidences
+(fields, line items, entities, values) and each field's ``raw_confidence``; which entity becomes a field,
+and which values are kept, is decided on the raw confidences either way.
 """
 
 from __future__ import annotations
 
 import importlib.resources
 import json
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from docextract import __version__
 from docextract.document import Document, WordRef
@@ -52,12 +55,14 @@ def build_output(
     timings_ms: dict[str, int] | None = None,
     include_tokens: bool = False,
     ocr: dict[str, Any] | None = None,
+    field_calibration: Callable[[float], float] | None = None,
 ) -> dict[str, Any]:
-    """The full output object for one file. ``tagged``: every word in reading order with its tag."""
+    """The full output object for one file. ``tagged``: every word in reading order with its tag;
+    ``field_calibration`` maps raw field confidences to calibrated ones (None: raw, as before)."""
     ids = token_ids(doc)
     locale = document_locale(doc)
     entities = decode_entities(tagged)
-    document = _document_fields(doc, entities, locale, ids) if model else None
+    document = _document_fields(doc, entities, locale, ids, field_calibration) if model else None
     policy = policy_for_labels(model.get("labels") or ()) if model else None
     values = document_values(doc, entities, policy) if policy is not None else None
     return {
@@ -81,7 +86,8 @@ def build_output(
         ],
         "text": reading_order_text(doc),
         "documents": [document] if document else [],
-        **({"values": {k: [v.to_dict() for v in vs] for k, vs in values.items()}} if values is not None else {}),
+        **({"values": {k: [v.to_dict(field_calibration) for v in vs] for k, vs in values.items()}}
+           if values is not None else {}),
         **({"tokens": _tokens(doc, tagged, ids)} if include_tokens else {}),
         "warnings": list(doc.warnings),
         "errors": [],
@@ -101,7 +107,8 @@ def reading_order_text(doc: Document) -> str:
     return "\f".join(pages)
 
 
-def _document_fields(doc: Document, entities: list[Entity], locale: str, ids: dict[WordRef, str]) -> dict[str, Any]:
+def _document_fields(doc: Document, entities: list[Entity], locale: str, ids: dict[WordRef, str],
+                     calibration: Callable[[float], float] | None = None) -> dict[str, Any]:
     currency = _document_currency(doc, entities)
     fields: dict[str, Any] = {}
     by_label: dict[str, list[Entity]] = {}
@@ -109,9 +116,9 @@ def _document_fields(doc: Document, entities: list[Entity], locale: str, ids: di
         if not entity.label.startswith(LINE_ITEM_PREFIX):
             by_label.setdefault(entity.label, []).append(entity)
     # One field object per entity, shared by `fields`, their alternatives and `entities`.
-    objects = {id(e): field_object(doc, e, locale, ids, currency) for e in entities}
+    objects = {id(e): field_object(doc, e, locale, ids, currency, calibration) for e in entities}
     for label, candidates in sorted(by_label.items()):
-        ranked = sorted(candidates, key=lambda e: -e.confidence)
+        ranked = sorted(candidates, key=lambda e: -e.confidence)  # raw: a calibration may tie what it maps
         best = dict(objects[id(ranked[0])])
         if len(ranked) > 1:
             best["alternatives"] = [
@@ -121,7 +128,8 @@ def _document_fields(doc: Document, entities: list[Entity], locale: str, ids: di
         fields[label] = best
     line_items = []
     for index, row in enumerate(group_line_items(doc, entities)):
-        cells = {cell.label[len(LINE_ITEM_PREFIX):]: field_object(doc, cell, locale, ids, currency) for cell in row}
+        cells = {cell.label[len(LINE_ITEM_PREFIX):]: field_object(doc, cell, locale, ids, currency, calibration)
+                 for cell in row}
         regions = sorted({(c["page"], tuple(c["bbox"])) for c in cells.values()})
         line_items.append({
             "index": index,

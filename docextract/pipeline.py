@@ -123,6 +123,7 @@ def model_windows(doc: Document, model, tokenizer, options: RunOptions = RunOpti
 
 def extract_file(path: str, options: dict[str, Any] | RunOptions) -> dict[str, Any]:
     """One file to the output JSON object (schemas/output.schema.json)."""
+    from docextract.field_calibration import model_field_calibration
     from docextract.inference import tag_words
     from docextract.output import build_output
 
@@ -139,13 +140,15 @@ def extract_file(path: str, options: dict[str, Any] | RunOptions) -> dict[str, A
     windows = model_windows(doc, model, tokenizer, options)
     tagged = tag_words(model, tokenizer, doc, windows)
     timings["model"] = _ms_since(start)
+    calibration = model_field_calibration(model)
     model_info = {
         "name": options.model,
         "preset": getattr(model.config, "preset", None),
         "labels": sorted({tag.split("-", 1)[1] for tag in model.config.id2label.values() if "-" in tag}),
+        **({} if calibration is None else {"field_calibration": calibration.to_config()}),
     }
     return build_output(doc, tagged, model=model_info, timings_ms=timings if options.include_timings else None,
-                        include_tokens=options.include_tokens, ocr=_ocr_info(doc, options))
+                        include_tokens=options.include_tokens, ocr=_ocr_info(doc, options), field_calibration=calibration)
 
 
 def _ocr_info(doc: Document, options: RunOptions) -> dict[str, Any] | None:

@@ -20,20 +20,36 @@ def calibrate(
                                                            "without it MODEL's config.json is updated in place."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Fit and report only; write nothing."),
     limit: Optional[int] = typer.Option(None, min=1, help="Only the first N documents of each file."),
+    fields: bool = typer.Option(False, "--fields", help="Fit the field calibration instead of the temperature: a map "
+                                                        "from a field's raw confidence to the probability that its value "
+                                                        "is right (needs DATA with `fields`)."),
+    method: str = typer.Option("platt", "--method", help="Field calibration map (with --fields): platt "
+                                                         "(sigmoid(a*logit(c)+b)) or isotonic (pool-adjacent-violators)."),
 ) -> None:
     """Fit one temperature T (logits / T before the softmax) so that confidences match accuracy.
 
     T minimises the negative log-likelihood of the gold word tags of DATA. It never changes a predicted
     tag, only the confidences. NLL and expected calibration error (10 bins) are reported before and
     after, per word and per extracted field (documents with `fields`); JSON on stdout. T is written to the
-    model's config.json as `docextract_temperature`, which `run`, `evaluate` and batch workers apply.
+    model's config.json as `docextract_temperature`, which `run`, `evaluate` and batch workers apply
+    (a new T removes a field calibration fitted at the old one).
+
+    With --fields, the field calibration is fitted instead (T stays as it is): on the most confident
+    entity of every expected field of DATA the model extracts, at the model's temperature, against whether
+    its normalised value is right. It is written as `docextract_field_calibration`; `run` then reports
+    every field's, line item's and value's confidence through it (and each field's raw_confidence).
+    To calibrate both, run without --fields first, then with it.
     """
     with user_errors():
-        from docextract.calibration import calibrate as fit, write_temperature
+        from docextract.calibration import calibrate as fit, calibrate_fields, write_field_calibration, write_temperature
+        from docextract.errors import UsageError
+        from docextract.field_calibration import METHODS
         from docextract.model_store import resolve_model
         from docextract.pipeline import load_model
         from docextract.training.finetune import load_documents
 
+        if method not in METHODS:
+            raise UsageError(f"--method must be one of {', '.join(METHODS)}")
         for path in data:
             if not path.is_file():
                 raise InputError("no such labelled JSONL file", path=str(path), code="INPUT_NOT_FOUND")
@@ -42,6 +58,17 @@ def calibrate(
         documents = load_documents(data, limit)
         if not documents:
             raise InputError("no documents to calibrate on", path=str(data[0]), code="INPUT_EMPTY")
+        if fields:
+            with stderr.status(f"computing logits of {len(documents)} documents"):
+                calibration, field_report = calibrate_fields(net, tokenizer, documents, method)
+            stderr.print(field_report_table(field_report))
+            result = {"model": model, "data": [str(p) for p in data], **field_report.to_dict(), "written": None}
+            if not dry_run:
+                written = write_field_calibration(folder, calibration, out)
+                result["written"] = str(written / "config.json")
+                stderr.print(f"docextract_field_calibration {calibration.to_config()} written to {written / 'config.json'}")
+            typer.echo(json.dumps(result, indent=2))
+            return
         with stderr.status(f"computing logits of {len(documents)} documents"):
             report = fit(net, tokenizer, documents)
         stderr.print(report_table(report))
@@ -65,4 +92,18 @@ def report_table(report) -> Table:
     table.add_row("word NLL (nats)", cell(report.nll_before), cell(report.nll_after))
     table.add_row("word ECE", cell(report.ece_before), cell(report.ece_after))
     table.add_row("field ECE", cell(report.field_ece_before), cell(report.field_ece_after))
+    return table
+
+
+def field_report_table(report) -> Table:
+    table = Table(title=f"field calibration {report.calibration['method']} at temperature {report.temperature:g}; "
+                        f"{report.documents} documents, {report.fields} fields ({report.fields_correct} right)")
+    for column in ("measure", "before", "after"):
+        table.add_column(column, justify="left" if column == "measure" else "right")
+
+    def cell(value) -> str:
+        return "n/a" if value is None else f"{value:.4f}"
+
+    table.add_row("field NLL (nats)", cell(report.nll_before), cell(report.nll_after))
+    table.add_row("field ECE", cell(report.ece_before), cell(report.ece_after))
     return table
