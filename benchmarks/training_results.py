@@ -3,8 +3,8 @@
     python benchmarks/training_results.py RUN_DIR --dataset funsd --command "docextract finetune ..." \
         --command "docextract evaluate ..."
 
-RUN_DIR is a `finetune --output` folder whose `test_report.json` came from
-`docextract evaluate RUN_DIR/model TEST.jsonl --robustness all --report RUN_DIR/test_report.json`.
+RUN_DIR is a `finetune --output` folder holding the test reports as test_*.json, from
+`docextract evaluate RUN_DIR/model TEST.jsonl [--robustness MODE|all] --report RUN_DIR/test_NAME.json`.
 Writes benchmarks/results/train_<dataset>_<preset>.json, then benchmarks/results/training_table.md
 from every train_*.json there.
 """
@@ -32,8 +32,9 @@ def headline(report: dict) -> dict:
 def collect(run_dir: Path, dataset: str, commands: list[str]) -> dict:
     training = json.loads((run_dir / "model" / "training.json").read_text())
     history = json.loads((run_dir / "history.json").read_text())
-    test = json.loads((run_dir / "test_report.json").read_text())
-    reports = test["reports"] if "reports" in test else {"none": test}
+    reports: dict = {}
+    for path in sorted(run_dir.glob("test_*.json")):  # one `evaluate --report` file per mode, or one with all
+        reports.update(json.loads(path.read_text())["reports"])
     return {
         "dataset": dataset,
         "preset": training["options"]["model"],
@@ -50,17 +51,20 @@ def collect(run_dir: Path, dataset: str, commands: list[str]) -> dict:
 
 def table(results: list[dict]) -> str:
     lines = [
-        "| data | preset | metric | test | global shuffle | neighbour swap | no 1D | val (epoch) | train time |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| data | preset | metric | test | global shuffle | neighbour swap | no 1D | val (best epoch) | recipe | train time |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in sorted(results, key=lambda r: (r["dataset"], r["preset"])):
         key = "field_f1" if "field_f1" in r["test"]["none"] else "entity_f1"
         metric = "field F1" if key == "field_f1" else "entity F1"
         cells = [f"{100 * r['test'][m][key]:.1f}" if m in r["test"] else "-" for m in MODES]
         best = r["best_validation_epoch"]
+        val = best.get("field_f1", best["f1"]) if key == "field_f1" else best["f1"]
         minutes = f"{r['train_seconds'] / 60:.0f} min" if r.get("train_seconds") else "-"
+        recipe = r["recipe"]
+        recipe_text = f"{recipe['epochs']} epochs, lr {recipe['learning_rate']:g}, batch {recipe['batch_size']}"
         lines.append(f"| {r['dataset']} | {r['preset']} | {metric} | **{cells[0]}** | {cells[1]} | {cells[2]} | "
-                     f"{cells[3]} | {100 * best['f1']:.1f} ({best['epoch']}) | {minutes} |")
+                     f"{cells[3]} | {100 * val:.1f} ({best['epoch']}) | {recipe_text} | {minutes} |")
     return "\n".join(lines) + "\n"
 
 
