@@ -80,6 +80,10 @@ def finetune(
         1.0, "--negative-windows", min=0.0, max=1.0,
         help="Share of training windows without any entity to keep (e.g. 0.2 for long contracts, where most pages "
              "hold no value)."),
+    entity_weight: float = typer.Option(
+        1.0, "--entity-weight", min=1.0,
+        help="Loss weight of entity tags against O (e.g. 10 for long contracts, where ~1% of words are values and "
+             "plain cross-entropy settles on tagging everything O)."),
     seed: int = typer.Option(42, help="Seed: the same seed on the same machine gives the same model."),
     lspe_lr_scale: float = typer.Option(0.02, min=0.0, help="Learning-rate multiplier for LSPE position FFNs (at 1.0 they drown the text early on)."),
     limit: Optional[int] = typer.Option(None, min=1, help="Use only the first N documents of each file (quick runs)."),
@@ -105,7 +109,7 @@ def finetune(
             scheme=scheme.value, max_tokens=max_tokens, stride=stride, epochs=epochs, learning_rate=learning_rate,
             batch_size=batch_size, grad_accumulation=grad_accumulation, seed=seed, augment=augment.value, limit=limit,
             lspe_lr_scale=lspe_lr_scale, cross_pages=cross_pages, max_positions=max_positions,
-            calibrate=calibrate, negative_windows=negative_windows,
+            calibrate=calibrate, negative_windows=negative_windows, entity_weight=entity_weight,
         )
         with _progress() as progress:
             task = progress.add_task("finetune", total=None, info="preparing data")

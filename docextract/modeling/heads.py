@@ -34,8 +34,20 @@ class LayoutForTokenClassification(LayoutPreTrainedModel):
         logits = self.classifier(self.dropout(hidden))  # (B, S, L)
         loss = None
         if labels is not None:
-            loss = F.cross_entropy(logits.view(-1, self.num_labels), labels.view(-1), ignore_index=IGNORE_INDEX)
+            loss = F.cross_entropy(logits.view(-1, self.num_labels), labels.view(-1), ignore_index=IGNORE_INDEX,
+                                   weight=self._tag_weights(logits))
         return TokenClassifierOutput(loss=loss, logits=logits)
+
+
+    def _tag_weights(self, logits: torch.Tensor) -> torch.Tensor | None:
+        """``(L,)`` loss weights: 1 for tag 0 (O), ``config.entity_loss_weight`` for entity tags. On long
+        contracts ~1% of words are values, and unweighted training settles on tagging everything O."""
+        weight = float(getattr(self.config, "entity_loss_weight", 1.0) or 1.0)
+        if weight == 1.0:
+            return None
+        weights = torch.full((self.num_labels,), weight, dtype=logits.dtype, device=logits.device)
+        weights[0] = 1.0
+        return weights
 
 
 class MaskedLMHead(nn.Module):

@@ -63,6 +63,8 @@ class FinetuneOptions:
     # Share of training windows with no entity that are kept (seeded). Long contracts are mostly pages
     # without any value on them: keeping all of them costs most of the training time for little signal.
     negative_windows: float = 1.0
+    # Loss weight of entity tags against O (1.0: plain cross-entropy); see LayoutForTokenClassification.
+    entity_weight: float = 1.0
 
 
 def load_documents(files: Sequence[Path], limit: int | None = None) -> list[LabelledDocument]:
@@ -213,6 +215,7 @@ def finetune(options: FinetuneOptions, *, on_step: Callable | None = None, on_ep
     model.config.docextract_scheme = options.scheme
     model.config.docextract_stride = options.stride
     model.config.docextract_cross_pages = options.cross_pages
+    model.config.entity_loss_weight = options.entity_weight
 
     train_set = augmented(train_docs, options.augment, options.augment_copies, options.seed)
     examples = encode_documents(train_set, tokenizer, label_ids, options.scheme, options.max_tokens, options.stride,
