@@ -60,7 +60,8 @@ def table(results: list[dict]) -> str:
         cells = [f"{100 * r['test'][m][key]:.1f}" if m in r["test"] else "-" for m in MODES]
         best = r["best_validation_epoch"]
         val = best.get("field_f1", best["f1"]) if key == "field_f1" else best["f1"]
-        minutes = f"{r['train_seconds'] / 60:.0f} min" if r.get("train_seconds") else "-"
+        threads = next((c.split("--threads ")[1].split()[0] for c in r["commands"] if "finetune" in c and "--threads " in c), "?")
+        minutes = f"{r['train_seconds'] / 60:.0f} min ({threads} {'thread' if threads == '1' else 'threads'})" if r.get("train_seconds") else "-"
         recipe = r["recipe"]
         recipe_text = f"{recipe['epochs']} epochs, lr {recipe['learning_rate']:g}, batch {recipe['batch_size']}"
         lines.append(f"| {r['dataset']} | {r['preset']} | {metric} | **{cells[0]}** | {cells[1]} | {cells[2]} | "
