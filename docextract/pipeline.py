@@ -15,6 +15,7 @@ from typing import Any
 from docextract.document import Document, Window
 from docextract.layout import analyze_layout
 from docextract.layout.windows import make_windows
+from docextract.model_routing import AUTO, choose_model, load_route
 from docextract.text_encoder import subword_counts
 
 SPECIAL_TOKENS = 2  # [CLS] and [SEP] around every window
@@ -133,8 +134,13 @@ def extract_file(path: str, options: dict[str, Any] | RunOptions) -> dict[str, A
     if options.model is None:
         return build_output(doc, [], model=None, timings_ms=timings if options.include_timings else None,
                             ocr=_ocr_info(doc, options))
+    model_name, routing = options.model, None
+    if options.model == AUTO:
+        from docextract.text_encoder import load_tokenizer
+
+        model_name, routing = choose_model(doc, load_route(), load_tokenizer())
     start = time.perf_counter()
-    model, tokenizer = load_model(options.model)
+    model, tokenizer = load_model(model_name)
     timings["load_model"] = _ms_since(start)
     start = time.perf_counter()
     windows = model_windows(doc, model, tokenizer, options)
@@ -142,7 +148,8 @@ def extract_file(path: str, options: dict[str, Any] | RunOptions) -> dict[str, A
     timings["model"] = _ms_since(start)
     calibration = model_field_calibration(model)
     model_info = {
-        "name": options.model,
+        "name": model_name,
+        **({} if routing is None else {"auto": routing}),
         "preset": getattr(model.config, "preset", None),
         "labels": sorted({tag.split("-", 1)[1] for tag in model.config.id2label.values() if "-" in tag}),
         **({} if calibration is None else {"field_calibration": calibration.to_config()}),

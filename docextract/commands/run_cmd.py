@@ -21,7 +21,7 @@ class OutputFormat(str, Enum):
 
 def run(
     path: Path = typer.Argument(..., help="A document (PDF, PNG, JPEG, TIFF, words JSON) or a folder of them."),
-    model: str = typer.Option("invoice", "--model", "-m", help="A shipped model name (see models/), a model folder, or 'none' for text and layout only."),
+    model: str = typer.Option("invoice", "--model", "-m", help="A shipped model name (see models/), a model folder, 'auto' (a windowed or a long-range model by the document's length, see models/auto.json), or 'none' for text and layout only."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="FILE: write there instead of stdout. Required for a folder: outputs mirror its tree under OUT, with OUT/manifest.jsonl."),
     output_format: OutputFormat = typer.Option(OutputFormat.json, "--format", "-f", help="json (pretty), jsonl (one line), or csv (one row per document; line items in a second file)."),
     ocr: OcrMode = typer.Option(OcrMode.auto, help="auto: OCR only pages without a usable text layer."),
