@@ -39,3 +39,28 @@ def test_default_model_extracts_the_example_invoice():
     assert fields["invoice_date"]["normalized"] == truth["invoice_date"]
     assert fields["total"]["normalized"]["amount"] == truth["total"]
     assert all(0.0 <= f["confidence"] <= 1.0 for f in fields.values())
+
+
+def _evaluate_shipped(name, documents):
+    from docextract.pipeline import load_model, model_stride, model_window_size
+    from docextract.training.evaluate import EvalSettings, evaluate_model
+
+    net, tokenizer = load_model(name)
+    window = model_window_size(net)
+    return evaluate_model(net, tokenizer, documents, EvalSettings(max_tokens=window, stride=model_stride(net, window)))
+
+
+def test_shipped_sroie_model_reads_real_test_receipts(shared_data):
+    from docextract.data.sroie import convert_sroie
+
+    documents, _ = convert_sroie(shared_data("sroie"), split="test", limit=5)
+    report = _evaluate_shipped("sroie", documents)
+    assert report["fields"]["micro"]["f1"] > 0.6  # 84.8 on all 347 (model card)
+
+
+def test_shipped_funsd_model_reads_real_test_forms(shared_data):
+    from docextract.data.funsd import convert_funsd
+
+    documents, _ = convert_funsd(shared_data("funsd"), split="test", limit=3)
+    report = _evaluate_shipped("funsd", documents)
+    assert report["f1"] > 0.25  # 47.2 on all 50 (model card)
