@@ -165,15 +165,17 @@ def field_markdown(section: dict, model: str) -> str:
              "| confidence | raw fields | mean conf. | accuracy | Platt fields | mean conf. | accuracy |",
              "|---|---:|---:|---:|---:|---:|---:|"]
 
-    def cells(row: dict) -> str:
-        mean = "" if row["mean_confidence"] is None else f"{row['mean_confidence']:.3f}"
-        acc = "" if row["accuracy"] is None else f"{row['accuracy']:.3f}"
-        return f"{row['count']} | {mean} | {acc}"
-
     for a, b in zip(ev["raw"]["reliability"], ev["platt"]["reliability"]):
-        lines.append(f"| {a['low']:.1f}-{a['high']:.1f} | {cells(a)} | {cells(b)} |")
+        lines.append(f"| {a['low']:.1f}-{a['high']:.1f} | {_reliability_cells(a)} | {_reliability_cells(b)} |")
     lines += ["", f"Apply it: `{section['apply_command']}`", ""]
     return "\n".join(lines)
+
+
+def _reliability_cells(row: dict) -> str:
+    """One reliability bin as markdown cells: fields, mean confidence, accuracy (blank for an empty bin)."""
+    mean = "" if row["mean_confidence"] is None else f"{row['mean_confidence']:.3f}"
+    acc = "" if row["accuracy"] is None else f"{row['accuracy']:.3f}"
+    return f"{row['count']} | {mean} | {acc}"
 
 
 def markdown(result: dict) -> str:
@@ -196,13 +198,8 @@ def markdown(result: dict) -> str:
               "| confidence | T = 1 fields | mean conf. | accuracy | fitted T fields | mean conf. | accuracy |",
               "|---|---:|---:|---:|---:|---:|---:|"]
 
-    def cells(row: dict) -> str:
-        mean = "" if row["mean_confidence"] is None else f"{row['mean_confidence']:.3f}"
-        acc = "" if row["accuracy"] is None else f"{row['accuracy']:.3f}"
-        return f"{row['count']} | {mean} | {acc}"
-
     for a, b in zip(before["reliability"], after["reliability"]):
-        lines.append(f"| {a['low']:.1f}-{a['high']:.1f} | {cells(a)} | {cells(b)} |")
+        lines.append(f"| {a['low']:.1f}-{a['high']:.1f} | {_reliability_cells(a)} | {_reliability_cells(b)} |")
     lines += ["", f"Apply it: `{result['apply_command']}`", ""]
     return "\n".join(lines)
 

@@ -142,15 +142,13 @@ def synthetic_section(model: str, count: int, lang: str, keep_data: Path | None)
 
 def sroie_section(model: str, src: Path, limit: int | None) -> dict:
     from docextract.data.sroie import convert_sroie
-    from docextract.pipeline import load_model, model_stride, model_window_size
-    from docextract.training.evaluate import EvalSettings, evaluate_model, parse_label_map
+    from docextract.pipeline import load_model
+    from docextract.training.evaluate import evaluate_model, parse_label_map, settings_for_model
 
     start = time.perf_counter()
     net, tokenizer = load_model(model)
     documents, _ = convert_sroie(src, "test", limit)
-    window = model_window_size(net)
-    settings = EvalSettings(scheme=getattr(net.config, "docextract_scheme", "BIO"), max_tokens=window,
-                            stride=model_stride(net, window), label_map=parse_label_map(SROIE_LABEL_MAP))
+    settings = settings_for_model(net, label_map=parse_label_map(SROIE_LABEL_MAP))
     report = evaluate_model(net, tokenizer, documents, settings)
     return {"command": f"docextract evaluate {model} SROIE_TEST.jsonl --label-map {SROIE_LABEL_MAP}",
             "source": str(src), "split": "test", "report": report, "seconds": round(time.perf_counter() - start, 1)}

@@ -32,13 +32,11 @@ def f1(c: Counter) -> float:
 def score_documents(model_dir: str, documents) -> list[dict]:
     """Per document: pages, tokens, model seconds and per-key tp/fp/fn."""
     from docextract.model_routing import document_tokens
-    from docextract.pipeline import load_model, model_cross_pages, model_stride, model_window_size
-    from docextract.training.evaluate import EvalSettings, evaluate_model
+    from docextract.pipeline import load_model
+    from docextract.training.evaluate import evaluate_model, settings_for_model
 
     net, tokenizer = load_model(model_dir)
-    window = model_window_size(net)
-    settings = EvalSettings(scheme=getattr(net.config, "docextract_scheme", "BIO"), max_tokens=window,
-                            stride=model_stride(net, window), cross_pages=model_cross_pages(net))
+    settings = settings_for_model(net)
     rows = []
     for ldoc in documents:
         start = time.perf_counter()

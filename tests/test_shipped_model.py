@@ -42,12 +42,11 @@ def test_default_model_extracts_the_example_invoice():
 
 
 def _evaluate_shipped(name, documents):
-    from docextract.pipeline import load_model, model_stride, model_window_size
-    from docextract.training.evaluate import EvalSettings, evaluate_model
+    from docextract.pipeline import load_model
+    from docextract.training.evaluate import evaluate_model, settings_for_model
 
     net, tokenizer = load_model(name)
-    window = model_window_size(net)
-    return evaluate_model(net, tokenizer, documents, EvalSettings(max_tokens=window, stride=model_stride(net, window)))
+    return evaluate_model(net, tokenizer, documents, settings_for_model(net))
 
 
 def test_shipped_sroie_model_reads_real_test_receipts(shared_data):

@@ -81,29 +81,25 @@ def calibrate(
 
 
 def report_table(report) -> Table:
-    table = Table(title=f"temperature {report.temperature:.4f} (was {report.previous_temperature:g}); "
-                        f"{report.documents} documents, {report.words} words, {report.fields} fields")
-    for column in ("measure", "before", "after"):
-        table.add_column(column, justify="left" if column == "measure" else "right")
-
-    def cell(value) -> str:
-        return "n/a" if value is None else f"{value:.4f}"
-
-    table.add_row("word NLL (nats)", cell(report.nll_before), cell(report.nll_after))
-    table.add_row("word ECE", cell(report.ece_before), cell(report.ece_after))
-    table.add_row("field ECE", cell(report.field_ece_before), cell(report.field_ece_after))
-    return table
+    return _before_after_table(
+        f"temperature {report.temperature:.4f} (was {report.previous_temperature:g}); "
+        f"{report.documents} documents, {report.words} words, {report.fields} fields",
+        [("word NLL (nats)", report.nll_before, report.nll_after), ("word ECE", report.ece_before, report.ece_after),
+         ("field ECE", report.field_ece_before, report.field_ece_after)])
 
 
 def field_report_table(report) -> Table:
-    table = Table(title=f"field calibration {report.calibration['method']} at temperature {report.temperature:g}; "
-                        f"{report.documents} documents, {report.fields} fields ({report.fields_correct} right)")
+    return _before_after_table(
+        f"field calibration {report.calibration['method']} at temperature {report.temperature:g}; "
+        f"{report.documents} documents, {report.fields} fields ({report.fields_correct} right)",
+        [("field NLL (nats)", report.nll_before, report.nll_after), ("field ECE", report.ece_before, report.ece_after)])
+
+
+def _before_after_table(title: str, rows) -> Table:
+    """One row per (measure, before, after); a measure the data cannot give (None) shows as n/a."""
+    table = Table(title=title)
     for column in ("measure", "before", "after"):
         table.add_column(column, justify="left" if column == "measure" else "right")
-
-    def cell(value) -> str:
-        return "n/a" if value is None else f"{value:.4f}"
-
-    table.add_row("field NLL (nats)", cell(report.nll_before), cell(report.nll_after))
-    table.add_row("field ECE", cell(report.ece_before), cell(report.ece_after))
+    for measure, before, after in rows:
+        table.add_row(measure, *("n/a" if value is None else f"{value:.4f}" for value in (before, after)))
     return table

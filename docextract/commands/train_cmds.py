@@ -143,8 +143,8 @@ def evaluate(
 ) -> None:
     """Measure a model: seqeval entity P/R/F1 (micro and per label), and field F1 and accuracy on key-value data."""
     with user_errors():
-        from docextract.pipeline import load_model, model_cross_pages, model_stride, model_window_size
-        from docextract.training.evaluate import ROBUSTNESS_MODES, EvalSettings, evaluate_model, parse_label_map
+        from docextract.pipeline import load_model
+        from docextract.training.evaluate import ROBUSTNESS_MODES, evaluate_model, parse_label_map, settings_for_model
         from docextract.training.finetune import load_documents
 
         mapping = parse_label_map(label_map) if label_map is not None else None
@@ -153,15 +153,12 @@ def evaluate(
                 raise InputError("no such labelled JSONL file", path=str(path), code="INPUT_NOT_FOUND")
         net, tokenizer = load_model(model)
         documents = load_documents(data, limit)
-        scheme = getattr(net.config, "docextract_scheme", "BIO")
         modes = list(ROBUSTNESS_MODES) if robustness is Robustness.all else [robustness.value]
         reports = {}
         with _progress() as progress:
             for mode in modes:
                 task = progress.add_task(f"evaluate ({mode})", total=len(documents), info="")
-                window_tokens = model_window_size(net)
-                settings = EvalSettings(scheme=scheme, max_tokens=window_tokens, stride=model_stride(net, window_tokens),
-                                        cross_pages=model_cross_pages(net), robustness=mode, seed=seed, label_map=mapping)
+                settings = settings_for_model(net, robustness=mode, seed=seed, label_map=mapping)
                 reports[mode] = evaluate_model(net, tokenizer, documents, settings,
                                                on_document=lambda n, t=task: progress.update(t, completed=n))
         stderr.print(_report_table(reports))

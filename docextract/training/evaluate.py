@@ -49,6 +49,16 @@ class EvalSettings:
     label_map: Mapping[str, str] | None = None
 
 
+def settings_for_model(model, **overrides) -> EvalSettings:
+    """Settings that window and tag documents the way ``model`` was trained (its scheme, window size,
+    stride and cross-page setting), as `run` reads them; ``overrides`` set robustness, seed or label_map."""
+    from docextract.pipeline import model_cross_pages, model_stride, model_window_size
+
+    window = model_window_size(model)
+    return EvalSettings(scheme=getattr(model.config, "docextract_scheme", "BIO"), max_tokens=window,
+                        stride=model_stride(model, window), cross_pages=model_cross_pages(model), **overrides)
+
+
 FIELD_ACCURACY_RULE = (
     "share of documents that have the field whose most confident predicted entity of that label matches one "
     "expected value: both NFKC-normalised, case-folded, whitespace collapsed and outer .,:; stripped; the "
