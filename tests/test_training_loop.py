@@ -60,9 +60,12 @@ def test_resume_after_interruption_matches_uninterrupted_run(tmp_path):
     resumed = _tiny_model()
     # "killed" in the middle of epoch 3 (6 steps an epoch): checkpoints exist for epochs 1 and 2
     train(resumed, data, TrainConfig(tmp_path / "resumed", stop_after_steps=15, **config))
-    assert latest_complete_checkpoint(tmp_path / "resumed").name == "checkpoint-12"
+    checkpoint = latest_complete_checkpoint(tmp_path / "resumed")
+    assert checkpoint.name == "checkpoint-12"
+    seconds_before_kill = json.loads((checkpoint / "trainer_state.json").read_text())["history"]["train_seconds"]
     resumed = _tiny_model(seed=123)  # a fresh process: weights come from the checkpoint, not from memory
-    train(resumed, data, TrainConfig(tmp_path / "resumed", **config))
+    history = train(resumed, data, TrainConfig(tmp_path / "resumed", **config))
+    assert 0 < seconds_before_kill <= history["train_seconds"]  # wall time adds up across the resume
     for (name, a), (_, b) in zip(full.state_dict().items(), resumed.state_dict().items()):
         assert torch.equal(a, b), name
 

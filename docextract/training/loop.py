@@ -173,7 +173,7 @@ def train(
             _save_best(model, output_dir / "best")
         if on_epoch:
             on_epoch(epoch + 1, record)
-        history["train_seconds"] = round(seconds_before + time.perf_counter() - started, 1)
+        history["train_seconds"] = round(seconds_before + time.perf_counter() - started, 3)
         save_checkpoint(
             output_dir, step, model, optimizer, scheduler,
             {"epoch": epoch + 1, "history": history, "generator_state": generator.get_state().tolist()},
