@@ -60,7 +60,7 @@ class DocumentLogits:
 def collect_logits(model, tokenizer, documents: Sequence[LabelledDocument],
                    on_document: Callable[[int], None] | None = None) -> list[DocumentLogits]:
     """Every document's word logits, windowed exactly as `docextract run` windows it for this model
-    (:func:`docextract.pipeline.model_windows`: its window size and page crossing, run's stride)."""
+    (:func:`docextract.pipeline.model_windows`: its window size, stride and page crossing)."""
     from docextract.pipeline import model_windows
     from docextract.training.evaluate import prepare_for_model
 

@@ -33,7 +33,7 @@ class RunOptions:
     password: str | None = None
     include_tokens: bool = False
     include_timings: bool = False  # off by default: outputs stay byte-identical between runs
-    stride: int = DEFAULT_STRIDE
+    stride: int | None = None  # None: what the model was trained with (evaluate reads windows the same way)
     max_tokens: int | None = None  # None: what the model was trained with (512 positions -> 510)
     cross_pages: bool | None = None  # None: what the model was trained with (long-range models read whole documents)
 
@@ -108,18 +108,18 @@ def model_cross_pages(model) -> bool:
 
 def model_stride(model, window_tokens: int) -> int:
     """The stride the model was trained with, kept below the window size."""
-    stride = getattr(model.config, "docextract_stride", None) or DEFAULT_STRIDE
-    return min(int(stride), window_tokens // 4)
+    stride = getattr(model.config, "docextract_stride", None)
+    return min(DEFAULT_STRIDE if stride is None else int(stride), window_tokens // 4)
 
 
 def model_windows(doc: Document, model, tokenizer, options: RunOptions = RunOptions()) -> list[Window]:
-    """The windows ``model`` reads ``doc`` in: its trained window size and page crossing unless
+    """The windows ``model`` reads ``doc`` in: its trained window size, stride and page crossing unless
     ``options`` say otherwise (a long-range model trained with --cross-pages: the whole document in one
     window when it fits)."""
     window_tokens = options.max_tokens or model_window_size(model)
     cross_pages = model_cross_pages(model) if options.cross_pages is None else options.cross_pages
-    return document_windows(doc, tokenizer, max_tokens=window_tokens, stride=min(options.stride, window_tokens // 4),
-                            cross_pages=cross_pages)
+    stride = model_stride(model, window_tokens) if options.stride is None else min(options.stride, window_tokens // 4)
+    return document_windows(doc, tokenizer, max_tokens=window_tokens, stride=stride, cross_pages=cross_pages)
 
 
 def extract_file(path: str, options: dict[str, Any] | RunOptions) -> dict[str, Any]:

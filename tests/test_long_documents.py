@@ -119,6 +119,24 @@ def test_a_long_model_reads_a_multipage_pdf_in_one_window(long_model, invoices):
     assert all(t["label_confidence"] > 0 for t in tokens)  # every word was in the window's core
 
 
+def test_run_windows_overlap_by_the_stride_the_model_was_trained_with(long_model, invoices):
+    """`run` and `evaluate` read a document in the same windows: the trained stride, not a run default."""
+    from docextract.pipeline import RunOptions, document_windows, load_model, model_windows, read_and_analyze
+
+    model, tokenizer = load_model(str(long_model[0]))
+    doc, _ = read_and_analyze(invoices / "invoice-5-000000.pdf", RunOptions())
+    trained = model.config.docextract_stride
+    try:
+        for stride in (0, 12):
+            model.config.docextract_stride = stride
+            got = model_windows(doc, model, tokenizer, RunOptions(max_tokens=64, cross_pages=False))
+            assert got == document_windows(doc, tokenizer, max_tokens=64, stride=stride)
+        explicit = model_windows(doc, model, tokenizer, RunOptions(max_tokens=64, cross_pages=False, stride=0))
+        assert explicit == document_windows(doc, tokenizer, max_tokens=64, stride=0) != got  # an explicit stride wins
+    finally:
+        model.config.docextract_stride = trained
+
+
 def test_evaluate_reads_documents_the_way_the_model_was_trained(long_model, invoices, tmp_path):
     folder, _ = long_model
     report_path = tmp_path / "report.json"
