@@ -158,7 +158,9 @@ def normalize_party(text: str) -> str | None:
     words[0] = words[0].lstrip(_OUTER_JUNK)
     words[-1] = words[-1].rstrip(_OUTER_JUNK)
     suffix = COMPANY_SUFFIX_FORMS.get(words[-1].replace(".", "").lower())
-    if suffix and len(words) > 1:
+    if suffix and len(words) == 1:
+        return None  # a fragment ("L.L.P.", "Inc."): the name it belongs to was tagged apart or not at all
+    if suffix:
         words[-1] = suffix
     elif (words[-1].endswith(".") and len(words[-1].rstrip(".")) > 1 and "." not in words[-1].rstrip(".")
           and words[-1].rstrip(".").lower() not in NAME_ABBREVIATIONS):

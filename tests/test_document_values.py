@@ -56,6 +56,7 @@ def test_normalisers_read_contract_wording():
     assert normalize_party("(“Yahoo!”)") == "Yahoo!"
     assert normalize_party("Eric Dean Sprunk.") == "Eric Dean Sprunk"
     assert normalize_party("Michael A. Lynch, Sr.") == "Michael A. Lynch Sr."
+    assert normalize_party("L.L.P.") is None and normalize_party(", Inc.") is None  # a suffix alone names nobody
     assert kleister_form("Nike  Inc.") == "NIKE_INC."
 
 
