@@ -75,8 +75,12 @@ def main() -> None:
     parser.add_argument("--dataset", required=True)
     parser.add_argument("--command", action="append", default=[], help="a command that made the run (repeat)")
     parser.add_argument("--train-seconds", type=float, help="when the history predates train_seconds")
+    parser.add_argument("--label", help="the preset column and file name for a run that started from a checkpoint "
+                                        "(its --model is a folder), e.g. lspe-layoutlm+kleister-pretrain")
     args = parser.parse_args()
     result = collect(args.run_dir, args.dataset, args.command)
+    if args.label:
+        result["started_from"], result["preset"] = result["preset"], args.label
     if args.train_seconds:
         result["train_seconds"] = args.train_seconds
     RESULTS.mkdir(exist_ok=True)

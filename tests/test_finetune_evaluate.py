@@ -42,8 +42,13 @@ def test_finetune_then_evaluate_on_real_forms(funsd_files, tmp_path):
     assert not list(model_dir.glob("*.bin"))
 
     report_path = tmp_path / "report.json"
-    result = CliRunner().invoke(app, ["evaluate", str(model_dir), str(funsd_files[1]), "--report", str(report_path),
-                                      "--robustness", "all"])
+    threads = torch.get_num_threads()
+    try:
+        result = CliRunner().invoke(app, ["evaluate", str(model_dir), str(funsd_files[1]), "--report", str(report_path),
+                                          "--robustness", "all", "--threads", "1"])
+        assert torch.get_num_threads() == 1  # evaluating beside a running training takes one core, not all
+    finally:
+        torch.set_num_threads(threads)
     assert result.exit_code == 0, result.output
     report = json.loads(report_path.read_text())
     assert set(report["reports"]) == {"none", "global-shuffle", "neighbour-swap", "drop-1d"}

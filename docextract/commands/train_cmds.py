@@ -140,9 +140,14 @@ def evaluate(
         help="Score a model whose labels differ from the data's: DATA=MODEL pairs, e.g. "
              "company=vendor_name,date=invoice_date,address=vendor_address,total=total. "
              "Predicted labels not named count as O."),
+    threads: Optional[int] = typer.Option(None, min=1, help="torch CPU threads (default: all cores; 1 beside a running training)."),
 ) -> None:
     """Measure a model: seqeval entity P/R/F1 (micro and per label), and field F1 and accuracy on key-value data."""
     with user_errors():
+        if threads:
+            import torch
+
+            torch.set_num_threads(threads)
         from docextract.pipeline import load_model
         from docextract.training.evaluate import ROBUSTNESS_MODES, evaluate_model, parse_label_map, settings_for_model
         from docextract.training.finetune import load_documents
