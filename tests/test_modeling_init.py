@@ -35,3 +35,9 @@ def test_lspe_inference_table_equals_the_training_path_and_follows_weight_change
         lspe.load_state_dict({k: v * 2 for k, v in lspe.state_dict().items()})
         fresh = lspe.table(torch.arange(1001))[values]
         assert torch.allclose(lspe(values), fresh, atol=1e-6)  # the cache was dropped with the old weights
+        cached = lspe._cached_table
+        lspe.eval()  # inference calls eval() for every document: the table must not be recomputed each time
+        lspe(values)
+        assert lspe._cached_table is cached
+        lspe.fc2.bias.add_(1.0)  # an in-place change (as an optimizer step makes)
+        assert torch.allclose(lspe(values), fresh + 1.0, atol=1e-5)

@@ -54,19 +54,20 @@ class LspeEncoding(nn.Module):
 
     def _inference_table(self, size: int) -> torch.Tensor:
         """At inference the FFN output for positions 0..size-1 is computed once and reused: the FFN
-        over ~1000 values per axis per forward was two thirds of a 1-layer model's time (profiled)."""
+        over ~1000 values per axis per forward was two thirds of a 1-layer model's time (profiled).
+
+        The cache is keyed by the weights' version counters (bumped by every in-place change: optimizer
+        steps, ``load_state_dict``, ``copy_``), so it survives the ``model.eval()`` that inference calls
+        per document, and never outlives the weights it was computed from."""
+        key = (self.fc1.weight.dtype, self.fc1.weight.device, *(p._version for p in self.parameters()))
         cached = getattr(self, "_cached_table", None)
-        if cached is None or cached.shape[0] < size or cached.dtype != self.fc1.weight.dtype:
+        if cached is None or cached.shape[0] < size or getattr(self, "_cached_key", None) != key:
             cached = self.table(torch.arange(max(size, INFERENCE_TABLE_MIN_ROWS), device=self.fc1.weight.device))
-            self._cached_table = cached
+            self._cached_table, self._cached_key = cached, key
         return cached
 
-    def train(self, mode: bool = True):
-        self._cached_table = None  # weights may change
-        return super().train(mode)
-
     def _load_from_state_dict(self, *args, **kwargs):
-        self._cached_table = None
+        self._cached_table = None  # new tensors may have their own version counters
         return super()._load_from_state_dict(*args, **kwargs)
 
 
