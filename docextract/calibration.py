@@ -31,7 +31,7 @@ import torch.nn.functional as F
 from docextract.data.labelled import LabelledDocument
 from docextract.data.tagging import IGNORE_INDEX, document_tags
 from docextract.document import WordRef
-from docextract.entities import TaggedWord, document_locale
+from docextract.entities import document_locale
 from docextract.errors import InputError, OutputError
 from docextract.field_calibration import (
     FIELD_CALIBRATION_KEY,
@@ -133,14 +133,14 @@ def field_confidence_pairs(collected: Sequence[DocumentLogits], id2label: dict, 
     As ``evaluate``'s field accuracy: documents with ``fields`` only; a field the model did not extract
     has no confidence and is left out, and labels the document's ``fields`` do not name are not judged.
     """
+    from docextract.inference import tagged_words
     from docextract.training.evaluate import best_entity_per_label, comparable_forms, expected_forms
 
     pairs = []
     for c in collected:
         if not c.document.fields:
             continue
-        confidence, predicted = (c.logits.double() / temperature).softmax(-1).max(-1)  # (W,), (W,)
-        tagged = [TaggedWord(ref, id2label[int(p)], float(q)) for ref, p, q in zip(c.refs, predicted, confidence)]
+        tagged = tagged_words(c.refs, (c.logits.double() / temperature).softmax(-1), id2label)  # as `run` tags them
         best = best_entity_per_label(c.document.document, tagged)
         locale = document_locale(c.document.document)
         for key, expected_values in c.document.fields.items():

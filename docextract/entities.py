@@ -7,8 +7,8 @@ normalises its value by the field's type, and groups line-item cells into rows.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
 
 from docextract.document import Box, Document, WordRef
 from docextract.normalize import guess_locale, normalize_iban, parse_amount, parse_currency, parse_date, parse_number
@@ -34,6 +34,8 @@ class TaggedWord:
     ref: WordRef
     tag: str  # "O", "B-total", "I-total", "E-total", "S-total"
     probability: float
+    # label (no prefix) -> probability, B/I/E/S summed; None where only the tag is known (mapped or gold tags)
+    label_probabilities: Mapping[str, float] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -99,14 +99,34 @@ def tag_words(model, tokenizer: Any, doc: Document, windows: Sequence[Window], d
               temperature: float | None = None) -> list[TaggedWord]:
     """Every word of ``doc`` in reading order with its most likely tag and that tag's probability
     (at the model's calibrated temperature unless ``temperature`` is given)."""
-    id2label = model.config.id2label
     probabilities = word_probabilities(model, tokenizer, doc, windows, drop_1d=drop_1d, temperature=temperature)
-    tagged = []
-    for ref in doc.ordered_words():
-        probs = probabilities.get(ref)
-        if probs is None:  # a word in no window core cannot happen with make_windows; be safe anyway
-            tagged.append(TaggedWord(ref, "O", 0.0))
-            continue
-        best = int(probs.argmax())
-        tagged.append(TaggedWord(ref, id2label[best], float(probs[best])))
-    return tagged
+    # a word in no window core cannot happen with make_windows; be safe anyway: it is O
+    refs = [ref for ref in doc.ordered_words() if ref in probabilities]
+    tagged = dict(zip(refs, tagged_words(refs, torch.stack([probabilities[r] for r in refs]), model.config.id2label)
+                      if refs else []))
+    return [tagged.get(ref) or TaggedWord(ref, "O", 0.0) for ref in doc.ordered_words()]
+
+
+def tagged_words(refs: Sequence[WordRef], probabilities: torch.Tensor, id2label: dict) -> list[TaggedWord]:
+    """``probabilities`` (W, num_tags) -> each word's most likely tag, its probability, and the probability
+    of every label (B/I/E/S summed) that one-value fields are decoded from (:mod:`docextract.field_assignment`)."""
+    labels, tag_to_label = _label_index(id2label)
+    best_probability, best = probabilities.max(-1)  # (W,), (W,)
+    per_label = (probabilities.float() @ tag_to_label).tolist()  # (W, num_labels)
+    return [TaggedWord(ref, id2label[int(b)], float(p), dict(zip(labels, row)))
+            for ref, b, p, row in zip(refs, best, best_probability, per_label)]
+
+
+def _label_index(id2label: dict) -> tuple[list[str], torch.Tensor]:
+    """The entity labels (no prefix, no O) and the (num_tags, num_labels) 0/1 matrix that sums a tag
+    distribution into a label distribution."""
+    from docextract.entities import split_tag
+
+    tags = [id2label[i] for i in range(len(id2label))]
+    labels = sorted({label for tag in tags if (label := split_tag(tag)[1]) is not None})
+    matrix = torch.zeros(len(tags), len(labels))
+    for i, tag in enumerate(tags):
+        label = split_tag(tag)[1]
+        if label is not None:
+            matrix[i, labels.index(label)] = 1.0
+    return labels, matrix

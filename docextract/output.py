@@ -23,11 +23,11 @@ from docextract.entities import (
     LINE_ITEM_PREFIX,
     Entity,
     TaggedWord,
-    decode_entities,
     document_locale,
     field_object,
     group_line_items,
 )
+from docextract.field_assignment import decode_document_entities
 from docextract.normalize import parse_currency
 from docextract.validation import validate_invoice
 
@@ -61,7 +61,7 @@ def build_output(
     ``field_calibration`` maps raw field confidences to calibrated ones (None: raw, as before)."""
     ids = token_ids(doc)
     locale = document_locale(doc)
-    entities = decode_entities(tagged)
+    entities = decode_document_entities(doc, tagged)
     document = _document_fields(doc, entities, locale, ids, field_calibration) if model else None
     policy = policy_for_labels(model.get("labels") or ()) if model else None
     values = document_values(doc, entities, policy) if policy is not None else None

@@ -31,6 +31,7 @@ from docextract.data.tagging import document_tags
 from docextract.document_values import document_values, policy_for_labels, value_pairs
 from docextract.entities import TaggedWord, decode_entities, document_locale, normalize_value, split_tag
 from docextract.errors import UsageError
+from docextract.field_assignment import decode_document_entities
 from docextract.inference import tag_words
 from docextract.layout import analyze_layout
 
@@ -242,7 +243,7 @@ def comparable_forms(label: str, text: str, locale: str) -> set[str]:
 def best_entity_per_label(document, tagged: Sequence[TaggedWord]) -> dict[str, tuple[float, str]]:
     """Label -> (confidence, text as words joined by spaces) of its most confident decoded entity."""
     best: dict[str, tuple[float, str]] = {}
-    for entity in decode_entities(tagged):
+    for entity in decode_document_entities(document, tagged):
         text = " ".join(document.word(r).text for r in entity.words)
         if entity.label not in best or entity.confidence > best[entity.label][0]:
             best[entity.label] = (entity.confidence, text)
