@@ -11,9 +11,9 @@ mkdir -p "$WORK"
 docextract convert kleister "$DATA/kleister-nda" "$WORK/all.jsonl"   # reads the 254 PDFs (~10-20 min)
 docextract split "$WORK/all.jsonl" "$WORK/train.jsonl" "$WORK/val.jsonl" --every 5
 docextract finetune "$WORK/train.jsonl" --eval "$WORK/val.jsonl" --output "$WORK/cosformer" \
-    --model layout-cosformer --cross-pages --max-positions 16384 --epochs 2 --lr 1e-4 --batch-size 1 --seed 42
+    --model layout-cosformer --cross-pages --max-positions 16384 --epochs 2 --lr 2e-4 --batch-size 1 --entity-weight 10 --seed 42
 docextract finetune "$WORK/train.jsonl" --eval "$WORK/val.jsonl" --output "$WORK/lspe" \
-    --model lspe-layoutlm --negative-windows 0.2 --epochs 3 --lr 1e-4 --batch-size 8 --seed 42
+    --model lspe-layoutlm --negative-windows 0.2 --entity-weight 5 --epochs 3 --lr 1e-4 --batch-size 8 --seed 42
 for M in cosformer lspe; do
     docextract evaluate "$WORK/$M/model" "$WORK/val.jsonl" --report "$WORK/$M/val_report.json"
 done
