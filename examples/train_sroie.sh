@@ -7,7 +7,7 @@ set -euo pipefail
 DATA=${DATA:-../shared/data}
 WORK=${WORK:-/tmp/docextract-sroie}
 PRESET=${1:-lspe-layoutlm}
-EPOCHS=${EPOCHS:-3}
+EPOCHS=${EPOCHS:-10}
 mkdir -p "$WORK"
 docextract convert sroie "$DATA/sroie" "$WORK/train_all.jsonl" --split train
 docextract convert sroie "$DATA/sroie" "$WORK/test.jsonl" --split test
