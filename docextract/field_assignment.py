@@ -87,7 +87,9 @@ def assign_one_value_labels(doc: Document, entities: Sequence[Entity],
         options = [[None, *_likeliest(values, label, probability)] for label in labels]
         best = max((a for a in itertools.product(*options) if _one_label_each(a)), key=score)
         for label, v in zip(labels, best):
-            for i in members.get(v, ()) if v is not None else ():
+            if v is None:
+                continue
+            for i in members[v]:
                 if out[i].label != label:
                     out[i] = replace(out[i], label=label, confidence=_mean_probability(out[i], label, label_probabilities))
     return out
