@@ -60,6 +60,7 @@ COMPANY_SUFFIX_FORMS = {
     "plc": "PLC", "nv": "N.V.", "llp": "LLP",
 }
 NAME_ABBREVIATIONS = ("jr", "sr", "esq", "bros")  # keep their full stop at the end of a name
+_POSSESSIVE = re.compile(r"['’]s$", re.IGNORECASE)
 _OUTER_JUNK = "_\"'“”‘’«»()[]{},;:"  # cleaned from both ends of a party name
 
 
@@ -156,7 +157,7 @@ def normalize_party(text: str) -> str | None:
     if not words:
         return None
     words[0] = words[0].lstrip(_OUTER_JUNK)
-    words[-1] = words[-1].rstrip(_OUTER_JUNK)
+    words[-1] = _POSSESSIVE.sub("", words[-1].rstrip(_OUTER_JUNK))  # "Shire US Inc.’s obligations": the party is Shire US Inc.
     suffix = COMPANY_SUFFIX_FORMS.get(words[-1].replace(".", "").lower())
     if suffix and len(words) == 1:
         return None  # a fragment ("L.L.P.", "Inc."): the name it belongs to was tagged apart or not at all

@@ -7,7 +7,10 @@ key under a :data:`ValuePolicy` (key -> :class:`ValueRule`):
 1. each entity's text is normalised by its key's rule (mentions that do not normalise are dropped);
 2. mentions whose normalised values are equal in the metric's comparison form (upper-cased, spaces as
    underscores: "NIKE, Inc." and "Nike Inc." are one party) merge into one :class:`DocumentValue`;
-   its ``value`` and ``text`` are those of its most confident mention;
+   its ``value`` and ``text`` are those of its most confident mention. Where the rule says
+   ``merge_contained`` (parties), a value whose words run inside a longer value's is a short mention of
+   it ("Clovis" of "Clovis Oncology, Inc."; contracts define parties by such short names) and merges into
+   the longer one, which keeps its own value and text;
 3. a value's confidence is the **maximum** of its mentions' confidences. Not noisy-or: mentions of one
    value are not independent evidence (the model repeats its mistakes with the name wherever it
    recurs), and noisy-or would push any name repeated a dozen times towards 1, so no threshold could
@@ -45,6 +48,9 @@ class ValueRule:
     cardinality: str  # SINGLE (keep the best value) or MULTI (keep every value >= min_confidence)
     normalize: Callable[[str], str | None]  # mention text -> normalised value, None when it holds none
     min_confidence: float = 0.0  # 0..1; values below are dropped
+    # MULTI keys: a value whose words are a run inside another value's ("Clovis" in "Clovis Oncology Inc.",
+    # "H. Kesser" in "Peter H. Kesser") is a short mention of that one and merges into it
+    merge_contained: bool = False
 
 
 ValuePolicy = Mapping[str, ValueRule]
@@ -52,7 +58,7 @@ ValuePolicy = Mapping[str, ValueRule]
 KLEISTER_NDA_POLICY: ValuePolicy = {
     "effective_date": ValueRule(SINGLE, normalize_effective_date),
     "jurisdiction": ValueRule(SINGLE, normalize_jurisdiction),
-    "party": ValueRule(MULTI, normalize_party, PARTY_MIN_CONFIDENCE),
+    "party": ValueRule(MULTI, normalize_party, PARTY_MIN_CONFIDENCE, merge_contained=True),
     "term": ValueRule(SINGLE, normalize_term),
 }
 VALUE_POLICIES: tuple[ValuePolicy, ...] = (KLEISTER_NDA_POLICY,)
@@ -114,11 +120,16 @@ def document_values(doc: Document, entities: Sequence[Entity], policy: ValuePoli
         if value is None:
             continue
         groups.setdefault((entity.label, kleister_form(value)), []).append((value, mention, order))
+    for key, rule in policy.items():
+        if rule.merge_contained:
+            _merge_contained(groups, key)
     by_key: dict[str, list[tuple[DocumentValue, int]]] = {}
-    for (key, _), members in groups.items():
-        value, best, _ = max(members, key=lambda m: (m[1].confidence, -m[2]))
+    for (key, form), members in groups.items():
+        members = sorted(members, key=lambda m: m[2])  # reading order
+        own = [m for m in members if kleister_form(m[0]) == form]  # not the short mentions merged in
+        value, best, _ = max(own, key=lambda m: (m[1].confidence, -m[2]))
         merged = DocumentValue(
-            key=key, value=value, text=best.text, confidence=best.confidence,
+            key=key, value=value, text=best.text, confidence=max(m.confidence for _, m, _ in members),
             pages=tuple(sorted({m.page for _, m, _ in members})), evidence=tuple(m for _, m, _ in members),
         )
         by_key.setdefault(key, []).append((merged, members[0][2]))
@@ -130,6 +141,22 @@ def document_values(doc: Document, entities: Sequence[Entity], policy: ValuePoli
         if ranked:
             out[key] = ranked[:1] if rule.cardinality == SINGLE else ranked
     return out
+
+
+def _merge_contained(groups: dict[tuple[str, str], list], key: str) -> None:
+    """Fold each of ``key``'s values whose comparison-form words are a contiguous run inside a longer value's
+    into the longest such value (its mentions join that value's; the merged value is the longer name)."""
+    forms = sorted((form for k, form in groups if k == key), key=lambda f: -len(f.split("_")))
+    for short in reversed(forms):  # shortest first
+        words = short.split("_")
+        host = next((long for long in forms if long != short and (key, long) in groups
+                     and _contains_run(long.split("_"), words)), None)
+        if host is not None:
+            groups[(key, host)] = groups[(key, host)] + groups.pop((key, short))
+
+
+def _contains_run(words: list[str], run: list[str]) -> bool:
+    return len(run) < len(words) and any(words[i:i + len(run)] == run for i in range(len(words) - len(run) + 1))
 
 
 def value_pairs(values: Mapping[str, Sequence[DocumentValue]]) -> list[tuple[str, str]]:

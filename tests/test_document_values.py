@@ -153,6 +153,21 @@ def test_mentions_merge_by_value_single_keys_keep_the_best_multi_keys_the_confid
     assert "term" not in values
 
 
+def test_short_mentions_of_a_party_merge_into_its_full_name():
+    doc = _doc(["Clovis", "Oncology,", "Inc.", "Clovis’s", "Peter", "H.", "Kesser", "H.", "Kesser", "Oak", "Bank"])
+    ref = lambda i: WordRef(0, i)  # noqa: E731
+    entities = [
+        Entity("party", (ref(0), ref(1), ref(2)), 0.89), Entity("party", (ref(3),), 0.96),
+        Entity("party", (ref(4), ref(5), ref(6)), 0.96), Entity("party", (ref(7), ref(8)), 0.90),
+        Entity("party", (ref(9), ref(10)), 0.8),
+    ]
+    values = document_values(doc, entities, KLEISTER_NDA_POLICY)["party"]
+    assert [(v.value, v.confidence, len(v.evidence)) for v in values] == [
+        ("Clovis Oncology Inc.", 0.96, 2), ("Peter H. Kesser", 0.96, 2), ("Oak Bank", 0.8, 1)]
+    assert values[0].text == "Clovis Oncology, Inc."  # the full name's own mention, not the more confident short one
+    assert normalize_party("Shire US Inc.’s") == "Shire US Inc." and normalize_party("Inc.'s") is None
+
+
 def test_policy_applies_only_to_labels_it_covers():
     assert policy_for_labels(["O", "party", "effective_date"]) is KLEISTER_NDA_POLICY
     assert policy_for_labels(list(LABEL_SET)) is KLEISTER_NDA_POLICY
