@@ -3,21 +3,17 @@
 # 1. `pretrain` lspe-layoutlm (MiniLM text weights, fresh layout embeddings) with masked LM (30%) and
 #    1D local order prediction on the first $DOCS Kleister-NDA contracts: real business PDFs, read by our
 #    own pipeline, no labels used, and nothing from FUNSD.
-# 2. The FUNSD recipe of examples/train_funsd.sh (same data split, epochs, learning rate and seed),
-#    started from the pretrained model instead of the preset. Compare its test F1 with train_funsd.sh's.
+# 2. examples/train_funsd.sh (same data split, epochs, learning rate and seed), started from the
+#    pretrained model instead of the preset. Compare its test F1 with train_funsd.sh's.
 set -euo pipefail
 DATA=${DATA:-../shared/data}
 WORK=${WORK:-/tmp/docextract-pretrain}
 DOCS=${DOCS:-100}
 PRETRAIN_EPOCHS=${PRETRAIN_EPOCHS:-3}
 EPOCHS=${EPOCHS:-20}
-THREADS=(${THREADS:+--threads "$THREADS"})  # e.g. THREADS=1 when another training shares the CPU
+THREADS=${THREADS:-}  # e.g. THREADS=1 when another training shares the CPU
+THREAD_ARGS=(${THREADS:+--threads "$THREADS"})
 mkdir -p "$WORK"
 docextract pretrain "$DATA/kleister-nda/train/documents" --output "$WORK/kleister" --model lspe-layoutlm \
-    --limit "$DOCS" --heldout 5 --epochs "$PRETRAIN_EPOCHS" --lr 1e-4 --batch-size 8 --seed 42 "${THREADS[@]}"
-docextract convert funsd "$DATA/funsd" "$WORK/train_all.jsonl" --split train
-docextract convert funsd "$DATA/funsd" "$WORK/test.jsonl" --split test
-docextract split "$WORK/train_all.jsonl" "$WORK/train.jsonl" "$WORK/val.jsonl" --every 10
-docextract finetune "$WORK/train.jsonl" --eval "$WORK/val.jsonl" --output "$WORK/funsd" \
-    --model "$WORK/kleister/model" --epochs "$EPOCHS" --lr 1e-4 --batch-size 8 --seed 42 "${THREADS[@]}"
-docextract evaluate "$WORK/funsd/model" "$WORK/test.jsonl" --robustness all --report "$WORK/funsd/test_report.json" "${THREADS[@]}"
+    --limit "$DOCS" --heldout 5 --epochs "$PRETRAIN_EPOCHS" --lr 1e-4 --batch-size 8 --seed 42 "${THREAD_ARGS[@]}"
+WORK="$WORK" RUN="$WORK/funsd" EPOCHS="$EPOCHS" THREADS="$THREADS" "$(dirname "$0")/train_funsd.sh" "$WORK/kleister/model"

@@ -5,13 +5,14 @@
 set -euo pipefail
 DATA=${DATA:-../shared/data}
 WORK=${WORK:-/tmp/docextract-funsd}
-PRESET=${1:-lspe-layoutlm}
+PRESET=${1:-lspe-layoutlm}  # or a model folder, e.g. from `docextract pretrain`
+RUN=${RUN:-$WORK/$PRESET}  # the finetune output folder
 THREADS=(${THREADS:+--threads "$THREADS"})  # e.g. THREADS=1 when another training shares the CPU
 EPOCHS=${EPOCHS:-20}
 mkdir -p "$WORK"
 docextract convert funsd "$DATA/funsd" "$WORK/train_all.jsonl" --split train
 docextract convert funsd "$DATA/funsd" "$WORK/test.jsonl" --split test
 docextract split "$WORK/train_all.jsonl" "$WORK/train.jsonl" "$WORK/val.jsonl" --every 10
-docextract finetune "$WORK/train.jsonl" --eval "$WORK/val.jsonl" --output "$WORK/$PRESET" \
+docextract finetune "$WORK/train.jsonl" --eval "$WORK/val.jsonl" --output "$RUN" \
     --model "$PRESET" --epochs "$EPOCHS" --lr 1e-4 --batch-size 8 --seed 42 "${THREADS[@]}"
-docextract evaluate "$WORK/$PRESET/model" "$WORK/test.jsonl" --robustness all --report "$WORK/$PRESET/test_report.json" "${THREADS[@]}"
+docextract evaluate "$RUN/model" "$WORK/test.jsonl" --robustness all --report "$RUN/test_report.json" "${THREADS[@]}"
