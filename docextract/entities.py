@@ -7,6 +7,7 @@ normalises its value by the field's type, and groups line-item cells into rows.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
@@ -102,6 +103,42 @@ def decode_entities(tagged: Sequence[TaggedWord]) -> list[Entity]:
             close()
     close()
     return entities
+
+
+_OPEN_DIGIT_GROUP = re.compile(r"[-−]?\d{1,3}")  # "333" of "333 890,41", or "890" of "1 890 000,00": more may follow
+_DIGIT_GROUP = re.compile(r"\d{3}(?:[.,]\d{1,2})?")  # a following group: "890,41", "890"
+GROUP_GAP_OF_HEIGHT = 0.5  # a thousands space is about a quarter of the text height; table columns are far wider
+
+
+def join_digit_groups(doc: Document, entities: Sequence[Entity], order: Sequence[WordRef]) -> list[Entity]:
+    """Amounts printed with spaces between digit groups ("333 890,41", French style) are several words, and
+    the model often starts a new entity (or another label) at the second group, cutting the value. An
+    amount entity that ends in a group of 1-3 digits directly followed, on its line and a space's width
+    away, by a 3-digit group takes that word (and any further groups) from wherever it was.
+    ``order``: every word in reading order."""
+    following = dict(zip(order, order[1:]))
+    owner = {ref: i for i, e in enumerate(entities) for ref in e.words}
+    words = [list(e.words) for e in entities]
+    for i, entity in enumerate(entities):
+        if FIELD_TYPES.get(entity.label) != "amount":
+            continue
+        while words[i] and _OPEN_DIGIT_GROUP.fullmatch(doc.word(words[i][-1]).text):
+            last = words[i][-1]
+            nxt = following.get(last)
+            if nxt is None or owner.get(nxt) == i or not _continues_group(doc, last, nxt):
+                break
+            if nxt in owner:
+                words[owner[nxt]].remove(nxt)
+            words[i].append(nxt)
+            owner[nxt] = i
+    return [Entity(e.label, tuple(w), e.confidence) for e, w in zip(entities, words) if w]
+
+
+def _continues_group(doc: Document, last: WordRef, nxt: WordRef) -> bool:
+    if not _DIGIT_GROUP.fullmatch(doc.word(nxt).text) or not _same_line(doc, last, nxt):
+        return False
+    a, b = doc.word(last).box, doc.word(nxt).box
+    return 0 <= b.x0 - a.x1 <= GROUP_GAP_OF_HEIGHT * min(a.height, b.height)
 
 
 def page_of(entity: Entity) -> int:

@@ -29,7 +29,7 @@ from decimal import Decimal
 from typing import Mapping, Sequence
 
 from docextract.document import Document, WordRef
-from docextract.entities import Entity, TaggedWord, decode_entities, document_locale
+from docextract.entities import Entity, TaggedWord, decode_entities, document_locale, join_digit_groups
 from docextract.normalize import parse_date, parse_number
 
 # Labels an invoice prints one value for, by value type. Not addresses or names: one address is often two
@@ -50,9 +50,9 @@ LabelProbabilities = Mapping[WordRef, Mapping[str, float]]  # word -> label (pre
 
 
 def decode_document_entities(doc: Document, tagged: Sequence[TaggedWord]) -> list[Entity]:
-    """Entities from the tags, with one-value labels decoded jointly where the tags carry label
-    probabilities (what `run` and `evaluate` both read)."""
-    entities = decode_entities(tagged)
+    """Entities from the tags, amounts whole across digit-group spaces, and one-value labels decoded jointly
+    where the tags carry label probabilities (what `run` and `evaluate` both read)."""
+    entities = join_digit_groups(doc, decode_entities(tagged), [w.ref for w in tagged])
     probabilities = {w.ref: w.label_probabilities for w in tagged if w.label_probabilities is not None}
     return assign_one_value_labels(doc, entities, probabilities) if probabilities else entities
 

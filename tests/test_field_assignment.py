@@ -85,3 +85,25 @@ def test_tags_stand_without_probabilities_or_competition():
                 ("Zu zahlen", "O", {}), ("1.190,00", "B-total", {"total": 0.8, "amount_due": 0.15})]
     doc, tagged = _document(repeated)
     assert [e.label for e in decode_document_entities(doc, tagged)] == ["total", "total"]  # one value, printed twice
+
+
+def _line(words):
+    """(text, x0, x1, tag) on one line of a page -> (doc, tagged)."""
+    page_words = tuple(Word(text, Box(x0, 100, x1, 109)) for text, x0, x1, _ in words)
+    doc = Document(source="in/facture.pdf", pages=(Page(number=1, width=595.0, height=842.0, words=page_words),),
+                   sha256="0" * 64)
+    return doc, [TaggedWord(WordRef(0, i), tag, 0.9) for i, (*_, tag) in enumerate(words)]
+
+
+def test_amounts_stay_whole_across_digit_group_spaces():
+    # French "1 333 890,41": groups a space (~2 pt) apart; the model started new entities at the later groups
+    doc, tagged = _line([("Total", 300, 330, "O"), ("1", 480, 485, "B-subtotal"), ("333", 487, 503, "B-total"),
+                         ("890,41", 505, 540, "I-line_item_amount"), ("EUR", 543, 565, "B-currency")])
+    entities = decode_document_entities(doc, tagged)
+    assert [(e.label, e.text(doc)) for e in entities] == [("subtotal", "1 333 890,41"), ("currency", "EUR")]
+
+
+def test_table_columns_are_not_digit_groups():
+    # a unit price "12" and the next column's "500,00": a column gap away, two values
+    doc, tagged = _line([("12", 400, 412, "B-line_item_unit_price"), ("500,00", 450, 485, "B-line_item_amount")])
+    assert [e.text(doc) for e in decode_document_entities(doc, tagged)] == ["12", "500,00"]
