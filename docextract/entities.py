@@ -110,12 +110,13 @@ _DIGIT_GROUP = re.compile(r"\d{3}(?:[.,]\d{1,2})?")  # a following group: "890,4
 GROUP_GAP_OF_HEIGHT = 0.5  # a thousands space is about a quarter of the text height; table columns are far wider
 
 
-def join_digit_groups(doc: Document, entities: Sequence[Entity], order: Sequence[WordRef]) -> list[Entity]:
+def join_digit_groups(doc: Document, entities: Sequence[Entity], tagged: Sequence[TaggedWord]) -> list[Entity]:
     """Amounts printed with spaces between digit groups ("333 890,41", French style) are several words, and
     the model often starts a new entity (or another label) at the second group, cutting the value. An
     amount entity that ends in a group of 1-3 digits directly followed, on its line and a space's width
-    away, by a 3-digit group takes that word (and any further groups) from wherever it was.
-    ``order``: every word in reading order."""
+    away, by a 3-digit group takes that word (and any further groups) from wherever it was. ``tagged``: every
+    word in reading order; an entity whose words change gets the mean tag probability of its new words."""
+    order = [w.ref for w in tagged]
     following = dict(zip(order, order[1:]))
     owner = {ref: i for i, e in enumerate(entities) for ref in e.words}
     words = [list(e.words) for e in entities]
@@ -131,7 +132,9 @@ def join_digit_groups(doc: Document, entities: Sequence[Entity], order: Sequence
                 words[owner[nxt]].remove(nxt)
             words[i].append(nxt)
             owner[nxt] = i
-    return [Entity(e.label, tuple(w), e.confidence) for e, w in zip(entities, words) if w]
+    probability = {w.ref: w.probability for w in tagged}
+    return [e if tuple(w) == e.words else Entity(e.label, tuple(w), sum(probability[r] for r in w) / len(w))
+            for e, w in zip(entities, words) if w]
 
 
 def _continues_group(doc: Document, last: WordRef, nxt: WordRef) -> bool:

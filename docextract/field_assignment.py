@@ -52,7 +52,7 @@ LabelProbabilities = Mapping[WordRef, Mapping[str, float]]  # word -> label (pre
 def decode_document_entities(doc: Document, tagged: Sequence[TaggedWord]) -> list[Entity]:
     """Entities from the tags, amounts whole across digit-group spaces, and one-value labels decoded jointly
     where the tags carry label probabilities (what `run` and `evaluate` both read)."""
-    entities = join_digit_groups(doc, decode_entities(tagged), [w.ref for w in tagged])
+    entities = join_digit_groups(doc, decode_entities(tagged), tagged)
     probabilities = {w.ref: w.label_probabilities for w in tagged if w.label_probabilities is not None}
     return assign_one_value_labels(doc, entities, probabilities) if probabilities else entities
 
