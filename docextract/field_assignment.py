@@ -61,16 +61,21 @@ def assign_one_value_labels(doc: Document, entities: Sequence[Entity],
                             label_probabilities: LabelProbabilities) -> list[Entity]:
     """``entities`` with the labels of one-value fields decoded jointly (see the module docstring), in order."""
     out = list(entities)
-    locale = document_locale(doc)
-    line_amounts = [parse_number(e.text(doc), locale) for e in out if e.label == "line_item_amount"]
-    line_sum = sum(a for a in line_amounts if a is not None) if line_amounts and None not in line_amounts else None
+    competing = {}  # kind -> {printed value (spaces removed) -> its entities}; the kinds' labels are disjoint
     for kind, labels in ONE_VALUE_LABELS.items():
-        members: dict[str, list[int]] = {}  # printed value (spaces removed) -> its entities
+        members: dict[str, list[int]] = {}
         for i, entity in enumerate(out):
             if entity.label in labels:
                 members.setdefault("".join(entity.text(doc).split()), []).append(i)
-        if len(members) < 2:
-            continue  # nothing competes
+        if len(members) >= 2:
+            competing[kind] = members
+    if not competing:
+        return out  # the common case, and every document of other domains: nothing to parse
+    locale = document_locale(doc)
+    line_amounts = [parse_number(e.text(doc), locale) for e in out if e.label == "line_item_amount"]
+    line_sum = sum(a for a in line_amounts if a is not None) if line_amounts and None not in line_amounts else None
+    for kind, members in competing.items():
+        labels = ONE_VALUE_LABELS[kind]
         values = list(members)
         probability = {(v, label): max(_mean_probability(out[i], label, label_probabilities) for i in members[v])
                        for v in values for label in labels}

@@ -5,8 +5,6 @@ from docextract.entities import TaggedWord
 from docextract.field_assignment import MIN_LABEL_PROBABILITY, decode_document_entities
 from docextract.output import build_output
 
-AMOUNTS = ("subtotal", "total_tax", "total", "amount_due")
-
 # (text, tag, label probabilities) on one page, top to bottom; every amount of the totals block is tagged
 # subtotal, as the model does, and its probabilities alone would put the total and the amount due the wrong
 # way round: the arithmetic has to decide.
