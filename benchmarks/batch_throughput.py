@@ -12,7 +12,7 @@ Overhead = (isolated-1 wall time - in-process wall time) / in-process wall time,
 the processing function), so it is the cost a user sees for a folder of that size.
 
     PYTHONPATH=$PWD .venv/bin/python benchmarks/batch_throughput.py \
-        [--digital 60] [--scans 6] [--repeats 3] [--process docextract.batch:read_summary]
+        [--digital 60] [--scans 6] [--repeats 3] [--process docextract.batch.engine:read_summary]
 
 Writes benchmarks/results/batch_throughput.json.
 """
@@ -85,7 +85,7 @@ def make_folders(root: Path, digital: int, scans: int) -> dict[str, Path]:
 def run_one(folder: str, out: str, process: str, options: dict, isolate: bool, workers: int) -> dict:
     """One configuration in a fresh interpreter; returns its summary.json."""
     code = (
-        "import json, sys; from docextract.batch import run_batch; "
+        "import json, sys; from docextract.batch.engine import run_batch; "
         f"s = run_batch({folder!r}, {out!r}, process={process!r}, options={options!r}, isolate={isolate}, "
         f"workers={workers}, progress=False, overwrite=True); print(json.dumps(s.to_dict()))"
     )
@@ -102,7 +102,7 @@ def main() -> None:
     parser.add_argument("--digital", type=int, default=60, help="digital invoices to generate")
     parser.add_argument("--scans", type=int, default=6, help="scanned pages (PNG, OCR) to generate")
     parser.add_argument("--repeats", type=int, default=3, help="runs per configuration (median reported)")
-    parser.add_argument("--process", default="docextract.batch:read_summary", help="module:function to run per file")
+    parser.add_argument("--process", default="docextract.batch.engine:read_summary", help="module:function to run per file")
     args = parser.parse_args()
 
     options = {"ocr": "auto", "dpi": OCR_DPI}

@@ -12,7 +12,7 @@
 
     PYTHONPATH=$PWD .venv/bin/python benchmarks/calibration_eval.py --model models/invoice [--count 60] [--eval-count 40]
 
-With ``--fields``, the field calibration instead (docextract/field_calibration.py): a Platt map (and, for
+With ``--fields``, the field calibration instead (docextract/extraction/confidence.py): a Platt map (and, for
 comparison, an isotonic one) from a field's raw confidence to P(value right) is fitted on the same
 calibration set's (raw field confidence, correct) pairs at the model's own temperature
 (``docextract calibrate MODEL CAL/labels.jsonl --fields``), written into a temporary copy, and the
@@ -93,7 +93,7 @@ def judged_pairs(records: list[dict], data_dir: Path, model: str, lang: str) -> 
 
 
 def reliability(confidences: list[float], correct: list[bool]) -> dict:
-    from docextract.field_calibration import binary_nll
+    from docextract.extraction.confidence import binary_nll
     from docextract.training.extraction_eval import CALIBRATION_BINS, expected_calibration_error, reliability_table
 
     table = reliability_table(zip(confidences, correct))
@@ -102,10 +102,10 @@ def reliability(confidences: list[float], correct: list[bool]) -> dict:
 
 
 def field_calibration_section(args, synth: str) -> dict:
-    from docextract.calibration import collect_logits, fit_field_calibration_on, write_field_calibration
     from docextract.data.labelled import read_jsonl
-    from docextract.model_store import resolve_model
+    from docextract.modeling.store import resolve_model
     from docextract.pipeline import load_model
+    from docextract.training.calibration import collect_logits, fit_field_calibration_on, write_field_calibration
 
     with tempfile.TemporaryDirectory(prefix="field-calibration-eval-") as tmp:
         tmp = Path(tmp)
@@ -126,7 +126,7 @@ def field_calibration_section(args, synth: str) -> dict:
     mapped = [j for j in mapped if j.confidence is not None]
     assert [(j.key, j.correct) for j in raw] == [(j.key, j.correct) for j in mapped]  # a map never changes a value
     correct = [j.correct for j in raw]
-    from docextract.field_calibration import calibration_from_config
+    from docextract.extraction.confidence import calibration_from_config
 
     isotonic = calibration_from_config(isotonic_report.calibration)
     return {
@@ -225,10 +225,10 @@ def main() -> None:
         write_results(args.output, result)
         return
 
-    from docextract.calibration import calibrate, write_temperature
     from docextract.data.labelled import read_jsonl
-    from docextract.model_store import resolve_model
+    from docextract.modeling.store import resolve_model
     from docextract.pipeline import load_model
+    from docextract.training.calibration import calibrate, write_temperature
 
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="calibration-eval-") as tmp:

@@ -3,7 +3,7 @@
     PYTHONPATH=$PWD python benchmarks/kleister_normalize.py [--data ../shared/data] [--column text_best]
 
 For every train document, every expected value is located in the text column with
-``kleister.locate_value`` and each located span is normalised (``docextract.contract_normalize``);
+``kleister.locate_value`` and each located span is normalised (``docextract.extraction.contract_values``);
 a span counts as right when its normalised form equals the expected value in the Kleister metric's form
 (upper-cased, spaces as underscores). Jurisdictions are also normalised with the
 ``JURISDICTION_CONTEXT_WORDS`` words before the span ("the laws of the State of ..."). Writes
@@ -17,9 +17,9 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from docextract.contract_normalize import kleister_form
 from docextract.data.kleister import locate_value, read_records, split_dir
-from docextract.document_values import KLEISTER_NDA_POLICY
+from docextract.extraction.contract_values import kleister_form
+from docextract.extraction.values import KLEISTER_NDA_POLICY
 
 RESULTS = Path(__file__).parent / "results" / "kleister_normalize.json"
 JURISDICTION_CONTEXT_WORDS = 5

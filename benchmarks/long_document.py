@@ -125,7 +125,7 @@ def measure(model_dir: str, data: Path, limit: int | None, threads: int, ocr: st
 
 def _document_tokens(doc, tokenizer) -> int:
     """Subword tokens of every word of the document (what one whole-document window would hold)."""
-    from docextract.text_encoder import subword_counts
+    from docextract.modeling.tokenizer import subword_counts
 
     return sum(subword_counts([doc.word(ref).text for ref in doc.ordered_words()], tokenizer))
 

@@ -31,7 +31,7 @@ def f1(c: Counter) -> float:
 
 def score_documents(model_dir: str, documents) -> list[dict]:
     """Per document: pages, tokens, model seconds and per-key tp/fp/fn."""
-    from docextract.model_routing import document_tokens
+    from docextract.modeling.routing import document_tokens
     from docextract.pipeline import load_model
     from docextract.training.evaluate import evaluate_model, settings_for_model
 

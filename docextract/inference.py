@@ -1,6 +1,6 @@
 """Model predictions for every word of a document, merged back from its windows.
 
-Each window is encoded exactly as in training (:func:`docextract.data.tagging.encode_words`); a
+Each window is encoded exactly as in training (:func:`docextract.modeling.batching.encode_words`); a
 word's prediction is the tag distribution at its first sub-token, taken from the one window whose
 core holds the word, so overlapping context never counts a word twice. A calibrated model's config carries a softmax
 temperature (``docextract_temperature``, fitted by `docextract calibrate`); probabilities use it.
@@ -12,10 +12,9 @@ from typing import Any, Callable, Sequence
 
 import torch
 
-from docextract.data.tagging import SPECIAL_WORD_INDEX, encode_words
 from docextract.document import Document, Window, WordRef
-from docextract.entities import TaggedWord
-from docextract.training.loop import collate
+from docextract.extraction.entities import TaggedWord
+from docextract.modeling.batching import SPECIAL_WORD_INDEX, collate, encode_words
 
 INFERENCE_BATCH_SIZE = 8  # windows per forward pass, at most
 TEMPERATURE_KEY = "docextract_temperature"  # model config key written by `docextract calibrate`
@@ -109,7 +108,7 @@ def tag_words(model, tokenizer: Any, doc: Document, windows: Sequence[Window], d
 
 def tagged_words(refs: Sequence[WordRef], probabilities: torch.Tensor, id2label: dict) -> list[TaggedWord]:
     """``probabilities`` (W, num_tags) -> each word's most likely tag, its probability, and the probability
-    of every label (B/I/E/S summed) that one-value fields are decoded from (:mod:`docextract.field_assignment`)."""
+    of every label (B/I/E/S summed) that one-value fields are decoded from (:mod:`docextract.extraction.fields`)."""
     labels, tag_to_label = _label_index(id2label)
     best_probability, best = probabilities.max(-1)  # (W,), (W,)
     per_label = (probabilities.float() @ tag_to_label).tolist()  # (W, num_labels)
@@ -120,7 +119,7 @@ def tagged_words(refs: Sequence[WordRef], probabilities: torch.Tensor, id2label:
 def _label_index(id2label: dict) -> tuple[list[str], torch.Tensor]:
     """The entity labels (no prefix, no O) and the (num_tags, num_labels) 0/1 matrix that sums a tag
     distribution into a label distribution."""
-    from docextract.entities import split_tag
+    from docextract.extraction.entities import split_tag
 
     tags = [id2label[i] for i in range(len(id2label))]
     labels = sorted({label for tag in tags if (label := split_tag(tag)[1]) is not None})

@@ -15,8 +15,8 @@ from typing import Any
 from docextract.document import Document, Window
 from docextract.layout import analyze_layout
 from docextract.layout.windows import make_windows
-from docextract.model_routing import AUTO, choose_model, load_route
-from docextract.text_encoder import subword_counts
+from docextract.modeling.routing import AUTO, choose_model, load_route
+from docextract.modeling.tokenizer import subword_counts
 
 SPECIAL_TOKENS = 2  # [CLS] and [SEP] around every window
 DEFAULT_STRIDE = 128  # tokens of context shared by neighbouring windows
@@ -66,12 +66,12 @@ def document_windows(doc: Document, tokenizer=None, *, max_tokens: int = 512 - S
 @functools.lru_cache(maxsize=2)
 def load_model(name_or_path: str):
     """A trained token-classification model and its tokenizer, loaded once per process (safetensors only)."""
-    from docextract.model_store import resolve_model
+    from transformers.utils import logging as hf_logging
+
     from docextract.modeling import LayoutForTokenClassification
     from docextract.modeling.loading import check_loadable_folder
-    from docextract.text_encoder import load_tokenizer
-
-    from transformers.utils import logging as hf_logging
+    from docextract.modeling.store import resolve_model
+    from docextract.modeling.tokenizer import load_tokenizer
 
     hf_logging.disable_progress_bar()  # our own progress goes to stderr; no tqdm bar per model load
     folder = check_loadable_folder(resolve_model(name_or_path))
@@ -124,9 +124,9 @@ def model_windows(doc: Document, model, tokenizer, options: RunOptions = RunOpti
 
 def extract_file(path: str, options: dict[str, Any] | RunOptions) -> dict[str, Any]:
     """One file to the output JSON object (schemas/output.schema.json)."""
-    from docextract.field_calibration import model_field_calibration
+    from docextract.extraction.confidence import model_field_calibration
+    from docextract.extraction.output import build_output
     from docextract.inference import tag_words
-    from docextract.output import build_output
 
     if isinstance(options, dict):
         options = RunOptions(**options)
@@ -136,7 +136,7 @@ def extract_file(path: str, options: dict[str, Any] | RunOptions) -> dict[str, A
                             ocr=_ocr_info(doc, options))
     model_name, routing = options.model, None
     if options.model == AUTO:
-        from docextract.text_encoder import load_tokenizer
+        from docextract.modeling.tokenizer import load_tokenizer
 
         model_name, routing = choose_model(doc, load_route(), load_tokenizer())
     start = time.perf_counter()

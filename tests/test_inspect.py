@@ -12,7 +12,7 @@ pytest.importorskip("docextract.readers", reason="docextract.readers (branch rea
 
 from docextract.cli import app  # noqa: E402
 from docextract.errors import EXIT_INPUT_FAILED, EXIT_USAGE  # noqa: E402
-from docextract.render import BLOCK_OUTLINE, RENDER_DPI  # noqa: E402
+from docextract.layout.render import BLOCK_OUTLINE, RENDER_DPI  # noqa: E402
 
 runner = CliRunner()
 

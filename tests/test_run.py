@@ -6,11 +6,11 @@ import json
 
 import jsonschema
 import pytest
+from pdf_factory import text_lines_pdf
 from typer.testing import CliRunner
 
 from docextract.cli import app
-from docextract.output import load_schema
-from pdf_factory import text_lines_pdf
+from docextract.extraction.output import load_schema
 
 runner = CliRunner()
 INVOICE_LINES = ["ACME GmbH Musterstrasse 1", "Rechnung Nr. RE-2024-0042", "Datum: 15.03.2024",

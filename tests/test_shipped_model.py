@@ -7,8 +7,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from docextract.model_store import models_dir
-from docextract.output import load_schema
+from docextract.extraction.output import load_schema
+from docextract.modeling.store import models_dir
 from docextract.pipeline import RunOptions, extract_file
 
 REPO = Path(__file__).resolve().parent.parent

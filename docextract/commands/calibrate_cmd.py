@@ -41,11 +41,12 @@ def calibrate(
     To calibrate both, run without --fields first, then with it.
     """
     with user_errors():
-        from docextract.calibration import calibrate as fit, calibrate_fields, write_field_calibration, write_temperature
         from docextract.errors import UsageError
-        from docextract.field_calibration import METHODS
-        from docextract.model_store import resolve_model
+        from docextract.extraction.confidence import METHODS
+        from docextract.modeling.store import resolve_model
         from docextract.pipeline import load_model
+        from docextract.training.calibration import calibrate as fit
+        from docextract.training.calibration import calibrate_fields, write_field_calibration, write_temperature
         from docextract.training.finetune import load_documents
 
         if method not in METHODS:

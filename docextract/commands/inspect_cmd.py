@@ -36,8 +36,8 @@ def inspect(
 ) -> None:
     """Show where the text came from, lines, blocks, reading order and model windows, page by page."""
     with user_errors():
+        from docextract.modeling.tokenizer import subword_counts
         from docextract.readers import read_document
-        from docextract.text_encoder import subword_counts
 
         doc = analyze_layout(read_document(path, ocr=ocr.value, lang=lang, dpi=dpi, password=password))
         counts = subword_counts([word.text for _, word in doc.iter_words()])
@@ -48,7 +48,7 @@ def inspect(
         else:
             print_inspection(doc, windows, Console())
         if png is not None:
-            from docextract.render import write_page_pngs
+            from docextract.layout.render import write_page_pngs
 
             for written in write_page_pngs(doc, windows, png, password=password):
                 stderr.print(Text.assemble("wrote ", (str(written), "bold")), highlight=False)

@@ -62,7 +62,7 @@ def _run_file(path: Path, out: Optional[Path], options, output_format: OutputFor
         raise InputError("no such file", path=str(path), code="INPUT_NOT_FOUND")
     result = extract_file(str(path), options)
     if output_format is OutputFormat.csv:
-        from docextract.tabular import DOCUMENT_KEYS, LINE_ITEM_KEYS, document_rows, line_item_rows, to_csv
+        from docextract.extraction.tabular import DOCUMENT_KEYS, LINE_ITEM_KEYS, document_rows, line_item_rows, to_csv
 
         texts = {"": to_csv(document_rows([result]), DOCUMENT_KEYS),
                  ".line_items": to_csv(line_item_rows([result]), LINE_ITEM_KEYS)}
@@ -82,7 +82,7 @@ def _run_file(path: Path, out: Optional[Path], options, output_format: OutputFor
 
 def _write(target: Path, data: bytes, overwrite: bool) -> None:
     from docextract.errors import OutputError
-    from docextract.export import write_bytes_atomic
+    from docextract.files import write_bytes_atomic
 
     if target.exists() and not overwrite:
         raise OutputError("the output file exists (pass --overwrite to replace it)", path=str(target))
@@ -91,7 +91,7 @@ def _write(target: Path, data: bytes, overwrite: bool) -> None:
 
 
 def _run_folder(path: Path, out: Optional[Path], options, output_format: OutputFormat, **batch) -> None:
-    from docextract.batch import run_batch  # it prints the summary on stderr itself
+    from docextract.batch.engine import run_batch  # it prints the summary on stderr itself
 
     if out is None:
         raise UsageError("a folder needs --out DIR for its outputs and manifest", path=str(path))
@@ -108,8 +108,8 @@ def _run_folder(path: Path, out: Optional[Path], options, output_format: OutputF
 
 def _write_folder_csv(out: Path, overwrite: bool) -> None:
     """documents.csv and line_items.csv over every successful output of the batch."""
-    from docextract.manifest import MANIFEST_NAME, read_manifest
-    from docextract.tabular import DOCUMENT_KEYS, LINE_ITEM_KEYS, document_rows, line_item_rows, to_csv
+    from docextract.batch.manifest import MANIFEST_NAME, read_manifest
+    from docextract.extraction.tabular import DOCUMENT_KEYS, LINE_ITEM_KEYS, document_rows, line_item_rows, to_csv
 
     outputs = []
     for record in read_manifest(str(out / MANIFEST_NAME)).values():

@@ -96,7 +96,8 @@ def finetune(
     with user_errors():
         import torch
 
-        from docextract.training.finetune import FinetuneOptions, finetune as run_finetune
+        from docextract.training.finetune import FinetuneOptions
+        from docextract.training.finetune import finetune as run_finetune
         from docextract.training.loop import TrainingAborted
 
         if threads:
@@ -169,7 +170,7 @@ def evaluate(
         stderr.print(_report_table(reports))
         result = {"model": model, "data": [str(p) for p in data], "metric": "seqeval entity-level", "reports": reports}
         if report:
-            from docextract.export import write_json_atomic
+            from docextract.files import write_json_atomic
 
             write_json_atomic(report, result)
             stderr.print(f"report written to {report}")
@@ -235,7 +236,8 @@ def pretrain(
 
         from docextract.training.loop import TrainingAborted
         from docextract.training.masking import MaskingSettings
-        from docextract.training.pretrain import PretrainOptions, pretrain as run_pretrain
+        from docextract.training.pretrain import PretrainOptions
+        from docextract.training.pretrain import pretrain as run_pretrain
 
         if threads:
             torch.set_num_threads(threads)

@@ -13,13 +13,10 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from docextract.data.labelled import OUTSIDE, LabelledDocument
-from docextract.document import MODEL_GRID, Document, Window
+from docextract.document import Window
+from docextract.modeling.batching import IGNORE_INDEX, SPECIAL_WORD_INDEX, encode_words
 
 SCHEMES = ("BIO", "BIESO")
-IGNORE_INDEX = -100  # cross-entropy's ignore_index: no loss on this token
-CLS_BOX = (0, 0, 0, 0)
-SEP_BOX = (MODEL_GRID, MODEL_GRID, MODEL_GRID, MODEL_GRID)
-SPECIAL_WORD_INDEX = -1  # word_index of [CLS]/[SEP]
 
 
 @dataclass(frozen=True)
@@ -113,35 +110,6 @@ def spans_from_tags(tags: Sequence[str]) -> list[Span]:
             open_start = position
         previous_prefix, previous_label = prefix, label
     return spans
-
-
-def encode_words(document: Document, window: Window, tokenizer: Any) -> dict[str, list]:
-    """One unlabelled model input: ``[CLS] sub-tokens of window.words [SEP]`` with aligned layout.
-
-    Returns lists of equal length (the token count): ``input_ids``, ``attention_mask``, ``bbox`` (0..1000
-    grid of the word's page, [CLS] at 0,0,0,0 and [SEP] at 1000 x4), ``page_ids`` (index of the word's
-    page in the document, 0 for special tokens) and ``word_index`` (index into ``window.words`` for
-    merging predictions back, -1 for special tokens). A word the tokenizer turns into nothing gets one [UNK].
-    Inference and training both encode through here, so they see identical inputs.
-    """
-    texts = [document.word(ref).text for ref in window.words]
-    pieces = tokenizer(texts, add_special_tokens=False)["input_ids"] if texts else []
-    out: dict[str, list] = {"input_ids": [tokenizer.cls_token_id], "bbox": [list(CLS_BOX)], "page_ids": [0],
-                            "word_index": [SPECIAL_WORD_INDEX]}
-    for index, (ref, ids) in enumerate(zip(window.words, pieces)):
-        ids = ids or [tokenizer.unk_token_id]
-        page = document.pages[ref.page_index]
-        box = list(document.word(ref).box.to_grid(page.width, page.height))
-        out["input_ids"].extend(ids)
-        out["bbox"].extend([box] * len(ids))
-        out["page_ids"].extend([ref.page_index] * len(ids))
-        out["word_index"].extend([index] * len(ids))
-    out["input_ids"].append(tokenizer.sep_token_id)
-    out["bbox"].append(list(SEP_BOX))
-    out["page_ids"].append(0)
-    out["word_index"].append(SPECIAL_WORD_INDEX)
-    out["attention_mask"] = [1] * len(out["input_ids"])
-    return out
 
 
 def encode_window(doc: LabelledDocument, window: Window, tokenizer: Any, label_ids: Mapping[str, int],

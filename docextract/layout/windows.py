@@ -141,7 +141,7 @@ def make_windows(
     """Cut ``doc``'s reading order into overlapping windows of at most ``max_tokens`` tokens.
 
     ``token_counts[i]`` is the number of subword tokens of the i-th word of ``doc.ordered_words()``
-    (see :func:`docextract.text_encoder.subword_counts`). ``max_tokens`` counts these word tokens
+    (see :func:`docextract.modeling.tokenizer.subword_counts`). ``max_tokens`` counts these word tokens
     only: the special tokens the model adds ([CLS] and [SEP], 2 for a BERT-style encoder) must be
     reserved by the caller, so for a 512-position model pass ``max_tokens=510``. ``stride`` is the
     most tokens two consecutive windows share. Run layout analysis first (``analyze_layout``) so that

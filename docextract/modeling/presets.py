@@ -17,9 +17,9 @@ from safetensors import safe_open
 
 from docextract.modeling.config import LayoutConfig
 from docextract.modeling.encoder import LayoutEncoder, LayoutPreTrainedModel
-from docextract.modeling.positions import sinusoid
 from docextract.modeling.heads import LayoutForPretraining, LayoutForTokenClassification
-from docextract.text_encoder import minilm_dir
+from docextract.modeling.positions import sinusoid
+from docextract.modeling.tokenizer import minilm_dir
 
 LONG_SEQUENCE_POSITIONS = 4096  # learned-table / Linformer length of the long-range presets (tokens)
 

@@ -4,7 +4,7 @@ Entity-level precision/recall/F1 with seqeval (micro and per label; strict IOBES
 over word-level tags in the pipeline's own reading order, and, for key-value data (SROIE,
 Kleister), document-level field F1 and per-field accuracy: the best entity per label against the
 expected values. Documents whose label set has a value policy (Kleister-NDA's, see
-:mod:`docextract.document_values`) also get the Kleister metric under ``report["kleister"]``: F1 over
+:mod:`docextract.extraction.values`) also get the Kleister metric under ``report["kleister"]``: F1 over
 (key, value) pairs, values aggregated from every mention and normalised, compared upper-cased. A label map scores a model whose label names differ from the data's (the SROIE
 transfer test: the invoice model's vendor_name/invoice_date/vendor_address/total against SROIE's
 company/date/address/total): predicted labels are renamed into the data's names before scoring, and
@@ -24,14 +24,14 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from seqeval.metrics import classification_report, f1_score, precision_score, recall_score
 from seqeval.scheme import IOBES
 
-from docextract.contract_normalize import kleister_form
 from docextract.data.augment import global_block_shuffle, neighbour_block_swap
 from docextract.data.labelled import LabelledDocument
 from docextract.data.tagging import document_tags
-from docextract.document_values import document_values, policy_for_labels, value_pairs
-from docextract.entities import TaggedWord, decode_entities, document_locale, normalize_value, split_tag
 from docextract.errors import UsageError
-from docextract.field_assignment import decode_document_entities
+from docextract.extraction.contract_values import kleister_form
+from docextract.extraction.entities import TaggedWord, decode_entities, document_locale, normalize_value, split_tag
+from docextract.extraction.fields import decode_document_entities
+from docextract.extraction.values import document_values, policy_for_labels, value_pairs
 from docextract.inference import tag_words
 from docextract.layout import analyze_layout
 

@@ -24,10 +24,11 @@ from typing import Any, Callable, Sequence
 
 from docextract.data.augment import global_block_shuffle, neighbour_block_swap
 from docextract.data.labelled import LabelledDocument, read_jsonl
-from docextract.data.tagging import IGNORE_INDEX, encode_window, labels_for
+from docextract.data.tagging import encode_window, labels_for
 from docextract.data.validate import errors as validation_errors
 from docextract.data.validate import validate_files
 from docextract.errors import InputError, UsageError
+from docextract.modeling.batching import IGNORE_INDEX
 from docextract.training.evaluate import EvalSettings, evaluate_model, prepare_for_model
 from docextract.training.loop import TrainConfig, train
 
@@ -57,7 +58,7 @@ class FinetuneOptions:
     augment_copies: int = 1
     limit: int | None = None  # use only the first N documents of each file (quick runs)
     model_overrides: dict[str, Any] = field(default_factory=dict)
-    # Fit the softmax temperature on the eval documents at the end (docextract/calibration.py). They also
+    # Fit the softmax temperature on the eval documents at the end (docextract/training/calibration.py). They also
     # picked the best epoch, so a separate set with `docextract calibrate` is the cleaner measurement.
     calibrate: bool = False
     # Share of training windows with no entity that are kept (seeded). Long contracts are mostly pages
@@ -189,7 +190,7 @@ def build_model(name_or_folder: str, labels: list[str], overrides: dict[str, Any
 def finetune(options: FinetuneOptions, *, on_step: Callable | None = None, on_epoch: Callable | None = None,
              stop_after_steps: int | None = None) -> dict[str, Any]:
     """Validate the data, train, evaluate each epoch, keep the best; returns the training record."""
-    from docextract.text_encoder import load_tokenizer
+    from docextract.modeling.tokenizer import load_tokenizer
 
     options = resolve_window_options(options)
     issues = validate_files(list(options.train_files), held_out=list(options.eval_files))
@@ -260,8 +261,8 @@ def _calibrate_final(folder: Path, tokenizer, eval_docs: Sequence[LabelledDocume
     """Fit the final model's temperature on the eval documents and write it into its config.json."""
     import torch
 
-    from docextract.calibration import calibrate, write_temperature
     from docextract.modeling import LayoutForTokenClassification
+    from docextract.training.calibration import calibrate, write_temperature
 
     model = LayoutForTokenClassification.from_pretrained(str(folder), dtype=torch.float32).eval()
     report = calibrate(model, tokenizer, eval_docs)

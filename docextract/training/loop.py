@@ -20,6 +20,7 @@ import torch
 from transformers import get_linear_schedule_with_warmup
 from transformers.utils import logging as hf_logging
 
+from docextract.modeling.batching import collate
 from docextract.training.checkpoints import (
     latest_complete_checkpoint,
     load_training_state,
@@ -30,8 +31,6 @@ from docextract.training.checkpoints import (
 hf_logging.disable_progress_bar()  # no tqdm bar per checkpoint write; our progress bar is on stderr
 
 MAX_NONFINITE_STEPS = 3  # abort after this many consecutive non-finite losses
-PAD_VALUES = {"input_ids": 0, "attention_mask": 0, "labels": -100, "bbox": [0, 0, 0, 0], "page_ids": 0,
-              "position_ids": 0, "lop_labels": -100, "position_mask": 0, "token_type_ids": 0}
 
 
 class TrainingAborted(RuntimeError):
@@ -58,19 +57,6 @@ class TrainConfig:
 
     def to_json(self) -> dict[str, Any]:
         return {k: str(v) if isinstance(v, Path) else v for k, v in asdict(self).items()}
-
-
-def collate(examples: Sequence[dict[str, list]]) -> dict[str, torch.Tensor]:
-    """Right-pad a list of encoded windows into a batch of tensors."""
-    length = max(len(e["input_ids"]) for e in examples)
-    batch = {}
-    for key in examples[0]:
-        if key not in PAD_VALUES:
-            continue
-        pad = PAD_VALUES[key]
-        rows = [list(e[key]) + [pad] * (length - len(e[key])) for e in examples]
-        batch[key] = torch.tensor(rows, dtype=torch.long)
-    return batch
 
 
 NO_DECAY = ("bias", "LayerNorm.weight", "norm.weight")

@@ -20,7 +20,7 @@ from typing import Any, Sequence
 
 import torch
 
-from docextract.data.tagging import IGNORE_INDEX, SPECIAL_WORD_INDEX
+from docextract.modeling.batching import IGNORE_INDEX, SPECIAL_WORD_INDEX
 
 LOP_UNITS = ("token", "word")
 NO_LINE = -1  # line id of [CLS]/[SEP]

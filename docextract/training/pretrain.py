@@ -18,10 +18,10 @@ from typing import Any, Callable, Iterator, Sequence
 import torch
 
 from docextract.data.labelled import read_jsonl
-from docextract.data.tagging import IGNORE_INDEX, encode_words
 from docextract.document import Document, Window
 from docextract.errors import DocextractError, InputError, MissingDependencyError, UsageError
-from docextract.training.loop import TrainConfig, collate, train
+from docextract.modeling.batching import IGNORE_INDEX, collate, encode_words
+from docextract.training.loop import TrainConfig, train
 from docextract.training.masking import NO_LINE, MaskedWindows, MaskingSettings, MaskVocabulary
 
 JSONL_SUFFIXES = (".jsonl",)
@@ -175,7 +175,7 @@ def build_pretraining_model(name_or_folder: str, overrides: dict[str, Any]):
 
 
 def _tokenizer_for(name_or_folder: str):
-    from docextract.text_encoder import load_tokenizer
+    from docextract.modeling.tokenizer import load_tokenizer
 
     folder = Path(name_or_folder)
     return load_tokenizer(str(folder) if (folder / "tokenizer.json").is_file() else None)

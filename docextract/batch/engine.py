@@ -1,0 +1,413 @@
+"""The batch engine: a folder of documents in, one JSON output per document and a manifest out.
+
+``run_batch`` walks the input folder safely (docextract.batch.discovery), names every output by
+mirroring the input tree under the output root (docextract.batch.paths), runs the processing
+function on each file in isolated workers with a hard timeout and a memory cap
+(docextract.batch.isolation), writes each output atomically (docextract.files), then appends one
+terminal record per input to ``OUT/manifest.jsonl`` (docextract.batch.manifest). ``resume=True``
+after a kill skips inputs whose record is still valid and redoes the rest, producing the same
+bytes an uninterrupted run would. The record format, the error codes and the exit codes are
+documented in docs/batch.md.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import signal
+import threading
+import time
+from collections import Counter, deque
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+from docextract import __version__
+from docextract.batch.discovery import InputFile, discover_inputs
+from docextract.batch.isolation import InProcessRunner, Outcome, WorkerPool, error_info, peak_rss_mb
+from docextract.batch.manifest import MANIFEST_NAME, ManifestWriter, read_manifest, write_manifest
+from docextract.batch.paths import output_relpath, prepare_output_path
+from docextract.errors import (
+    EXIT_INPUT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_MISSING_DEPENDENCY,
+    EXIT_MODEL_REFUSED,
+    EXIT_OK,
+    DocextractError,
+    MissingDependencyError,
+    ModelRefusedError,
+    OutputError,
+    UsageError,
+)
+from docextract.files import TEMP_PREFIX, OutputRefused, json_bytes, write_bytes_atomic, write_json_atomic
+
+DEFAULT_PROCESS = "docextract.pipeline:extract_file"
+SUMMARY_NAME = "summary.json"
+LOCK_NAME = ".docextract.lock"
+WORKER_LOG_NAME = "workers.log"  # the workers' stderr (library warnings, faulthandler tracebacks)
+EXIT_TERMINATED = 143  # 128 + SIGTERM
+_ABORTING_EXIT_CODES = {EXIT_MISSING_DEPENDENCY: MissingDependencyError, EXIT_MODEL_REFUSED: ModelRefusedError}
+
+
+@dataclass(frozen=True)
+class BatchSummary:
+    """The end of a run: counts per status and per error code, timings, and the process exit code."""
+
+    inputs: int  # inputs discovered (== records in the manifest)
+    by_status: dict[str, int]
+    by_code: dict[str, int]
+    processed: int  # files run through the processing function in this run
+    reused: int  # records kept from the previous run (resume)
+    elapsed_s: float
+    files_per_s: float  # processed / elapsed
+    workers: int
+    isolated: bool
+    interrupted: str | None  # "SIGINT" / "SIGTERM" / None
+    parent_peak_rss_mb: float
+    manifest: str
+    config_hash: str
+    tool_version: str = __version__
+    walk_errors: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def failed(self) -> int:
+        return self.by_status.get("failed", 0)
+
+    @property
+    def exit_code(self) -> int:
+        """0 all done; 4 at least one input failed; 130/143 interrupted (docs/batch.md)."""
+        if self.interrupted == "SIGINT":
+            return EXIT_INTERRUPTED
+        if self.interrupted == "SIGTERM":
+            return EXIT_TERMINATED
+        return EXIT_INPUT_FAILED if self.failed else EXIT_OK
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "walk_errors": list(self.walk_errors), "failed": self.failed, "exit_code": self.exit_code}
+
+
+class _Terminated(Exception):
+    """SIGTERM arrived: stop like Ctrl-C does."""
+
+
+def run_batch(inputs_root: str | os.PathLike[str], out_root: str | os.PathLike[str], *, process: str = DEFAULT_PROCESS,
+              options: dict | None = None, workers: int = 1, glob: str = "**/*", timeout_s: float | None = 300,
+              max_memory_mb: int | None = 2048, resume: bool = False, overwrite: bool = False,
+              follow_symlinks: bool = False, progress: bool = True, isolate: bool = True,
+              console: Console | None = None) -> BatchSummary:
+    """Process every file under ``inputs_root`` matching ``glob``; outputs mirror the tree under ``out_root``.
+
+    ``process`` names ``process(path: str, options: dict) -> dict`` as ``"module:function"``.
+    Per-file problems become manifest records, never exceptions. Raises ``UsageError`` (bad
+    arguments), ``OutputError`` (output folder unusable, another batch holds it, disk full),
+    ``MissingDependencyError``/``ModelRefusedError`` (the processing function reported one: every
+    file would fail the same way) and ``WorkerCrashedAtStartup`` (the function cannot be loaded).
+    Ctrl-C / SIGTERM stop the batch cleanly: the returned summary says ``interrupted``.
+    ``isolate=False`` runs files in this process (no timeout, no memory cap): for benchmarks.
+    """
+    started = time.monotonic()
+    console = console or Console(stderr=True)
+    options = dict(options or {})
+    inputs_root = Path(inputs_root)
+    if not inputs_root.is_dir():
+        raise UsageError("the input is not a folder", path=str(inputs_root))
+    if workers < 1:
+        raise UsageError(f"workers must be at least 1, got {workers}")
+    if ":" not in process:
+        raise UsageError(f"processing function must be given as 'module:function', got {process!r}")
+    out_real = _prepare_out_root(out_root)
+    if os.path.samefile(inputs_root, out_real):
+        raise UsageError("the output folder must differ from the input folder", path=str(out_root))
+    config_hash = hashlib.sha256(f"{process}\n".encode() + _canonical(options)).hexdigest()
+    manifest_path = os.path.join(out_real, MANIFEST_NAME)
+
+    with _exclusive_lock(out_real):
+        previous = _previous_records(manifest_path, resume=resume, overwrite=overwrite)
+        if resume:
+            _remove_temp_leftovers(out_real)
+        discovery = discover_inputs(inputs_root, glob, exclude_dir=out_real, follow_symlinks=follow_symlinks)
+
+        records: dict[str, dict[str, Any]] = {}
+        reused = 0
+        todo: list[tuple[InputFile, str, Path]] = []
+        for item in discovery.inputs:
+            old = previous.get(item.rel)
+            if old is not None and _still_valid(old, item, config_hash, out_real):
+                records[item.rel] = old
+                reused += 1
+            elif item.skip_reason:
+                records[item.rel] = _record(item, config_hash, status="skipped",
+                                            error=error_info("INPUT_UNREADABLE", item.skip_reason, stage="open"))
+            else:
+                try:
+                    rel_output = output_relpath(item.rel)
+                    target = Path(out_real, rel_output)  # folders are created when the output is written
+                    if not (overwrite or resume) and os.path.lexists(target):
+                        raise OutputRefused("output exists and is not from this batch; pass overwrite to replace it",
+                                            path=str(target), stage="write")
+                except OutputRefused as error:
+                    records[item.rel] = _record(item, config_hash, status="failed", error=_write_error(error))
+                    continue
+                todo.append((item, rel_output, target))
+        write_manifest(manifest_path, records)  # compact: drops torn lines and vanished inputs
+
+        runner = (WorkerPool(process, options, workers=workers, timeout_s=timeout_s, max_memory_mb=max_memory_mb,
+                             label=out_real, stderr_path=os.path.join(out_real, WORKER_LOG_NAME))
+                  if isolate else InProcessRunner(process, options))
+        interrupted, abort = None, None
+        processed = 0
+        writer = ManifestWriter(manifest_path)
+        bar = _BatchProgress(console, total=len(discovery.inputs), done=len(records),
+                             failed=sum(record["status"] == "failed" for record in records.values()), enabled=progress)
+        restore_sigterm = _sigterm_raises()
+        try:
+            pending = deque(todo)
+            in_flight: dict[str, tuple[InputFile, str, Path]] = {}
+
+            def dispatch() -> None:
+                for key in reversed(runner.take_requeued()):  # queued behind a file that killed its worker
+                    pending.appendleft(in_flight.pop(key))
+                while pending:
+                    free = runner.free_slots()
+                    if not free:
+                        return
+                    item, rel_output, target = pending.popleft()
+                    runner.submit(free[0], item.rel, item.path)
+                    in_flight[item.rel] = (item, rel_output, target)
+
+            while (pending or runner.busy()) and abort is None:
+                dispatch()
+                outcomes = runner.collect()
+                dispatch()  # workers start the next files while this process writes the outputs
+                for outcome in outcomes:
+                    item, rel_output, target = in_flight.pop(outcome.key)
+                    aborting = _ABORTING_EXIT_CODES.get(outcome.header.get("exit_code"))
+                    if aborting is not None:  # no record: a resumed run must redo this file
+                        error = outcome.header["error"]
+                        abort = aborting(error["message"], code=error["code"], stage=error["stage"])
+                        break
+                    record = _finish(outcome, item, rel_output, out_real, config_hash)
+                    records[item.rel] = record  # first: a Ctrl-C between the two lines must not lose it
+                    writer.append(record)
+                    processed += 1
+                    bar.advance(failed=record["status"] == "failed")
+        except KeyboardInterrupt:
+            interrupted = "SIGINT"
+        except _Terminated:
+            interrupted = "SIGTERM"
+        finally:
+            runner.close()
+            restore_sigterm()
+            bar.stop()
+            writer.close()
+        write_manifest(manifest_path, records)
+        if abort is not None:
+            raise abort
+
+        elapsed = time.monotonic() - started
+        summary = BatchSummary(
+            inputs=len(discovery.inputs),
+            by_status=dict(sorted(Counter(record["status"] for record in records.values()).items())),
+            by_code=dict(sorted(Counter(record["error"]["code"] for record in records.values()
+                                        if record["status"] == "failed").items())),
+            processed=processed, reused=reused, elapsed_s=round(elapsed, 3),
+            files_per_s=round(processed / elapsed, 3) if elapsed > 0 else 0.0,
+            workers=workers if isolate else 1, isolated=isolate, interrupted=interrupted,
+            parent_peak_rss_mb=peak_rss_mb(), manifest=manifest_path, config_hash=config_hash,
+            walk_errors=discovery.walk_errors,
+        )
+        write_json_atomic(os.path.join(out_real, SUMMARY_NAME), summary.to_dict())
+    print_summary(summary, console)
+    return summary
+
+
+def read_summary(path: str, options: dict) -> dict[str, Any]:
+    """A real processing function without a model: read the document (docextract.readers) and count.
+
+    ``options`` are ``read_document``'s keywords (``ocr``, ``lang``, ``dpi``, ``password``). Used by
+    the hostile-input suite and the batch benchmark while no trained model is at hand.
+    """
+    from docextract.readers import read_document
+
+    document = read_document(path, **options)
+    return {
+        "mime_type": document.mime_type,
+        "pages": len(document.pages),
+        "words": document.word_count,
+        "text_sources": [page.text_source for page in document.pages],
+        "warnings": list(document.warnings),
+    }
+
+
+# ---------------------------------------------------------------- records
+
+def _record(item: InputFile, config_hash: str, *, status: str, error: dict | None = None,
+            header: dict | None = None, output: str | None = None, output_sha256: str | None = None,
+            outcome: Outcome | None = None) -> dict[str, Any]:
+    """One manifest record (docs/batch.md lists every field)."""
+    header = header or {}
+    return {
+        "input": item.rel,
+        "bytes": item.size,
+        "mtime_ns": item.mtime_ns,
+        "sha256": header.get("sha256"),
+        "status": status,
+        "error": error,
+        "output": output,
+        "output_sha256": output_sha256,
+        "elapsed_s": round(outcome.elapsed_s, 4) if outcome else None,
+        "worker_s": round(header["worker_s"], 4) if header.get("worker_s") is not None else None,
+        "worker_peak_rss_mb": outcome.peak_rss_mb if outcome else None,
+        "config_hash": config_hash,
+        "tool_version": __version__,
+    }
+
+
+def _finish(outcome: Outcome, item: InputFile, rel_output: str, out_real: str, config_hash: str) -> dict[str, Any]:
+    """Write a successful file's output atomically and build its terminal record."""
+    header = outcome.header
+    if not header.get("ok"):
+        return _record(item, config_hash, status="failed", error=header["error"], header=header, outcome=outcome)
+    try:
+        write_bytes_atomic(prepare_output_path(out_real, rel_output), outcome.payload)
+    except OutputRefused as error:  # a folder on the way or the target is a link, or not a folder
+        return _record(item, config_hash, status="failed", error=_write_error(error), header=header, outcome=outcome)
+    return _record(item, config_hash, status="ok", header=header, output=rel_output,
+                   output_sha256=hashlib.sha256(outcome.payload).hexdigest(), outcome=outcome)
+
+
+def _write_error(error: DocextractError) -> dict[str, Any]:
+    return error_info("OUTPUT_WRITE_FAILED", error.one_line(), stage="write", exception_type=type(error).__name__)
+
+
+def _still_valid(old: dict[str, Any], item: InputFile, config_hash: str, out_real: str) -> bool:
+    """A previous record is reused when the input, the configuration and (for ok) the output are unchanged."""
+    if old.get("status") not in ("ok", "failed") or item.skip_reason:
+        return False
+    if old.get("config_hash") != config_hash or old.get("bytes") != item.size or old.get("mtime_ns") != item.mtime_ns:
+        return False
+    if old["status"] == "failed":
+        return True
+    try:
+        data = Path(out_real, old["output"]).read_bytes()
+    except (OSError, TypeError):
+        return False
+    return hashlib.sha256(data).hexdigest() == old.get("output_sha256")
+
+
+def _previous_records(manifest_path: str, *, resume: bool, overwrite: bool) -> dict[str, dict[str, Any]]:
+    if not os.path.exists(manifest_path):
+        return {}
+    if resume:
+        return read_manifest(manifest_path)
+    if overwrite:
+        return {}
+    raise OutputError("the output folder holds a previous batch (manifest.jsonl): pass --resume to continue it "
+                      "or --overwrite to start again", path=os.path.dirname(manifest_path))
+
+
+# ---------------------------------------------------------------- the output folder
+
+def _prepare_out_root(out_root: str | os.PathLike[str]) -> str:
+    try:
+        os.makedirs(out_root, exist_ok=True)
+    except OSError as error:
+        raise OutputError(f"cannot create the output folder: {error.strerror}", path=str(out_root)) from error
+    real = os.path.realpath(out_root)
+    if not os.access(real, os.W_OK | os.X_OK):
+        raise OutputError("the output folder is not writable", path=str(out_root))
+    return real
+
+
+class _exclusive_lock:
+    """``flock`` on OUT/.docextract.lock: two batches must not write the same folder (released on kill)."""
+
+    def __init__(self, out_real: str):
+        self.path = os.path.join(out_real, LOCK_NAME)
+
+    def __enter__(self) -> None:
+        try:
+            self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+        except OSError as error:
+            raise OutputError(f"cannot create the lock file: {error.strerror}", path=self.path) from error
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(self.fd)
+            raise OutputError("another docextract batch is writing to this output folder", path=os.path.dirname(self.path)) from None
+
+    def __exit__(self, *exc: object) -> None:
+        os.close(self.fd)
+
+
+def _remove_temp_leftovers(out_real: str) -> None:
+    """Delete the temporary files a killed run left (only names starting with TEMP_PREFIX)."""
+    for folder, _, files in os.walk(out_real):
+        for name in files:
+            if name.startswith(TEMP_PREFIX):
+                try:
+                    os.unlink(os.path.join(folder, name))
+                except OSError:
+                    pass
+
+
+# ---------------------------------------------------------------- progress, signals, summary
+
+class _BatchProgress:
+    """A rich progress bar on stderr: files done/total, files/s, failures and ETA."""
+
+    def __init__(self, console: Console, *, total: int, done: int, failed: int, enabled: bool):
+        self.failed = failed
+        self.started = time.monotonic()
+        self.done_this_run = 0
+        self.progress = Progress(
+            TextColumn("[bold]batch"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]} files/s"), TextColumn("[red]{task.fields[failed]} failed"),
+            TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+            console=console, disable=not enabled, transient=False,
+        )
+        self.task = self.progress.add_task("batch", total=total, completed=done, rate="-", failed=failed)
+        self.progress.start()
+
+    def advance(self, *, failed: bool) -> None:
+        self.done_this_run += 1
+        self.failed += failed
+        rate = self.done_this_run / max(time.monotonic() - self.started, 1e-9)
+        self.progress.update(self.task, advance=1, rate=f"{rate:.2f}", failed=self.failed)
+
+    def stop(self) -> None:
+        self.progress.stop()
+
+
+def _sigterm_raises():
+    """Turn SIGTERM into an exception for the duration of the batch; returns the function that restores it."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def handler(signum, frame):
+        raise _Terminated()
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    return lambda: signal.signal(signal.SIGTERM, previous)
+
+
+def print_summary(summary: BatchSummary, console: Console) -> None:
+    """One line per fact on stderr: counts, failures by code, throughput, where the manifest is."""
+    statuses = ", ".join(f"{count} {status}" for status, count in summary.by_status.items()) or "nothing to do"
+    console.print(f"docextract: {summary.inputs} inputs: {statuses}", highlight=False)
+    if summary.by_code:
+        console.print("  failed by code: " + ", ".join(f"{code} {count}" for code, count in summary.by_code.items()), highlight=False)
+    console.print(f"  processed {summary.processed} in {summary.elapsed_s:.1f} s ({summary.files_per_s:.2f} files/s), "
+                  f"{summary.reused} kept from the previous run; manifest: {summary.manifest}", highlight=False)
+    if summary.interrupted:
+        console.print(f"  interrupted by {summary.interrupted}: run again with resume to finish", highlight=False)
+
+
+def _canonical(value: Any) -> bytes:
+    return json_bytes(value, indent=None)
+
+

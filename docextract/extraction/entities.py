@@ -1,0 +1,279 @@
+"""Tags to entities: spans of words, their confidence, and typed, normalised field values.
+
+The model gives every word a tag (BIO or BIESO) and the probability of that tag. This module
+turns those into entities (the words of one printed value), picks the best entity per field,
+normalises its value by the field's type, and groups line-item cells into rows.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+from docextract.document import Box, Document, WordRef
+from docextract.extraction.normalize import (
+    guess_locale,
+    normalize_iban,
+    parse_amount,
+    parse_currency,
+    parse_date,
+    parse_number,
+)
+
+# Field type by label name; every label not listed is a plain string.
+FIELD_TYPES = {
+    "invoice_date": "date", "due_date": "date", "date": "date", "effective_date": "date",
+    "subtotal": "amount", "total_tax": "amount", "total": "amount", "amount_due": "amount",
+    "line_item_unit_price": "amount", "line_item_amount": "amount",
+    "line_item_quantity": "number",
+    "currency": "currency_code",
+    "iban": "iban",
+    "vendor_tax_id": "vat_id",
+    "vendor_address": "address", "billing_address": "address", "shipping_address": "address", "address": "address",
+}
+LINE_ITEM_PREFIX = "line_item_"
+
+
+@dataclass(frozen=True)
+class TaggedWord:
+    """One word of the document in reading order with the model's tag and the probability of that tag."""
+
+    ref: WordRef
+    tag: str  # "O", "B-total", "I-total", "E-total", "S-total"
+    probability: float
+    # label (no prefix) -> probability, B/I/E/S summed; None where only the tag is known (mapped or gold tags)
+    label_probabilities: Mapping[str, float] | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Entity:
+    label: str
+    words: tuple[WordRef, ...]
+    confidence: float
+
+    def text(self, doc: Document) -> str:
+        """The value as printed: words joined by spaces, lines by newlines."""
+        parts: list[str] = []
+        previous: WordRef | None = None
+        for ref in self.words:
+            if previous is not None:
+                same_line = _same_line(doc, previous, ref)
+                parts.append(" " if same_line else "\n")
+            parts.append(doc.word(ref).text)
+            previous = ref
+        return "".join(parts)
+
+
+def _same_line(doc: Document, a: WordRef, b: WordRef) -> bool:
+    if a.page_index != b.page_index:
+        return False
+    box_a, box_b = doc.word(a).box, doc.word(b).box
+    return box_a.vertical_overlap(box_b) > 0.5 * min(box_a.height, box_b.height)
+
+
+def split_tag(tag: str) -> tuple[str, str | None]:
+    """``"B-total"`` -> ``("B", "total")``; ``"O"`` -> ``("O", None)``."""
+    if tag == "O" or "-" not in tag:
+        return "O", None
+    prefix, label = tag.split("-", 1)
+    return prefix, label
+
+
+def decode_entities(tagged: Sequence[TaggedWord]) -> list[Entity]:
+    """Spans from BIO or BIESO tags, tolerant of what models really emit.
+
+    An ``I-``/``E-`` tag whose label differs from the open entity starts a new entity (as seqeval's
+    default mode does), so no labelled word is ever dropped. Confidence is the mean tag probability.
+    """
+    entities: list[Entity] = []
+    current_label: str | None = None
+    current: list[TaggedWord] = []
+
+    def close() -> None:
+        nonlocal current, current_label
+        if current:
+            confidence = sum(w.probability for w in current) / len(current)
+            entities.append(Entity(current_label, tuple(w.ref for w in current), confidence))
+        current, current_label = [], None
+
+    for word in tagged:
+        prefix, label = split_tag(word.tag)
+        if label is None:
+            close()
+            continue
+        if prefix in ("B", "S") or label != current_label:
+            close()
+            current_label = label
+        current.append(word)
+        if prefix in ("E", "S"):
+            close()
+    close()
+    return entities
+
+
+_OPEN_DIGIT_GROUP = re.compile(r"[-−]?\d{1,3}")  # "333" of "333 890,41", or "890" of "1 890 000,00": more may follow
+_DIGIT_GROUP = re.compile(r"\d{3}(?:[.,]\d{1,2})?")  # a following group: "890,41", "890"
+GROUP_GAP_OF_HEIGHT = 0.5  # a thousands space is about a quarter of the text height; table columns are far wider
+
+
+def join_digit_groups(doc: Document, entities: Sequence[Entity], tagged: Sequence[TaggedWord]) -> list[Entity]:
+    """Amounts printed with spaces between digit groups ("333 890,41", French style) are several words, and
+    the model often starts a new entity (or another label) at the second group, cutting the value. An
+    amount entity that ends in a group of 1-3 digits directly followed, on its line and a space's width
+    away, by a 3-digit group takes that word (and any further groups) from wherever it was. ``tagged``: every
+    word in reading order; an entity whose words change gets the mean tag probability of its new words."""
+    order = [w.ref for w in tagged]
+    following = dict(zip(order, order[1:]))
+    owner = {ref: i for i, e in enumerate(entities) for ref in e.words}
+    words = [list(e.words) for e in entities]
+    for i, entity in enumerate(entities):
+        if FIELD_TYPES.get(entity.label) != "amount":
+            continue
+        while words[i] and _OPEN_DIGIT_GROUP.fullmatch(doc.word(words[i][-1]).text):
+            last = words[i][-1]
+            nxt = following.get(last)
+            if nxt is None or owner.get(nxt) == i or not _continues_group(doc, last, nxt):
+                break
+            if nxt in owner:
+                words[owner[nxt]].remove(nxt)
+            words[i].append(nxt)
+            owner[nxt] = i
+    probability = {w.ref: w.probability for w in tagged}
+    return [e if tuple(w) == e.words else Entity(e.label, tuple(w), sum(probability[r] for r in w) / len(w))
+            for e, w in zip(entities, words) if w]
+
+
+def _continues_group(doc: Document, last: WordRef, nxt: WordRef) -> bool:
+    if not _DIGIT_GROUP.fullmatch(doc.word(nxt).text) or not _same_line(doc, last, nxt):
+        return False
+    a, b = doc.word(last).box, doc.word(nxt).box
+    return 0 <= b.x0 - a.x1 <= GROUP_GAP_OF_HEIGHT * min(a.height, b.height)
+
+
+def page_of(entity: Entity) -> int:
+    return entity.words[0].page_index
+
+
+def entity_box(doc: Document, entity: Entity) -> Box:
+    """Union of the entity's word boxes on its first page."""
+    page = page_of(entity)
+    return Box.enclosing([doc.word(r).box for r in entity.words if r.page_index == page])
+
+
+def normalize_value(label: str, text: str, locale: str, default_currency: str | None = None) -> tuple[str, Any, dict]:
+    """``(type, normalized, extra)`` for an entity of ``label`` printed as ``text``; normalized None if unparsable."""
+    kind = FIELD_TYPES.get(label, "string")
+    extra: dict[str, Any] = {}
+    if kind == "date":
+        parsed = parse_date(text, locale)
+        return kind, parsed.isoformat() if parsed else None, {"normalization": {"locale": locale}}
+    if kind == "amount":
+        money = parse_amount(text, locale, default_currency)
+        return kind, money.to_dict() if money else None, {"normalization": {"locale": locale}}
+    if kind == "number":
+        number = parse_number(text, locale)
+        return kind, str(number) if number is not None else None, extra
+    if kind == "currency_code":
+        return kind, parse_currency(text), extra
+    if kind == "iban":
+        iban = normalize_iban(text)
+        if iban is None:
+            return kind, None, {"valid": False}
+        return kind, iban[0], {"valid": iban[1]}
+    if kind == "vat_id":
+        return kind, "".join(text.split()).upper(), extra
+    return kind, " ".join(text.split()), extra
+
+
+def field_object(doc: Document, entity: Entity, locale: str, token_ids: dict[WordRef, str],
+                 default_currency: str | None = None, calibration: Callable[[float], float] | None = None) -> dict[str, Any]:
+    """The output schema's field object for one entity (see docextract/schemas/output.schema.json).
+
+    With a field ``calibration`` (:mod:`docextract.extraction.confidence`) ``confidence`` is the calibrated
+    probability that the value is right and ``raw_confidence`` the entity's mean tag probability.
+    """
+    text = entity.text(doc)
+    kind, normalized, extra = normalize_value(entity.label, text, locale, default_currency)
+    page = doc.pages[page_of(entity)]
+    box = entity_box(doc, entity)
+    field = {
+        "type": kind,
+        "value": text,
+        "normalized": normalized,
+        "confidence": round(entity.confidence if calibration is None else calibration(entity.confidence), 4),
+        **({} if calibration is None else {"raw_confidence": round(entity.confidence, 4)}),
+        "page": page.number,
+        "bbox": [round(v, 4) for v in box.normalized(page.width, page.height)],
+        "source_tokens": [token_ids[r] for r in entity.words],
+        "method": "model",
+    }
+    regions = _regions(doc, entity)
+    if len(regions) > 1:
+        field["regions"] = regions
+    field.update(extra)
+    return field
+
+
+def _regions(doc: Document, entity: Entity) -> list[dict[str, Any]]:
+    pages = sorted({r.page_index for r in entity.words})
+    regions = []
+    for p in pages:
+        page = doc.pages[p]
+        box = Box.enclosing([doc.word(r).box for r in entity.words if r.page_index == p])
+        regions.append({"page": page.number, "bbox": [round(v, 4) for v in box.normalized(page.width, page.height)]})
+    return regions
+
+
+def document_locale(doc: Document) -> str:
+    return guess_locale(" ".join(doc.word(r).text for r in doc.ordered_words()[:2000]))
+
+
+def group_line_items(doc: Document, entities: Sequence[Entity]) -> list[list[Entity]]:
+    """Line-item cells grouped into rows, in reading order, rows kept together across lines and pages.
+
+    A row is anchored on each ``line_item_amount`` cell (or, if a document has none, on each
+    description): cells whose vertical extent overlaps the anchor's line on the same page join its
+    row; cells left over (a description continued on the next line) join the nearest row above
+    them on the same page, or the last row of the previous page. Cells of the same column in a row
+    are merged into one entity.
+    """
+    cells = [e for e in entities if e.label.startswith(LINE_ITEM_PREFIX)]
+    if not cells:
+        return []
+    anchor_label = "line_item_amount" if any(c.label == "line_item_amount" for c in cells) else cells[0].label
+    anchors = sorted((c for c in cells if c.label == anchor_label), key=lambda c: (page_of(c), entity_box(doc, c).top))
+    rows: list[list[Entity]] = [[a] for a in anchors]
+    for cell in cells:
+        if cell.label == anchor_label:
+            continue
+        box, page = entity_box(doc, cell), page_of(cell)
+        best, best_key = None, None
+        for i, row in enumerate(rows):
+            anchor = row[0]
+            a_box, a_page = entity_box(doc, anchor), page_of(anchor)
+            if a_page == page and a_box.vertical_overlap(box) > 0:
+                best = i
+                break
+            # otherwise: the closest anchor above (same page) or on an earlier page
+            if (a_page, a_box.top) <= (page, box.top):
+                key = (a_page, a_box.top)
+                if best_key is None or key > best_key:
+                    best, best_key = i, key
+        if best is None:
+            best = 0
+        rows[best].append(cell)
+    return [_merge_same_label(row) for row in rows]
+
+
+def _merge_same_label(row: list[Entity]) -> list[Entity]:
+    """One entity per column of a row: a description broken over lines becomes one value again."""
+    merged: dict[str, list[Entity]] = {}
+    for cell in row:
+        merged.setdefault(cell.label, []).append(cell)
+    out = []
+    for label, parts in merged.items():
+        words = tuple(w for part in parts for w in part.words)
+        confidence = sum(p.confidence * len(p.words) for p in parts) / len(words)
+        out.append(Entity(label, words, confidence))
+    return out

@@ -1,0 +1,181 @@
+"""The entity JSON users get back (schema: docextract/schemas/output.schema.json).
+
+Boxes are 0..1 fractions of the page, top-left origin; pages are 1-based; confidences in 0..1;
+dates ISO 8601; money as a decimal string with an ISO 4217 code. ``tokens[]`` (every word with
+its tag) is included on request; ``source_tokens`` ids (``p{page}-t{n}``) are stable either way.
+A model whose labels have a value policy (a Kleister-NDA contract model) also gets top-level
+``values``: document-level values merged from every mention (:mod:`docextract.extraction.values`).
+A model with a field calibration (:mod:`docextract.extraction.confidence`) reports calibrated confidences
+(fields, line items, entities, values) and each field's ``raw_confidence``; which entity becomes a field,
+and which values are kept, is decided on the raw confidences either way.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import json
+from typing import Any, Callable, Sequence
+
+from docextract import __version__
+from docextract.document import Document, WordRef
+from docextract.extraction.checks import validate_invoice
+from docextract.extraction.entities import (
+    LINE_ITEM_PREFIX,
+    Entity,
+    TaggedWord,
+    document_locale,
+    field_object,
+    group_line_items,
+)
+from docextract.extraction.fields import decode_document_entities
+from docextract.extraction.normalize import parse_currency
+from docextract.extraction.values import document_values, policy_for_labels
+
+SCHEMA_VERSION = "1.0"
+
+
+def load_schema() -> dict[str, Any]:
+    return json.loads(importlib.resources.files("docextract").joinpath("schemas/output.schema.json").read_text())
+
+
+def token_ids(doc: Document) -> dict[WordRef, str]:
+    """Stable ids ``p{page}-t{n}``: n counts the page's words in reading order from 1."""
+    ids: dict[WordRef, str] = {}
+    for page_index, page in enumerate(doc.pages):
+        for n, word_index in enumerate(page.ordered_word_indices(), start=1):
+            ids[WordRef(page_index, word_index)] = f"p{page.number}-t{n}"
+    return ids
+
+
+def build_output(
+    doc: Document,
+    tagged: Sequence[TaggedWord],
+    *,
+    model: dict[str, Any] | None,
+    timings_ms: dict[str, int] | None = None,
+    include_tokens: bool = False,
+    ocr: dict[str, Any] | None = None,
+    field_calibration: Callable[[float], float] | None = None,
+) -> dict[str, Any]:
+    """The full output object for one file. ``tagged``: every word in reading order with its tag;
+    ``field_calibration`` maps raw field confidences to calibrated ones (None: raw, as before)."""
+    ids = token_ids(doc)
+    locale = document_locale(doc)
+    entities = decode_document_entities(doc, tagged)
+    document = _document_fields(doc, entities, locale, ids, field_calibration) if model else None
+    policy = policy_for_labels(model.get("labels") or ()) if model else None
+    values = document_values(doc, entities, policy) if policy is not None else None
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "source": {"path": doc.source, "sha256": doc.sha256, "mime_type": doc.mime_type, "page_count": len(doc.pages)},
+        "run": {
+            "docextract_version": __version__,
+            "model": model,
+            "ocr": ocr,
+            "reading_order": "xycut",
+            "locale": locale,
+            "timings_ms": timings_ms or {},
+        },
+        "pages": [
+            {
+                "page": p.number, "width": round(p.width, 2), "height": round(p.height, 2), "unit": "pt",
+                "text_source": p.text_source, "rotation_applied": p.rotation_applied,
+                "ocr_mean_confidence": None if p.mean_ocr_confidence is None else round(p.mean_ocr_confidence, 4),
+            }
+            for p in doc.pages
+        ],
+        "text": reading_order_text(doc),
+        "documents": [document] if document else [],
+        **({"values": {k: [v.to_dict(field_calibration) for v in vs] for k, vs in values.items()}}
+           if values is not None else {}),
+        **({"tokens": _tokens(doc, tagged, ids)} if include_tokens else {}),
+        "warnings": list(doc.warnings),
+        "errors": [],
+    }
+
+
+def reading_order_text(doc: Document) -> str:
+    """The document's text in reading order: lines joined by newlines, pages by form feeds."""
+    pages = []
+    for page in doc.pages:
+        if page.lines:
+            order = page.block_order or tuple(range(len(page.blocks)))
+            lines = [page.lines[li] for b in order for li in page.blocks[b].line_indices]
+            pages.append("\n".join(" ".join(page.words[w].text for w in line.word_indices) for line in lines))
+        else:
+            pages.append(" ".join(w.text for w in page.words))
+    return "\f".join(pages)
+
+
+def _document_fields(doc: Document, entities: list[Entity], locale: str, ids: dict[WordRef, str],
+                     calibration: Callable[[float], float] | None = None) -> dict[str, Any]:
+    currency = _document_currency(doc, entities)
+    fields: dict[str, Any] = {}
+    by_label: dict[str, list[Entity]] = {}
+    for entity in entities:
+        if not entity.label.startswith(LINE_ITEM_PREFIX):
+            by_label.setdefault(entity.label, []).append(entity)
+    # One field object per entity, shared by `fields`, their alternatives and `entities`.
+    objects = {id(e): field_object(doc, e, locale, ids, currency, calibration) for e in entities}
+    for label, candidates in sorted(by_label.items()):
+        ranked = sorted(candidates, key=lambda e: -e.confidence)  # raw: a calibration may tie what it maps
+        best = dict(objects[id(ranked[0])])
+        if len(ranked) > 1:
+            best["alternatives"] = [
+                {k: objects[id(e)][k] for k in ("value", "normalized", "confidence", "source_tokens")}
+                for e in ranked[1:4]
+            ]
+        fields[label] = best
+    line_items = []
+    for index, row in enumerate(group_line_items(doc, entities)):
+        cells = {cell.label[len(LINE_ITEM_PREFIX):]: field_object(doc, cell, locale, ids, currency, calibration)
+                 for cell in row}
+        regions = sorted({(c["page"], tuple(c["bbox"])) for c in cells.values()})
+        line_items.append({
+            "index": index,
+            "confidence": round(min(c["confidence"] for c in cells.values()), 4),
+            "page": min(c["page"] for c in cells.values()),
+            "regions": [{"page": p, "bbox": list(b)} for p, b in regions],
+            "fields": cells,
+        })
+    pages = sorted({e.words[0].page_index for e in entities}) or [0]
+    return {
+        "document_index": 0,
+        "page_range": [doc.pages[pages[0]].number, doc.pages[pages[-1]].number],
+        "fields": fields,
+        "line_items": line_items,
+        "entities": [
+            {"label": e.label, **{k: v for k, v in objects[id(e)].items() if k != "method"}}
+            for e in entities
+        ],
+        "validation": validate_invoice(fields, line_items),
+    }
+
+
+def _document_currency(doc: Document, entities: list[Entity]) -> str | None:
+    """The currency the document's amounts are in: a predicted currency field, else symbols in amounts."""
+    for entity in sorted(entities, key=lambda e: -e.confidence):
+        if entity.label == "currency":
+            code = parse_currency(entity.text(doc))
+            if code:
+                return code
+    for entity in entities:
+        if entity.label in ("total", "amount_due", "subtotal"):
+            code = parse_currency(entity.text(doc))
+            if code:
+                return code
+    return None
+
+
+def _tokens(doc: Document, tagged: Sequence[TaggedWord], ids: dict[WordRef, str]) -> list[dict[str, Any]]:
+    out = []
+    for order, word in enumerate(tagged):
+        page = doc.pages[word.ref.page_index]
+        w = doc.word(word.ref)
+        out.append({
+            "id": ids[word.ref], "page": page.number, "text": w.text,
+            "bbox": [round(v, 4) for v in w.box.normalized(page.width, page.height)],
+            "ocr_confidence": w.confidence, "order": order,
+            "label": word.tag, "label_confidence": round(word.probability, 4),
+        })
+    return out

@@ -1,0 +1,164 @@
+"""Mentions -> document-level values: what a long contract says once, however often it says it.
+
+A token-classification model tags every mention of a value (a contract names its parties dozens of
+times, its governing law once or twice). :func:`document_values` turns those entities into values per
+key under a :data:`ValuePolicy` (key -> :class:`ValueRule`):
+
+1. each entity's text is normalised by its key's rule (mentions that do not normalise are dropped);
+2. mentions whose normalised values are equal in the metric's comparison form (upper-cased, spaces as
+   underscores: "NIKE, Inc." and "Nike Inc." are one party) merge into one :class:`DocumentValue`;
+   its ``value`` and ``text`` are those of its most confident mention. Where the rule says
+   ``merge_contained`` (parties), a value whose words run inside a longer value's is a short mention of
+   it ("Clovis" of "Clovis Oncology, Inc."; contracts define parties by such short names) and merges into
+   the longer one, which keeps its own value and text;
+3. a value's confidence is the **maximum** of its mentions' confidences. Not noisy-or: mentions of one
+   value are not independent evidence (the model repeats its mistakes with the name wherever it
+   recurs), and noisy-or would push any name repeated a dozen times towards 1, so no threshold could
+   separate the parties from other companies a contract keeps naming;
+4. a ``single`` key keeps its most confident value (ties: more mentions, then earlier), a ``multi`` key
+   every value at or above its rule's ``min_confidence``, most confident first.
+
+Values are in the policy's normalised form; for Kleister-NDA that is expected.tsv's form with spaces
+for underscores ("3 years", "New York", "2017-02-10"), compared by :func:`kleister_form`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Mapping, Sequence
+
+from docextract.document import Box, Document
+from docextract.extraction.contract_values import (
+    kleister_form,
+    normalize_effective_date,
+    normalize_jurisdiction,
+    normalize_party,
+    normalize_term,
+)
+from docextract.extraction.entities import Entity
+
+SINGLE, MULTI = "single", "multi"
+# A party is kept when its best mention's tag confidence is at least this. 0.5: the model's tag for the
+# mention beat all others put together; to be tuned on Kleister dev once a Kleister model is trained.
+PARTY_MIN_CONFIDENCE = 0.5
+
+
+@dataclass(frozen=True)
+class ValueRule:
+    cardinality: str  # SINGLE (keep the best value) or MULTI (keep every value >= min_confidence)
+    normalize: Callable[[str], str | None]  # mention text -> normalised value, None when it holds none
+    min_confidence: float = 0.0  # 0..1; values below are dropped
+    # MULTI keys: a value whose words are a run inside another value's ("Clovis" in "Clovis Oncology Inc.",
+    # "H. Kesser" in "Peter H. Kesser") is a short mention of that one and merges into it
+    merge_contained: bool = False
+
+
+ValuePolicy = Mapping[str, ValueRule]
+
+KLEISTER_NDA_POLICY: ValuePolicy = {
+    "effective_date": ValueRule(SINGLE, normalize_effective_date),
+    "jurisdiction": ValueRule(SINGLE, normalize_jurisdiction),
+    "party": ValueRule(MULTI, normalize_party, PARTY_MIN_CONFIDENCE, merge_contained=True),
+    "term": ValueRule(SINGLE, normalize_term),
+}
+VALUE_POLICIES: tuple[ValuePolicy, ...] = (KLEISTER_NDA_POLICY,)
+
+
+@dataclass(frozen=True)
+class Mention:
+    text: str  # as printed
+    page: int  # 1-based
+    bbox: tuple[float, float, float, float]  # 0..1 of the page, top-left origin (the output's form)
+    confidence: float
+
+
+@dataclass(frozen=True)
+class DocumentValue:
+    key: str
+    value: str  # normalised (the policy's form)
+    text: str  # the most confident mention as printed
+    confidence: float  # 0..1, the maximum over its mentions
+    pages: tuple[int, ...]  # 1-based, sorted, each once
+    evidence: tuple[Mention, ...]  # every mention, in reading order
+
+    def to_dict(self, calibration: Callable[[float], float] | None = None) -> dict:
+        """The output's form; ``calibration`` maps the confidences (value and evidence) when given."""
+        mapped = (lambda c: c) if calibration is None else calibration  # noqa: E731
+        return {
+            "value": self.value, "text": self.text, "confidence": round(mapped(self.confidence), 4),
+            "pages": list(self.pages),
+            "evidence": [{"text": m.text, "page": m.page, "bbox": [round(v, 4) for v in m.bbox],
+                          "confidence": round(mapped(m.confidence), 4)} for m in self.evidence],
+        }
+
+
+def policy_for_labels(labels: Sequence[str]) -> ValuePolicy | None:
+    """The value policy whose keys cover every label (``O`` and BIO prefixes aside), else None."""
+    names = {label for label in labels if label and label != "O"}
+    for policy in VALUE_POLICIES:
+        if names and names <= set(policy):
+            return policy
+    return None
+
+
+def _mention(doc: Document, entity: Entity) -> Mention:
+    first_page = entity.words[0].page_index
+    page = doc.pages[first_page]
+    box = Box.enclosing([doc.word(r).box for r in entity.words if r.page_index == first_page])
+    return Mention(entity.text(doc), page.number, box.normalized(page.width, page.height), entity.confidence)
+
+
+def document_values(doc: Document, entities: Sequence[Entity], policy: ValuePolicy) -> dict[str, list[DocumentValue]]:
+    """Key -> its values (see the module docstring); keys without a value are absent."""
+    groups: dict[tuple[str, str], list[tuple[str, Mention, int]]] = {}  # (key, comparison form) -> mentions
+    for order, entity in enumerate(entities):
+        rule = policy.get(entity.label)
+        if rule is None:
+            continue
+        mention = _mention(doc, entity)
+        value = rule.normalize(mention.text)
+        if value is None:
+            continue
+        groups.setdefault((entity.label, kleister_form(value)), []).append((value, mention, order))
+    for key, rule in policy.items():
+        if rule.merge_contained:
+            _merge_contained(groups, key)
+    by_key: dict[str, list[tuple[DocumentValue, int]]] = {}
+    for (key, form), members in groups.items():
+        members = sorted(members, key=lambda m: m[2])  # reading order
+        own = [m for m in members if kleister_form(m[0]) == form]  # not the short mentions merged in
+        value, best, _ = max(own, key=lambda m: (m[1].confidence, -m[2]))
+        merged = DocumentValue(
+            key=key, value=value, text=best.text, confidence=max(m.confidence for _, m, _ in members),
+            pages=tuple(sorted({m.page for _, m, _ in members})), evidence=tuple(m for _, m, _ in members),
+        )
+        by_key.setdefault(key, []).append((merged, members[0][2]))
+    out: dict[str, list[DocumentValue]] = {}
+    for key, candidates in sorted(by_key.items()):
+        rule = policy[key]
+        ranked = [v for v, _ in sorted(candidates, key=lambda c: (-c[0].confidence, -len(c[0].evidence), c[1]))
+                  if v.confidence >= rule.min_confidence]
+        if ranked:
+            out[key] = ranked[:1] if rule.cardinality == SINGLE else ranked
+    return out
+
+
+def _merge_contained(groups: dict[tuple[str, str], list], key: str) -> None:
+    """Fold each of ``key``'s values whose comparison-form words are a contiguous run inside a longer value's
+    into the longest such value (its mentions join that value's; the merged value is the longer name)."""
+    forms = sorted((form for k, form in groups if k == key), key=lambda f: -len(f.split("_")))
+    for short in reversed(forms):  # shortest first
+        words = short.split("_")
+        host = next((long for long in forms if long != short and (key, long) in groups
+                     and _contains_run(long.split("_"), words)), None)
+        if host is not None:
+            groups[(key, host)] = groups[(key, host)] + groups.pop((key, short))
+
+
+def _contains_run(words: list[str], run: list[str]) -> bool:
+    return len(run) < len(words) and any(words[i:i + len(run)] == run for i in range(len(words) - len(run) + 1))
+
+
+def value_pairs(values: Mapping[str, Sequence[DocumentValue]]) -> list[tuple[str, str]]:
+    """(key, value in the metric's comparison form) for every kept value."""
+    return [(key, kleister_form(v.value)) for key, vs in values.items() for v in vs]

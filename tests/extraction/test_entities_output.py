@@ -1,0 +1,93 @@
+"""Tags -> entities -> the output JSON, checked against the published schema."""
+
+import jsonschema
+import pytest
+
+from docextract.document import Box, Document, Page, Word, WordRef
+from docextract.extraction.entities import TaggedWord, decode_entities, group_line_items
+from docextract.extraction.output import build_output, load_schema
+
+# A German invoice page, word by word: (text, x0, top, x1, bottom, tag)
+INVOICE_WORDS = [
+    ("Rechnung", 50, 40, 120, 52, "O"),
+    ("Nr.", 125, 40, 140, 52, "O"),
+    ("RE-2024-0042", 145, 40, 220, 52, "B-invoice_number"),
+    ("Datum:", 50, 60, 90, 72, "O"),
+    ("15.03.2024", 95, 60, 150, 72, "B-invoice_date"),
+    ("Wartung", 50, 200, 95, 212, "B-line_item_description"),
+    ("Server", 98, 200, 135, 212, "I-line_item_description"),
+    ("2", 300, 200, 306, 212, "B-line_item_quantity"),
+    ("500,00", 400, 200, 440, 212, "B-line_item_amount"),
+    ("März", 50, 214, 80, 226, "I-line_item_description"),  # the description continues on the next line
+    ("Lizenz", 50, 240, 90, 252, "B-line_item_description"),
+    ("1", 300, 240, 306, 252, "B-line_item_quantity"),
+    ("500,00", 400, 240, 440, 252, "B-line_item_amount"),
+    ("Netto", 300, 300, 340, 312, "O"),
+    ("1.000,00", 400, 300, 450, 312, "B-subtotal"),
+    ("MwSt", 300, 316, 340, 328, "O"),
+    ("190,00", 400, 316, 440, 328, "B-total_tax"),
+    ("Gesamt", 300, 332, 350, 344, "O"),
+    ("1.190,00", 400, 332, 450, 344, "B-total"),
+    ("€", 452, 332, 460, 344, "I-total"),
+]
+
+
+def _invoice(total_tag_probability=0.9):
+    words = tuple(Word(t, Box(x0, top, x1, bottom)) for t, x0, top, x1, bottom, _ in INVOICE_WORDS)
+    doc = Document(source="in/invoice.pdf", pages=(Page(number=1, width=595.0, height=842.0, words=words),), sha256="0" * 64)
+    tagged = [TaggedWord(WordRef(0, i), tag, total_tag_probability if "total" in tag else 0.95)
+              for i, (*_, tag) in enumerate(INVOICE_WORDS)]
+    return doc, tagged
+
+
+def test_decode_entities_handles_bio_and_bieso_and_stray_inside_tags():
+    refs = [WordRef(0, i) for i in range(7)]
+    tags = ["B-a", "I-a", "O", "I-b", "S-c", "B-a", "E-a"]
+    entities = decode_entities([TaggedWord(r, t, 0.5) for r, t in zip(refs, tags)])
+    assert [(e.label, [r.word_index for r in e.words]) for e in entities] == [
+        ("a", [0, 1]), ("b", [3]), ("c", [4]), ("a", [5, 6]),
+    ]
+
+
+def test_line_items_rows_keep_continuation_lines():
+    doc, tagged = _invoice()
+    rows = group_line_items(doc, decode_entities(tagged))
+    assert len(rows) == 2
+    first = {e.label: e.text(doc) for e in rows[0]}
+    assert first["line_item_description"] == "Wartung Server\nMärz"
+    assert first["line_item_quantity"] == "2"
+
+
+def test_output_fields_are_normalised_validated_and_match_the_schema():
+    doc, tagged = _invoice()
+    out = build_output(doc, tagged, model={"name": "test"}, include_tokens=True)
+    jsonschema.validate(out, load_schema())
+    fields = out["documents"][0]["fields"]
+    assert out["run"]["locale"] == "de_DE"
+    assert fields["invoice_date"]["normalized"] == "2024-03-15"
+    assert fields["total"]["normalized"] == {"amount": "1190.00", "currency": "EUR"}
+    assert fields["subtotal"]["normalized"] == {"amount": "1000.00", "currency": "EUR"}  # currency from the total
+    assert fields["invoice_number"]["source_tokens"] == ["p1-t3"]
+    assert fields["invoice_number"]["page"] == 1
+    x0, y0, x1, y1 = fields["invoice_number"]["bbox"]
+    assert x0 == pytest.approx(145 / 595, abs=1e-4) and y1 == pytest.approx(52 / 842, abs=1e-4)
+    items = out["documents"][0]["line_items"]
+    assert [i["fields"]["amount"]["normalized"]["amount"] for i in items] == ["500.00", "500.00"]
+    checks = {c["name"]: c["status"] for c in out["documents"][0]["validation"]["checks"]}
+    assert checks == {"line_items_sum_equals_subtotal": "pass", "subtotal_plus_tax_equals_total": "pass"}
+    assert out["documents"][0]["validation"]["needs_review"] is False
+
+
+def test_low_confidence_or_broken_arithmetic_needs_review():
+    doc, tagged = _invoice(total_tag_probability=0.3)
+    out = build_output(doc, tagged, model={"name": "test"})
+    validation = out["documents"][0]["validation"]
+    assert validation["needs_review"] is True
+    assert "low confidence: total" in validation["review_reasons"]
+    # a misread total breaks subtotal + tax = total
+    words = list(doc.pages[0].words)
+    words[18] = Word("1.290,00", words[18].box)
+    doc2 = doc.replace(pages=(doc.pages[0].replace(words=tuple(words)),))
+    out2 = build_output(doc2, _invoice()[1], model={"name": "test"})
+    assert "check failed: subtotal_plus_tax_equals_total" in out2["documents"][0]["validation"]["review_reasons"]
+    jsonschema.validate(out2, load_schema())

@@ -1,0 +1,107 @@
+"""One value per field: competing amounts and dates get their labels jointly, the invoice's arithmetic deciding."""
+
+from docextract.document import Box, Document, Page, Word, WordRef
+from docextract.extraction.entities import TaggedWord
+from docextract.extraction.fields import MIN_LABEL_PROBABILITY, decode_document_entities
+from docextract.extraction.output import build_output
+
+# (text, tag, label probabilities) on one page, top to bottom; every amount of the totals block is tagged
+# subtotal, as the model does, and its probabilities alone would put the total and the amount due the wrong
+# way round: the arithmetic has to decide.
+WORDS = [
+    ("Rechnungsdatum:", "O", {}),
+    ("01.03.2024", "B-invoice_date", {"invoice_date": 0.48, "due_date": 0.45}),
+    ("Fällig:", "O", {}),
+    ("31.03.2024", "B-invoice_date", {"invoice_date": 0.50, "due_date": 0.44}),
+    ("Wartung", "B-line_item_description", {"line_item_description": 0.9}),
+    ("600,00", "B-line_item_amount", {"line_item_amount": 0.9}),
+    ("Lizenz", "B-line_item_description", {"line_item_description": 0.9}),
+    ("400,00", "B-line_item_amount", {"line_item_amount": 0.9}),
+    ("1.000,00", "B-subtotal", {"subtotal": 0.7, "total": 0.2, "amount_due": 0.05}),
+    ("190,00", "B-total_tax", {"total_tax": 0.9, "subtotal": 0.05}),
+    ("1.190,00", "B-subtotal", {"subtotal": 0.5, "total": 0.2, "amount_due": 0.25}),
+    ("990,00", "B-subtotal", {"subtotal": 0.45, "total": 0.3, "amount_due": 0.2}),
+]
+
+
+def _document(words=WORDS, with_probabilities=True):
+    page_words = tuple(Word(text, Box(300, 40 + 20 * i, 380, 52 + 20 * i)) for i, (text, _, _) in enumerate(words))
+    doc = Document(source="in/rechnung.pdf", pages=(Page(number=1, width=595.0, height=842.0, words=page_words),),
+                   sha256="0" * 64)
+    tagged = [TaggedWord(WordRef(0, i), tag, max(p.values(), default=0.99), p if with_probabilities else None)
+              for i, (_, tag, p) in enumerate(words)]
+    return doc, tagged
+
+
+def _labels(doc, entities):
+    return {e.text(doc): e.label for e in entities}
+
+
+def test_the_totals_block_is_read_by_its_arithmetic():
+    doc, tagged = _document()
+    entities = decode_document_entities(doc, tagged)
+    labels = _labels(doc, entities)
+    assert labels["1.000,00"] == "subtotal"  # = 600 + 400, the line items
+    assert labels["1.190,00"] == "total"  # = subtotal + tax
+    assert labels["990,00"] == "amount_due"  # what is left, and the model thought it possible
+    assert labels["190,00"] == "total_tax"
+    relabelled = next(e for e in entities if e.text(doc) == "990,00")
+    assert relabelled.confidence == 0.2  # its probability for the label it got, not the argmax tag's 0.45
+
+
+def test_the_due_date_is_not_before_the_invoice_date():
+    doc, tagged = _document()
+    labels = _labels(doc, decode_document_entities(doc, tagged))
+    assert labels["01.03.2024"] == "invoice_date" and labels["31.03.2024"] == "due_date"
+
+
+def test_output_fields_and_checks_follow():
+    doc, tagged = _document()
+    output = build_output(doc, tagged, model={"name": "test", "labels": ["O"]})
+    document = output["documents"][0]
+    fields = document["fields"]
+    assert fields["total"]["normalized"]["amount"] == "1190.00"
+    assert fields["amount_due"]["normalized"]["amount"] == "990.00"
+    assert fields["due_date"]["normalized"] == "2024-03-31"
+    assert {c["name"]: c["status"] for c in document["validation"]["checks"]} == {
+        "line_items_sum_equals_subtotal": "pass", "subtotal_plus_tax_equals_total": "pass"}
+
+
+def test_a_label_the_model_never_considered_is_not_given():
+    words = [(t, tag, {k: v for k, v in p.items() if k != "amount_due"} if t == "990,00" else p) for t, tag, p in WORDS]
+    words = [(t, tag, {**p, "amount_due": MIN_LABEL_PROBABILITY / 2} if t == "990,00" else p) for t, tag, p in words]
+    doc, tagged = _document(words)
+    labels = _labels(doc, decode_document_entities(doc, tagged))
+    assert labels["990,00"] == "subtotal"  # keeps its tag and stays an alternative of the subtotal
+    assert labels["1.190,00"] == "total"
+
+
+def test_tags_stand_without_probabilities_or_competition():
+    doc, tagged = _document(with_probabilities=False)  # e.g. gold tags, or tags mapped from another label set
+    assert [e.label for e in decode_document_entities(doc, tagged)].count("subtotal") == 3
+    repeated = [("Total", "O", {}), ("1.190,00", "B-total", {"total": 0.9, "amount_due": 0.1}),
+                ("Zu zahlen", "O", {}), ("1.190,00", "B-total", {"total": 0.8, "amount_due": 0.15})]
+    doc, tagged = _document(repeated)
+    assert [e.label for e in decode_document_entities(doc, tagged)] == ["total", "total"]  # one value, printed twice
+
+
+def _line(words):
+    """(text, x0, x1, tag) on one line of a page -> (doc, tagged)."""
+    page_words = tuple(Word(text, Box(x0, 100, x1, 109)) for text, x0, x1, _ in words)
+    doc = Document(source="in/facture.pdf", pages=(Page(number=1, width=595.0, height=842.0, words=page_words),),
+                   sha256="0" * 64)
+    return doc, [TaggedWord(WordRef(0, i), tag, 0.9) for i, (*_, tag) in enumerate(words)]
+
+
+def test_amounts_stay_whole_across_digit_group_spaces():
+    # French "1 333 890,41": groups a space (~2 pt) apart; the model started new entities at the later groups
+    doc, tagged = _line([("Total", 300, 330, "O"), ("1", 480, 485, "B-subtotal"), ("333", 487, 503, "B-total"),
+                         ("890,41", 505, 540, "I-line_item_amount"), ("EUR", 543, 565, "B-currency")])
+    entities = decode_document_entities(doc, tagged)
+    assert [(e.label, e.text(doc)) for e in entities] == [("subtotal", "1 333 890,41"), ("currency", "EUR")]
+
+
+def test_table_columns_are_not_digit_groups():
+    # a unit price "12" and the next column's "500,00": a column gap away, two values
+    doc, tagged = _line([("12", 400, 412, "B-line_item_unit_price"), ("500,00", 450, 485, "B-line_item_amount")])
+    assert [e.text(doc) for e in decode_document_entities(doc, tagged)] == ["12", "500,00"]

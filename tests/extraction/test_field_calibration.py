@@ -1,0 +1,268 @@
+"""Field calibration: the fits recover a known map and never raise the NLL of their pairs; a calibrated model's
+`run` output carries the mapped confidences (and the raw ones) and stays schema-valid; an uncalibrated model's
+output is as before; the map survives save/load, compact shipping and the CLI; calibration windows are run's."""
+
+import json
+import math
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+import torch
+from typer.testing import CliRunner
+
+from docextract.cli import app
+from docextract.errors import ModelRefusedError
+from docextract.extraction.confidence import (
+    FIELD_CALIBRATION_KEY,
+    IsotonicMap,
+    PlattMap,
+    binary_nll,
+    calibration_from_config,
+    fit_isotonic,
+    fit_platt,
+    model_field_calibration,
+)
+from docextract.extraction.output import load_schema
+from docextract.inference import word_logits
+from docextract.modeling import LayoutForTokenClassification, from_preset
+from docextract.pipeline import RunOptions, document_windows, extract_file, load_model, model_windows
+from docextract.synth.generate import SynthOptions, generate_invoice
+from docextract.training.calibration import collect_logits, write_field_calibration, write_temperature
+
+REPO = Path(__file__).resolve().parents[2]
+KNOWN_A, KNOWN_B = 1.8, -0.6  # the map the synthetic pairs are drawn from
+PAIRS = 20_000  # enough to pin (a, b) down to a few hundredths
+PARAMETER_TOLERANCE = 0.1  # absolute, on a and b
+ISOTONIC_TOLERANCE = 0.05  # absolute, isotonic estimate vs the true map at mid-range confidences
+RAW_LOGIT_MEAN, RAW_LOGIT_STD = 0.5, 1.5  # raw confidences spread over (0, 1), more of them high
+ROUNDING = 1e-3  # outputs round confidences to 4 places: the map of a rounded raw value differs by about slope x 5e-5
+HELD_OUT = ("statement", "sidebar", "window_right", "quantity_first")  # families the shipped model never saw
+SYNTH_SEED = 21  # a seed no benchmark uses
+INVOICES = 3  # enough for fields both right and wrong from the shipped model
+runner = CliRunner()
+
+
+def _synthetic_pairs(a: float, b: float, n: int = PAIRS, seed: int = 0) -> tuple[list[float], list[bool]]:
+    generator = torch.Generator().manual_seed(seed)
+    z = torch.randn(n, generator=generator, dtype=torch.float64) * RAW_LOGIT_STD + RAW_LOGIT_MEAN  # (n,) raw logits
+    truth = torch.sigmoid(a * z + b)  # (n,) P(right | raw confidence)
+    correct = torch.rand(n, generator=generator, dtype=torch.float64) < truth  # (n,)
+    return torch.sigmoid(z).tolist(), correct.tolist()
+
+
+def test_platt_recovers_a_known_map_and_lowers_the_nll():
+    confidences, correct = _synthetic_pairs(KNOWN_A, KNOWN_B)
+    fitted = fit_platt(confidences, correct)
+    assert fitted.a == pytest.approx(KNOWN_A, abs=PARAMETER_TOLERANCE)
+    assert fitted.b == pytest.approx(KNOWN_B, abs=PARAMETER_TOLERANCE)
+    raw_nll = binary_nll(confidences, correct)
+    assert binary_nll([fitted(c) for c in confidences], correct) < raw_nll
+    # already calibrated pairs are left (nearly) alone
+    identity = fit_platt(*_synthetic_pairs(1.0, 0.0, seed=1))
+    assert identity.a == pytest.approx(1.0, abs=PARAMETER_TOLERANCE) and identity.b == pytest.approx(0.0, abs=PARAMETER_TOLERANCE)
+
+
+def test_isotonic_is_monotone_follows_the_true_map_and_lowers_the_nll():
+    confidences, correct = _synthetic_pairs(KNOWN_A, KNOWN_B)
+    fitted = fit_isotonic(confidences, correct)
+    assert list(fitted.x) == sorted(set(fitted.x)) and list(fitted.y) == sorted(fitted.y)
+    grid = [i / 100 for i in range(1, 100)]
+    mapped = [fitted(c) for c in grid]
+    assert mapped == sorted(mapped)
+    for c in (0.3, 0.5, 0.7, 0.9):
+        truth = 1 / (1 + math.exp(-(KNOWN_A * math.log(c / (1 - c)) + KNOWN_B)))
+        assert fitted(c) == pytest.approx(truth, abs=ISOTONIC_TOLERANCE)
+    assert binary_nll([fitted(c) for c in confidences], correct) < binary_nll(confidences, correct)
+    # ties in confidence get one value, and violators are pooled
+    small = fit_isotonic([0.2, 0.2, 0.4, 0.6], [True, False, False, True])
+    assert small.x == (pytest.approx(0.8 / 3), 0.6) and small.y == (pytest.approx(1 / 3), 1.0)
+
+
+def test_fits_never_reverse_the_order_and_refuse_one_sided_pairs():
+    confidences, correct = _synthetic_pairs(-1.0, 0.0)  # confidence predicts correctness backwards
+    backwards = fit_platt(confidences, correct)
+    assert backwards.a == 0.0
+    assert backwards(0.1) == backwards(0.9) == pytest.approx(sum(correct) / len(correct), abs=1e-6)
+    for fit in (fit_platt, fit_isotonic):
+        with pytest.raises(ValueError):
+            fit([0.3, 0.8], [True, True])
+        with pytest.raises(ValueError):
+            fit([], [])
+
+
+def test_config_round_trip_and_malformed_maps():
+    for m in (PlattMap(1.5, -0.25), IsotonicMap((0.2, 0.5, 0.9), (0.1, 0.6, 0.95))):
+        assert calibration_from_config(json.loads(json.dumps(m.to_config()))) == m
+    assert calibration_from_config(None) is None
+
+    class Config:
+        docextract_field_calibration = {"method": "platt", "a": 1.0}  # no b
+
+    class Model:
+        config = Config()
+
+    with pytest.raises(ModelRefusedError):
+        model_field_calibration(Model())
+
+
+@pytest.fixture(scope="module")
+def tiny_folder(tmp_path_factory):
+    """A real, untrained 1-layer model folder with invoice labels (its confidences are what they are)."""
+    from docextract.data.tagging import labels_for
+    from docextract.modeling.tokenizer import load_tokenizer
+    from docextract.synth.labels import INVOICE_LABELS
+
+    torch.manual_seed(0)
+    labels = labels_for(INVOICE_LABELS, "BIO")
+    model = from_preset("lspe-layoutlm", num_labels=len(labels), num_hidden_layers=1,
+                        id2label=dict(enumerate(labels)), label2id={t: i for i, t in enumerate(labels)})
+    folder = tmp_path_factory.mktemp("tiny") / "model"
+    model.save_pretrained(folder, safe_serialization=True)
+    load_tokenizer().save_pretrained(folder)
+    return folder
+
+
+def test_field_calibration_survives_save_load_and_compact_shipping(tiny_folder, tmp_path):
+    known = PlattMap(2.0, -1.0)
+    calibrated = write_field_calibration(tiny_folder, known, tmp_path / "calibrated")
+    assert FIELD_CALIBRATION_KEY not in json.loads((tiny_folder / "config.json").read_text())  # --out leaves MODEL alone
+    reloaded = LayoutForTokenClassification.from_pretrained(str(calibrated), dtype=torch.float32)
+    assert model_field_calibration(reloaded) == known
+    reloaded.save_pretrained(tmp_path / "resaved", safe_serialization=True)
+    assert json.loads((tmp_path / "resaved" / "config.json").read_text())[FIELD_CALIBRATION_KEY] == known.to_config()
+
+    sys.path.insert(0, str(REPO / "scripts"))
+    from ship_model import ship
+
+    ship(calibrated, tmp_path / "shipped")
+    net, _ = load_model(str(tmp_path / "shipped"))  # the compact loader `run` and batch workers use
+    assert net.config.docextract_compact and model_field_calibration(net) == known
+
+    # a new temperature makes the map stale: it is removed
+    write_temperature(tmp_path / "shipped", 1.3)
+    config = json.loads((tmp_path / "shipped" / "config.json").read_text())
+    assert FIELD_CALIBRATION_KEY not in config and config["docextract_temperature"] == 1.3
+
+
+def _field_objects(output: dict):
+    """Every field object of a run output: fields, their alternatives, line-item cells, entities."""
+    document = output["documents"][0]
+    for field in document["fields"].values():
+        yield field
+        yield from field.get("alternatives", [])
+    for row in document["line_items"]:
+        yield from row["fields"].values()
+    yield from document["entities"]
+
+
+def _without_confidences(value):
+    if isinstance(value, dict):
+        return {k: _without_confidences(v) for k, v in value.items()
+                if k not in ("confidence", "raw_confidence", "validation", "model")}
+    if isinstance(value, list):
+        return [_without_confidences(v) for v in value]
+    return value
+
+
+@pytest.fixture(scope="module")
+def invoices(tmp_path_factory) -> Path:
+    """A few digital single-page invoices of held-out layouts and their labels.jsonl (`docextract synth`)."""
+    folder = tmp_path_factory.mktemp("invoices")
+    options = SynthOptions(HELD_OUT, pages_max=1)
+    records = [generate_invoice(SYNTH_SEED, index, options, folder) for index in range(INVOICES)]
+    (folder / "labels.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
+    return folder
+
+
+def test_calibrated_run_output_has_mapped_confidences_and_stays_valid(tiny_folder, invoices, tmp_path):
+    known = PlattMap(2.0, -1.0)
+    calibrated = write_field_calibration(tiny_folder, known, tmp_path / "calibrated")
+    pdf = str(invoices / json.loads((invoices / "labels.jsonl").read_text().splitlines()[0])["source"])
+    plain = extract_file(pdf, RunOptions(model=str(tiny_folder), include_tokens=True))
+    mapped = extract_file(pdf, RunOptions(model=str(calibrated), include_tokens=True))
+    schema = load_schema()
+    jsonschema.validate(plain, schema)
+    jsonschema.validate(mapped, schema)
+
+    # uncalibrated: no trace of a calibration, and a field's confidence is its words' mean tag probability
+    assert "field_calibration" not in plain["run"]["model"]
+    tokens = {t["id"]: t["label_confidence"] for t in plain["tokens"]}
+    plain_fields = list(_field_objects(plain))
+    assert plain_fields, "the tiny model should tag some entities"
+    for field in plain_fields:
+        assert "raw_confidence" not in field
+        if "page" in field:  # alternatives carry no page but the same confidence as their entity
+            mean = sum(tokens[t] for t in field["source_tokens"]) / len(field["source_tokens"])
+            assert field["confidence"] == pytest.approx(mean, abs=ROUNDING)
+
+    # calibrated: the same extraction, confidences through the map, raw ones kept
+    assert mapped["run"]["model"]["field_calibration"] == known.to_config()
+    assert _without_confidences(mapped) == _without_confidences(plain)
+    pairs = list(zip(plain_fields, _field_objects(mapped)))
+    assert len(pairs) == len(plain_fields)
+    for before, after in pairs:
+        assert after["confidence"] == pytest.approx(known(before["confidence"]), abs=ROUNDING)
+        if "page" in after:
+            assert after["raw_confidence"] == before["confidence"]
+    assert any(abs(a["confidence"] - b["confidence"]) > 0.01 for b, a in pairs)
+    for before, after in zip(plain["documents"][0]["line_items"], mapped["documents"][0]["line_items"]):
+        assert after["confidence"] == pytest.approx(known(before["confidence"]), abs=ROUNDING)
+
+
+def test_calibrate_fields_command_fits_the_shipped_model_on_real_invoices(invoices, tmp_path):
+    out = tmp_path / "invoice-calibrated"
+    config_before = (REPO / "models" / "invoice" / "config.json").read_bytes()
+    result = runner.invoke(app, ["calibrate", "invoice", str(invoices / "labels.jsonl"), "--fields", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["documents"] == INVOICES and 0 < report["fields_correct"] < report["fields"]
+    assert report["nll_after"] <= report["nll_before"]
+    assert report["calibration"]["method"] == "platt" and report["calibration"]["a"] >= 0
+    assert json.loads((out / "config.json").read_text())[FIELD_CALIBRATION_KEY] == report["calibration"]
+    assert (REPO / "models" / "invoice" / "config.json").read_bytes() == config_before  # --out leaves MODEL alone
+
+    assert runner.invoke(app, ["calibrate", "invoice", str(invoices / "labels.jsonl"), "--fields",
+                               "--method", "spline"]).exit_code == 2
+
+    pdf = str(invoices / json.loads((invoices / "labels.jsonl").read_text().splitlines()[1])["source"])
+    output = extract_file(pdf, RunOptions(model=str(out)))
+    jsonschema.validate(output, load_schema())
+    fitted = calibration_from_config(report["calibration"])
+    for field in output["documents"][0]["fields"].values():
+        assert field["confidence"] == pytest.approx(fitted(field["raw_confidence"]), abs=ROUNDING)
+
+
+def test_calibrate_fields_refuses_data_without_fields(tiny_folder, invoices, tmp_path):
+    # labelled words but no document-level `fields`: nothing to judge, a one-line error and no traceback
+    records = [json.loads(line) for line in (invoices / "labels.jsonl").read_text().splitlines()[:1]]
+    unjudged = tmp_path / "no-fields.jsonl"
+    unjudged.write_text("".join(json.dumps({**r, "fields": {}}) + "\n" for r in records))
+    result = runner.invoke(app, ["calibrate", str(tiny_folder), str(unjudged), "--fields", "--dry-run"])
+    assert result.exit_code == 4 and "cannot fit a field calibration on 0 extracted fields" in result.output
+
+
+def test_calibration_windows_are_the_ones_run_reads_a_cross_page_model_in(tmp_path):
+    from docextract.data.labelled import LabelledDocument
+    from docextract.data.tagging import labels_for
+    from docextract.modeling.tokenizer import load_tokenizer
+    from docextract.synth.labels import INVOICE_LABELS
+    from docextract.training.evaluate import prepare_for_model
+
+    record = generate_invoice(5, 0, SynthOptions(("classic_left",), pages_min=2, pages_max=2), tmp_path)
+    ldoc = prepare_for_model(LabelledDocument.from_dict(record))
+    torch.manual_seed(0)
+    labels = labels_for(INVOICE_LABELS, "BIO")
+    model = from_preset("lspe-layoutlm", num_labels=len(labels), num_hidden_layers=1,
+                        id2label=dict(enumerate(labels)), label2id={t: i for i, t in enumerate(labels)}).eval()
+    model.config.docextract_cross_pages = True
+    tokenizer = load_tokenizer()
+    collected = collect_logits(model, tokenizer, [ldoc])[0]
+    doc = collected.document.document
+    windows = model_windows(doc, model, tokenizer)
+    assert any(len({w.page_index for w in window.words}) > 1 for window in windows)
+    run_logits = word_logits(model, tokenizer, doc, windows)
+    assert all(torch.equal(row, run_logits[ref]) for ref, row in zip(collected.refs, collected.logits))
+    per_page = word_logits(model, tokenizer, doc, document_windows(doc, tokenizer, cross_pages=False))
+    assert any(not torch.allclose(row, per_page[ref]) for ref, row in zip(collected.refs, collected.logits))

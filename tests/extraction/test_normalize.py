@@ -1,0 +1,75 @@
+from datetime import date
+
+import pytest
+
+from docextract.extraction.normalize import (
+    Money,
+    guess_locale,
+    normalize_iban,
+    parse_amount,
+    parse_currency,
+    parse_date,
+    parse_number,
+)
+
+
+@pytest.mark.parametrize(
+    "text, locale, expected",
+    [
+        ("03/04/2024", "en_US", date(2024, 3, 4)),
+        ("03/04/2024", "en_GB", date(2024, 4, 3)),
+        ("15.03.2024", "de_DE", date(2024, 3, 15)),
+        ("15. März 2024", "de_DE", date(2024, 3, 15)),
+        ("15 mars 2024", "fr_FR", date(2024, 3, 15)),
+        ("1er août 2023", "fr_FR", date(2023, 8, 1)),
+        ("March 15, 2024", "en_US", date(2024, 3, 15)),
+        ("2024-03-15", "de_DE", date(2024, 3, 15)),
+        ("15-Mar-2024", "en_GB", date(2024, 3, 15)),
+        ("TOTAL", "en_US", None),
+        ("", "en_US", None),
+    ],
+)
+def test_parse_date_respects_locale(text, locale, expected):
+    assert parse_date(text, locale) == expected
+
+
+@pytest.mark.parametrize(
+    "text, locale, expected",
+    [
+        ("1,234.56", "en_US", "1234.56"),
+        ("1.234,56", "de_DE", "1234.56"),
+        ("1 234,56", "fr_FR", "1234.56"),
+        ("1\u202f234,56", "fr_FR", "1234.56"),
+        ("1,234", "en_US", "1234"),
+        ("1.234", "de_DE", "1234"),
+        ("1,5", "de_DE", "1.5"),
+        ("12.00", "de_DE", "12.00"),
+        ("(45.00)", "en_US", "-45.00"),
+        ("1.234.567", "de_DE", "1234567"),
+        ("abc", "en_US", None),
+    ],
+)
+def test_parse_number(text, locale, expected):
+    value = parse_number(text, locale)
+    assert (str(value) if value is not None else None) == expected
+
+
+def test_parse_amount_keeps_currency():
+    assert parse_amount("1.190,00 €", "de_DE") == Money("1190.00", "EUR")
+    assert parse_amount("USD 99.5", "en_US") == Money("99.50", "USD")
+    assert parse_amount("£12", "en_GB") == Money("12.00", "GBP")
+    assert parse_amount("12.00", "en_US", default_currency="CHF") == Money("12.00", "CHF")
+    assert parse_currency("no money here") is None
+
+
+def test_iban_checksum():
+    assert normalize_iban("DE89 3704 0044 0532 0130 00") == ("DE89370400440532013000", True)
+    assert normalize_iban("DE89 3704 0044 0532 0130 01") == ("DE89370400440532013001", False)
+    assert normalize_iban("not an iban") is None
+
+
+def test_guess_locale():
+    assert guess_locale("Rechnung Nr. 42 Gesamtbetrag 1.190,00 €") == "de_DE"
+    assert guess_locale("Facture n° 42 Montant TTC 1 190,00 €") == "fr_FR"
+    assert guess_locale("Invoice 42 Total $1,190.00") == "en_US"
+    assert guess_locale("Invoice 42 VAT £1,190.00") == "en_GB"
