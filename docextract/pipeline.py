@@ -36,6 +36,7 @@ class RunOptions:
     stride: int | None = None  # None: what the model was trained with (evaluate reads windows the same way)
     max_tokens: int | None = None  # None: what the model was trained with (512 positions -> 510)
     cross_pages: bool | None = None  # None: what the model was trained with (long-range models read whole documents)
+    precision: float | None = None  # review policy point: None is the model's own (0.99); see extraction/review.py
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -124,8 +125,8 @@ def model_windows(doc: Document, model, tokenizer, options: RunOptions = RunOpti
 
 def extract_file(path: str, options: dict[str, Any] | RunOptions) -> dict[str, Any]:
     """One file to the output JSON object (schemas/output.schema.json)."""
-    from docextract.extraction.confidence import model_field_calibration
     from docextract.extraction.output import build_output
+    from docextract.extraction.scoring import FieldScoring
     from docextract.inference import tag_words
 
     if isinstance(options, dict):
@@ -146,16 +147,19 @@ def extract_file(path: str, options: dict[str, Any] | RunOptions) -> dict[str, A
     windows = model_windows(doc, model, tokenizer, options)
     tagged = tag_words(model, tokenizer, doc, windows)
     timings["model"] = _ms_since(start)
-    calibration = model_field_calibration(model)
+    scoring = FieldScoring.from_model(model, options.precision)
+    calibration = scoring.calibration
     model_info = {
         "name": model_name,
         **({} if routing is None else {"auto": routing}),
         "preset": getattr(model.config, "preset", None),
         "labels": sorted({tag.split("-", 1)[1] for tag in model.config.id2label.values() if "-" in tag}),
         **({} if calibration is None else {"field_calibration": calibration.to_config()}),
+        "review": scoring.describe(),
     }
     return build_output(doc, tagged, model=model_info, timings_ms=timings if options.include_timings else None,
-                        include_tokens=options.include_tokens, ocr=_ocr_info(doc, options), field_calibration=calibration)
+                        include_tokens=options.include_tokens, ocr=_ocr_info(doc, options), field_calibration=calibration,
+                        scoring=scoring)
 
 
 def _ocr_info(doc: Document, options: RunOptions) -> dict[str, Any] | None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import json
 import os
 import signal
 import threading
@@ -72,6 +73,10 @@ class BatchSummary:
     config_hash: str
     tool_version: str = __version__
     walk_errors: tuple[str, ...] = field(default_factory=tuple)
+    # review counts over the ok outputs that have fields with a status (docextract.pipeline:extract_file's)
+    fields_accepted: int = 0
+    fields_review: int = 0
+    documents_needing_review: int = 0
 
     @property
     def failed(self) -> int:
@@ -219,6 +224,7 @@ def run_batch(inputs_root: str | os.PathLike[str], out_root: str | os.PathLike[s
             workers=workers if isolate else 1, isolated=isolate, interrupted=interrupted,
             parent_peak_rss_mb=peak_rss_mb(), manifest=manifest_path, config_hash=config_hash,
             walk_errors=discovery.walk_errors,
+            **_review_totals(records.values()),
         )
         write_json_atomic(os.path.join(out_real, SUMMARY_NAME), summary.to_dict())
     print_summary(summary, console)
@@ -247,7 +253,7 @@ def read_summary(path: str, options: dict) -> dict[str, Any]:
 
 def _record(item: InputFile, config_hash: str, *, status: str, error: dict | None = None,
             header: dict | None = None, output: str | None = None, output_sha256: str | None = None,
-            outcome: Outcome | None = None) -> dict[str, Any]:
+            outcome: Outcome | None = None, review: dict[str, int] | None = None) -> dict[str, Any]:
     """One manifest record (docs/batch.md lists every field)."""
     header = header or {}
     return {
@@ -264,6 +270,7 @@ def _record(item: InputFile, config_hash: str, *, status: str, error: dict | Non
         "worker_peak_rss_mb": outcome.peak_rss_mb if outcome else None,
         "config_hash": config_hash,
         "tool_version": __version__,
+        "review": review,
     }
 
 
@@ -277,7 +284,31 @@ def _finish(outcome: Outcome, item: InputFile, rel_output: str, out_real: str, c
     except OutputRefused as error:  # a folder on the way or the target is a link, or not a folder
         return _record(item, config_hash, status="failed", error=_write_error(error), header=header, outcome=outcome)
     return _record(item, config_hash, status="ok", header=header, output=rel_output,
-                   output_sha256=hashlib.sha256(outcome.payload).hexdigest(), outcome=outcome)
+                   output_sha256=hashlib.sha256(outcome.payload).hexdigest(), outcome=outcome,
+                   review=review_counts(outcome.payload))
+
+
+def review_counts(payload: bytes) -> dict[str, int] | None:
+    """A product output's fields by review status and its documents that need review (None for a result without
+    documents, e.g. read_summary's)."""
+    try:
+        result = json.loads(payload)
+    except ValueError:
+        return None
+    documents = result.get("documents") if isinstance(result, dict) else None
+    if not isinstance(documents, list):
+        return None
+    statuses = [f.get("status") for d in documents for f in (d.get("fields") or {}).values()]
+    return {"fields_accepted": statuses.count("accepted"), "fields_review": statuses.count("review"),
+            "documents_needing_review": sum(bool((d.get("validation") or {}).get("needs_review")) for d in documents)}
+
+
+def _review_totals(records) -> dict[str, int]:
+    totals = Counter()
+    for record in records:
+        if record.get("status") == "ok" and record.get("review"):
+            totals.update(record["review"])
+    return {key: totals[key] for key in ("fields_accepted", "fields_review", "documents_needing_review")}
 
 
 def _write_error(error: DocextractError) -> dict[str, Any]:
@@ -403,6 +434,9 @@ def print_summary(summary: BatchSummary, console: Console) -> None:
         console.print("  failed by code: " + ", ".join(f"{code} {count}" for code, count in summary.by_code.items()), highlight=False)
     console.print(f"  processed {summary.processed} in {summary.elapsed_s:.1f} s ({summary.files_per_s:.2f} files/s), "
                   f"{summary.reused} kept from the previous run; manifest: {summary.manifest}", highlight=False)
+    if summary.fields_accepted or summary.fields_review:
+        console.print(f"  fields: {summary.fields_accepted} accepted, {summary.fields_review} to review; "
+                      f"{summary.documents_needing_review} documents need review", highlight=False)
     if summary.interrupted:
         console.print(f"  interrupted by {summary.interrupted}: run again with resume to finish", highlight=False)
 

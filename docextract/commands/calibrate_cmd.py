@@ -1,4 +1,5 @@
-"""`docextract calibrate MODEL DATA.jsonl`: fit a model's softmax temperature on held-out labelled documents."""
+"""`docextract calibrate MODEL DATA.jsonl`: fit a model's softmax temperature, or (--fields) its field confidence and
+review policy, on held-out labelled documents."""
 
 from __future__ import annotations
 
@@ -20,11 +21,20 @@ def calibrate(
                                                            "without it MODEL's config.json is updated in place."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Fit and report only; write nothing."),
     limit: Optional[int] = typer.Option(None, min=1, help="Only the first N documents of each file."),
-    fields: bool = typer.Option(False, "--fields", help="Fit the field calibration instead of the temperature: a map "
-                                                        "from a field's raw confidence to the probability that its value "
-                                                        "is right (needs DATA with `fields`)."),
-    method: str = typer.Option("platt", "--method", help="Field calibration map (with --fields): platt "
-                                                         "(sigmoid(a*logit(c)+b)) or isotonic (pool-adjacent-violators)."),
+    fields: bool = typer.Option(False, "--fields", help="Fit the field confidence and the review policy instead of the "
+                                                        "temperature: the probability that a field's value is right, and "
+                                                        "per field the threshold that reaches --precision (needs DATA with "
+                                                        "`fields`)."),
+    method: str = typer.Option("evidence", "--method", help="Field confidence (with --fields): evidence (logistic "
+                                                            "regression on the raw confidence and the document's evidence), "
+                                                            "platt (sigmoid(a*logit(c)+b)) or isotonic."),
+    precision: float = typer.Option(0.99, "--precision", min=0.5, max=1.0,
+                                    help="With --fields: the share of accepted fields that must be right, the review "
+                                         "policy's default point (`run --precision` picks others on the same curves)."),
+    folds: int = typer.Option(5, "--folds", min=2, help="With --fields: cross-fitting folds, split by invoice."),
+    label_map: Optional[str] = typer.Option(
+        None, "--label-map", help="With --fields: DATA=MODEL label pairs when the data names fields differently "
+                                  "(as evaluate --label-map)."),
 ) -> None:
     """Fit one temperature T (logits / T before the softmax) so that confidences match accuracy.
 
@@ -34,15 +44,19 @@ def calibrate(
     model's config.json as `docextract_temperature`, which `run`, `evaluate` and batch workers apply
     (a new T removes a field calibration fitted at the old one).
 
-    With --fields, the field calibration is fitted instead (T stays as it is): on the most confident
-    entity of every expected field of DATA the model extracts, at the model's temperature, against whether
-    its normalised value is right. It is written as `docextract_field_calibration`; `run` then reports
-    every field's, line item's and value's confidence through it (and each field's raw_confidence).
-    To calibrate both, run without --fields first, then with it.
+    With --fields, the field confidence and the review policy are fitted instead (T stays as it is): every
+    true field of DATA goes through `run`'s own output at the model's temperature and is judged right or
+    wrong (evaluate's field rule). The confidence model (default: evidence) is fitted on every field output and
+    written as `docextract_field_calibration`; the review policy, per field the staircase of its risk-coverage
+    curve from confidences cross-fitted over --folds (documents split by invoice: the same true invoice number
+    stays in one fold), as `docextract_review_policy`. `run` then prints each field's confidence and status
+    (accepted where its field's threshold reached --precision). DATA should be real documents the model did
+    not train on. To calibrate both, run without --fields first, then with it.
     """
     with user_errors():
         from docextract.errors import UsageError
         from docextract.extraction.confidence import METHODS
+        from docextract.training.evaluate import parse_label_map
         from docextract.modeling.store import resolve_model
         from docextract.pipeline import load_model
         from docextract.training.calibration import calibrate as fit
@@ -51,6 +65,7 @@ def calibrate(
 
         if method not in METHODS:
             raise UsageError(f"--method must be one of {', '.join(METHODS)}")
+        mapping = parse_label_map(label_map) if label_map is not None else None
         for path in data:
             if not path.is_file():
                 raise InputError("no such labelled JSONL file", path=str(path), code="INPUT_NOT_FOUND")
@@ -61,13 +76,16 @@ def calibrate(
             raise InputError("no documents to calibrate on", path=str(data[0]), code="INPUT_EMPTY")
         if fields:
             with stderr.status(f"computing logits of {len(documents)} documents"):
-                calibration, field_report = calibrate_fields(net, tokenizer, documents, method)
+                calibration, policy, field_report = calibrate_fields(net, tokenizer, documents, method, precision,
+                                                                     mapping, folds)
             stderr.print(field_report_table(field_report))
-            result = {"model": model, "data": [str(p) for p in data], **field_report.to_dict(), "written": None}
+            stderr.print(threshold_table(field_report))
+            result = {"model": model, "data": [str(p) for p in data], **field_report, "written": None}
             if not dry_run:
-                written = write_field_calibration(folder, calibration, out)
+                written = write_field_calibration(folder, calibration, out, policy)
                 result["written"] = str(written / "config.json")
-                stderr.print(f"docextract_field_calibration {calibration.to_config()} written to {written / 'config.json'}")
+                stderr.print(f"docextract_field_calibration ({method}) and docextract_review_policy (precision "
+                             f"{precision:g}) written to {written / 'config.json'}")
             typer.echo(json.dumps(result, indent=2))
             return
         with stderr.status(f"computing logits of {len(documents)} documents"):
@@ -89,11 +107,30 @@ def report_table(report) -> Table:
          ("field ECE", report.field_ece_before, report.field_ece_after)])
 
 
-def field_report_table(report) -> Table:
+def field_report_table(report: dict) -> Table:
+    before, after = report["before"], report["after"]
+    rows = [("field AUROC", before["auroc"], after["auroc"]), ("field ECE", before["ece"], after["ece"]),
+            ("field NLL (nats)", before["nll"], after["nll"])]
+    rows += [(f"straight-through at {p}", before["straight_through"][p]["coverage"],
+              after["straight_through"][p]["coverage"]) for p in before["straight_through"]]
     return _before_after_table(
-        f"field calibration {report.calibration['method']} at temperature {report.temperature:g}; "
-        f"{report.documents} documents, {report.fields} fields ({report.fields_correct} right)",
-        [("field NLL (nats)", report.nll_before, report.nll_after), ("field ECE", report.ece_before, report.ece_after)])
+        f"field confidence {report['method']} at temperature {report['temperature']:g}; {report['documents']} documents "
+        f"({report['invoices']} invoices), {report['fields']} true fields, {report['extracted']} output, "
+        f"{report['fields_correct']} right; after = cross-fitted over {report['folds']} folds", rows)
+
+
+def threshold_table(report: dict) -> Table:
+    """Per field: documents with it, and the threshold that reached each precision (cross-fitted)."""
+    policy = report["review_policy"]
+    targets = list(report["thresholds_at"])
+    table = Table(title=f"review thresholds (a field measured on fewer than {policy['min_support']} documents uses "
+                        f"all fields' curve)")
+    for column in ("field", "documents", *(f"threshold at {p}" for p in targets)):
+        table.add_column(column, justify="left" if column == "field" else "right")
+    for label, curve in policy["fields"].items():
+        cells = [report["thresholds_at"][p][label] for p in targets]
+        table.add_row(label, str(curve["support"]), *("none" if t is None else f"{t:.4f}" for t in cells))
+    return table
 
 
 def _before_after_table(title: str, rows) -> Table:

@@ -30,6 +30,10 @@ def run(
     password: Optional[str] = typer.Option(None, help="Password of an encrypted PDF."),
     include_tokens: bool = typer.Option(False, "--include-tokens", help="Add every word with its tag to the output."),
     timings: bool = typer.Option(False, "--timings", help="Add per-stage timings (ms) to the output (outputs then differ run to run)."),
+    precision: Optional[float] = typer.Option(
+        None, "--precision", min=0.5, max=1.0,
+        help="Review policy: accept a field unread where its field's accepted values were right at this precision on "
+             "the model's held-out data (default: the model's own, 0.99). Every field gets status accepted or review."),
     workers: int = typer.Option(1, min=1, help="Folder: files processed in parallel (one model per worker)."),
     glob: str = typer.Option("**/*", help="Folder: which files to take (recursive glob)."),
     resume: bool = typer.Option(False, "--resume", help="Folder: skip files already done in OUT, redo the rest."),
@@ -47,7 +51,8 @@ def run(
         from docextract.pipeline import RunOptions
 
         options = RunOptions(model=None if model.lower() == "none" else model, ocr=ocr.value, lang=lang, dpi=dpi,
-                             password=password, include_tokens=include_tokens, include_timings=timings)
+                             password=password, include_tokens=include_tokens, include_timings=timings,
+                             precision=precision)
         if path.is_dir():
             _run_folder(path, out, options, output_format, workers=workers, glob=glob, resume=resume,
                         overwrite=overwrite, timeout=timeout, max_memory=max_memory, follow_symlinks=follow_symlinks)

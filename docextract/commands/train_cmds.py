@@ -142,8 +142,19 @@ def evaluate(
              "company=vendor_name,date=invoice_date,address=vendor_address,total=total. "
              "Predicted labels not named count as O."),
     threads: Optional[int] = typer.Option(None, min=1, help="torch CPU threads (default: all cores; 1 beside a running training)."),
+    plot: Optional[Path] = typer.Option(
+        None, "--plot", help="Write a PNG of the field confidence: reliability diagram, risk-coverage curve and "
+                             "straight-through per field (data with `fields`; needs pip install 'docextract[plots]')."),
+    precision: Optional[float] = typer.Option(
+        None, "--precision", min=0.5, max=1.0,
+        help="Judge the review statuses at this point of the model's policy (as run --precision; default: its own)."),
 ) -> None:
-    """Measure a model: seqeval entity P/R/F1 (micro and per label), and field F1 and accuracy on key-value data."""
+    """Measure a model: seqeval entity P/R/F1 (micro and per label), and field F1 and accuracy on key-value data.
+
+    On data with `fields`, also how far the field confidence can be trusted (report["confidence"]): per field and
+    overall the risk-coverage curve, the straight-through rate at 99% and 95% precision (the share of true fields
+    a user could accept unread), ECE and AUROC, and what the model's review policy accepted.
+    """
     with user_errors():
         if threads:
             import torch
@@ -157,6 +168,10 @@ def evaluate(
         for path in data:
             if not path.is_file():
                 raise InputError("no such labelled JSONL file", path=str(path), code="INPUT_NOT_FOUND")
+        if plot is not None:
+            from docextract.training.plots import require_matplotlib
+
+            require_matplotlib(plot)
         net, tokenizer = load_model(model)
         documents = load_documents(data, limit)
         modes = list(ROBUSTNESS_MODES) if robustness is Robustness.all else [robustness.value]
@@ -164,11 +179,24 @@ def evaluate(
         with _progress() as progress:
             for mode in modes:
                 task = progress.add_task(f"evaluate ({mode})", total=len(documents), info="")
-                settings = settings_for_model(net, robustness=mode, seed=seed, label_map=mapping)
+                settings = settings_for_model(net, robustness=mode, seed=seed, label_map=mapping, precision=precision)
                 reports[mode] = evaluate_model(net, tokenizer, documents, settings,
                                                on_document=lambda n, t=task: progress.update(t, completed=n))
         stderr.print(_report_table(reports))
+        if any("confidence" in r for r in reports.values()):
+            stderr.print(_confidence_table(reports))
         result = {"model": model, "data": [str(p) for p in data], "metric": "seqeval entity-level", "reports": reports}
+        if plot is not None:
+            mode, first = next(iter(reports.items()))
+            if "confidence" not in first:
+                raise InputError("--plot needs documents with `fields` (true field values) to judge confidences",
+                                 path=str(data[0]), code="INPUT_EMPTY")
+            from docextract.training.plots import plot_confidence
+
+            names = ", ".join(p.name for p in data)
+            plot_confidence(first["confidence"], plot, f"{model} on {names} ({first['confidence']['documents']} "
+                                                       f"documents{'' if mode == 'none' else ', ' + mode})")
+            stderr.print(f"plot written to {plot}")
         if report:
             from docextract.files import write_json_atomic
 
@@ -201,6 +229,34 @@ def _report_table(reports: dict) -> Table:
             for key, v in r["kleister"]["per_key"].items():
                 table.add_row("", f"kleister {key}", f"{v['precision']:.4f}", f"{v['recall']:.4f}", f"{v['f1']:.4f}",
                               "", str(v["support"]))
+    return table
+
+
+def _confidence_table(reports: dict) -> Table:
+    """Per mode, overall and per field: how far the confidence ranks and calibrates, and what could go unread."""
+    table = Table(title="field confidence (true fields as `run` prints them): straight-through = share accepted "
+                        "at that precision")
+    columns = ("mode", "field", "fields", "accuracy", "AUROC", "ECE", "straight 99%", "straight 95%", "policy accepted",
+               "policy right")
+    for column in columns:
+        table.add_column(column, justify="left" if column in ("mode", "field") else "right")
+
+    def cells(s: dict) -> list[str]:
+        def fmt(v, pattern="{:.4f}"):
+            return "n/a" if v is None else pattern.format(v)
+
+        policy = s.get("policy") or {}
+        return [str(s["fields"]), fmt(s["accuracy"]), fmt(s["auroc"]), fmt(s["ece"]),
+                fmt(s["straight_through"]["0.99"]["coverage"]), fmt(s["straight_through"]["0.95"]["coverage"]),
+                fmt(policy.get("coverage")), fmt(policy.get("precision"))]
+
+    for mode, r in reports.items():
+        if "confidence" not in r:
+            continue
+        c = r["confidence"]
+        table.add_row(mode, "[b]all fields[/b]", *cells(c["overall"]))
+        for key, s in c["per_field"].items():
+            table.add_row("", key, *cells(s))
     return table
 
 

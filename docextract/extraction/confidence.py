@@ -1,17 +1,18 @@
-"""Field-level calibration: a map from a field's raw confidence to the probability that its value is right.
+"""Field-level confidence: the probability that a field's value is right, from the model and the document.
 
 A field's raw confidence is the mean of its words' top-tag probabilities (:mod:`docextract.extraction.entities`), a
 different quantity from "the field's normalised value is right" (a word temperature cannot fix that:
-benchmarks/results/calibration_eval.md). The map is fitted on (raw confidence, correct) pairs of held-out
-labelled documents (:func:`docextract.training.calibration.field_confidence_pairs`) and applied by `docextract run`
-to every field, line-item cell, entity and document value it outputs:
+benchmarks/results/calibration_eval.md). A map fitted on held-out labelled documents
+(:mod:`docextract.training.confidence_fit`, `docextract calibrate --fields`) turns it into that probability:
 
-* ``platt`` (default): ``p = sigmoid(a * logit(c) + b)`` (Platt 1999, on the logit of the confidence as in
-  Kull et al. 2017's beta calibration with one shared exponent); two parameters, smooth, and
-  non-decreasing (``a >= 0`` is enforced), fitted by LBFGS on the pairs' mean negative log-likelihood.
-* ``isotonic``: pool-adjacent-violators (Zadrozny & Elkan 2002), the non-decreasing step function with the
-  lowest squared error (and log-loss) on the pairs, read with linear interpolation between the pooled
-  blocks' (mean confidence, accuracy) points.
+* ``platt``: ``p = sigmoid(a * logit(c) + b)`` (Platt 1999, on the logit of the confidence as in Kull et al.
+  2017's beta calibration with one shared exponent); two parameters, smooth, non-decreasing (``a >= 0``).
+* ``isotonic``: the non-decreasing step function with the lowest squared error on the pairs (Zadrozny & Elkan
+  2002), read with linear interpolation between its points (scikit-learn's ``IsotonicRegression``).
+* ``evidence``: a logistic regression over the field's evidence (:mod:`docextract.extraction.evidence`: the raw
+  confidence plus what the document says: the value normalises, the arithmetic holds, a key word stands before
+  it, it recurs, ...). It scores the document's fields; everything with only a raw confidence (line-item cells,
+  alternatives, entities, document values) goes through its ``raw_map``, a Platt map fitted beside it.
 
 The map lives in the model's config.json as ``docextract_field_calibration`` (:data:`FIELD_CALIBRATION_KEY`),
 e.g. ``{"method": "platt", "a": 1.9, "b": 0.8}``; models without it output their raw confidences unchanged.
@@ -20,17 +21,14 @@ The map only moves the reported numbers: which entity becomes a field is still d
 
 from __future__ import annotations
 
+import bisect
 import math
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-import torch
-import torch.nn.functional as F
-
 FIELD_CALIBRATION_KEY = "docextract_field_calibration"  # model config key written by `docextract calibrate --fields`
 CONFIDENCE_EPSILON = 1e-4  # confidences are clamped to [eps, 1 - eps] before a logit and after a map
-LBFGS_MAX_ITERATIONS = 200  # a 2-parameter convex problem (logistic regression on one feature)
-METHODS = ("platt", "isotonic")
+METHODS = ("evidence", "platt", "isotonic")
 
 
 def _clamp(c: float) -> float:
@@ -50,8 +48,7 @@ class PlattMap:
     b: float
 
     def __call__(self, confidence: float) -> float:
-        z = self.a * _logit(confidence) + self.b
-        return _clamp(1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z)))
+        return _clamp(_sigmoid(self.a * _logit(confidence) + self.b))
 
     def to_config(self) -> dict[str, Any]:
         return {"method": "platt", "a": self.a, "b": self.b}
@@ -61,80 +58,53 @@ class PlattMap:
 class IsotonicMap:
     """A non-decreasing piecewise-linear map through ``(x[i], y[i])``, constant beyond the ends."""
 
-    x: tuple[float, ...]  # increasing pooled-block mean confidences
-    y: tuple[float, ...]  # non-decreasing pooled-block accuracies
+    x: tuple[float, ...]  # increasing confidences (scikit-learn's X_thresholds_)
+    y: tuple[float, ...]  # non-decreasing probabilities there (y_thresholds_)
 
     def __call__(self, confidence: float) -> float:
         c = float(confidence)
-        if c <= self.x[0]:
+        i = bisect.bisect_left(self.x, c)
+        if i == 0:
             return _clamp(self.y[0])
-        for i in range(1, len(self.x)):
-            if c <= self.x[i]:
-                x0, x1, y0, y1 = self.x[i - 1], self.x[i], self.y[i - 1], self.y[i]
-                return _clamp(y0 + (y1 - y0) * (c - x0) / (x1 - x0))
-        return _clamp(self.y[-1])
+        if i == len(self.x):
+            return _clamp(self.y[-1])
+        x0, x1, y0, y1 = self.x[i - 1], self.x[i], self.y[i - 1], self.y[i]
+        return _clamp(y1 if x1 == x0 else y0 + (y1 - y0) * (c - x0) / (x1 - x0))
 
     def to_config(self) -> dict[str, Any]:
         return {"method": "isotonic", "x": list(self.x), "y": list(self.y)}
 
 
-FieldCalibration = PlattMap | IsotonicMap
+RawMap = PlattMap | IsotonicMap
 
 
-def _check_pairs(confidences: Sequence[float], correct: Sequence[bool]) -> None:
-    if len(confidences) != len(correct):
-        raise ValueError("one correctness per confidence")
-    if not confidences:
-        raise ValueError("no (confidence, correct) pairs to fit a field calibration on")
-    if all(correct) or not any(correct):
-        raise ValueError("the pairs are all right or all wrong: a field calibration cannot be fitted on them")
+@dataclass(frozen=True)
+class EvidenceModel:
+    """``p = sigmoid(intercept + sum(coefficient * evidence[feature]))`` over a field's evidence; called with a
+    raw confidence alone (a line-item cell, an alternative, an entity), it is its ``raw_map``."""
+
+    features: tuple[str, ...]
+    coefficients: tuple[float, ...]
+    intercept: float
+    raw_map: RawMap
+
+    def __call__(self, confidence: float) -> float:
+        return self.raw_map(confidence)
+
+    def field_probability(self, evidence: Mapping[str, float]) -> float:
+        z = self.intercept + sum(w * float(evidence.get(name, 0.0)) for name, w in zip(self.features, self.coefficients))
+        return _clamp(_sigmoid(z))
+
+    def to_config(self) -> dict[str, Any]:
+        return {"method": "evidence", "features": list(self.features), "coefficients": list(self.coefficients),
+                "intercept": self.intercept, "raw_map": self.raw_map.to_config()}
 
 
-def fit_platt(confidences: Sequence[float], correct: Sequence[bool]) -> PlattMap:
-    """The (a, b) minimising the mean NLL of ``correct`` under ``sigmoid(a * logit(c) + b)``, with a >= 0."""
-    _check_pairs(confidences, correct)
-    x = torch.tensor([_logit(c) for c in confidences], dtype=torch.float64)  # (N,)
-    y = torch.tensor([float(bool(v)) for v in correct], dtype=torch.float64)  # (N,)
-    params = torch.tensor([1.0, 0.0], dtype=torch.float64, requires_grad=True)  # (a, b): start at the identity
-    optimizer = torch.optim.LBFGS([params], lr=1.0, max_iter=LBFGS_MAX_ITERATIONS, line_search_fn="strong_wolfe")
-
-    def closure() -> torch.Tensor:
-        optimizer.zero_grad()
-        loss = F.binary_cross_entropy_with_logits(params[0] * x + params[1], y)
-        loss.backward()
-        return loss
-
-    optimizer.step(closure)
-    a, b = (float(v) for v in params.detach())
-    if a < 0:  # confidence predicts correctness backwards: the best non-decreasing map is the base rate
-        a, b = 0.0, _logit(float(y.mean()))
-    return PlattMap(a, b)
+FieldCalibration = PlattMap | IsotonicMap | EvidenceModel
 
 
-def fit_isotonic(confidences: Sequence[float], correct: Sequence[bool]) -> IsotonicMap:
-    """Pool-adjacent-violators over the pairs sorted by confidence (equal confidences pooled first)."""
-    _check_pairs(confidences, correct)
-    groups: dict[float, list[float]] = {}  # confidence -> [sum of confidences, sum of correct, count]
-    for c, ok in zip(confidences, correct):
-        group = groups.setdefault(float(c), [0.0, 0.0, 0])
-        group[0] += float(c)
-        group[1] += float(bool(ok))
-        group[2] += 1
-    blocks: list[list[float]] = []  # pooled runs of groups, strictly increasing in accuracy
-    for c in sorted(groups):  # equal confidences start as one block: they must get one value
-        blocks.append(list(groups[c]))
-        while len(blocks) > 1 and blocks[-2][1] / blocks[-2][2] >= blocks[-1][1] / blocks[-1][2]:
-            last = blocks.pop()
-            blocks[-1] = [blocks[-1][0] + last[0], blocks[-1][1] + last[1], blocks[-1][2] + last[2]]
-    return IsotonicMap(tuple(s / n for s, _, n in blocks), tuple(k / n for _, k, n in blocks))
-
-
-def fit_field_calibration(confidences: Sequence[float], correct: Sequence[bool], method: str = "platt") -> FieldCalibration:
-    if method == "platt":
-        return fit_platt(confidences, correct)
-    if method == "isotonic":
-        return fit_isotonic(confidences, correct)
-    raise ValueError(f"unknown field calibration method {method!r} (one of {', '.join(METHODS)})")
+def _sigmoid(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
 
 
 def binary_nll(confidences: Sequence[float], correct: Sequence[bool]) -> float:
@@ -154,7 +124,18 @@ def calibration_from_config(value: Mapping[str, Any] | None) -> FieldCalibration
     if method == "platt":
         return PlattMap(float(value["a"]), float(value["b"]))
     if method == "isotonic":
-        return IsotonicMap(tuple(map(float, value["x"])), tuple(map(float, value["y"])))
+        x, y = tuple(map(float, value["x"])), tuple(map(float, value["y"]))
+        if not x or len(x) != len(y):
+            raise ValueError("an isotonic map needs as many x as y, at least one")
+        return IsotonicMap(x, y)
+    if method == "evidence":
+        features, coefficients = tuple(map(str, value["features"])), tuple(map(float, value["coefficients"]))
+        if len(features) != len(coefficients):
+            raise ValueError("an evidence model needs one coefficient per feature")
+        raw_map = calibration_from_config(value["raw_map"])
+        if not isinstance(raw_map, (PlattMap, IsotonicMap)):
+            raise ValueError("an evidence model's raw_map must be a platt or isotonic map")
+        return EvidenceModel(features, coefficients, float(value["intercept"]), raw_map)
     raise ValueError(f"unknown field calibration method {method!r} in the model config")
 
 

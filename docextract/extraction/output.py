@@ -29,6 +29,7 @@ from docextract.extraction.entities import (
 )
 from docextract.extraction.fields import decode_document_entities
 from docextract.extraction.normalize import parse_currency
+from docextract.extraction.scoring import FieldScoring
 from docextract.extraction.values import document_values, policy_for_labels
 
 SCHEMA_VERSION = "1.0"
@@ -56,13 +57,19 @@ def build_output(
     include_tokens: bool = False,
     ocr: dict[str, Any] | None = None,
     field_calibration: Callable[[float], float] | None = None,
+    scoring: FieldScoring | None = None,
 ) -> dict[str, Any]:
     """The full output object for one file. ``tagged``: every word in reading order with its tag;
-    ``field_calibration`` maps raw field confidences to calibrated ones (None: raw, as before)."""
+    ``field_calibration`` maps raw field confidences to calibrated ones (None: raw, as before); ``scoring``
+    (:mod:`docextract.extraction.scoring`, the model's calibration and review policy) then gives the fields their
+    evidence confidence and review status (without one: the calibration alone and no fitted policy)."""
     ids = token_ids(doc)
     locale = document_locale(doc)
     entities = decode_document_entities(doc, tagged)
     document = _document_fields(doc, entities, locale, ids, field_calibration) if model else None
+    if document is not None:  # every field gets a status; without a scoring, by the calibration alone
+        scoring = scoring or FieldScoring(field_calibration, None, tuple(model.get("labels") or ()))
+        scoring.apply(doc, document, entities)
     policy = policy_for_labels(model.get("labels") or ()) if model else None
     values = document_values(doc, entities, policy) if policy is not None else None
     return {

@@ -12,8 +12,9 @@ Calibration is reported as NLL and expected calibration error (ECE, 10 equal-wid
 binning as benchmarks/invoice_eval.py) at word level, and at field level on documents with ``fields``.
 
 Fields need their own map (:mod:`docextract.extraction.confidence`, fitted here by :func:`calibrate_fields`,
-`docextract calibrate --fields`): a field's confidence, the mean of its words' tag probabilities, is not
-the probability that its value is right, and no word temperature makes it so.
+`docextract calibrate --fields`, with :mod:`docextract.training.confidence_fit`): a field's confidence, the mean
+of its words' tag probabilities, is not the probability that its value is right, and no word temperature makes
+it so. The same fit writes the review policy (:mod:`docextract.extraction.review`).
 """
 
 from __future__ import annotations
@@ -32,16 +33,12 @@ from docextract.data.labelled import LabelledDocument
 from docextract.data.tagging import document_tags
 from docextract.document import WordRef
 from docextract.errors import InputError, OutputError
-from docextract.extraction.confidence import (
-    FIELD_CALIBRATION_KEY,
-    FieldCalibration,
-    binary_nll,
-    fit_field_calibration,
-    model_field_calibration,
-)
+from docextract.extraction.confidence import FIELD_CALIBRATION_KEY, FieldCalibration
 from docextract.extraction.entities import document_locale
+from docextract.extraction.review import DEFAULT_PRECISION, REVIEW_POLICY_KEY, ReviewPolicy
 from docextract.inference import TEMPERATURE_KEY, model_temperature, word_logits
 from docextract.modeling.batching import IGNORE_INDEX
+from docextract.training.confidence_fit import DEFAULT_FOLDS, fit_field_confidence
 from docextract.training.extraction_eval import CALIBRATION_BINS, expected_calibration_error, reliability_table
 
 LBFGS_MAX_ITERATIONS = 100  # a 1-D convex problem (in 1/T); converges in a handful of steps
@@ -192,56 +189,47 @@ def calibrate(model, tokenizer, documents: Sequence[LabelledDocument],
     )
 
 
-@dataclass(frozen=True)
-class FieldCalibrationReport:
-    """A field calibration fitted on (raw confidence, correct) pairs, measured on those pairs before and after."""
+def judge_collected(model, collected: Sequence[DocumentLogits], scoring=None, label_map: dict | None = None,
+                    with_evidence: bool = True) -> list:
+    """Every true field of the documents with ``fields``, as `run` outputs it with ``scoring`` (default: the
+    model's own), judged (:func:`docextract.training.field_judgements.judge_document`), with its evidence."""
+    from docextract.extraction.scoring import FieldScoring
+    from docextract.inference import tagged_words
+    from docextract.training.field_judgements import judge_document
 
-    method: str
-    calibration: dict[str, Any]  # what goes into the config (FIELD_CALIBRATION_KEY)
-    temperature: float  # the model's, at which the raw confidences were taken
-    documents: int
-    fields: int  # (confidence, correct) pairs fitted on
-    fields_correct: int
-    nll_before: float  # "before": the model as it is now (its own field calibration if it has one)
-    nll_after: float
-    ece_before: float | None
-    ece_after: float | None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "ece_bins": CALIBRATION_BINS}
-
-
-def calibrate_fields(model, tokenizer, documents: Sequence[LabelledDocument], method: str = "platt",
-                     on_document: Callable[[int], None] | None = None) -> tuple[FieldCalibration, FieldCalibrationReport]:
-    """Fit a field calibration on held-out ``documents`` with ``fields``, at the model's own temperature.
-
-    The pairs are :func:`field_confidence_pairs` (the most confident entity of every expected field the
-    model extracted, right when its normalised value is one of the expected ones, as ``evaluate``).
-    """
-    return fit_field_calibration_on(model, collect_logits(model, tokenizer, documents, on_document), method)
-
-
-def fit_field_calibration_on(model, collected: Sequence[DocumentLogits], method: str = "platt"
-                             ) -> tuple[FieldCalibration, FieldCalibrationReport]:
-    """:func:`calibrate_fields` on logits already collected (to fit several methods on one pass)."""
+    scoring = scoring or FieldScoring.from_model(model)
     id2label = {int(k): v for k, v in model.config.id2label.items()}
     t = model_temperature(model)
-    pairs = field_confidence_pairs(collected, id2label, t)
-    confidences, correct = [c for c, _ in pairs], [ok for _, ok in pairs]
+    judged = []
+    for c in collected:
+        if c.document.fields:
+            tagged = tagged_words(c.refs, (c.logits.double() / t).softmax(-1), id2label)  # as `run` tags them
+            judged += judge_document(c.document, tagged, scoring, label_map, with_evidence)
+    return judged
+
+
+def calibrate_fields(model, tokenizer, documents: Sequence[LabelledDocument], method: str = "evidence",
+                     precision: float = DEFAULT_PRECISION, label_map: dict | None = None, folds: int = DEFAULT_FOLDS,
+                     on_document: Callable[[int], None] | None = None):
+    """Fit the field confidence (``method``) and the review policy on held-out ``documents`` with ``fields``, at
+    the model's own temperature: ``(calibration, policy, report)`` (:func:`fit_field_confidence`)."""
+    return fit_field_calibration_on(model, collect_logits(model, tokenizer, documents, on_document), method,
+                                    precision, label_map, folds)
+
+
+def fit_field_calibration_on(model, collected: Sequence[DocumentLogits], method: str = "evidence",
+                             precision: float = DEFAULT_PRECISION, label_map: dict | None = None,
+                             folds: int = DEFAULT_FOLDS):
+    """:func:`calibrate_fields` on logits already collected (to fit several methods on one pass)."""
+    judged = judge_collected(model, collected, label_map=label_map)
     try:
-        fitted = fit_field_calibration(confidences, correct, method)
+        calibration, policy, report = fit_field_confidence(judged, method, precision, folds)
     except ValueError as error:
-        raise InputError(f"cannot fit a field calibration on {len(pairs)} extracted fields of "
-                         f"{sum(bool(c.document.fields) for c in collected)} documents with `fields`: {error}",
+        raise InputError(f"cannot fit a field calibration on {sum(j.evidence is not None for j in judged)} extracted "
+                         f"fields of {sum(bool(c.document.fields) for c in collected)} documents with `fields`: {error}",
                          code="INPUT_EMPTY") from error
-    current = model_field_calibration(model)
-    before = confidences if current is None else [current(c) for c in confidences]
-    after = [fitted(c) for c in confidences]
-    report = FieldCalibrationReport(
-        method=method, calibration=fitted.to_config(), temperature=t, documents=len(collected), fields=len(pairs),
-        fields_correct=sum(correct), nll_before=binary_nll(before, correct), nll_after=binary_nll(after, correct),
-        ece_before=calibration_error(before, correct), ece_after=calibration_error(after, correct))
-    return fitted, report
+    report = {**report, "temperature": model_temperature(model), "ece_bins": CALIBRATION_BINS}
+    return calibration, policy, report
 
 
 def write_model_config(model_dir: Path, updates: dict[str, Any], out_dir: Path | None = None,
@@ -283,12 +271,19 @@ def write_model_config(model_dir: Path, updates: dict[str, Any], out_dir: Path |
 def write_temperature(model_dir: Path, temperature: float, out_dir: Path | None = None) -> Path:
     """Record ``temperature`` in a model folder's config.json (see :func:`write_model_config`).
 
-    A field calibration already there was fitted on confidences at the old temperature and no longer
-    describes the new ones, so it is removed (refit it with `docextract calibrate --fields`).
+    A field calibration and review policy already there were fitted on confidences at the old temperature and
+    no longer describe the new ones, so they are removed (refit them with `docextract calibrate --fields`).
     """
-    return write_model_config(model_dir, {TEMPERATURE_KEY: temperature}, out_dir, remove=(FIELD_CALIBRATION_KEY,))
+    return write_model_config(model_dir, {TEMPERATURE_KEY: temperature}, out_dir,
+                              remove=(FIELD_CALIBRATION_KEY, REVIEW_POLICY_KEY))
 
 
-def write_field_calibration(model_dir: Path, calibration: FieldCalibration, out_dir: Path | None = None) -> Path:
-    """Record a field calibration in a model folder's config.json (see :func:`write_model_config`)."""
-    return write_model_config(model_dir, {FIELD_CALIBRATION_KEY: calibration.to_config()}, out_dir)
+def write_field_calibration(model_dir: Path, calibration: FieldCalibration, out_dir: Path | None = None,
+                            policy: ReviewPolicy | None = None) -> Path:
+    """Record a field calibration (and the review policy fitted with it) in a model folder's config.json (see
+    :func:`write_model_config`). Without a policy, one already there is removed: its thresholds were measured
+    on the old confidences."""
+    updates = {FIELD_CALIBRATION_KEY: calibration.to_config()}
+    if policy is not None:
+        updates[REVIEW_POLICY_KEY] = policy.to_config()
+    return write_model_config(model_dir, updates, out_dir, remove=() if policy is not None else (REVIEW_POLICY_KEY,))

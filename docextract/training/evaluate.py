@@ -9,6 +9,10 @@ expected values. Documents whose label set has a value policy (Kleister-NDA's, s
 transfer test: the invoice model's vendor_name/invoice_date/vendor_address/total against SROIE's
 company/date/address/total): predicted labels are renamed into the data's names before scoring, and
 predicted labels the map does not name count as O.
+Documents with ``fields`` also get ``report["confidence"]``: every true field as `run` prints it (confidence and
+review status through the model's field scoring), judged by the same field rule, gives the risk-coverage curve,
+the straight-through rate at 99% and 95% precision, AUROC and ECE, overall and per field
+(:mod:`docextract.training.risk_coverage`).
 Robustness modes change the test documents' reading order (global or neighbour block shuffles) or
 drop 1D positions, to measure how much a model leans on the order it is given.
 """
@@ -31,6 +35,7 @@ from docextract.errors import UsageError
 from docextract.extraction.contract_values import kleister_form
 from docextract.extraction.entities import TaggedWord, decode_entities, document_locale, normalize_value, split_tag
 from docextract.extraction.fields import decode_document_entities
+from docextract.extraction.scoring import FieldScoring
 from docextract.extraction.values import document_values, policy_for_labels, value_pairs
 from docextract.inference import tag_words
 from docextract.layout import analyze_layout
@@ -48,6 +53,7 @@ class EvalSettings:
     seed: int = 0  # for the shuffles
     # model label -> data label (e.g. {"vendor_name": "company"}); None scores the model's labels as they are
     label_map: Mapping[str, str] | None = None
+    precision: float | None = None  # the review policy's point the statuses are judged at (None: the model's own)
 
 
 def settings_for_model(model, **overrides) -> EvalSettings:
@@ -141,19 +147,29 @@ def evaluate_model(model, tokenizer, documents: Sequence[LabelledDocument], sett
                              f"(model labels: {', '.join(sorted(model_labels))})")
 
     window_counts = {"windows": 0, "spanning_pages": 0}
+    scoring = FieldScoring.from_model(model, settings.precision)
+    judged = []
 
     def tagged_documents():
+        from docextract.training.field_judgements import judge_document
+
         for i, ldoc in enumerate(documents):
             ldoc = perturb(prepare_for_model(ldoc), settings.robustness, settings.seed + i)
             windows = document_windows(ldoc.document, tokenizer, max_tokens=settings.max_tokens, stride=settings.stride,
                                        cross_pages=settings.cross_pages)
             window_counts["windows"] += len(windows)
             window_counts["spanning_pages"] += sum(len(w.pages) > 1 for w in windows)
-            yield ldoc, tag_words(model, tokenizer, ldoc.document, windows, drop_1d=settings.robustness == "drop-1d")
+            tagged = tag_words(model, tokenizer, ldoc.document, windows, drop_1d=settings.robustness == "drop-1d")
+            judged.extend(judge_document(ldoc, tagged, scoring, settings.label_map))  # fields as `run` prints them
+            yield ldoc, tagged
             if on_document:
                 on_document(i + 1)
 
     report = score_tagged(tagged_documents(), settings)
+    if judged:  # how far the confidences rank and calibrate, and how much could be accepted unread
+        from docextract.training.risk_coverage import confidence_report
+
+        report["confidence"] = {**confidence_report(judged), "review": scoring.describe()}
     # How the documents were read: window size and page crossing are the model's (see pipeline.model_windows).
     report["windows"] = {"max_tokens": settings.max_tokens, "stride": settings.stride,
                          "cross_pages": settings.cross_pages, **window_counts}

@@ -1,0 +1,160 @@
+"""The words an invoice prints before (or above) a value to say what it is, per field, in six languages.
+
+"Rechnungsnummer", "Facture N°", "Invoice #", "Gesamtbetrag", "Montant TTC", "Fällig am", ... A key word
+for the field standing directly before the value is evidence that the model's label is right; a key word
+of another field (a due date's "Fällig" before a value labelled ``invoice_date``) is evidence against it
+(:mod:`docextract.extraction.evidence`). English, German, French, Dutch, Italian and Spanish.
+
+Key words are compared in :func:`key_form`: accents removed, case-folded, punctuation dropped, and the many
+ways of writing "number" ("No.", "Nr.", "N°", "Nº", "#") read as ``no``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Iterable
+
+_NUMBER_SIGNS = {"nr": "no", "n": "no", "n°": "no", "#": "no", "num": "no", "nro": "no"}  # "Nº" is "No" after NFKD
+_TOKEN = re.compile(r"#|n°|[^\W_]+", re.UNICODE)
+
+_INVOICE_DATE = (
+    "invoice date", "date", "date of issue", "issue date", "issued", "issued on", "dated", "tax point",
+    "rechnungsdatum", "datum", "belegdatum", "ausstellungsdatum", "leistungsdatum",
+    "date de facture", "date de la facture", "date d emission", "date facture", "emise le", "le",
+    "factuurdatum", "datum factuur", "data fattura", "data", "data di emissione", "data documento",
+    "fecha", "fecha de factura", "fecha factura", "fecha de emision",
+)
+_PARTY_TO = (
+    "bill to", "billed to", "invoice to", "sold to", "customer", "client", "to", "recipient",
+    "rechnungsempfanger", "kunde", "an", "empfanger", "leistungsempfanger",
+    "facture a", "factures a", "destinataire", "klant", "factuur aan", "cliente", "destinatario", "spett le",
+)
+
+FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
+    "invoice_number": (
+        "invoice no", "invoice number", "invoice", "invoice id", "inv no", "bill no", "document no",
+        "rechnungsnummer", "rechnung no", "rechnungs no", "rechnung", "belegnummer", "beleg no",
+        "facture no", "numero de facture", "no de facture", "facture", "numero facture",
+        "factuurnummer", "factuur no", "factuur", "fattura no", "numero fattura", "fattura", "numero documento",
+        "factura no", "numero de factura", "factura", "no factura",
+    ),
+    "invoice_date": _INVOICE_DATE,
+    "date": _INVOICE_DATE,
+    "due_date": (
+        "due date", "due", "payment due", "due by", "pay by", "payable by", "payment date",
+        "fallig", "fallig am", "zahlbar bis", "falligkeitsdatum", "falligkeit", "zahlungsziel bis",
+        "echeance", "date d echeance", "date limite de paiement", "a payer avant le", "payable le",
+        "vervaldatum", "vervaldag", "te betalen voor", "scadenza", "data di scadenza", "data scadenza",
+        "vencimiento", "fecha de vencimiento", "fecha vencimiento",
+    ),
+    "purchase_order": (
+        "po", "po no", "purchase order", "purchase order no", "order no", "order number", "your order", "order ref",
+        "bestellnummer", "bestellung", "ihre bestellung", "auftragsnummer", "auftrag", "auftrag no",
+        "bon de commande", "commande", "no de commande", "votre commande", "bestelnummer", "bestelling",
+        "ordine", "numero ordine", "ordine no", "pedido", "orden de compra", "no pedido",
+    ),
+    "vendor_name": (
+        "from", "seller", "supplier", "vendor", "issued by", "verkaufer", "lieferant", "rechnungssteller",
+        "fournisseur", "vendeur", "emetteur", "leverancier", "fornitore", "proveedor", "emisor",
+    ),
+    "vendor_address": ("from", "address", "adresse", "anschrift", "adres", "indirizzo", "direccion", "domicilio"),
+    "vendor_tax_id": (
+        "vat", "vat no", "vat id", "vat reg no", "vat registration no", "vat number", "tax id", "tax no", "tax number",
+        "ust idnr", "ust id", "ust id no", "ustid", "ustidnr", "umsatzsteuer id", "ust identifikationsnummer",
+        "steuernummer", "steuer no", "st no", "tva", "no tva", "tva intracommunautaire", "numero de tva", "no de tva",
+        "siret", "siren", "btw", "btw no", "btw nummer", "btw id", "partita iva", "p iva", "piva", "iva",
+        "nif", "cif", "nif cif", "abn", "gst", "gst no",
+    ),
+    "customer_name": _PARTY_TO,
+    "billing_address": (*_PARTY_TO, "billing address", "rechnungsadresse", "rechnungsanschrift",
+                        "adresse de facturation", "factuuradres", "indirizzo di fatturazione", "direccion de facturacion"),
+    "shipping_address": (
+        "ship to", "deliver to", "delivery address", "shipping address", "shipped to", "delivered to",
+        "lieferadresse", "lieferanschrift", "lieferung an", "adresse de livraison", "livrer a", "livraison",
+        "afleveradres", "leveradres", "indirizzo di spedizione", "indirizzo di consegna", "destinazione merce",
+        "direccion de envio", "direccion de entrega", "enviar a",
+    ),
+    "subtotal": (
+        "subtotal", "sub total", "net", "net amount", "net total", "total net", "total excl vat", "total excl tax",
+        "amount excl vat", "total before tax", "zwischensumme", "nettobetrag", "netto", "summe netto", "gesamt netto",
+        "nettosumme", "warenwert", "total ht", "montant ht", "sous total", "total hors taxes", "subtotaal",
+        "totaal excl btw", "netto bedrag", "imponibile", "totale imponibile", "subtotale", "base imponible",
+        "importe neto", "total neto",
+    ),
+    "total_tax": (
+        "vat", "tax", "sales tax", "vat amount", "tax amount", "total tax", "total vat", "gst", "mwst", "ust", "zzgl mwst",
+        "zzgl ust", "umsatzsteuer", "mehrwertsteuer", "steuer", "tva", "montant tva", "total tva", "btw", "btw bedrag",
+        "iva", "imposta", "totale iva", "impuesto", "cuota iva",
+    ),
+    "total": (
+        "total", "total amount", "invoice total", "grand total", "total incl vat", "total inc vat", "total amount due",
+        "amount", "gesamtbetrag", "gesamt", "gesamtsumme", "summe", "rechnungsbetrag", "endbetrag", "bruttobetrag",
+        "brutto", "gesamt brutto", "total ttc", "montant ttc", "montant total", "total a payer", "totaal",
+        "totaal incl btw", "totaalbedrag", "totale", "totale fattura", "totale documento", "importe total",
+        "total factura",
+    ),
+    "amount_due": (
+        "amount due", "balance due", "total due", "due", "amount payable", "please pay", "to pay", "balance",
+        "zahlbetrag", "zu zahlen", "offener betrag", "zahlungsbetrag", "restbetrag", "noch zu zahlen",
+        "net a payer", "reste a payer", "a payer", "solde", "te betalen", "openstaand bedrag", "openstaand",
+        "da pagare", "importo dovuto", "netto a pagare", "a pagar", "importe a pagar", "saldo",
+    ),
+    "currency": ("currency", "wahrung", "devise", "monnaie", "valuta", "moneda", "divisa"),
+    "payment_terms": (
+        "payment terms", "terms", "terms of payment", "zahlungsbedingungen", "zahlungsziel", "zahlungsbedingung",
+        "conditions de paiement", "conditions de reglement", "modalites de paiement", "reglement",
+        "betalingsvoorwaarden", "betalingstermijn", "termini di pagamento", "condizioni di pagamento",
+        "modalita di pagamento", "condiciones de pago", "forma de pago",
+    ),
+    "iban": ("iban", "iban no", "bank account", "account", "konto", "compte", "rekening", "conto", "cuenta"),
+}
+# Printed after a key word and before its value without changing what the key word says: "Total (EUR)",
+# "MwSt. 19 %", "Fällig am:". Dropped from the end of a value's context before it is compared.
+FILLER_TOKENS = frozenset({"eur", "usd", "gbp", "chf", "€", "$", "£", "in", "en", "am", "on", "the", "of", "de", "du",
+                           "incl", "inkl", "zzgl", "excl", "exkl"})
+
+
+def key_tokens(text: str) -> list[str]:
+    """``text`` as comparable key-word tokens: accents removed, case-folded, "No."/"Nr."/"N°"/"#" read as ``no``."""
+    folded = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch)).casefold()
+    return [_NUMBER_SIGNS.get(token, token) for token in _TOKEN.findall(folded)]
+
+
+def key_form(text: str) -> str:
+    return " ".join(key_tokens(text))
+
+
+_KEYWORD_TOKENS: dict[str, tuple[tuple[str, ...], ...]] = {
+    label: tuple(sorted({tuple(key_tokens(k)) for k in keys}, key=len, reverse=True))
+    for label, keys in FIELD_KEYWORDS.items()
+}
+
+
+def trim_context(tokens: Iterable[str]) -> list[str]:
+    """Context tokens with trailing fillers (currency codes, rates like "19", small words) removed."""
+    tokens = list(tokens)
+    while tokens and (tokens[-1] in FILLER_TOKENS or tokens[-1].isdigit()):
+        tokens.pop()
+    return tokens
+
+
+def closing_keys(context: Iterable[str]) -> tuple[frozenset[str], int]:
+    """The fields whose key word ends ``context`` (tokens of :func:`key_tokens`; fillers are trimmed first) and
+    that key word's length in tokens. The longest key word wins ("due date" is a due date's key, not the
+    "date" of an invoice date); fields whose key words are equally long all count (a lone "VAT" names the tax
+    amount and the VAT id alike). ``(frozenset(), 0)`` when no key word ends the context."""
+    tokens = trim_context(context)
+    best: set[str] = set()
+    best_length = 0
+    for label, keywords in _KEYWORD_TOKENS.items():
+        for keyword in keywords:  # longest first
+            n = len(keyword)
+            if n < best_length:
+                break
+            if n <= len(tokens) and tuple(tokens[-n:]) == keyword:
+                if n > best_length:
+                    best, best_length = set(), n
+                best.add(label)
+                break
+    return frozenset(best), best_length

@@ -1,0 +1,131 @@
+"""The review policy: which fields a user can accept without looking, and which documents a person must see.
+
+Every field of a `run` output gets ``"status": "accepted"`` or ``"status": "review"``. A field is accepted when
+its confidence reaches its field's threshold and its value normalises (a date, amount, number, currency or
+IBAN that does not parse is never accepted). The threshold is the point of the field's risk-coverage curve,
+measured on held-out labelled documents, where the fields accepted were right at the target precision
+(0.99 unless `run --precision` asks for another point of the same curve):
+
+* a model with a fitted policy (``docextract_review_policy`` in its config.json, written by
+  `docextract calibrate --fields`) carries, per field, the curve's staircase ``[threshold, precision, coverage]``
+  (each point's precision above every point with a lower threshold): the threshold for a precision P is the
+  lowest threshold whose accepted fields reached P. A field measured on fewer than ``min_support`` documents
+  uses the curve of all fields together;
+* a model with a field calibration but no policy accepts a field when its calibrated confidence is at least
+  P (right if the confidences are calibrated, unmeasured otherwise);
+* a model without either accepts nothing: its confidences say nothing measured about precision.
+
+A document ``needs_review`` (for a model whose labels include every one of :data:`REQUIRED_INVOICE_FIELDS`)
+when a required field is ``review`` or missing, or an arithmetic check fails; other models keep the
+validation of :mod:`docextract.extraction.checks`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from docextract.extraction.evidence import is_unnormalised
+
+REVIEW_POLICY_KEY = "docextract_review_policy"  # model config key written by `docextract calibrate --fields`
+DEFAULT_PRECISION = 0.99  # the share of accepted fields that must be right
+ACCEPTED, REVIEW = "accepted", "review"
+# The fields without which an invoice cannot be booked: a document needs a person when one of them is not
+# accepted. Only for models whose labels include all of them (invoice models).
+REQUIRED_INVOICE_FIELDS = ("invoice_number", "invoice_date", "total", "currency", "vendor_name")
+DEFAULT_MIN_SUPPORT = 30  # a field's own curve is used when it was measured on at least this many documents
+UNNORMALISED_MAX_CONFIDENCE = 0.5  # a value that does not normalise is never confident
+
+CurvePoint = tuple[float, float, float]  # (threshold, precision of the fields accepted at it, their coverage)
+
+
+@dataclass(frozen=True)
+class FieldCurve:
+    """One field's (or all fields') staircase of risk-coverage points, ascending in threshold and precision."""
+
+    support: int  # documents with the field in the data it was measured on
+    points: tuple[CurvePoint, ...]
+
+    def threshold(self, precision: float) -> float | None:
+        """The lowest threshold whose accepted fields were right at ``precision`` (None: no point reached it)."""
+        for threshold, reached, _ in self.points:
+            if reached >= precision:
+                return threshold
+        return None
+
+    def to_config(self) -> dict[str, Any]:
+        return {"support": self.support, "curve": [list(p) for p in self.points]}
+
+    @staticmethod
+    def from_config(value: Mapping[str, Any]) -> FieldCurve:
+        points = tuple((float(t), float(p), float(c)) for t, p, c in value["curve"])
+        return FieldCurve(int(value["support"]), points)
+
+
+@dataclass(frozen=True)
+class ReviewPolicy:
+    """Per-field risk-coverage staircases fitted on held-out documents, and the precision they were fitted for."""
+
+    precision: float  # the default target (`run` without --precision)
+    fields: Mapping[str, FieldCurve]
+    pooled: FieldCurve  # every field together: for fields measured too rarely, or not at all
+    min_support: int = DEFAULT_MIN_SUPPORT
+    fitted_on: Mapping[str, Any] | None = None  # what the data was (documents, fields), for the record
+
+    def curve(self, label: str) -> FieldCurve:
+        own = self.fields.get(label)
+        return own if own is not None and own.support >= self.min_support else self.pooled
+
+    def threshold(self, label: str, precision: float | None = None) -> float | None:
+        return self.curve(label).threshold(self.precision if precision is None else precision)
+
+    def to_config(self) -> dict[str, Any]:
+        return {"precision": self.precision, "min_support": self.min_support,
+                "fields": {k: v.to_config() for k, v in sorted(self.fields.items())},
+                "pooled": self.pooled.to_config(), **({"fitted_on": dict(self.fitted_on)} if self.fitted_on else {})}
+
+    @staticmethod
+    def from_config(value: Mapping[str, Any] | None) -> ReviewPolicy | None:
+        if not value:
+            return None
+        return ReviewPolicy(
+            precision=float(value["precision"]), min_support=int(value.get("min_support", DEFAULT_MIN_SUPPORT)),
+            fields={str(k): FieldCurve.from_config(v) for k, v in value["fields"].items()},
+            pooled=FieldCurve.from_config(value["pooled"]), fitted_on=value.get("fitted_on"))
+
+
+def field_status(field: Mapping[str, Any], threshold: float | None) -> str:
+    """``accepted`` when the field's (rounded, as printed) confidence reaches ``threshold`` and its value normalises."""
+    if threshold is None or is_unnormalised(field):
+        return REVIEW
+    return ACCEPTED if float(field["confidence"]) >= threshold else REVIEW
+
+
+def required_fields(labels: Iterable[str]) -> tuple[str, ...]:
+    """:data:`REQUIRED_INVOICE_FIELDS` for a model whose labels include all of them, else none."""
+    return REQUIRED_INVOICE_FIELDS if set(REQUIRED_INVOICE_FIELDS) <= set(labels) else ()
+
+
+def review_validation(validation: Mapping[str, Any], fields: Mapping[str, Mapping[str, Any]],
+                      required: Iterable[str]) -> dict[str, Any]:
+    """The document's ``validation`` with ``needs_review`` decided by its required fields' statuses and its checks:
+    a failed check, a required field to review, or a required field missing (a currency printed with the total
+    counts as present) each add a reason."""
+    reasons = [f"check failed: {c['name']}" for c in validation.get("checks", []) if c.get("status") == "fail"]
+    for label in required:
+        field = fields.get(label)
+        if field is None:
+            if label == "currency" and _currency_of_amounts(fields):
+                continue
+            reasons.append(f"missing: {label}")
+        elif field.get("status") != ACCEPTED:
+            reasons.append(f"review: {label}")
+    return {**validation, "needs_review": bool(reasons), "review_reasons": reasons}
+
+
+def _currency_of_amounts(fields: Mapping[str, Mapping[str, Any]]) -> str | None:
+    for key in ("total", "amount_due", "subtotal"):
+        normalized = (fields.get(key) or {}).get("normalized")
+        if isinstance(normalized, dict) and normalized.get("currency"):
+            return normalized["currency"]
+    return None

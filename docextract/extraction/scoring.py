@@ -1,0 +1,112 @@
+"""A model's field scoring, applied to one document of a `run` output: confidence, status and needs_review.
+
+:class:`FieldScoring` gathers what a model's config.json says about its fields: the field calibration
+(:mod:`docextract.extraction.confidence`; an ``evidence`` model scores each field from the document's evidence,
+:mod:`docextract.extraction.evidence`) and the review policy (:mod:`docextract.extraction.review`). `run`
+builds it once per model and applies it to every document after the fields are decoded; `evaluate` and
+`calibrate` apply the same object, so what they measure is what `run` prints.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from docextract.document import Document
+from docextract.extraction.checks import validate_invoice
+from docextract.errors import ModelRefusedError
+from docextract.extraction.confidence import EvidenceModel, FieldCalibration, model_field_calibration
+from docextract.extraction.entities import LINE_ITEM_PREFIX, Entity
+from docextract.extraction.evidence import DocumentIndex, field_evidence, is_unnormalised
+from docextract.extraction.review import (
+    DEFAULT_PRECISION,
+    REVIEW_POLICY_KEY,
+    UNNORMALISED_MAX_CONFIDENCE,
+    ReviewPolicy,
+    field_status,
+    required_fields,
+    review_validation,
+)
+
+POLICY_SOURCES = {
+    "fitted": "per-field thresholds measured on held-out labelled documents (docextract_review_policy)",
+    "calibrated_confidence": "no fitted policy: a field is accepted when its calibrated confidence reaches the precision",
+    "none": "no field calibration and no policy: nothing is accepted without review",
+}
+
+
+@dataclass(frozen=True)
+class FieldScoring:
+    calibration: FieldCalibration | None
+    policy: ReviewPolicy | None
+    labels: tuple[str, ...]  # the model's entity labels
+    precision: float | None = None  # None: the policy's own target (else DEFAULT_PRECISION)
+
+    @staticmethod
+    def from_model(model, precision: float | None = None) -> FieldScoring:
+        """The scoring in ``model``'s config (a malformed one refuses the model, exit 6)."""
+        try:
+            policy = ReviewPolicy.from_config(getattr(model.config, REVIEW_POLICY_KEY, None))
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
+            raise ModelRefusedError(f"the model's {REVIEW_POLICY_KEY} is malformed: {error}") from error
+        labels = tuple(sorted({t.split("-", 1)[1] for t in model.config.id2label.values() if "-" in t}))
+        return FieldScoring(model_field_calibration(model), policy, labels, precision)
+
+    @property
+    def target(self) -> float:
+        if self.precision is not None:
+            return self.precision
+        return self.policy.precision if self.policy is not None else DEFAULT_PRECISION
+
+    @property
+    def source(self) -> str:
+        if self.policy is not None:
+            return "fitted"
+        return "calibrated_confidence" if self.calibration is not None else "none"
+
+    def threshold(self, label: str) -> float | None:
+        if self.policy is not None:
+            return self.policy.threshold(label, self.target)
+        return self.target if self.calibration is not None else None
+
+    def describe(self) -> dict[str, Any]:
+        """``run.model.review``: the precision, where the thresholds come from, each field's threshold."""
+        field_labels = [label for label in self.labels if not label.startswith(LINE_ITEM_PREFIX)]
+        return {"precision": self.target, "source": self.source,
+                "thresholds": {label: self.threshold(label) for label in field_labels},
+                "required": list(required_fields(self.labels))}
+
+    def apply(self, doc: Document, document: dict[str, Any], entities: Sequence[Entity]) -> None:
+        """Score ``document`` (one entry of the output's ``documents``) in place: each field's confidence (from
+        its evidence for an evidence model; capped for a value that does not normalise) and ``status``; then
+        ``needs_review`` by the required fields (models with invoice labels)."""
+        fields = document["fields"]
+        before = {label: field["confidence"] for label, field in fields.items()}
+        if isinstance(self.calibration, EvidenceModel):
+            for label, evidence in document_evidence(doc, document, entities).items():
+                fields[label]["confidence"] = round(self.calibration.field_probability(evidence), 4)
+        for label, field in fields.items():
+            if is_unnormalised(field):
+                field["confidence"] = min(field["confidence"], UNNORMALISED_MAX_CONFIDENCE)
+            field["status"] = field_status(field, self.threshold(label))
+        required = required_fields(self.labels)
+        if required:
+            document["validation"] = review_validation(document["validation"], fields, required)
+        elif any(fields[label]["confidence"] != c for label, c in before.items()):  # its low-confidence reasons moved
+            document["validation"] = validate_invoice(fields, document["line_items"])
+
+
+def document_evidence(doc: Document, document: Mapping[str, Any], entities: Sequence[Entity]
+                      ) -> dict[str, dict[str, float]]:
+    """Label -> the evidence (:func:`docextract.extraction.evidence.field_evidence`) of each of ``document``'s
+    fields; ``entities``: every decoded entity of the document (the fields' candidates)."""
+    index = DocumentIndex(doc)
+    candidates: dict[str, list[Entity]] = {}
+    for entity in entities:
+        if not entity.label.startswith(LINE_ITEM_PREFIX):
+            candidates.setdefault(entity.label, []).append(entity)
+    fields = document["fields"]
+    checks = document["validation"]["checks"]
+    return {label: field_evidence(index, label, fields[label], sorted(candidates[label], key=lambda e: -e.confidence),
+                                  fields, checks)
+            for label in fields if label in candidates}

@@ -1,0 +1,126 @@
+"""The review policy from the shell, with the shipped invoice model: `run` marks every field, `--precision` picks
+another point of the model's curves, a batch counts accepted and review fields, and `evaluate` measures the
+confidence (report and PNG; exit 3 with a clear message when matplotlib is missing)."""
+
+import json
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+from typer.testing import CliRunner
+
+from docextract.batch.engine import run_batch
+from docextract.cli import app
+from docextract.extraction.evidence import is_unnormalised
+from docextract.extraction.output import load_schema
+from docextract.extraction.review import REVIEW_POLICY_KEY
+from docextract.modeling.store import resolve_model
+from docextract.synth.generate import SynthOptions, generate_invoice
+from docextract.training.calibration import write_model_config
+
+REPO = Path(__file__).resolve().parent
+INVOICE = REPO.parent / "examples" / "invoice.pdf"
+HELD_OUT = ("statement", "sidebar", "window_right", "quantity_first")  # families the shipped model never saw
+SYNTH_SEED = 23  # a seed no benchmark uses
+runner = CliRunner()
+# One curve for every field (a policy's pooled curve): 99% precision was reached above 0.9, 95% above 0.6
+CURVE = [[0.0, 0.8, 1.0], [0.6, 0.96, 0.8], [0.9, 0.995, 0.5]]
+THRESHOLDS = {None: 0.9, "0.95": 0.6, "0.8": 0.0}
+
+
+@pytest.fixture(scope="module")
+def policy_model(tmp_path_factory) -> Path:
+    """The shipped invoice model with a review policy written into a copy of its config."""
+    policy = {"precision": 0.99, "min_support": 30, "fields": {}, "pooled": {"support": 200, "curve": CURVE}}
+    return write_model_config(resolve_model("invoice"), {REVIEW_POLICY_KEY: policy},
+                              tmp_path_factory.mktemp("models") / "invoice-policy")
+
+
+def _run(*args: str) -> dict:
+    result = runner.invoke(app, ["run", str(INVOICE), *args])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_run_marks_every_field_and_precision_moves_the_marks_as_the_curve_says(policy_model):
+    accepted = {}
+    for precision, threshold in THRESHOLDS.items():
+        output = _run("--model", str(policy_model), *(["--precision", precision] if precision else []))
+        jsonschema.validate(output, load_schema())
+        review = output["run"]["model"]["review"]
+        assert review["source"] == "fitted" and review["precision"] == float(precision or 0.99)
+        assert set(review["thresholds"].values()) == {threshold}
+        fields = output["documents"][0]["fields"]
+        for label, field in fields.items():
+            expected = field["confidence"] >= threshold and not is_unnormalised(field)
+            assert field["status"] == ("accepted" if expected else "review"), (precision, label)
+        accepted[precision] = {label for label, field in fields.items() if field["status"] == "accepted"}
+        validation = output["documents"][0]["validation"]
+        required = [label for label in review["required"] if label in fields]
+        assert validation["needs_review"] == (any(fields[label]["status"] == "review" for label in required)
+                                              or any(c["status"] == "fail" for c in validation["checks"]))
+    assert accepted[None] <= accepted["0.95"] <= accepted["0.8"] and accepted[None] != accepted["0.8"]
+    assert accepted["0.8"] == {label for label, f in fields.items() if not is_unnormalised(f)}
+
+
+def test_the_shipped_model_without_a_policy_accepts_by_its_calibrated_confidence():
+    output = _run()
+    review = output["run"]["model"]["review"]
+    assert review["source"] == "calibrated_confidence" and set(review["thresholds"].values()) == {0.99}
+    assert review["required"] == ["invoice_number", "invoice_date", "total", "currency", "vendor_name"]
+    assert all(f["status"] == ("accepted" if f["confidence"] >= 0.99 else "review")
+               for f in output["documents"][0]["fields"].values())
+
+
+def test_a_batch_counts_accepted_and_review_fields(policy_model, tmp_path):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "invoice.pdf").write_bytes(INVOICE.read_bytes())
+    summary = run_batch(folder, tmp_path / "out", options={"model": str(policy_model), "precision": 0.95},
+                        isolate=False, progress=False)
+    output = json.loads((tmp_path / "out" / "invoice.pdf.json").read_text())
+    statuses = [f["status"] for f in output["documents"][0]["fields"].values()]
+    assert (summary.fields_accepted, summary.fields_review) == (statuses.count("accepted"), statuses.count("review"))
+    assert summary.fields_accepted > 0
+    assert summary.documents_needing_review == int(output["documents"][0]["validation"]["needs_review"])
+    written = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert written["fields_accepted"] == summary.fields_accepted
+    record = json.loads((tmp_path / "out" / "manifest.jsonl").read_text())
+    assert record["review"] == {"fields_accepted": summary.fields_accepted, "fields_review": summary.fields_review,
+                                "documents_needing_review": summary.documents_needing_review}
+
+
+@pytest.fixture(scope="module")
+def labelled(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("invoices")
+    options = SynthOptions(HELD_OUT, pages_max=1)
+    records = [generate_invoice(SYNTH_SEED, index, options, folder) for index in range(3)]
+    path = folder / "labels.jsonl"
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
+    return path
+
+
+def test_evaluate_reports_the_confidence_and_draws_it(policy_model, labelled, tmp_path):
+    plot, report = tmp_path / "confidence.png", tmp_path / "report.json"
+    result = runner.invoke(app, ["evaluate", str(policy_model), str(labelled), "--plot", str(plot),
+                                 "--report", str(report)])
+    assert result.exit_code == 0, result.output
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and plot.stat().st_size > 20_000
+    confidence = json.loads(report.read_text())["reports"]["none"]["confidence"]
+    overall = confidence["overall"]
+    truth = [json.loads(line)["fields"] for line in labelled.read_text().splitlines()]
+    assert overall["fields"] == sum(len(fields) for fields in truth) and confidence["documents"] == 3
+    assert set(overall["straight_through"]) == {"0.99", "0.95"} and 0.0 <= overall["ece"] <= 1.0
+    assert overall["curve"][0][1] <= overall["curve"][-1][1]  # coverage grows as the threshold falls
+    assert overall["policy"]["accepted"] + overall["policy"]["review"] == overall["fields"]
+    assert set(confidence["per_field"]) == {key for fields in truth for key in fields}
+    assert confidence["review"]["thresholds"]["total"] == 0.9
+
+
+def test_plot_without_matplotlib_is_a_missing_dependency(labelled, tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # what an install without the [plots] extra has
+    result = runner.invoke(app, ["evaluate", "invoice", str(labelled), "--plot", str(tmp_path / "c.png")])
+    assert result.exit_code == 3
+    assert "pip install 'docextract[plots]'" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "c.png").exists()
