@@ -56,11 +56,11 @@ def calibrate(
     with user_errors():
         from docextract.errors import UsageError
         from docextract.extraction.confidence import METHODS
-        from docextract.training.evaluate import parse_label_map
         from docextract.modeling.store import resolve_model
         from docextract.pipeline import load_model
         from docextract.training.calibration import calibrate as fit
         from docextract.training.calibration import calibrate_fields, write_field_calibration, write_temperature
+        from docextract.training.evaluate import parse_label_map
         from docextract.training.finetune import load_documents
 
         if method not in METHODS:
@@ -71,6 +71,11 @@ def calibrate(
                 raise InputError("no such labelled JSONL file", path=str(path), code="INPUT_NOT_FOUND")
         folder = resolve_model(model)
         net, tokenizer = load_model(str(folder))
+        if mapping is not None:
+            model_labels = {t.split("-", 1)[1] for t in net.config.id2label.values() if "-" in t}
+            unknown = sorted(set(mapping) - model_labels)
+            if unknown:
+                raise UsageError(f"--label-map names labels the model does not have: {', '.join(unknown)}")
         documents = load_documents(data, limit)
         if not documents:
             raise InputError("no documents to calibrate on", path=str(data[0]), code="INPUT_EMPTY")

@@ -236,8 +236,8 @@ def _confidence_table(reports: dict) -> Table:
     """Per mode, overall and per field: how far the confidence ranks and calibrates, and what could go unread."""
     table = Table(title="field confidence (true fields as `run` prints them): straight-through = share accepted "
                         "at that precision")
-    columns = ("mode", "field", "fields", "accuracy", "AUROC", "ECE", "straight 99%", "straight 95%", "policy accepted",
-               "policy right")
+    columns = ("mode", "field", "fields", "accuracy", "AUROC", "ECE", "straight 99%", "straight 95%",
+               "own thresholds 99%", "policy accepted", "policy right")
     for column in columns:
         table.add_column(column, justify="left" if column in ("mode", "field") else "right")
 
@@ -246,9 +246,10 @@ def _confidence_table(reports: dict) -> Table:
             return "n/a" if v is None else pattern.format(v)
 
         policy = s.get("policy") or {}
+        own = s.get("straight_through_per_field", s["straight_through"])  # a single field: its own threshold
         return [str(s["fields"]), fmt(s["accuracy"]), fmt(s["auroc"]), fmt(s["ece"]),
                 fmt(s["straight_through"]["0.99"]["coverage"]), fmt(s["straight_through"]["0.95"]["coverage"]),
-                fmt(policy.get("coverage")), fmt(policy.get("precision"))]
+                fmt(own["0.99"]["coverage"]), fmt(policy.get("coverage")), fmt(policy.get("precision"))]
 
     for mode, r in reports.items():
         if "confidence" not in r:

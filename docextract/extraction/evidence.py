@@ -5,13 +5,13 @@ ones only loosely. The document offers more evidence, and :func:`field_evidence`
 a `run` output:
 
 * ``raw_logit``: the model's own confidence (its words' mean tag probability), as a logit;
-* ``unnormalised``: a dated, amount, number, currency or IBAN field whose value does not normalise;
+* ``unnormalised``: a date, amount, number, currency or IBAN field whose value does not normalise;
 * ``odd_shape``: the value does not look like its kind (an amount printed like a date, "02/17/26"; a date
-  that is a time of day, "18:02"; an invoice number without a digit; a name without a letter, or with an
-  HTML entity left in it, "&amp;");
+  that is a time of day, "18:02", or a lone year; an invoice number without a digit; a name without a
+  letter, with an HTML entity left in it ("&amp;"), or a party name that is only its legal form ("GmbH"));
 * ``key_own`` / ``key_other``: a key word of this field ("Rechnungsnummer", "Facture N°", "Invoice #",
   "Montant TTC", ...; :mod:`docextract.extraction.field_keywords`) ends the text left of the value on its
-  line or stands just above it; or a key word of another field does (a due date's "Fällig" before a value
+  row or stands just above it; or a key word of another field does (a due date's "Fällig" before a value
   labelled invoice_date);
 * ``recurs``: the value is printed again elsewhere in the document (an amount compared by its digits);
 * ``check_pass`` / ``check_fail``: the invoice's arithmetic that involves this field (line items sum to the
@@ -52,6 +52,10 @@ FEATURES = (
 # Types whose value must normalise to be usable: a date, an amount, a number, an ISO currency, an IBAN.
 NORMALISED_TYPES = frozenset({"date", "amount", "number", "currency_code", "iban"})
 IDENTIFIER_LABELS = frozenset({"invoice_number", "purchase_order", "vendor_tax_id", "iban"})
+PARTY_NAME_LABELS = frozenset({"vendor_name", "customer_name", "company"})
+LEGAL_FORMS = frozenset({"gmbh", "ag", "kg", "ohg", "ug", "ev", "ltd", "llc", "llp", "inc", "plc", "co", "corp", "sa",
+                         "sas", "sarl", "eurl", "bv", "nv", "vof", "spa", "srl", "sl", "slu", "sdn", "bhd", "mbh", "und",
+                         "and", "cie"})
 CONFIDENCE_EPSILON = 1e-4  # confidences are clamped to [eps, 1 - eps] before a logit
 CONTEXT_WORDS = 8  # words left of a value that can hold its key word
 ABOVE_LINES_OF_HEIGHT = 3.0  # a key word above a value stands within this many value heights
@@ -137,19 +141,25 @@ def field_evidence(index: DocumentIndex, label: str, field: Mapping[str, Any], c
 
 
 def odd_shape(label: str, kind: str, text: str) -> bool:
-    """The printed value does not look like its kind: an amount with letters or printed like a date, an
-    identifier without a digit, a name or address without a letter."""
+    """The printed value does not look like its kind: an amount with letters or printed like a date, a date
+    without two parts or that is a time, an identifier without a digit, a name or address without a letter
+    (or with an HTML entity), a party name that is only a legal form."""
     text = unicodedata.normalize("NFKC", text).strip()
     if not text:
         return True
     if kind == "amount":
         return bool(_DATE_SHAPE.search(text)) or not _AMOUNT_SHAPE.fullmatch(text)
-    if kind == "date":  # a time of day ("18:02") is no date, though a lenient parser makes it today's
-        return not any(ch.isdigit() for ch in text) or bool(_TIME_SHAPE.fullmatch(text))
+    if kind == "date":  # a time of day ("18:02") or a lone year ("2022") is no date, though a lenient parser
+        # fills in today's day and month; a month name counts as a group ("März 2024")
+        groups = len(re.findall(r"\d+", text)) + bool(re.search(r"[^\W\d_]{3,}", text))
+        return groups < 2 or bool(_TIME_SHAPE.fullmatch(text))
     if label in IDENTIFIER_LABELS or kind in ("iban", "vat_id"):
         return not any(ch.isdigit() for ch in text)
     if kind in ("string", "address"):
-        return not any(ch.isalpha() for ch in text) or "&amp;" in text or "&#" in text
+        if not any(ch.isalpha() for ch in text) or "&amp;" in text or "&#" in text:
+            return True
+        # a party name that is only a legal form ("GmbH"): the model cut the name off
+        return label in PARTY_NAME_LABELS and set(key_tokens(text)) <= LEGAL_FORMS
     return False
 
 

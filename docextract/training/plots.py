@@ -41,7 +41,7 @@ def plot_confidence(report: Mapping[str, Any], path: Path, title: str) -> None:
     plt = _pyplot(path)
     overall = report["overall"]
     fig, (reliability, curve, per_field) = plt.subplots(
-        1, 3, figsize=(17, 5.6), gridspec_kw={"width_ratios": [1, 1.15, 1]}, constrained_layout=True)
+        1, 3, figsize=(17, 6.6), gridspec_kw={"width_ratios": [1, 1.15, 1]}, constrained_layout=True)
     fig.suptitle(title, fontsize=13)
     _reliability(reliability, overall)
     _risk_coverage(curve, overall)
@@ -85,11 +85,18 @@ def _risk_coverage(ax, overall: Mapping[str, Any]) -> None:
         ax.axhline(float(target), color=colour, linestyle=":", linewidth=1)
         ax.plot([point["coverage"]], [float(target) if point["precision"] is None else point["precision"]], "o",
                 color=colour, markersize=8,
-                label=f"{float(target):.0%} precision: {point['coverage']:.0%} straight through")
+                label=f"one threshold for all fields, {float(target):.0%} precision: {point['coverage']:.0%} straight through")
+    for target, point in overall.get("straight_through_per_field", {}).items():
+        if point["accepted"]:
+            ax.plot([point["coverage"]], [point["precision"]], "D", color=TARGET_COLOURS.get(target, "black"),
+                    markersize=7, markerfacecolor="white", markeredgewidth=2,
+                    label=f"each field at its own {float(target):.0%} threshold: {point['coverage']:.0%}")
     policy = overall.get("policy")
-    if policy and policy["precision"] is not None:
-        ax.plot([policy["coverage"]], [policy["precision"]], "*", color="#b2182b", markersize=14,
-                label=f"the model's review policy: {policy['coverage']:.0%} accepted, {policy['precision']:.1%} right")
+    if policy:
+        right = "" if policy["precision"] is None else f", {policy['precision']:.1%} right"
+        ax.plot([policy["coverage"]], [1.0 if policy["precision"] is None else policy["precision"]], "*",
+                color="#b2182b", markersize=14,
+                label=f"the model's review policy: {policy['coverage']:.0%} accepted ({policy['accepted']}){right}")
     auroc = overall.get("auroc")
     ax.set_title(f"Risk-coverage over {overall['fields']} true fields"
                  + (f" (AUROC {auroc:.2f})" if auroc is not None else ""))
@@ -97,7 +104,7 @@ def _risk_coverage(ax, overall: Mapping[str, Any]) -> None:
     ax.set_ylabel("share of accepted fields that are right (precision)")
     ax.set_xlim(0, 1)
     ax.set_ylim(max(0.0, lowest - 0.03), 1.005)
-    ax.legend(loc="lower left", fontsize=8)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), fontsize=8, frameon=False)  # below: never over the curve
     ax.grid(alpha=0.3)
 
 

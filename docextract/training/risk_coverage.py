@@ -13,6 +13,7 @@ calibrated (ECE over 10 equal-width bins, as elsewhere in docextract), overall a
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -24,8 +25,9 @@ CONFIDENCE_RULE = (
     "over the true fields of documents with `fields` (evaluate's field rule decides right or wrong; a field the "
     "model did not output is wrong and never accepted): accepting the fields whose confidence is at least a "
     "threshold, coverage = accepted / true fields and precision = right / accepted; a value that does not "
-    "normalise is never accepted; straight-through at P = the largest coverage with precision >= P; AUROC and "
-    "ECE (10 equal-width bins) over the fields output"
+    "normalise is never accepted; straight-through at P = the largest coverage with precision >= P, with one "
+    "threshold for all fields, and (straight_through_per_field) with each field's own threshold chosen on this set; "
+    "AUROC and ECE (10 equal-width bins) over the fields output"
 )
 
 
@@ -68,14 +70,16 @@ def straight_through(curve: Sequence[CurvePoint], precision: float) -> CurvePoin
 
 def staircase(curve: Sequence[CurvePoint]) -> list[tuple[float, float, float]]:
     """The points no other point beats with a lower threshold and at least its precision, ascending:
-    ``(threshold, precision, coverage)``. The lowest threshold reaching a precision P is the first point whose
+    ``(threshold, precision floored to 0.001, coverage)``. The lowest threshold reaching a precision P is the first point whose
     precision is at least P (what :class:`docextract.extraction.review.FieldCurve` reads)."""
     kept: list[tuple[float, float, float]] = []
     best = -1.0
     for point in sorted(curve, key=lambda p: p.threshold):
-        if point.precision > best:
-            kept.append((round(point.threshold, 4), round(point.precision, 6), round(point.coverage, 6)))
-            best = point.precision
+        # precision floored to 0.001 (never rounded up past a target): a model's config keeps hundreds of points, not thousands
+        precision = math.floor(point.precision * 1000 + 1e-9) / 1000
+        if precision > best:
+            kept.append((round(point.threshold, 4), precision, round(point.coverage, 4)))
+            best = precision
     return kept
 
 
@@ -130,6 +134,19 @@ def confidence_report(judged: Sequence, targets: Sequence[float] = PRECISION_TAR
     by_key: dict[str, list] = {}
     for j in judged:
         by_key.setdefault(j.key, []).append(j)
+    per_field = {key: summary(items(js), targets) for key, js in sorted(by_key.items())}
+    overall = summary(items(judged), targets)
+    overall["straight_through_per_field"] = {target: _combined(per_field, target, len(judged))
+                                             for target in overall["straight_through"]}
     return {"rule": CONFIDENCE_RULE, "bins": CALIBRATION_BINS, "documents": len({j.document for j in judged}),
-            "overall": summary(items(judged), targets),
-            "per_field": {key: summary(items(js), targets) for key, js in sorted(by_key.items())}}
+            "overall": overall, "per_field": per_field}
+
+
+def _combined(per_field: Mapping[str, Mapping[str, Any]], target: str, total: int) -> dict[str, Any]:
+    """Every field at its own straight-through threshold, together: what per-field thresholds chosen on this
+    very set would accept (each field right at the target, so all of them too)."""
+    points = [s["straight_through"][target] for s in per_field.values()]
+    accepted = sum(p["accepted"] for p in points)
+    correct = sum(round(p["precision"] * p["accepted"]) for p in points if p["accepted"])
+    return {"coverage": accepted / total if total else 0.0, "precision": correct / accepted if accepted else None,
+            "accepted": accepted}

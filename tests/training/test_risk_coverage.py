@@ -35,12 +35,17 @@ def test_straight_through_is_the_largest_coverage_at_the_precision():
 
 def test_the_staircase_gives_the_lowest_threshold_reaching_each_precision():
     steps = staircase(risk_coverage(ITEMS))
-    assert steps == [(0.70, 0.75, 0.8), (0.90, pytest.approx(0.833333, abs=1e-6), 0.6), (0.95, 1.0, 0.3)]
+    assert steps == [(0.70, 0.75, 0.8), (0.90, 0.833, 0.6), (0.95, 1.0, 0.3)]  # precision floored to 0.001
     curve = FieldCurve(10, tuple(steps))
     assert curve.threshold(0.99) == 0.95 and curve.threshold(1.0) == 0.95
     assert curve.threshold(0.80) == 0.90  # 0.93 and 0.80 are beaten by a lower threshold at least as precise
     assert curve.threshold(0.75) == 0.70
     assert FieldCurve(1, ((0.9, 0.5, 1.0),)).threshold(0.99) is None  # no point reached it: nothing accepted
+    # 99 of 100 right is 0.99 exactly, and stays so after flooring; 98 of 99 (0.98990) is not rounded up to 0.99
+    exact = staircase(risk_coverage([(1 - i / 1000, i != 50) for i in range(100)]))
+    assert FieldCurve(100, tuple(exact)).threshold(0.99) == pytest.approx(0.901)
+    near = FieldCurve(99, tuple(staircase(risk_coverage([(1 - i / 1000, i != 0) for i in range(99)]))))
+    assert near.threshold(0.99) is None and near.threshold(0.989) == pytest.approx(0.902)
 
 
 def test_auroc_counts_the_pairs_ranked_right_above_wrong():
@@ -67,4 +72,7 @@ def test_confidence_report_per_field_and_with_the_printed_statuses():
     assert (total["fields"], total["straight_through"]["0.99"]["coverage"]) == (3, pytest.approx(2 / 3))
     assert total["curve"] == [[0.98, pytest.approx(1 / 3, abs=1e-6), 1.0], [0.6, pytest.approx(2 / 3, abs=1e-6), 1.0]]
     assert report["per_field"]["invoice_date"]["straight_through"]["0.99"]["coverage"] == 0.0
+    # each field at its own threshold: both totals output and normalised (0.98, 0.6), no invoice date: 2 of 5
+    assert overall["straight_through_per_field"]["0.99"] == {"coverage": pytest.approx(0.4), "precision": 1.0,
+                                                             "accepted": 2}
     assert report["documents"] == 3
