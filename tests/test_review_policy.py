@@ -124,3 +124,29 @@ def test_plot_without_matplotlib_is_a_missing_dependency(labelled, tmp_path, mon
     assert result.exit_code == 3
     assert "pip install 'docextract[plots]'" in result.output and "Traceback" not in result.output
     assert not (tmp_path / "c.png").exists()
+
+
+def test_calibrate_fits_the_evidence_model_and_policy_that_run_then_applies(labelled, tmp_path):
+    out = tmp_path / "invoice-evidence"
+    result = runner.invoke(app, ["calibrate", "invoice", str(labelled), "--fields", "--precision", "0.95",
+                                 "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["method"] == "evidence" and report["review_policy"]["fitted_on"]["folds"] == report["folds"]
+    assert report["review_policy"]["precision"] == 0.95
+    pdf = labelled.parent / json.loads(labelled.read_text().splitlines()[0])["source"]
+    output = json.loads(runner.invoke(app, ["run", str(pdf), "--model", str(out)]).stdout)
+    jsonschema.validate(output, load_schema())
+    model = output["run"]["model"]
+    assert model["field_calibration"]["method"] == "evidence" and model["field_calibration"] == report["calibration"]
+    assert model["review"]["source"] == "fitted" and model["review"]["precision"] == 0.95
+    for label, field in output["documents"][0]["fields"].items():
+        threshold = model["review"]["thresholds"][label]
+        accepted = threshold is not None and field["confidence"] >= threshold and not is_unnormalised(field)
+        assert field["status"] == ("accepted" if accepted else "review")
+
+
+def test_calibrate_refuses_a_label_map_naming_labels_the_model_lacks(labelled):
+    result = runner.invoke(app, ["calibrate", "invoice", str(labelled), "--fields", "--dry-run",
+                                 "--label-map", "date=receipt_date"])
+    assert result.exit_code == 2 and "receipt_date" in result.output

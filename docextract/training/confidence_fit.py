@@ -109,22 +109,33 @@ def printed_confidence(calibration: FieldCalibration, judged) -> float:
 
 def cross_fitted(method: str, judged: Sequence, folds: int = DEFAULT_FOLDS) -> tuple[list[float | None], int]:
     """Each output field's confidence from a ``method`` fitted on the other folds (split by group), None for a field
-    not output; and the number of folds used (1: too few groups to split, the scores are in-sample)."""
+    not output; and the number of folds used. Fewer folds are used when some fold's other folds hold only right
+    (or only wrong) fields, which nothing can be fitted on; 1: no split works, the scores are in-sample."""
+    for k in range(min(folds, len({j.group for j in judged})), 1, -1):
+        splits = _group_folds(judged, k)
+        if all(_fittable([judged[i] for i in train]) for train, _ in splits):
+            scores: list[float | None] = [None] * len(judged)
+            for train, test in splits:
+                calibration = fit_calibration(method, [judged[i] for i in train])
+                for i in test:
+                    if judged[i].evidence is not None:
+                        scores[i] = printed_confidence(calibration, judged[i])
+            return scores, k
+    calibration = fit_calibration(method, judged)
+    return [printed_confidence(calibration, j) if j.evidence is not None else None for j in judged], 1
+
+
+def _group_folds(judged: Sequence, k: int) -> list[tuple[list[int], list[int]]]:
     from sklearn.model_selection import GroupKFold
 
-    groups = sorted({j.group for j in judged})
-    k = min(folds, len(groups))
-    scores: list[float | None] = [None] * len(judged)
-    if k < 2:
-        calibration = fit_calibration(method, judged)
-        return [printed_confidence(calibration, j) if j.evidence is not None else None for j in judged], 1
     indices = list(range(len(judged)))
-    for train, test in GroupKFold(n_splits=k).split(indices, groups=[j.group for j in judged]):
-        calibration = fit_calibration(method, [judged[i] for i in train])
-        for i in test:
-            if judged[i].evidence is not None:
-                scores[i] = printed_confidence(calibration, judged[i])
-    return scores, k
+    return [(list(train), list(test))
+            for train, test in GroupKFold(n_splits=k).split(indices, groups=[j.group for j in judged])]
+
+
+def _fittable(judged: Sequence) -> bool:
+    outcomes = {j.correct for j in judged if j.evidence is not None}
+    return outcomes == {True, False}
 
 
 def fit_policy(judged: Sequence, scores: Sequence[float | None], precision: float,

@@ -121,6 +121,16 @@ def test_cross_fitting_scores_each_invoice_with_a_model_that_never_saw_it():
     assert min(a_sure) > max(a_unsure)
 
 
+def test_cross_fitting_uses_fewer_folds_when_a_fold_leaves_only_right_fields_to_fit_on():
+    # three invoices, the only wrong fields all in invoice C: leaving C out leaves nothing wrong to fit on
+    judged = [_judged("total", group, 0.5 + i / 20, correct=group != "C" or i % 2 == 0)
+              for group in "ABC" for i in range(10)]
+    scores, folds = cross_fitted("evidence", judged, folds=3)
+    assert folds == 1 and all(s is not None for s in scores)  # 2 folds fail the same way: in-sample, said so
+    judged += [_judged("total", "A", 0.55, correct=False), _judged("total", "B", 0.6, correct=False)]
+    assert cross_fitted("evidence", judged, folds=3)[1] == 3
+
+
 def test_policy_thresholds_per_field_and_all_fields_for_rarely_seen_ones():
     judged, scores = [], []
     # total, 40 documents: right at 0.95 and above, one wrong at 0.9, right below down to 0.5
