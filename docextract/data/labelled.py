@@ -56,6 +56,17 @@ class LabelledDocument:
         """The same labels on a re-ordered document (same words per page, e.g. after augmentation)."""
         return LabelledDocument(self.id, document, self.labels, self.entities, self.label_set, self.fields)
 
+    def renamed(self, mapping: Mapping[str, str]) -> LabelledDocument:
+        """The same document with labels (and ``label_set`` and ``fields`` keys) renamed by ``mapping``
+        (old -> new; labels it does not name stay), e.g. SROIE's ``company`` as the invoice model's ``vendor_name``."""
+        def new(label: str) -> str:
+            return mapping.get(label, label)
+
+        labels = tuple(tuple(new(label) for label in page) for page in self.labels)
+        fields = {new(key): values for key, values in self.fields.items()}
+        return LabelledDocument(self.id, self.document, labels, self.entities,
+                                tuple(dict.fromkeys(new(label) for label in self.label_set)), fields)
+
     # ---- the JSONL record ----
 
     def to_dict(self) -> dict[str, Any]:

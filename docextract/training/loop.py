@@ -54,6 +54,9 @@ class TrainConfig:
     # scale 1, 1.95 -> 0.61 at 0.02 (the same as the text-only encoder, 0.61).
     lspe_lr_scale: float = 0.02
     stop_after_steps: int | None = None  # for tests: stop (as if killed) after this many optimizer steps
+    # Stop when the evaluation metric has not improved for this many epochs (None: run every epoch). The
+    # best epoch is kept either way; the history records the epoch training stopped at.
+    patience: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {k: str(v) if isinstance(v, Path) else v for k, v in asdict(self).items()}
@@ -160,10 +163,17 @@ def train(
         if on_epoch:
             on_epoch(epoch + 1, record)
         history["train_seconds"] = round(seconds_before + time.perf_counter() - started, 3)
+        patience_over = (evaluate is not None and config.patience is not None
+                         and epoch + 1 - history["best"]["epoch"] >= config.patience)
+        if patience_over:
+            history["stopped_early"] = {"epoch": epoch + 1, "patience": config.patience}
         save_checkpoint(
             output_dir, step, model, optimizer, scheduler,
-            {"epoch": epoch + 1, "history": history, "generator_state": generator.get_state().tolist()},
+            {"epoch": config.epochs if patience_over else epoch + 1, "history": history,
+             "generator_state": generator.get_state().tolist()},
         )
+        if patience_over:
+            break
     (output_dir / "history.json").write_text(json.dumps(history, indent=2))
     return history
 

@@ -104,3 +104,15 @@ def test_lspe_position_ffns_train_at_a_scaled_learning_rate(tmp_path):
         assert len(in_lspe) == 1  # a group is all LSPE or none
         assert group["lr"] == pytest.approx(2e-6 if in_lspe.pop() else 1e-4)
     assert sum(len(g["params"]) for g in groups) == sum(1 for p in model.parameters() if p.requires_grad)
+
+
+def test_patience_stops_once_the_metric_has_not_improved_for_that_many_epochs(tmp_path):
+    scores = iter([0.5, 0.7, 0.6, 0.65, 0.9, 0.95])  # best at epoch 2, then two epochs without a better one
+    history = train(_tiny_model(), _examples(), TrainConfig(tmp_path, epochs=6, batch_size=4, patience=2),
+                    evaluate=lambda m: {"f1": next(scores)})
+    assert [e["epoch"] for e in history["epochs"]] == [1, 2, 3, 4]
+    assert history["best"]["epoch"] == 2 and history["stopped_early"] == {"epoch": 4, "patience": 2}
+    # a re-run of the finished command resumes nothing: training is over
+    again = train(_tiny_model(), _examples(), TrainConfig(tmp_path, epochs=6, batch_size=4, patience=2),
+                  evaluate=lambda m: {"f1": 1.0})
+    assert again["epochs"] == history["epochs"]
