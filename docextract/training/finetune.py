@@ -197,7 +197,12 @@ def resolve_window_options(options: FinetuneOptions) -> FinetuneOptions:
 
 
 def build_model(name_or_folder: str, labels: list[str], overrides: dict[str, Any]):
+    import torch
+
+    from docextract.extraction.confidence import FIELD_CALIBRATION_KEY
+    from docextract.inference import TEMPERATURE_KEY
     from docextract.modeling import LayoutForTokenClassification, from_preset
+    from docextract.modeling.compact import COMPACT_MARKER, is_compact, load_compact
     from docextract.modeling.loading import check_loadable_folder
     from docextract.modeling.presets import PRESETS
 
@@ -210,10 +215,23 @@ def build_model(name_or_folder: str, labels: list[str], overrides: dict[str, Any
     if not folder.is_dir():
         raise UsageError(f"--model {name_or_folder!r} is neither a preset ({', '.join(PRESETS)}) nor a model folder")
     check_loadable_folder(folder)
-    # A pretrained (or finetuned) folder: its encoder weights, a fresh classifier for these labels.
-    return LayoutForTokenClassification.from_pretrained(
-        str(folder), num_labels=len(labels), id2label=id2label, label2id=label2id, ignore_mismatched_sizes=True,
-    )
+    if is_compact(folder):  # a shipped model (fp16/int8): continue training it in fp32
+        model = load_compact(folder, LayoutForTokenClassification)
+        if [model.config.id2label[i] for i in range(model.config.num_labels)] != labels:
+            model.classifier = torch.nn.Linear(model.config.hidden_size, len(labels))
+            model.num_labels = model.config.num_labels = len(labels)
+        model.config.id2label, model.config.label2id = id2label, label2id
+        model.train()
+    else:
+        # A pretrained (or finetuned) folder: its encoder weights, a fresh classifier for these labels.
+        model = LayoutForTokenClassification.from_pretrained(
+            str(folder), num_labels=len(labels), id2label=id2label, label2id=label2id, ignore_mismatched_sizes=True,
+        )
+    # What was fitted to the old model's outputs does not hold for the new one: refit after training.
+    for key in (TEMPERATURE_KEY, FIELD_CALIBRATION_KEY, COMPACT_MARKER):
+        if hasattr(model.config, key):
+            delattr(model.config, key)
+    return model
 
 
 def finetune(options: FinetuneOptions, *, on_step: Callable | None = None, on_epoch: Callable | None = None,
