@@ -56,13 +56,14 @@ def generate(out_dir: Path, count: int) -> list[dict]:
     return records
 
 
-def extract_all(records: list[dict], data_dir: Path, model: str, lang: str) -> list[dict]:
-    """Per document: its kind, family, pages, the field judgements, seconds, and an error if the run failed."""
+def extract_all(records: list[dict], data_dir: Path, model: str, lang: str, **run_options) -> list[dict]:
+    """Per document: its kind, family, pages, the field judgements, seconds, and an error if the run failed.
+    A record's ``source`` is read relative to ``data_dir``; ``run_options`` go to RunOptions."""
     from docextract.errors import DocextractError
     from docextract.pipeline import RunOptions, extract_file
     from docextract.training.extraction_eval import judge_output
 
-    options = RunOptions(model=model, lang=lang)
+    options = RunOptions(model=model, lang=lang, **run_options)
     results = []
     for n, record in enumerate(records, 1):
         start = time.perf_counter()
@@ -71,9 +72,10 @@ def extract_all(records: list[dict], data_dir: Path, model: str, lang: str) -> l
         except DocextractError as exc:  # a failed file counts with every field wrong
             output, error = {"documents": []}, exc.one_line()
         judgements = judge_output(output, record["fields"])
-        results.append({"id": record["id"], "kind": record["synth"]["kind"], "family": record["synth"]["family"],
-                        "pages": record["synth"]["page_count"], "seconds": time.perf_counter() - start,
-                        "error": error, "judgements": judgements})
+        synth = record.get("synth") or {}
+        results.append({"id": record["id"], "kind": synth.get("kind", "digital"), "family": synth.get("family", record.get("group")),
+                        "pages": synth.get("page_count", len(record.get("pages", []))),
+                        "seconds": time.perf_counter() - start, "error": error, "judgements": judgements})
         print(f"\r{n}/{len(records)} documents", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     return results
@@ -140,6 +142,32 @@ def synthetic_section(model: str, count: int, lang: str, keep_data: Path | None)
     }
 
 
+def real_section(model: str, labelled: Path, lang: str) -> dict:
+    """Real documents with field truth (e.g. `docextract convert einvoice` output): every file through `run`
+    reading the page only (an e-invoice's embedded XML is ignored, so the model is what is measured)."""
+    from docextract.training.extraction_eval import COMPARISON_RULES
+
+    records = [json.loads(line) for line in labelled.read_text(encoding="utf-8").splitlines() if line.strip()]
+    records = [r for r in records if r.get("fields")]
+    start = time.perf_counter()
+    results = extract_all(records, labelled.parent, model, lang, ignore_embedded=True)
+    groups = defaultdict(list)
+    for r in results:
+        groups[r["family"]].append(r)
+    return {
+        "data": str(labelled), "comparison_rules": COMPARISON_RULES,
+        "accuracy_rule": "per field: share of the documents whose truth has the field (located on the page) where "
+                         "the extracted field's normalized value equals the truth; not extracted counts as wrong",
+        "all": accuracy_summary(results),
+        "per_group_micro_accuracy": {g: accuracy_summary(rs)["micro_accuracy"] for g, rs in sorted(groups.items())},
+        "calibration": calibration(results),
+        "pairs": [[j.confidence, j.correct, j.key, r["id"]] for r in results for j in r["judgements"]
+                  if j.confidence is not None and j.in_truth],
+        "errors": [{"id": r["id"], "error": r["error"]} for r in results if r["error"]],
+        "seconds": round(time.perf_counter() - start, 1),
+    }
+
+
 def sroie_section(model: str, src: Path, limit: int | None) -> dict:
     from docextract.data.sroie import convert_sroie
     from docextract.pipeline import load_model
@@ -184,6 +212,17 @@ def markdown(result: dict) -> str:
             acc = "" if row["accuracy"] is None else f"{row['accuracy']:.3f}"
             lines.append(f"| {row['low']:.1f}-{row['high']:.1f} | {row['count']} | {mean} | {acc} |")
         lines.append("")
+    for name, real in result.get("real", {}).items():
+        lines += [f"## Real documents: {name} (page only, through `docextract run --ignore-embedded`)", "",
+                  f"`{real['data']}`: {real['all']['documents']} documents, failed: {real['all']['failed']}.", "",
+                  "| field | accuracy % | documents |", "|---|---:|---:|"]
+        for key, v in real["all"]["per_field"].items():
+            lines.append(f"| {key} | {_pct(v['accuracy'])} | {v['documents']} |")
+        lines.append(f"| **micro** | **{_pct(real['all']['micro_accuracy'])}** | |")
+        cal = real["calibration"]
+        if cal["ece"] is not None:
+            lines += ["", f"ECE {cal['ece']:.4f} over {cal['extracted_fields']} extracted fields."]
+        lines.append("")
     sroie = result.get("sroie")
     if sroie:
         r = sroie["report"]
@@ -210,6 +249,9 @@ def main() -> None:
     parser.add_argument("--sroie-limit", type=int, default=None, help="only the first N SROIE test receipts")
     parser.add_argument("--skip-sroie", action="store_true")
     parser.add_argument("--skip-synthetic", action="store_true")
+    parser.add_argument("--real", action="append", default=[], metavar="NAME=LABELS.jsonl",
+                        help="real documents with field truth (e.g. `docextract convert einvoice` output, sources "
+                             "relative to the file's folder or absolute), read page only; repeatable")
     parser.add_argument("--keep-data", type=Path, default=None, help="write the generated invoices here and keep them")
     parser.add_argument("--output", type=Path, default=RESULTS / "invoice_eval.json")
     args = parser.parse_args()
@@ -225,6 +267,9 @@ def main() -> None:
                           "python": platform.python_version(), "platform": platform.platform()}}
     if not args.skip_synthetic:
         result["synthetic"] = synthetic_section(args.model, args.count, args.lang, args.keep_data)
+    for spec in args.real:
+        name, _, path = spec.rpartition("=")
+        result.setdefault("real", {})[name or Path(path).stem] = real_section(args.model, Path(path), args.lang)
     if not args.skip_sroie:
         result["sroie"] = sroie_section(args.model, args.sroie, args.sroie_limit)
     args.output.parent.mkdir(parents=True, exist_ok=True)
