@@ -111,7 +111,8 @@ def _clean(text: str) -> str:
 def parse_date(text: str, locale: str = DEFAULT_LOCALE, default_year: int | None = None) -> date | None:
     """A printed date -> ``datetime.date``, day-first unless the locale writes month first (en_US).
 
-    A date printed without its year ("July 31") takes ``default_year`` (the year of the document's own
+    A numeric date needs day, month and year ("2.6" is no date). A date printed without its year
+    ("July 31") takes ``default_year`` (the year of the document's own
     dates, :func:`docextract.extraction.locales.document_year`); without one it is unparsable (None), never
     today's year. A date without its day ("July 2024") is the first of the month.
     """
@@ -120,7 +121,9 @@ def parse_date(text: str, locale: str = DEFAULT_LOCALE, default_year: int | None
         return None
     cleaned = _ORDINAL_DOT.sub(r"\1 ", cleaned)
     cleaned = re.sub(r"\b1er\b", "1", cleaned)  # French "1er août"
-    cleaned = _FOREIGN_MONTH.sub(lambda m: _ENGLISH_MONTHS[MONTH_NUMBERS[m.group(1).lower()] - 1], cleaned)
+    cleaned, month_names = _FOREIGN_MONTH.subn(lambda m: _ENGLISH_MONTHS[MONTH_NUMBERS[m.group(1).lower()] - 1], cleaned)
+    if not month_names and len(re.findall(r"\d+", cleaned)) < 3 and not re.fullmatch(r"\d{8}", cleaned):
+        return None  # "2.6", "12/24": a version, a fraction, a card expiry; a numeric date prints day, month and year
     iso_like = re.fullmatch(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}", cleaned)
     options = {"dayfirst": conventions(locale).day_first and not iso_like, "yearfirst": bool(iso_like), "fuzzy": False}
     try:

@@ -125,3 +125,19 @@ def test_document_year_currency_and_identifiers_reach_the_fields():
         assert fields[name]["valid"] is False and fields[name]["confidence"] <= 0.25  # never high
         assert any(r.startswith(f"invalid identifier: {name} (") for r in document["validation"]["review_reasons"])
     assert document["validation"]["needs_review"] is True
+
+
+def test_decode_entities_finds_the_spans_seqeval_scores():
+    # run's decoder also carries each word's probability and stays free of seqeval's scikit-learn import
+    # (most of a second per process); it must find exactly the entities evaluation counts, valid tags or not
+    import random
+
+    from docextract.data.tagging import spans_from_tags
+
+    rng = random.Random(13)
+    tag_set = ["O", "B-a", "I-a", "E-a", "S-a", "B-b", "I-b", "E-b", "S-b"]
+    for _ in range(500):
+        tags = [rng.choice(tag_set) for _ in range(rng.randint(1, 12))]
+        entities = decode_entities([TaggedWord(WordRef(0, i), t, 0.5) for i, t in enumerate(tags)])
+        decoded = [(e.label, e.words[0].word_index, e.words[-1].word_index + 1) for e in entities]
+        assert decoded == [(s.label, s.start, s.end) for s in spans_from_tags(tags)], tags

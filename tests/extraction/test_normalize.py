@@ -26,6 +26,9 @@ from docextract.extraction.normalize import (
         ("2024-03-15", "de_DE", date(2024, 3, 15)),
         ("15-Mar-2024", "en_GB", date(2024, 3, 15)),
         ("TOTAL", "en_US", None),
+        ("2.6", "de_DE", None),  # a version number the model tagged as a date
+        ("12/24", "en_US", None),
+        ("20240315", "de_DE", date(2024, 3, 15)),
         ("", "en_US", None),
     ],
 )
