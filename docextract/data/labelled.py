@@ -7,16 +7,14 @@ the record ``id``, ``label_set`` and ``fields``. Writing then reading gives back
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
 from docextract.document import Document, WordRef
-from docextract.errors import InputError, OutputError
+from docextract.errors import InputError
+from docextract.files import atomic_writer
 
 OUTSIDE = "O"  # the label of a word outside every entity
 
@@ -120,27 +118,11 @@ def read_jsonl(path: str | Path) -> Iterator[LabelledDocument]:
 
 
 def write_jsonl(docs: Iterable[LabelledDocument], path: str | Path) -> int:
-    """Write the records atomically (a temporary file beside ``path``, then a rename). Returns the count."""
-    path = Path(path)
-    directory = path.parent if str(path.parent) else Path(".")
+    """Write the records atomically (streamed through :func:`docextract.files.atomic_writer`). Returns the count."""
     count = 0
-    try:
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    except OSError as error:
-        raise OutputError(f"cannot write here: {error.strerror}", path=str(path)) from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            for doc in docs:
-                handle.write(json.dumps(doc.to_dict(), ensure_ascii=False) + "\n")
-                count += 1
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp_name, path)
-    except BaseException as error:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp_name)
-        if isinstance(error, OSError):
-            raise OutputError(f"cannot write labelled data: {error.strerror}", path=str(path)) from None
-        raise
+    with atomic_writer(path) as handle:
+        for doc in docs:
+            handle.write((json.dumps(doc.to_dict(), ensure_ascii=False) + "\n").encode("utf-8"))
+            count += 1
     return count
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from docextract.document import Document
+from docextract.files import write_bytes_atomic
 from docextract.synth.blocks import Style
 from docextract.synth.canvas import Canvas
 from docextract.synth.content import LOCALES, InvoiceContent, sample_invoice
@@ -120,7 +121,7 @@ def generate_invoice(seed: int, index: int, options: SynthOptions, out_dir: Path
     scanned = document_rng(seed, index, "scan").random() < options.scan_fraction
     record: dict[str, Any] = {"id": stem, "label_set": list(INVOICE_LABELS)}
     if not scanned:
-        (out_dir / f"{stem}.pdf").write_bytes(rendered.pdf)
+        write_bytes_atomic(out_dir / f"{stem}.pdf", rendered.pdf)
         document = document.replace(source=f"{stem}.pdf", sha256=hashlib.sha256(rendered.pdf).hexdigest())
         kind = "digital"
     else:
@@ -157,5 +158,5 @@ def _write_sidecar(path: Path, stem: str, image: str, pages: list, regions: tupl
             "dpi": scan.params.dpi, "width_px": scan.image.width, "height_px": scan.image.height,
             "angle_degrees": round(scan.params.angle, 4), "regions": [r.to_dict() for r in moved],
         })
-    path.write_text(json.dumps(out, ensure_ascii=False), encoding="utf-8")
+    write_bytes_atomic(path, json.dumps(out, ensure_ascii=False).encode("utf-8"))
     return path.name

@@ -29,6 +29,7 @@ from docextract.data.validate import errors as validation_errors
 from docextract.data.validate import validate_files
 from docextract.errors import InputError, UsageError
 from docextract.extraction.entities import split_tag
+from docextract.files import replace_folder_atomic, write_bytes_atomic
 from docextract.modeling.batching import IGNORE_INDEX
 from docextract.training.evaluate import EvalSettings, evaluate_model, prepare_for_model
 from docextract.training.loop import TrainConfig, train
@@ -287,13 +288,16 @@ def finetune(options: FinetuneOptions, *, on_step: Callable | None = None, on_ep
     if stop_after_steps is not None:
         return {"history": history, "interrupted": True}
     final = Path(options.output_dir) / "model"
-    source = Path(options.output_dir) / "best"
-    if not source.is_dir():  # no evaluation data: the last epoch is the model
-        model.save_pretrained(source, safe_serialization=True)
-    if final.exists():
-        shutil.rmtree(final)
-    shutil.copytree(source, final)
-    tokenizer.save_pretrained(final)
+    best = Path(options.output_dir) / "best"
+
+    def write_model(staging: Path) -> None:
+        if best.is_dir():
+            shutil.copytree(best, staging, dirs_exist_ok=True)
+        else:  # no evaluation data: the last epoch is the model
+            model.save_pretrained(staging, safe_serialization=True)
+        tokenizer.save_pretrained(staging)
+
+    replace_folder_atomic(final, write_model)
     record = {
         "train_files": [str(p) for p in options.train_files], "eval_files": [str(p) for p in options.eval_files],
         "train_documents": len(train_docs), "train_windows": len(examples),
@@ -305,7 +309,7 @@ def finetune(options: FinetuneOptions, *, on_step: Callable | None = None, on_ep
     }
     if options.calibrate:
         record["calibration"] = _calibrate_final(final, tokenizer, eval_docs)
-    (final / "training.json").write_text(json.dumps(record, indent=2, default=str))
+    write_bytes_atomic(final / "training.json", json.dumps(record, indent=2, default=str).encode("utf-8"))
     return record
 
 

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import shutil
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -20,6 +18,7 @@ import torch
 from transformers import get_linear_schedule_with_warmup
 from transformers.utils import logging as hf_logging
 
+from docextract.files import replace_folder_atomic, write_bytes_atomic
 from docextract.modeling.batching import collate
 from docextract.training.checkpoints import (
     latest_complete_checkpoint,
@@ -174,7 +173,7 @@ def train(
         )
         if patience_over:
             break
-    (output_dir / "history.json").write_text(json.dumps(history, indent=2))
+    write_bytes_atomic(output_dir / "history.json", json.dumps(history, indent=2).encode("utf-8"))
     return history
 
 
@@ -186,14 +185,5 @@ def _load_weights(model, folder: Path) -> None:
 
 
 def _save_best(model, folder: Path) -> None:
-    """Replace ``folder`` with the current weights, atomically (write beside it, then rename)."""
-    tmp = folder.with_name(folder.name + ".tmp")
-    if tmp.exists():
-        shutil.rmtree(tmp)
-    model.save_pretrained(tmp, safe_serialization=True)
-    old = folder.with_name(folder.name + ".old")
-    if folder.exists():
-        os.replace(folder, old)
-    os.replace(tmp, folder)
-    if old.exists():
-        shutil.rmtree(old)
+    """Replace ``folder`` with the current weights, atomically (written beside it, fsynced, then renamed)."""
+    replace_folder_atomic(folder, lambda staging: model.save_pretrained(staging, safe_serialization=True))

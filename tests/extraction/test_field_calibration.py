@@ -24,6 +24,7 @@ from docextract.extraction.confidence import (
     fit_platt,
     model_field_calibration,
 )
+from docextract.extraction.identifiers import INVALID_IDENTIFIER_MAX_CONFIDENCE
 from docextract.extraction.output import load_schema
 from docextract.inference import word_logits
 from docextract.modeling import LayoutForTokenClassification, from_preset
@@ -231,7 +232,10 @@ def test_calibrate_fields_command_fits_the_shipped_model_on_real_invoices(invoic
     jsonschema.validate(output, load_schema())
     fitted = calibration_from_config(report["calibration"])
     for field in output["documents"][0]["fields"].values():
-        assert field["confidence"] == pytest.approx(fitted(field["raw_confidence"]), abs=ROUNDING)
+        expected = fitted(field["raw_confidence"])
+        if field.get("valid") is False:  # an identifier failing its check is capped (the synthetic VAT ids do)
+            expected = min(expected, INVALID_IDENTIFIER_MAX_CONFIDENCE)
+        assert field["confidence"] == pytest.approx(expected, abs=ROUNDING)
 
 
 def test_calibrate_fields_refuses_data_without_fields(tiny_folder, invoices, tmp_path):

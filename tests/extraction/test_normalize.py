@@ -1,11 +1,11 @@
 from datetime import date
+from decimal import Decimal
 
 import pytest
 
 from docextract.extraction.normalize import (
     Money,
-    guess_locale,
-    normalize_iban,
+    currencies_in,
     parse_amount,
     parse_currency,
     parse_date,
@@ -26,6 +26,9 @@ from docextract.extraction.normalize import (
         ("2024-03-15", "de_DE", date(2024, 3, 15)),
         ("15-Mar-2024", "en_GB", date(2024, 3, 15)),
         ("TOTAL", "en_US", None),
+        ("2.6", "de_DE", None),  # a version number the model tagged as a date
+        ("12/24", "en_US", None),
+        ("20240315", "de_DE", date(2024, 3, 15)),
         ("", "en_US", None),
     ],
 )
@@ -62,14 +65,30 @@ def test_parse_amount_keeps_currency():
     assert parse_currency("no money here") is None
 
 
-def test_iban_checksum():
-    assert normalize_iban("DE89 3704 0044 0532 0130 00") == ("DE89370400440532013000", True)
-    assert normalize_iban("DE89 3704 0044 0532 0130 01") == ("DE89370400440532013001", False)
-    assert normalize_iban("not an iban") is None
+def test_parse_number_refuses_what_is_not_grouped_in_thousands():
+    assert parse_number("15.12.2024", "de_DE") is None  # a date the model tagged as an amount
+    assert parse_number("2.4.0", "de_DE") is None  # a version
+    assert parse_number("8.550", "de_DE") == Decimal("8550")
+    assert parse_number("1,23,456.00", "en_US") == Decimal("123456.00")  # India groups lakhs
 
 
-def test_guess_locale():
-    assert guess_locale("Rechnung Nr. 42 Gesamtbetrag 1.190,00 €") == "de_DE"
-    assert guess_locale("Facture n° 42 Montant TTC 1 190,00 €") == "fr_FR"
-    assert guess_locale("Invoice 42 Total $1,190.00") == "en_US"
-    assert guess_locale("Invoice 42 VAT £1,190.00") == "en_GB"
+def test_partial_date_takes_the_documents_year_never_todays():
+    assert parse_date("July 31", "en_US", default_year=2023) == date(2023, 7, 31)
+    assert parse_date("31. Juli", "de_DE", default_year=2021) == date(2021, 7, 31)
+    assert parse_date("July 31", "en_US") is None  # no year known: unparsable, not this year
+    assert parse_date("July 31, 2022", "en_US", default_year=2023) == date(2022, 7, 31)  # a printed year wins
+    assert parse_date("July 2024", "en_US") == date(2024, 7, 1)  # no day: the first, never today's
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Total: US$ 12.00", "USD"), ("RM 12.50", "MYR"), ("12,50 €", "EUR"), ("CHF 40.00", "CHF"),
+    ("eur", "EUR"),  # a currency field's own text, any case
+    ("US", None), ("Germany", None), ("FORM 3", None), ("Ukraine", None),  # countries and words are no currency
+])
+def test_parse_currency_reads_codes_and_symbols_as_tokens(text, expected):
+    assert parse_currency(text) == expected
+
+
+def test_currencies_anywhere_on_a_document():
+    assert currencies_in("Invoice 12 · amounts in EUR · total 1.190,00 € · ref US-42") == ["EUR", "EUR"]
+    assert currencies_in("Sold to: US customer, Total 5.00 usd") == []  # lower case is a word in running text
