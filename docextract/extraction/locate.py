@@ -346,7 +346,7 @@ def amount_forms(value: Decimal) -> set[str]:
     value = abs(value)
     forms = set()
     texts = {f"{value:.2f}"}
-    if value != value.quantize(Decimal("0.01")):  # more decimals than cents: also as stated ("9.9000")
+    if value.as_tuple().exponent < -2:  # more decimals than cents: also as stated ("9.9000")
         texts.add(format(value, "f"))
     for text in texts:
         whole, _, fraction = text.partition(".")
