@@ -15,7 +15,8 @@ decimal amounts, ISO 4217 codes; an address as its printed lines joined with ", 
 
 ``group`` names the invoice a record is a rendering of: the file's scenario name without profile,
 version, tool and language parts (``zugferd_2p1_EN16931_Einfach`` -> ``einfach``), merged with every other
-record of the same invoice number, seller and grand total. ``docextract split`` keeps a group on one side.
+record of the same invoice number, seller and grand total (the FeRD samples reuse one invoice for many
+scenarios: SEPA pre-notification, deviating payee, due date variants are renderings of ``einfach``). ``docextract split`` keeps a group on one side.
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ def invoice_identity(invoice: EmbeddedInvoice) -> tuple[str, str, str] | None:
 
 def assign_groups(names: Sequence[str], identities: Sequence[tuple[str, str, str] | None]) -> list[str]:
     """One group per record: records sharing a scenario name or an invoice identity are one group,
-    named by the smallest scenario name in it."""
+    named by its most common scenario name (the smallest of equally common ones)."""
     parent = list(range(len(names)))
 
     def root(i: int) -> int:
@@ -104,7 +105,8 @@ def assign_groups(names: Sequence[str], identities: Sequence[tuple[str, str, str
         members.setdefault(root(i), []).append(i)
     group_of = [""] * len(names)
     for indices in members.values():
-        label = min(names[i] for i in indices)
+        counts = Counter(names[i] for i in indices)
+        label = min(counts, key=lambda name: (-counts[name], name))  # its most common name
         for i in indices:
             group_of[i] = label
     return group_of

@@ -646,7 +646,8 @@ def _locate_address(page: _PageText, address: Any) -> tuple[list[tuple[WordRef, 
                     words.update(span)
                     break
         if page.same_row(street[-1], best[0]) and best[0] - street[-1] <= 4:
-            words.update(range(street[-1] + 1, best[0]))  # separators on a one-line address ("·", ",")
+            # a one-line address ("123 Business Road · EC1A 1BB London"): its words, not the separators
+            words.update(i for i in range(street[-1] + 1, best[0]) if compact(page.texts[i]))
         before = best[0] - 1
         if country and before > street[-1] and page.same_row(before, best[0]) \
                 and compact(page.texts[before]) == compact(country):
