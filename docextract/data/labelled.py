@@ -26,6 +26,8 @@ class LabelledDocument:
     ``labels[p][w]`` is the entity type of word ``w`` on page index ``p`` (``"O"`` outside entities);
     ``entities[p][w]`` groups the words of one entity (None: consecutive words with the same label in
     reading order form one entity). ``fields`` are document-level expected values (key -> values).
+    ``group`` names what the document is a copy of (one invoice in several renderings): a split keeps a
+    group on one side; None: the document is its own group.
     """
 
     id: str
@@ -34,6 +36,7 @@ class LabelledDocument:
     entities: tuple[tuple[int | None, ...], ...]
     label_set: tuple[str, ...]
     fields: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    group: str | None = None
 
     def __post_init__(self) -> None:
         pages = self.document.pages
@@ -52,7 +55,7 @@ class LabelledDocument:
 
     def with_document(self, document: Document) -> LabelledDocument:
         """The same labels on a re-ordered document (same words per page, e.g. after augmentation)."""
-        return LabelledDocument(self.id, document, self.labels, self.entities, self.label_set, self.fields)
+        return LabelledDocument(self.id, document, self.labels, self.entities, self.label_set, self.fields, self.group)
 
     def renamed(self, mapping: Mapping[str, str]) -> LabelledDocument:
         """The same document with labels (and ``label_set`` and ``fields`` keys) renamed by ``mapping``
@@ -79,6 +82,8 @@ class LabelledDocument:
         record.update(data)
         if self.fields:
             record["fields"] = {key: list(values) for key, values in self.fields.items()}
+        if self.group is not None:
+            record["group"] = self.group
         return record
 
     @staticmethod
@@ -92,6 +97,7 @@ class LabelledDocument:
         return LabelledDocument(
             id=str(data["id"]), document=document, labels=labels, entities=entities,
             label_set=tuple(data.get("label_set", ())), fields=fields,
+            group=None if data.get("group") is None else str(data["group"]),
         )
 
 
