@@ -1,7 +1,7 @@
 """Typed values from printed text: dates to ISO 8601, amounts to decimal strings with ISO 4217 codes.
 
 Parsing respects the document's locale: ``03/04/2024`` is the 4th of March in an en_US document
-and the 3rd of April in a de_DE or fr_FR one; ``1.234,56`` is 1234.56 in German and French.
+and the 3rd of April in a de_DE, fr_FR, nl_NL, it_IT or es_ES one; ``1.234,56`` is 1234.56 there.
 Each parser returns ``None`` when the text cannot be read as that type; it never guesses wildly.
 """
 
@@ -16,9 +16,10 @@ from decimal import Decimal, InvalidOperation
 from dateutil import parser as date_parser
 
 DEFAULT_LOCALE = "en_US"
-DAY_FIRST_LOCALES = ("en_GB", "de_DE", "fr_FR")
+DAY_FIRST_LOCALES = ("en_GB", "de_DE", "fr_FR", "nl_NL", "it_IT", "es_ES")
+COMMA_DECIMAL_LOCALES = ("de_DE", "fr_FR", "nl_NL", "it_IT", "es_ES")
 
-# dateutil knows English month names only; German and French ones are mapped to them first.
+# dateutil knows English month names only; German, French, Dutch, Italian and Spanish ones are mapped first.
 _FOREIGN_MONTHS = {
     # German
     "januar": "January", "jänner": "January", "februar": "February", "märz": "March", "maerz": "March",
@@ -27,11 +28,24 @@ _FOREIGN_MONTHS = {
     "janvier": "January", "février": "February", "fevrier": "February", "mars": "March", "avril": "April",
     "juin": "June", "juillet": "July", "août": "August", "aout": "August", "septembre": "September",
     "octobre": "October", "novembre": "November", "décembre": "December", "decembre": "December",
+    # Dutch
+    "januari": "January", "februari": "February", "maart": "March", "mei": "May", "augustus": "August",
+    # Italian
+    "gennaio": "January", "febbraio": "February", "marzo": "March", "aprile": "April", "maggio": "May",
+    "giugno": "June", "luglio": "July", "agosto": "August", "settembre": "September", "ottobre": "October",
+    "dicembre": "December",
+    # Spanish
+    "enero": "January", "febrero": "February", "abril": "April", "mayo": "May", "junio": "June", "julio": "July",
+    "septiembre": "September", "setiembre": "September", "octubre": "October", "noviembre": "November",
+    "diciembre": "December",
     # abbreviations seen on invoices
     "jan.": "Jan", "févr.": "Feb", "fév.": "Feb", "mär.": "Mar", "avr.": "Apr", "juil.": "Jul",
     "déc.": "Dec", "dez.": "Dec", "okt.": "Oct",
 }
-_MONTH_PATTERN = re.compile(r"\b(" + "|".join(re.escape(k) for k in sorted(_FOREIGN_MONTHS, key=len, reverse=True)) + r")", re.IGNORECASE)
+# A whole word only: "Januar" must not match the start of "January" (which dateutil reads itself).
+_MONTH_PATTERN = re.compile(r"\b(" + "|".join(re.escape(k) for k in sorted(_FOREIGN_MONTHS, key=len, reverse=True))
+                            + r")(?![^\W\d_])", re.IGNORECASE)
+_SPANISH_DE = re.compile(r"\s+del?\s+", re.IGNORECASE)  # "5 de marzo de 2024"
 _ORDINAL_DOT = re.compile(r"\b(\d{1,2})\.\s+(?=[A-Za-zÀ-ÿ])")  # "15. März 2024" -> "15 März 2024"
 
 CURRENCY_SYMBOLS = {
@@ -63,7 +77,9 @@ def parse_date(text: str, locale: str = DEFAULT_LOCALE) -> date | None:
         return None
     cleaned = _ORDINAL_DOT.sub(r"\1 ", cleaned)
     cleaned = re.sub(r"\b1er\b", "1", cleaned)  # French "1er août"
-    cleaned = _MONTH_PATTERN.sub(lambda m: _FOREIGN_MONTHS[m.group(1).lower()], cleaned)
+    cleaned, foreign = _MONTH_PATTERN.subn(lambda m: _FOREIGN_MONTHS[m.group(1).lower()], cleaned)
+    if foreign:
+        cleaned = _SPANISH_DE.sub(" ", cleaned)
     iso_like = re.fullmatch(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}", cleaned)
     try:
         parsed = date_parser.parse(
@@ -126,7 +142,7 @@ def _decimal_separator(digits: str, locale: str) -> str | None:
     decimals = len(digits) - digits.rfind(sep) - 1
     if decimals == 3:
         # "1,234" is a thousand in English; "1.234" a thousand in German/French; "1,234" there is 1.234.
-        locale_decimal = "," if locale in ("de_DE", "fr_FR") else "."
+        locale_decimal = "," if locale in COMMA_DECIMAL_LOCALES else "."
         return sep if sep == locale_decimal else None
     return sep
 
@@ -154,12 +170,16 @@ def normalize_iban(text: str) -> tuple[str, bool] | None:
 _LOCALE_HINTS = {
     "de_DE": ("rechnung", "datum", "betrag", "summe", "mwst", "ust", "gesamt", "zahlbar", "netto", "brutto", "steuernummer"),
     "fr_FR": ("facture", "montant", "tva", "total ttc", "total ht", "échéance", "date d'émission", "règlement", "quantité"),
+    "nl_NL": ("factuur", "btw", "bedrag", "totaal", "omschrijving", "aantal", "te betalen"),
+    "it_IT": ("fattura", "imponibile", "partita iva", "aliquota", "quantità", "scadenza", "totale"),
+    "es_ES": ("factura", "base imponible", "importe", "vencimiento", "cantidad", "forma de pago"),
     "en_GB": ("vat", "£", "postcode", "sort code"),
 }
 
 
 def guess_locale(text: str) -> str:
-    """The locale a document is most likely written in (en_US, en_GB, de_DE or fr_FR), from words and numbers."""
+    """The locale a document is most likely written in (en_US, en_GB, de_DE, fr_FR, nl_NL, it_IT or es_ES), from
+    words and numbers."""
     lowered = _clean(text).lower()
     scores = {loc: sum(lowered.count(hint) for hint in hints) for loc, hints in _LOCALE_HINTS.items()}
     comma_decimals = len(re.findall(r"\d,\d{2}\b", lowered))
