@@ -18,6 +18,7 @@ from docextract.synth.content import InvoiceContent, Note, Party
 from docextract.synth.vocab import VOCAB
 
 LINE_GAP = 1.35  # line pitch as a multiple of the font size
+PAPER_EDGE = 30.0  # points: no text closer to the paper's edge than this
 
 
 class Style:
@@ -145,25 +146,35 @@ def text_logo(cv: Canvas, c: InvoiceContent, x: float, y: float, size: float = 2
     return side
 
 
+def fitted_size(cv: Canvas, parts: list, size: float, style: str, max_width: float | None) -> float:
+    """``size``, or smaller so that ``parts`` are no wider than ``max_width`` (long names in narrow columns)."""
+    if max_width is None:
+        return size
+    width = _text_width(cv, parts, size, style)
+    return size if width <= max_width else size * max_width / width
+
+
 def vendor_block(cv: Canvas, c: InvoiceContent, st: Style, x: float, y: float, align: str = "L",
                  name_size: float = 14, size: float | None = None, tax_id: bool = True, contact: bool = True,
-                 heading: bool = False) -> float:
-    """The vendor's name, address lines, contact (unlabelled) and tax id."""
+                 heading: bool = False, max_width: float | None = None) -> float:
+    """The vendor's name, address lines, contact (unlabelled) and tax id; lines wider than ``max_width``
+    are printed smaller."""
     size = size or st.size
     if heading:
         cv.line(x, y + size, [st.word("from")], size=size * 0.85, style="B", align=align, color=(90, 90, 90))
         y += size * LINE_GAP
-    cv.line(x, y + name_size, [cv.value(c.vendor.name, "vendor_name")], size=name_size, style="B", align=align)
+    name = [cv.value(c.vendor.name, "vendor_name")]
+    cv.line(x, y + name_size, name, size=fitted_size(cv, name, name_size, "B", max_width), style="B", align=align)
     y += name_size * 1.5
     entity = cv.new_entity()
-    for text in c.vendor.address:
-        cv.line(x, y + size, [Part(text, "vendor_address", entity)], size=size, align=align)
-        y += size * LINE_GAP
+    lines: list[tuple[list[Part | str], float]] = [([Part(text, "vendor_address", entity)], size)
+                                                   for text in c.vendor.address]
     if contact:
-        cv.line(x, y + size, [f"{st.word('phone')} {c.vendor.phone}", c.vendor.email], size=size * 0.9, align=align)
-        y += size * LINE_GAP
+        lines.append(([f"{st.word('phone')} {c.vendor.phone}", c.vendor.email], size * 0.9))
     if tax_id and c.vendor.tax_id:
-        cv.line(x, y + size, [st.key("tax_id"), cv.value(c.vendor.tax_id, "vendor_tax_id")], size=size, align=align)
+        lines.append(([st.key("tax_id"), cv.value(c.vendor.tax_id, "vendor_tax_id")], size))
+    for parts, line_size in lines:
+        cv.line(x, y + size, parts, size=fitted_size(cv, parts, line_size, "", max_width), align=align)
         y += size * LINE_GAP
     return y
 
@@ -232,7 +243,12 @@ def meta_grid(cv: Canvas, c: InvoiceContent, st: Style, x_label: float, x_value:
         if value_align == "R" and (cv.width(label, size, label_style) + _text_width(cv, parts, size, "") + 8
                                    > x_value - x_label):  # no room beside a long label: the value goes below
             y += size * LINE_GAP
-        cv.line(x_value, y + size, parts, size=size, align=value_align)
+        size_here = size
+        if value_align == "L":  # a long other date ("1 augustus 2020 - 30 september 2020") must stay on the paper
+            room = cv.page_width - PAPER_EDGE - x_value
+            width = _text_width(cv, parts, size, "")
+            size_here = size if width <= room else size * room / width
+        cv.line(x_value, y + size, parts, size=size_here, align=value_align)
         y += size * LINE_GAP
     return y
 
@@ -248,12 +264,16 @@ def meta_right(cv: Canvas, c: InvoiceContent, st: Style, x_right: float, y: floa
 
 
 def meta_stacked(cv: Canvas, c: InvoiceContent, st: Style, x: float, y: float,
-                 keys: tuple[str, ...] = META_KEYS, size: float | None = None, extras: int = 3) -> float:
-    """Small grey label above each value."""
+                 keys: tuple[str, ...] = META_KEYS, size: float | None = None, extras: int = 3,
+                 max_width: float | None = None) -> float:
+    """Small grey label above each value; a value wider than ``max_width`` (default: up to the paper's edge)
+    is printed smaller."""
     size = size or st.size
+    max_width = cv.page_width - PAPER_EDGE - x if max_width is None else max_width
     for label, parts in meta_items(cv, c, st, keys, extras=extras):
-        cv.line(x, y + size * 0.8, [label], size=size * 0.8, color=(110, 110, 110))
-        cv.line(x, y + size * 2.0, parts, size=size, style="B")
+        cv.line(x, y + size * 0.8, [label], size=fitted_size(cv, [label], size * 0.8, "", max_width),
+                color=(110, 110, 110))
+        cv.line(x, y + size * 2.0, parts, size=fitted_size(cv, parts, size, "B", max_width), style="B")
         y += size * 2.6
     return y
 

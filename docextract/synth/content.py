@@ -379,8 +379,8 @@ def person_name(rng: random.Random, language: str) -> str:
 
 def company_name(rng: random.Random, locale: str, language: str) -> str:
     """A vendor or customer company, in one of many shapes: "Becker Metallbau GmbH", "Novatec GmbH",
-    "Autohaus Becker", "Gebäudeservice Leipzig GmbH", "MVM Versicherungsverein a.G.", "Physiotherapeutin
-    Tanja Tinder", "Global Goods Inc."; some with no legal suffix, some in capitals."""
+    "Autohaus Becker", "Gebäudeservice Leipzig GmbH", "MVM Versicherungsmakler a.G.", "Logopädin
+    Heike Seidel", "Global Goods Inc."; some with no legal suffix, some in capitals."""
     surname, other = rng.choice(w.SURNAMES[language]), rng.choice(w.SURNAMES[language])
     word = rng.choice(w.COMPANY_WORDS[language])
     suffix = rng.choice(w.COMPANY_SUFFIXES[locale])
@@ -633,7 +633,7 @@ def _references(rng: random.Random, locale: str, language: str, issued: dt.date,
     refs: list[Reference] = []
     if maybe(0.45):
         refs.append(Reference("customer_number", rng.choice((f"{rng.randint(10000, 99999)}", f"K-{rng.randint(1000, 99999)}",
-                                                            f"GE{rng.randint(1000000, 9999999)}", f"C{rng.randint(100, 9999):04d}",
+                                                            f"KD{rng.randint(1000000, 9999999)}", f"C{rng.randint(100, 9999):04d}",
                                                             f"{rng.randint(100, 999):06d}"))))
     if maybe(0.3):
         refs.append(Reference("delivery_date", date_before(10)))
@@ -671,7 +671,7 @@ def _references(rng: random.Random, locale: str, language: str, issued: dt.date,
 
 _PAY_BY = {  # (before, after) the labelled due date in a payment sentence
     "en": (("Please pay by", "at the latest."), ("Payment due on", "by bank transfer."), ("Payable until", "net.")),
-    "de": (("Zahlbar bis", "ohne Abzug."), ("Zahlbar innerhalb 30 Tagen netto bis", "ohne Abzug."),
+    "de": (("Zahlbar bis", "ohne Abzug."), ("Zahlbar innerhalb von 30 Tagen bis", "ohne Abzug."),
            ("Bitte überweisen Sie den Betrag bis", "auf unser Konto.")),
     "fr": (("À régler au plus tard le", "par virement."), ("Date limite de paiement :", "sans escompte.")),
     "nl": (("Gelieve te betalen vóór", "o.v.v. het factuurnummer."), ("Te voldoen uiterlijk", "op onze rekening.")),
@@ -683,7 +683,7 @@ _QUOTE_NUMBER = {  # (before, after) the labelled invoice number
     "fr": ("Merci d'indiquer la référence", "lors du règlement."), "nl": ("Vermeld bij betaling", "als kenmerk."),
     "it": ("Indicare nella causale", "come riferimento."), "es": ("Indique la referencia", "en el pago."),
 }
-_ORDER_NOTE = {"en": "Invoice according to your order of {d}.", "de": "Rechnung gemäß Bestellung vom {d}.",
+_ORDER_NOTE = {"en": "Invoice according to your order of {d}.", "de": "Lieferung gemäß Ihrer Bestellung vom {d}.",
                "fr": "Facture selon votre commande du {d}.", "nl": "Factuur conform uw bestelling van {d}.",
                "it": "Fattura relativa al Vs. ordine del {d}.", "es": "Factura según su pedido del {d}."}
 _PARTIAL_NOTE = {"en": "Delivery expected {d}.", "de": "Lieferung voraussichtlich bis {d}.",
@@ -693,7 +693,7 @@ _SKONTO_NOTE = {"en": "{p}% early payment discount if paid by {d} ({a}).",
                 "de": "{p}% Skonto bei Zahlung bis {d} ({a}).", "fr": "Escompte de {p} % pour paiement avant le {d} ({a}).",
                 "nl": "{p}% korting bij betaling vóór {d} ({a}).", "it": "Sconto {p}% per pagamento entro il {d} ({a}).",
                 "es": "Descuento del {p}% por pronto pago antes del {d} ({a})."}
-_CREDIT_NOTE = {"en": "This document refers to invoice {n} dated {d}.", "de": "Gutschrift zu Rechnung {n} vom {d}.",
+_CREDIT_NOTE = {"en": "Credit for invoice {n} of {d}.", "de": "Gutschrift zu Rechnung {n} vom {d}.",
                 "fr": "Avoir sur la facture {n} du {d}.", "nl": "Creditering van factuur {n} van {d}.",
                 "it": "Storno della fattura {n} del {d}.", "es": "Rectifica la factura {n} de {d}."}
 

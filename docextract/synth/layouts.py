@@ -216,8 +216,8 @@ def sidebar(cv, c, st):
         cv.box(0, 0, side, cv.page_height, fill=238, stroke=False)
         if not first:
             return MARGIN
-        y = b.vendor_block(cv, c, st, 18, MARGIN, name_size=11, size=8, contact=False)
-        y = b.meta_stacked(cv, c, st, 18, y + 14, keys=b.META_KEYS)
+        y = b.vendor_block(cv, c, st, 18, MARGIN, name_size=11, size=8, contact=False, max_width=side - 28)
+        y = b.meta_stacked(cv, c, st, 18, y + 14, keys=b.META_KEYS, max_width=side - 28)
         if c.iban:
             cv.line(18, y + 8, [st.word("iban")], size=6.8, color=(110, 110, 110))
             cv.line(18, y + 18, [cv.value(c.iban, "iban")], size=6.8)

@@ -153,7 +153,7 @@ VOCAB: dict[str, dict[str, tuple[str, ...]]] = {
         "service_period": ("Leistungszeitraum", "Abrechnungszeitraum", "Zeitraum"),
         "order_date": ("Bestelldatum", "Auftragsdatum", "Bestell-Datum"),
         "original_invoice": ("Ursprungsbeleg-Nr.", "zu Rechnung", "Bezug: Rechnung"),
-        "payment_ref": ("Referenz (bitte bei Zahlung angeben)", "Verwendungszweck"),
+        "payment_ref": ("Referenz (bitte angeben)", "Verwendungszweck"),
         "seller": ("Verkäufer", "Lieferant", "Rechnungssteller"),
         "buyer": ("Käufer", "Käufer/Leistungsempfänger", "Rechnungsempfänger"),
         "name": ("Name",),
