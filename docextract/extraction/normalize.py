@@ -1,7 +1,7 @@
 """Typed values from printed text: dates to ISO 8601, amounts to decimal strings with ISO 4217 codes.
 
 Parsing respects the document's locale: ``03/04/2024`` is the 4th of March in an en_US document
-and the 3rd of April in a de_DE or fr_FR one; ``1.234,56`` is 1234.56 in German and French.
+and the 3rd of April in a de_DE, fr_FR, nl_NL, it_IT or es_ES one; ``1.234,56`` is 1234.56 there.
 Each parser returns ``None`` when the text cannot be read as that type; it never guesses wildly.
 """
 
@@ -80,6 +80,7 @@ _ENGLISH_MONTHS = ("January", "February", "March", "April", "May", "June", "July
 _FOREIGN_MONTH = re.compile(
     r"(?<![^\W\d_])(" + "|".join(re.escape(k) for k in sorted(MONTH_NUMBERS, key=len, reverse=True)) + r")(?![^\W\d_])\.?",
     re.IGNORECASE)
+_SPANISH_DE = re.compile(r"\s+del?\s+", re.IGNORECASE)  # "5 de marzo de 2024"
 _ORDINAL_DOT = re.compile(r"\b(\d{1,2})\.\s+(?=[A-Za-zÀ-ÿ])")  # "15. März 2024" -> "15 März 2024"
 
 CURRENCY_SYMBOLS = {"€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "zł": "PLN", "$": "USD", "US$": "USD",
@@ -122,6 +123,8 @@ def parse_date(text: str, locale: str = DEFAULT_LOCALE, default_year: int | None
     cleaned = _ORDINAL_DOT.sub(r"\1 ", cleaned)
     cleaned = re.sub(r"\b1er\b", "1", cleaned)  # French "1er août"
     cleaned, month_names = _FOREIGN_MONTH.subn(lambda m: _ENGLISH_MONTHS[MONTH_NUMBERS[m.group(1).lower()] - 1], cleaned)
+    if month_names:
+        cleaned = _SPANISH_DE.sub(" ", cleaned)
     if not month_names and len(re.findall(r"\d+", cleaned)) < 3 and not re.fullmatch(r"\d{8}", cleaned):
         return None  # "2.6", "12/24": a version, a fraction, a card expiry; a numeric date prints day, month and year
     iso_like = re.fullmatch(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}", cleaned)

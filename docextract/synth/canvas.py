@@ -64,6 +64,7 @@ class Canvas:
         self.page_total = page_total  # printed in "Page 1 of N"; known after a first rendering
         self.runs: list[DrawnRun] = []
         self._entities = 0
+        self._widths: dict[tuple[str, str], dict] = {}
         self.pdf.set_font(font, size=9)
 
     # ---- bookkeeping
@@ -86,10 +87,25 @@ class Canvas:
     def set_font(self, size: float, style: str = "", font: str | None = None) -> None:
         self.pdf.set_font(font or self.font, style=style, size=size)
 
+    def _glyph_widths(self, font: str, style: str) -> dict:
+        """The core font's glyph widths (1/1000 of the font size), what fpdf2's get_string_width sums: read
+        once per font, because get_string_width costs a graphics-state copy per call (half the drawing time)."""
+        key = (font, style)
+        if key not in self._widths:
+            size, current_style, family = self.pdf.font_size_pt, self.pdf.font_style, self.pdf.font_family
+            self.pdf.set_font(font, style=style, size=size)
+            self._widths[key] = self.pdf.current_font.cw
+            self.pdf.set_font(family, style=current_style, size=size)
+        return self._widths[key]
+
+    def _text_width(self, text: str, size: float, style: str, font: str | None = None) -> float:
+        widths = self._glyph_widths(font or self.font, style)
+        # fpdf2 keys the widths by the cp1252 byte read as latin-1 ("€" is chr(0x80)), as normalize_text does
+        return sum(widths[ch] for ch in text.encode(CORE_FONT_ENCODING).decode("latin-1")) * size * 0.001
+
     def width(self, text: str, size: float | None = None, style: str | None = None) -> float:
-        if size is not None or style is not None:
-            self.set_font(size or self.pdf.font_size_pt, style if style is not None else self.pdf.font_style)
-        return self.pdf.get_string_width(text)
+        return self._text_width(text, size if size is not None else self.pdf.font_size_pt,
+                                style if style is not None else self.pdf.font_style)
 
     def line(self, x: float, baseline: float, parts: "list[Part | str] | tuple[Part | str, ...]", size: float = 9,
              style: str = "", align: str = "L", font: str | None = None, color: tuple[int, int, int] = (0, 0, 0)) -> float:
@@ -104,8 +120,8 @@ class Canvas:
         if not parts:
             return 0.0
         self.set_font(size, style, font)
-        space = self.pdf.get_string_width(" ")
-        widths = [self.pdf.get_string_width(p.text) for p in parts]
+        space = self._text_width(" ", size, style, font)
+        widths = [self._text_width(p.text, size, style, font) for p in parts]
         total = sum(widths) + space * (len(parts) - 1)
         left = x - total if align == "R" else x - total / 2 if align == "C" else x
         self.pdf.set_text_color(*color)
@@ -124,12 +140,11 @@ class Canvas:
 
     def wrap(self, text: str, max_width: float, size: float, style: str = "") -> list[str]:
         """Greedy word wrap of ``text`` into lines no wider than ``max_width`` points."""
-        self.set_font(size, style)
         lines: list[str] = []
         current = ""
         for word in text.split():
             candidate = f"{current} {word}" if current else word
-            if current and self.pdf.get_string_width(candidate) > max_width:
+            if current and self._text_width(candidate, size, style) > max_width:
                 lines.append(current)
                 current = word
             else:

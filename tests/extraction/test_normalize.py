@@ -3,6 +3,7 @@ from decimal import Decimal
 
 import pytest
 
+from docextract.extraction.locales import guess_locale
 from docextract.extraction.normalize import (
     Money,
     currencies_in,
@@ -25,6 +26,15 @@ from docextract.extraction.normalize import (
         ("March 15, 2024", "en_US", date(2024, 3, 15)),
         ("2024-03-15", "de_DE", date(2024, 3, 15)),
         ("15-Mar-2024", "en_GB", date(2024, 3, 15)),
+        # English month names a German one is the start of ("Januar", "Februar") stay English
+        ("February 17, 2026", "en_US", date(2026, 2, 17)),
+        ("22 January 2025", "en_GB", date(2025, 1, 22)),
+        ("24. Januar 2013", "de_DE", date(2013, 1, 24)),
+        ("5 maart 2024", "nl_NL", date(2024, 3, 5)),
+        ("05-03-2024", "nl_NL", date(2024, 3, 5)),
+        ("5 marzo 2024", "it_IT", date(2024, 3, 5)),
+        ("05/03/2024", "it_IT", date(2024, 3, 5)),
+        ("5 de marzo de 2024", "es_ES", date(2024, 3, 5)),
         ("TOTAL", "en_US", None),
         ("2.6", "de_DE", None),  # a version number the model tagged as a date
         ("12/24", "en_US", None),
@@ -49,6 +59,8 @@ def test_parse_date_respects_locale(text, locale, expected):
         ("12.00", "de_DE", "12.00"),
         ("(45.00)", "en_US", "-45.00"),
         ("1.234.567", "de_DE", "1234567"),
+        ("1.234", "nl_NL", "1234"),
+        ("7,90-", "de_DE", "-7.90"),
         ("abc", "en_US", None),
     ],
 )
@@ -92,3 +104,13 @@ def test_parse_currency_reads_codes_and_symbols_as_tokens(text, expected):
 def test_currencies_anywhere_on_a_document():
     assert currencies_in("Invoice 12 · amounts in EUR · total 1.190,00 € · ref US-42") == ["EUR", "EUR"]
     assert currencies_in("Sold to: US customer, Total 5.00 usd") == []  # lower case is a word in running text
+
+
+def test_guess_locale():
+    assert guess_locale("Rechnung Nr. 42 Gesamtbetrag 1.190,00 €") == "de_DE"
+    assert guess_locale("Facture n° 42 Montant TTC 1 190,00 €") == "fr_FR"
+    assert guess_locale("Invoice 42 Total $1,190.00") == "en_US"
+    assert guess_locale("Invoice 42 VAT £1,190.00") == "en_GB"
+    assert guess_locale("Factuur 42 Totaal te betalen € 1.190,00") == "nl_NL"
+    assert guess_locale("Fattura n. 42 Totale imponibile 1.000,00 Aliquota 22%") == "it_IT"
+    assert guess_locale("Factura n.º 42 Base imponible 1.000,00 Importe total") == "es_ES"
