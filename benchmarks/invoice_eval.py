@@ -46,6 +46,9 @@ SCAN_FRACTION = 0.15
 PAGES_MAX = 3
 SROIE_LABEL_MAP = "company=vendor_name,date=invoice_date,address=vendor_address,total=total"
 SROIE_DEFAULT = REPO.parent / "shared" / "data" / "sroie"
+# What a user checks first on any invoice (and what the hidden real sets of issue 13 score): number, date,
+# total, currency and issuer.
+CORE_FIELDS = ("invoice_number", "invoice_date", "total", "currency", "vendor_name")
 
 
 def generate(out_dir: Path, count: int, families: tuple[str, ...] = HELD_OUT_FAMILIES) -> list[dict]:
@@ -168,6 +171,9 @@ def real_section(model: str, labelled: Path, lang: str) -> dict:
         "accuracy_rule": "per field: share of the documents whose truth has the field (located on the page) where "
                          "the extracted field's normalized value equals the truth; not extracted counts as wrong",
         "all": accuracy_summary(results),
+        "core_fields": list(CORE_FIELDS),
+        "core": accuracy_summary([{**r, "judgements": [j for j in r["judgements"] if j.key in CORE_FIELDS]}
+                                  for r in results]),
         "per_group_micro_accuracy": {g: accuracy_summary(rs)["micro_accuracy"] for g, rs in sorted(groups.items())},
         "calibration": calibration(results),
         "pairs": [[j.confidence, j.correct, j.key, r["id"]] for r in results for j in r["judgements"]
@@ -231,6 +237,7 @@ def markdown(result: dict) -> str:
         for key, v in real["all"]["per_field"].items():
             lines.append(f"| {key} | {_pct(v['accuracy'])} | {v['documents']} |")
         lines.append(f"| **micro** | **{_pct(real['all']['micro_accuracy'])}** | |")
+        lines.append(f"| **micro, {', '.join(real['core_fields'])}** | **{_pct(real['core']['micro_accuracy'])}** | |")
         cal = real["calibration"]
         if cal["ece"] is not None:
             lines += ["", f"ECE {cal['ece']:.4f} over {cal['extracted_fields']} extracted fields."]
