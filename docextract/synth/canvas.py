@@ -25,6 +25,7 @@ CORE_FONT_ENCODING = "windows-1252"
 RUN_ABOVE_BASELINE = 0.80  # x font size
 RUN_BELOW_BASELINE = 0.25  # x font size
 RUN_X_MARGIN = 0.5  # points: pdfminer gives some glyphs (the cp1252 Euro) zero width at their left edge
+PAGE_EDGE = 2.0  # points: no drawn line comes closer to the page edge (longer ones are printed smaller)
 FIXED_CREATION_DATE = dt.datetime(2024, 1, 1, tzinfo=dt.timezone.utc)
 PAGE_FORMATS = {"A4": (595.28, 841.89), "Letter": (612.0, 792.0), "A4-landscape": (841.89, 595.28)}
 
@@ -107,6 +108,11 @@ class Canvas:
         return self._text_width(text, size if size is not None else self.pdf.font_size_pt,
                                 style if style is not None else self.pdf.font_style)
 
+    def _room(self, x: float, align: str) -> float:
+        """How wide a line anchored at ``x`` may be and stay on the page (PAGE_EDGE points from its edges)."""
+        left, right = x - PAGE_EDGE, self.page_width - PAGE_EDGE - x
+        return right if align == "L" else left if align == "R" else 2 * min(left, right)
+
     def line(self, x: float, baseline: float, parts: "list[Part | str] | tuple[Part | str, ...]", size: float = 9,
              style: str = "", align: str = "L", font: str | None = None, color: tuple[int, int, int] = (0, 0, 0)) -> float:
         """Draw ``parts`` joined by single spaces on one baseline; return the drawn width.
@@ -119,10 +125,16 @@ class Canvas:
         parts = [p if isinstance(p, Part) else Part(p) for p in parts if (p.text if isinstance(p, Part) else p)]
         if not parts:
             return 0.0
-        self.set_font(size, style, font)
         space = self._text_width(" ", size, style, font)
         widths = [self._text_width(p.text, size, style, font) for p in parts]
         total = sum(widths) + space * (len(parts) - 1)
+        room = self._room(x, align)
+        if total > room > 0:  # a long title or value would run off the page: print it smaller
+            size *= room / total
+            space = self._text_width(" ", size, style, font)
+            widths = [self._text_width(p.text, size, style, font) for p in parts]
+            total = sum(widths) + space * (len(parts) - 1)
+        self.set_font(size, style, font)
         left = x - total if align == "R" else x - total / 2 if align == "C" else x
         self.pdf.set_text_color(*color)
         start = left

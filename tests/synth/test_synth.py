@@ -174,3 +174,18 @@ def test_holdout_families_are_never_produced(tmp_path):
     produced = {render_fitting(9, i, options).family.name for i in range(40)}
     assert not produced & set(held)
     assert select_families("banner,receipt", None) == ("banner", "receipt")
+
+
+def test_a_line_too_long_for_the_page_is_printed_smaller_and_stays_on_it(tmp_path):
+    """A long credit-note title at x=440 on a Letter page ran 40 pt off it ('RECHNUNGS-KORREKTUR'), and the
+    training data was refused for a box outside the page."""
+    from docextract.synth.canvas import PAGE_EDGE, Canvas
+
+    cv = Canvas("Letter")
+    cv.add_page()
+    cv.line(440, 60, ["RECHNUNGS-KORREKTUR"], size=20, style="B")
+    cv.line(170, 90, ["RECHNUNGS-KORREKTUR", "UND", "GUTSCHRIFT"], size=20, style="B", align="R")
+    for run in cv.runs:
+        assert PAGE_EDGE - 1 <= run.box.x0 and run.box.x1 <= cv.page_width - PAGE_EDGE + 1
+    short = cv.line(42, 120, ["Invoice"], size=20, style="B")
+    assert short == pytest.approx(cv.width("Invoice", 20, "B"))  # lines that fit keep their size
