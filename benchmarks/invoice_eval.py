@@ -15,7 +15,11 @@
     `docextract evaluate --label-map` (entity F1 and field F1/accuracy); a transfer test, not training data.
 
     PYTHONPATH=$PWD .venv/bin/python benchmarks/invoice_eval.py --model models/invoice \
-        [--count 200] [--sroie-limit N] [--skip-sroie] [--keep-data DIR]
+        [--count 200] [--sroie-limit N] [--skip-sroie] [--keep-data DIR] [--families a,b]
+
+``--families`` evaluates other families than the four held-out ones (e.g. the families added for issue 13,
+which are in the training pool but which the shipped model never saw). The report also gives the micro
+accuracy per document trait (labels.jsonl ``synth.traits``: credit notes, several VAT rates, ...).
 
 Writes benchmarks/results/invoice_eval.json and benchmarks/results/invoice_eval.md.
 """
@@ -42,13 +46,16 @@ SCAN_FRACTION = 0.15
 PAGES_MAX = 3
 SROIE_LABEL_MAP = "company=vendor_name,date=invoice_date,address=vendor_address,total=total"
 SROIE_DEFAULT = REPO.parent / "shared" / "data" / "sroie"
+# What a user checks first on any invoice (and what the hidden real sets of issue 13 score): number, date,
+# total, currency and issuer.
+CORE_FIELDS = ("invoice_number", "invoice_date", "total", "currency", "vendor_name")
 
 
-def generate(out_dir: Path, count: int) -> list[dict]:
+def generate(out_dir: Path, count: int, families: tuple[str, ...] = HELD_OUT_FAMILIES) -> list[dict]:
     """The held-out invoices (same files and labels as the `docextract synth` command in the docstring)."""
     from docextract.synth.generate import SynthOptions, generate_invoice
 
-    options = SynthOptions(families=HELD_OUT_FAMILIES, pages_max=PAGES_MAX, scan_fraction=SCAN_FRACTION)
+    options = SynthOptions(families=families, pages_max=PAGES_MAX, scan_fraction=SCAN_FRACTION)
     records = [generate_invoice(SYNTH_SEED, index, options, out_dir) for index in range(count)]
     with open(out_dir / "labels.jsonl", "w", encoding="utf-8") as f:
         for record in records:
@@ -56,13 +63,14 @@ def generate(out_dir: Path, count: int) -> list[dict]:
     return records
 
 
-def extract_all(records: list[dict], data_dir: Path, model: str, lang: str) -> list[dict]:
-    """Per document: its kind, family, pages, the field judgements, seconds, and an error if the run failed."""
+def extract_all(records: list[dict], data_dir: Path, model: str, lang: str, **run_options) -> list[dict]:
+    """Per document: its kind, family, pages, the field judgements, seconds, and an error if the run failed.
+    A record's ``source`` is read relative to ``data_dir``; ``run_options`` go to RunOptions."""
     from docextract.errors import DocextractError
     from docextract.pipeline import RunOptions, extract_file
     from docextract.training.extraction_eval import judge_output
 
-    options = RunOptions(model=model, lang=lang)
+    options = RunOptions(model=model, lang=lang, **run_options)
     results = []
     for n, record in enumerate(records, 1):
         start = time.perf_counter()
@@ -71,9 +79,10 @@ def extract_all(records: list[dict], data_dir: Path, model: str, lang: str) -> l
         except DocextractError as exc:  # a failed file counts with every field wrong
             output, error = {"documents": []}, exc.one_line()
         judgements = judge_output(output, record["fields"])
-        results.append({"id": record["id"], "kind": record["synth"]["kind"], "family": record["synth"]["family"],
-                        "pages": record["synth"]["page_count"], "seconds": time.perf_counter() - start,
-                        "error": error, "judgements": judgements})
+        synth = record.get("synth") or {}
+        results.append({"id": record["id"], "kind": synth.get("kind", "digital"), "family": synth.get("family", record.get("group")),
+                        "traits": synth.get("traits", []), "pages": synth.get("page_count", len(record.get("pages", []))),
+                        "seconds": time.perf_counter() - start, "error": error, "judgements": judgements})
         print(f"\r{n}/{len(records)} documents", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     return results
@@ -108,23 +117,26 @@ def calibration(results: list[dict]) -> dict:
             "ece": expected_calibration_error(table), "reliability": table}
 
 
-def synthetic_section(model: str, count: int, lang: str, keep_data: Path | None) -> dict:
+def synthetic_section(model: str, count: int, lang: str, keep_data: Path | None,
+                      families: tuple[str, ...] = HELD_OUT_FAMILIES) -> dict:
     from docextract.training.extraction_eval import COMPARISON_RULES
 
     with tempfile.TemporaryDirectory(prefix="invoice-eval-") as tmp:
         data_dir = keep_data or Path(tmp)
         data_dir.mkdir(parents=True, exist_ok=True)
         start = time.perf_counter()
-        records = generate(data_dir, count)
+        records = generate(data_dir, count, families)
         generate_s = time.perf_counter() - start
         start = time.perf_counter()
         results = extract_all(records, data_dir, model, lang)
         extract_s = time.perf_counter() - start
-    by_family = defaultdict(list)
+    by_family, by_trait = defaultdict(list), defaultdict(list)
     for r in results:
         by_family[r["family"]].append(r)
+        for trait in r["traits"]:
+            by_trait[trait].append(r)
     return {
-        "synth_command": (f"docextract synth OUT --count {count} --seed {SYNTH_SEED} --families {','.join(HELD_OUT_FAMILIES)} "
+        "synth_command": (f"docextract synth OUT --count {count} --seed {SYNTH_SEED} --families {','.join(families)} "
                           f"--scan-fraction {SCAN_FRACTION} --pages-max {PAGES_MAX}"),
         "ocr_lang": lang,
         "comparison_rules": COMPARISON_RULES,
@@ -134,9 +146,40 @@ def synthetic_section(model: str, count: int, lang: str, keep_data: Path | None)
         "digital": accuracy_summary([r for r in results if r["kind"] == "digital"]),
         "scan": accuracy_summary([r for r in results if r["kind"] == "scan"]),
         "per_family_micro_accuracy": {f: accuracy_summary(rs)["micro_accuracy"] for f, rs in sorted(by_family.items())},
+        "per_trait": {t: {"documents": len(rs), "micro_accuracy": accuracy_summary(rs)["micro_accuracy"]}
+                      for t, rs in sorted(by_trait.items())},
         "calibration": calibration(results),
         "errors": [{"id": r["id"], "error": r["error"]} for r in results if r["error"]],
         "seconds": {"generate": round(generate_s, 1), "extract": round(extract_s, 1)},
+    }
+
+
+def real_section(model: str, labelled: Path, lang: str) -> dict:
+    """Real documents with field truth (e.g. `docextract convert einvoice` output): every file through `run`
+    reading the page only (an e-invoice's embedded XML is ignored, so the model is what is measured)."""
+    from docextract.training.extraction_eval import COMPARISON_RULES
+
+    records = [json.loads(line) for line in labelled.read_text(encoding="utf-8").splitlines() if line.strip()]
+    records = [r for r in records if r.get("fields")]
+    start = time.perf_counter()
+    results = extract_all(records, labelled.parent, model, lang, ignore_embedded=True)
+    groups = defaultdict(list)
+    for r in results:
+        groups[r["family"]].append(r)
+    return {
+        "data": str(labelled), "comparison_rules": COMPARISON_RULES,
+        "accuracy_rule": "per field: share of the documents whose truth has the field (located on the page) where "
+                         "the extracted field's normalized value equals the truth; not extracted counts as wrong",
+        "all": accuracy_summary(results),
+        "core_fields": list(CORE_FIELDS),
+        "core": accuracy_summary([{**r, "judgements": [j for j in r["judgements"] if j.key in CORE_FIELDS]}
+                                  for r in results]),
+        "per_group_micro_accuracy": {g: accuracy_summary(rs)["micro_accuracy"] for g, rs in sorted(groups.items())},
+        "calibration": calibration(results),
+        "pairs": [[j.confidence, j.correct, j.key, r["id"]] for r in results for j in r["judgements"]
+                  if j.confidence is not None and j.in_truth],
+        "errors": [{"id": r["id"], "error": r["error"]} for r in results if r["error"]],
+        "seconds": round(time.perf_counter() - start, 1),
     }
 
 
@@ -175,6 +218,9 @@ def markdown(result: dict) -> str:
                      f"| {_pct(synth['scan']['micro_accuracy'])} | |")
         lines += ["", "Per family (micro accuracy %): " + ", ".join(
             f"{f} {_pct(a)}" for f, a in synth["per_family_micro_accuracy"].items()), ""]
+        if synth.get("per_trait"):
+            lines += ["Per document trait (micro accuracy %, documents): " + ", ".join(
+                f"{t} {_pct(v['micro_accuracy'])} ({v['documents']})" for t, v in synth["per_trait"].items()), ""]
         cal = synth["calibration"]
         lines += [f"### Calibration: ECE {cal['ece']:.4f} over {cal['extracted_fields']} extracted fields ({cal['bins']} bins)"
                   if cal["ece"] is not None else "### Calibration: no extracted fields", "",
@@ -183,6 +229,18 @@ def markdown(result: dict) -> str:
             mean = "" if row["mean_confidence"] is None else f"{row['mean_confidence']:.3f}"
             acc = "" if row["accuracy"] is None else f"{row['accuracy']:.3f}"
             lines.append(f"| {row['low']:.1f}-{row['high']:.1f} | {row['count']} | {mean} | {acc} |")
+        lines.append("")
+    for name, real in result.get("real", {}).items():
+        lines += [f"## Real documents: {name} (page only, through `docextract run --ignore-embedded`)", "",
+                  f"`{real['data']}`: {real['all']['documents']} documents, failed: {real['all']['failed']}.", "",
+                  "| field | accuracy % | documents |", "|---|---:|---:|"]
+        for key, v in real["all"]["per_field"].items():
+            lines.append(f"| {key} | {_pct(v['accuracy'])} | {v['documents']} |")
+        lines.append(f"| **micro** | **{_pct(real['all']['micro_accuracy'])}** | |")
+        lines.append(f"| **micro, {', '.join(real['core_fields'])}** | **{_pct(real['core']['micro_accuracy'])}** | |")
+        cal = real["calibration"]
+        if cal["ece"] is not None:
+            lines += ["", f"ECE {cal['ece']:.4f} over {cal['extracted_fields']} extracted fields."]
         lines.append("")
     sroie = result.get("sroie")
     if sroie:
@@ -210,7 +268,12 @@ def main() -> None:
     parser.add_argument("--sroie-limit", type=int, default=None, help="only the first N SROIE test receipts")
     parser.add_argument("--skip-sroie", action="store_true")
     parser.add_argument("--skip-synthetic", action="store_true")
+    parser.add_argument("--real", action="append", default=[], metavar="NAME=LABELS.jsonl",
+                        help="real documents with field truth (e.g. `docextract convert einvoice` output, sources "
+                             "relative to the file's folder or absolute), read page only; repeatable")
     parser.add_argument("--keep-data", type=Path, default=None, help="write the generated invoices here and keep them")
+    parser.add_argument("--families", default=",".join(HELD_OUT_FAMILIES),
+                        help="synthetic families to evaluate (default: the four held-out ones)")
     parser.add_argument("--output", type=Path, default=RESULTS / "invoice_eval.json")
     args = parser.parse_args()
 
@@ -224,7 +287,11 @@ def main() -> None:
               "machine": {"cpus": os.cpu_count(), "torch_threads": torch.get_num_threads(),
                           "python": platform.python_version(), "platform": platform.platform()}}
     if not args.skip_synthetic:
-        result["synthetic"] = synthetic_section(args.model, args.count, args.lang, args.keep_data)
+        families = tuple(f.strip() for f in args.families.split(",") if f.strip())
+        result["synthetic"] = synthetic_section(args.model, args.count, args.lang, args.keep_data, families)
+    for spec in args.real:
+        name, _, path = spec.rpartition("=")
+        result.setdefault("real", {})[name or Path(path).stem] = real_section(args.model, Path(path), args.lang)
     if not args.skip_sroie:
         result["sroie"] = sroie_section(args.model, args.sroie, args.sroie_limit)
     args.output.parent.mkdir(parents=True, exist_ok=True)

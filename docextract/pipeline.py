@@ -37,6 +37,7 @@ class RunOptions:
     max_tokens: int | None = None  # None: what the model was trained with (512 positions -> 510)
     cross_pages: bool | None = None  # None: what the model was trained with (long-range models read whole documents)
     precision: float | None = None  # review policy point: None is the model's own (0.99); see extraction/review.py
+    ignore_embedded: bool = False  # True: read the page only, even when the PDF carries its invoice as XML
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -133,8 +134,8 @@ def extract_file(path: str, options: dict[str, Any] | RunOptions) -> dict[str, A
         options = RunOptions(**options)
     doc, timings = read_and_analyze(path, options)
     if options.model is None:
-        return build_output(doc, [], model=None, timings_ms=timings if options.include_timings else None,
-                            ocr=_ocr_info(doc, options))
+        return _with_embedded(build_output(doc, [], model=None, timings_ms=timings if options.include_timings else None,
+                                           ocr=_ocr_info(doc, options)), path, doc, options)
     model_name, routing = options.model, None
     if options.model == AUTO:
         from docextract.modeling.tokenizer import load_tokenizer
@@ -157,9 +158,26 @@ def extract_file(path: str, options: dict[str, Any] | RunOptions) -> dict[str, A
         **({} if calibration is None else {"field_calibration": calibration.to_config()}),
         "review": scoring.describe(),
     }
-    return build_output(doc, tagged, model=model_info, timings_ms=timings if options.include_timings else None,
-                        include_tokens=options.include_tokens, ocr=_ocr_info(doc, options), field_calibration=calibration,
-                        scoring=scoring)
+    output = build_output(doc, tagged, model=model_info, timings_ms=timings if options.include_timings else None,
+                          include_tokens=options.include_tokens, ocr=_ocr_info(doc, options), field_calibration=calibration,
+                          scoring=scoring)
+    return _with_embedded(output, path, doc, options)
+
+
+def _with_embedded(output: dict[str, Any], path: str, doc: Document, options: RunOptions) -> dict[str, Any]:
+    """The output with the values of an e-invoice's embedded XML beside the model's (a PDF only, unless
+    ``ignore_embedded``); unchanged for every other file. The XML modules load only for PDFs."""
+    if options.ignore_embedded or doc.mime_type != "application/pdf":
+        return output
+    from docextract.readers.einvoice import read_embedded_invoice
+
+    invoice = read_embedded_invoice(path, password=options.password)
+    if invoice is None:
+        return output
+    from docextract.extraction.embedded import add_embedded_values
+
+    return add_embedded_values(output, doc, invoice.field_values(), invoice.normalized_fields(), invoice.summary(),
+                               invoice.line_item_amounts())
 
 
 def _ocr_info(doc: Document, options: RunOptions) -> dict[str, Any] | None:

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import ctypes
 import faulthandler
-import hashlib
 import importlib
 import json
 import os
@@ -42,13 +41,12 @@ from multiprocessing.connection import Connection, wait
 from typing import Any, Callable
 
 from docextract.errors import DocextractError, UsageError
-from docextract.files import json_bytes
+from docextract.files import file_sha256, json_bytes
 
 # Each worker gets its next file before it finishes the current one, so it never waits for the
 # parent to write an output (measured: ~10 ms a file on a loaded 2-core machine).
 TASKS_PER_WORKER = 2
 WORKER_STARTUP_TIMEOUT_S = 180.0  # importing torch + transformers on a busy 2-core machine
-HASH_CHUNK_BYTES = 1 << 20
 # A worker that dies by a signal after growing by at least this fraction of its memory cap is
 # reported as MEMORY_LIMIT: native code aborts (SIGABRT/SIGSEGV) when RLIMIT_AS refuses memory.
 MEMORY_CRASH_FRACTION = 0.5
@@ -74,16 +72,6 @@ def resolve_process(spec: str) -> ProcessFunction:
     return target
 
 
-def file_sha256(path: str) -> tuple[str, int]:
-    digest = hashlib.sha256()
-    size = 0
-    with open(path, "rb") as handle:
-        while chunk := handle.read(HASH_CHUNK_BYTES):
-            digest.update(chunk)
-            size += len(chunk)
-    return digest.hexdigest(), size
-
-
 def error_info(code: str, message: str, *, stage: str | None = None, exception_type: str | None = None,
                signal_name: str | None = None, worker_exit_code: int | None = None) -> dict[str, Any]:
     """The ``error`` object of a manifest record (docs/batch.md)."""
@@ -102,7 +90,7 @@ def run_task(function: ProcessFunction, path: str, options: dict) -> tuple[dict[
     header: dict[str, Any] = {"ok": False, "error": None, "exit_code": None, "recycle": False, "sha256": None, "bytes": None}
     payload = None
     try:
-        header["sha256"], header["bytes"] = file_sha256(path)
+        header["sha256"], header["bytes"] = file_sha256(path, reuse=True)
     except OSError as error:
         code = "INPUT_NOT_FOUND" if isinstance(error, FileNotFoundError) else "INPUT_UNREADABLE"
         header["error"] = error_info(code, f"cannot read the file: {error.strerror}", stage="open", exception_type=type(error).__name__)

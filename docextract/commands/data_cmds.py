@@ -17,6 +17,7 @@ class DataSet(str, Enum):
     funsd = "funsd"
     sroie = "sroie"
     kleister = "kleister"
+    einvoice = "einvoice"
 
 
 class Split(str, Enum):
@@ -26,17 +27,25 @@ class Split(str, Enum):
 
 def convert(
     dataset: DataSet = typer.Argument(..., help="Which data set SRC holds."),
-    src: Path = typer.Argument(..., help="The data set's folder (its root, or one split folder)."),
+    src: Path = typer.Argument(..., help="The data set's folder (its root, or one split folder); for einvoice a PDF or a folder searched recursively for PDFs."),
     out: Path = typer.Argument(..., help="The labelled JSONL file to write (replaced atomically)."),
-    split: Split = typer.Option(Split.train, "--split", help="Which split to convert (Kleister-NDA has only train)."),
+    split: Split = typer.Option(Split.train, "--split", help="Which split to convert (Kleister-NDA has only train; e-invoices have none: split them with `docextract split`, which keeps each invoice's renderings together)."),
 ) -> None:
-    """Convert FUNSD, SROIE or Kleister-NDA into docextract's labelled JSONL (docs/labelled-format.md)."""
+    """Convert FUNSD, SROIE, Kleister-NDA or e-invoices (PDFs with embedded ZUGFeRD/Factur-X/XRechnung XML)
+    into docextract's labelled JSONL (docs/labelled-format.md)."""
     with user_errors():
         from docextract.data.labelled import write_jsonl
 
         if not src.exists():
             raise InputError("no such folder", path=str(src), code="INPUT_NOT_FOUND")
-        if dataset is DataSet.funsd:
+        if dataset is DataSet.einvoice:
+            if split is not Split.train:
+                raise UsageError("e-invoices have no splits: convert them all, then `docextract split`", path=str(src))
+            from docextract.data.einvoice import convert_einvoices
+            docs, report = convert_einvoices(src)
+            if not docs:
+                raise InputError("no PDF with an embedded invoice (ZUGFeRD, Factur-X, XRechnung) found", path=str(src))
+        elif dataset is DataSet.funsd:
             from docextract.data.funsd import convert_funsd
             docs, report = convert_funsd(src, split.value)
         elif dataset is DataSet.sroie:
@@ -59,8 +68,15 @@ def _summary(report, out: Path) -> Table:
     table.add_row("words", str(report.words))
     for label, count in report.entities_per_label.items():
         table.add_row(f"entities: {label}", str(count))
-    for key, count in report.unmatched.items():
-        table.add_row(f"unmatched {key}", f"{count} of {report.expected.get(key, 0)}")
+    if report.dataset == "einvoice":  # per field: located on the page, of the values the XMLs state, and why not
+        for key, expected in report.expected.items():
+            reasons = ", ".join(f"{reason.split(': ', 1)[1]} {n}" for reason, n in report.unmatched_reasons.items()
+                                if reason.startswith(f"{key}: "))
+            table.add_row(f"located {key}", f"{expected - report.unmatched.get(key, 0)} of {expected}"
+                          + (f" (not: {reasons})" if reasons else ""))
+    else:
+        for key, count in report.unmatched.items():
+            table.add_row(f"unmatched {key}", f"{count} of {report.expected.get(key, 0)}")
     for note, count in report.notes.items():
         table.add_row(f"note: {note}", str(count))
     return table
@@ -87,18 +103,21 @@ def split(
     src: Path = typer.Argument(..., help="Labelled JSONL to split."),
     train_out: Path = typer.Argument(..., help="Where the training part goes."),
     val_out: Path = typer.Argument(..., help="Where the validation part goes."),
-    every: int = typer.Option(10, min=2, help="Every N-th document (by sorted id) goes to validation."),
+    every: int = typer.Option(10, min=2, help="Every N-th document (by sorted id), or every N-th group of documents when records carry 'group', goes to validation."),
 ) -> None:
     """Split a labelled file into train and validation by a fixed rule: documents sorted by id, every N-th
-    to validation. Deterministic, so the split is the same on every machine and never touches a test set."""
+    to validation; records with a 'group' (one invoice in several renderings) move as whole groups, every
+    N-th group (by name) to validation. Deterministic, so the split is the same on every machine and never
+    touches a test set."""
     with user_errors():
         from docextract.data.labelled import read_jsonl, write_jsonl
+        from docextract.data.splitting import split_every
 
         if not src.is_file():
             raise InputError("no such labelled JSONL file", path=str(src), code="INPUT_NOT_FOUND")
-        docs = sorted(read_jsonl(src), key=lambda d: d.id)
-        val = [d for i, d in enumerate(docs) if i % every == every - 1]
-        train = [d for i, d in enumerate(docs) if i % every != every - 1]
+        train, val = split_every(list(read_jsonl(src)), every)
         write_jsonl(train, train_out)
         write_jsonl(val, val_out)
-        stderr.print(f"{len(train)} documents -> {train_out}, {len(val)} -> {val_out}", highlight=False)
+        groups = {d.group for d in train + val if d.group is not None}
+        note = f" ({len(groups)} groups kept whole)" if groups else ""
+        stderr.print(f"{len(train)} documents -> {train_out}, {len(val)} -> {val_out}{note}", highlight=False)

@@ -6,6 +6,7 @@ rich tables, as JSON with ``--json``, and as annotated PNGs with ``--png DIR``.
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 from pathlib import Path
@@ -18,6 +19,7 @@ from rich.text import Text
 
 from docextract.commands.common import OcrMode, stderr, user_errors
 from docextract.document import Document, Page, Window
+from docextract.errors import OutputError
 from docextract.layout import DEFAULT_MAX_TOKENS, DEFAULT_STRIDE, analyze_layout, make_windows
 
 PREVIEW_WORDS = 8  # words shown for each block / window in the tables
@@ -48,8 +50,6 @@ def inspect(
         else:
             print_inspection(doc, windows, Console())
         if png is not None:
-            from docextract.layout.render import write_page_pngs
-
             for written in write_page_pngs(doc, windows, png, password=password):
                 stderr.print(Text.assemble("wrote ", (str(written), "bold")), highlight=False)
 
@@ -121,3 +121,24 @@ def print_inspection(doc: Document, windows: Sequence[Window], console: Console)
 
 def _tail(texts: Sequence[str], limit: int = PREVIEW_WORDS) -> str:
     return ("… " if len(texts) > limit else "") + " ".join(texts[-limit:])
+
+
+def write_page_pngs(doc: Document, windows: Sequence[Window], folder: Path, *, password: str | None = None) -> list[Path]:
+    """One annotated PNG per page in ``folder`` (created if needed): ``<source stem>-page-<n>.png``, each
+    through the atomic writer."""
+    from docextract.files import write_bytes_atomic
+    from docextract.layout.render import render_page
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise OutputError(f"cannot create the PNG folder: {error.strerror}", path=str(folder)) from None
+    stem = Path(doc.source).stem or "document"
+    written = []
+    for page_index, page in enumerate(doc.pages):
+        path = folder / f"{stem}-page-{page.number}.png"
+        png = io.BytesIO()
+        render_page(doc, page_index, windows, password=password).save(png, format="PNG")
+        write_bytes_atomic(path, png.getvalue())
+        written.append(path)
+    return written

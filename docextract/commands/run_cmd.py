@@ -29,6 +29,7 @@ def run(
     dpi: int = typer.Option(300, min=50, max=1200, help="Rendering resolution for OCR."),
     password: Optional[str] = typer.Option(None, help="Password of an encrypted PDF."),
     include_tokens: bool = typer.Option(False, "--include-tokens", help="Add every word with its tag to the output."),
+    ignore_embedded: bool = typer.Option(False, "--ignore-embedded", help="Read the page only, even when a PDF carries its invoice as embedded XML (ZUGFeRD, Factur-X, XRechnung); by default the XML's values are reported beside the model's and every disagreement is flagged for review."),
     timings: bool = typer.Option(False, "--timings", help="Add per-stage timings (ms) to the output (outputs then differ run to run)."),
     precision: Optional[float] = typer.Option(
         None, "--precision", min=0.5, max=1.0,
@@ -52,7 +53,7 @@ def run(
 
         options = RunOptions(model=None if model.lower() == "none" else model, ocr=ocr.value, lang=lang, dpi=dpi,
                              password=password, include_tokens=include_tokens, include_timings=timings,
-                             precision=precision)
+                             precision=precision, ignore_embedded=ignore_embedded)
         if path.is_dir():
             _run_folder(path, out, options, output_format, workers=workers, glob=glob, resume=resume,
                         overwrite=overwrite, timeout=timeout, max_memory=max_memory, follow_symlinks=follow_symlinks)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from pathlib import Path
@@ -14,6 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from docextract.commands.common import stderr, user_errors
 from docextract.errors import OutputError, UsageError
+from docextract.files import atomic_writer, write_bytes_atomic
 
 
 WORKER_CHUNK = 4  # documents per task sent to a worker process
@@ -85,19 +85,18 @@ def synth(
         try:
             out_dir.mkdir(parents=True, exist_ok=True)
             final = out_dir / "labels.jsonl"
-            partial = out_dir / "labels.jsonl.partial"
-            with partial.open("w", encoding="utf-8") as sink, Progress(
+            # readers never see a half-written labels.jsonl: it appears when the last record is written
+            with atomic_writer(final) as sink, Progress(
                 TextColumn("synth"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=stderr,
                 transient=True,
             ) as progress:
                 task = progress.add_task("synth", total=count)
                 for record in _generate_all(seed, count, options, out_dir, workers):
-                    sink.write(json.dumps(record, ensure_ascii=False) + "\n")
+                    sink.write((json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8"))
                     progress.advance(task)
-            os.replace(partial, final)  # readers never see a half-written labels.jsonl
-            (out_dir / "synth-config.json").write_text(json.dumps({
+            write_bytes_atomic(out_dir / "synth-config.json", (json.dumps({
                 "count": count, "seed": seed, "families": list(options.families), "pages_max": pages_max,
-                "pages_min": pages_min, "scan_fraction": scan_fraction, "scan_dpi": scan_dpi}, indent=2) + "\n")
+                "pages_min": pages_min, "scan_fraction": scan_fraction, "scan_dpi": scan_dpi}, indent=2) + "\n").encode("utf-8"))
         except OSError as error:
             raise OutputError(f"cannot write synthetic invoices: {error.strerror or error}", path=str(out_dir)) from None
         stderr.print(f"wrote {count} invoices and {final}", highlight=False)

@@ -27,6 +27,12 @@ class Augment(str, Enum):
     neighbour_swap = "neighbour-swap"
 
 
+class SelectBy(str, Enum):
+    f1 = "f1"
+    field_f1 = "field_f1"
+    field_accuracy = "field_accuracy"
+
+
 class Robustness(str, Enum):
     none = "none"
     global_shuffle = "global-shuffle"
@@ -84,6 +90,17 @@ def finetune(
         1.0, "--entity-weight", min=1.0,
         help="Loss weight of entity tags against O (e.g. 10 for long contracts, where ~1% of words are values and "
              "plain cross-entropy settles on tagging everything O)."),
+    label_map: Optional[str] = typer.Option(
+        None, "--label-map",
+        help="Rename data labels into the model's, DATA=MODEL pairs, e.g. company=vendor_name,date=invoice_date,"
+             "address=vendor_address (SROIE receipts training an invoice model). Labels a document's label_set "
+             "does not list are left open for its unlabelled words, never taught as O."),
+    select_by: SelectBy = typer.Option(
+        SelectBy.f1, "--select-by",
+        help="The --eval metric that picks the best epoch: entity F1, or field F1 / field accuracy on documents "
+             "with field truth (real invoices: the field a user gets is what counts)."),
+    patience: Optional[int] = typer.Option(
+        None, "--patience", min=1, help="Stop when --select-by has not improved for this many epochs (default: run all --epochs)."),
     seed: int = typer.Option(42, help="Seed: the same seed on the same machine gives the same model."),
     lspe_lr_scale: float = typer.Option(0.02, min=0.0, help="Learning-rate multiplier for LSPE position FFNs (at 1.0 they drown the text early on)."),
     limit: Optional[int] = typer.Option(None, min=1, help="Use only the first N documents of each file (quick runs)."),
@@ -96,6 +113,7 @@ def finetune(
     with user_errors():
         import torch
 
+        from docextract.training.evaluate import parse_label_map
         from docextract.training.finetune import FinetuneOptions
         from docextract.training.finetune import finetune as run_finetune
         from docextract.training.loop import TrainingAborted
@@ -105,12 +123,14 @@ def finetune(
         for path in [*train_file, *eval_file]:
             if not path.is_file():
                 raise InputError("no such labelled JSONL file", path=str(path), code="INPUT_NOT_FOUND")
+        renames = {data: model for model, data in parse_label_map(label_map).items()} if label_map else {}
         options = FinetuneOptions(
             train_files=tuple(train_file), eval_files=tuple(eval_file), output_dir=output, model=model,
             scheme=scheme.value, max_tokens=max_tokens, stride=stride, epochs=epochs, learning_rate=learning_rate,
             batch_size=batch_size, grad_accumulation=grad_accumulation, seed=seed, augment=augment.value, limit=limit,
             lspe_lr_scale=lspe_lr_scale, cross_pages=cross_pages, max_positions=max_positions,
-            calibrate=calibrate, negative_windows=negative_windows, entity_weight=entity_weight,
+            calibrate=calibrate, negative_windows=negative_windows, entity_weight=entity_weight, label_map=renames,
+            select_by=select_by.value, patience=patience,
         )
         with _progress() as progress:
             task = progress.add_task("finetune", total=None, info="preparing data")
@@ -122,7 +142,14 @@ def finetune(
             except TrainingAborted as error:
                 raise fail(UsageError(str(error), path=str(output)))
         best = record["history"].get("best")
-        stderr.print(f"model written to {output / 'model'}" + (f" (best epoch {best['epoch']}, F1 {best['f1']:.4f})" if best else ""))
+        chosen = f"{select_by.value} {best[select_by.value]:.4f}" if best and select_by.value in best else ""
+        stderr.print(f"model written to {output / 'model'}" + (f" (best epoch {best['epoch']}, {chosen})" if best else ""))
+        stopped = record["history"].get("stopped_early")
+        if stopped:
+            stderr.print(f"stopped at epoch {stopped['epoch']}: no better {select_by.value} for {stopped['patience']} epochs")
+        elif best and record["history"]["epochs"] and best["epoch"] == record["history"]["epochs"][-1]["epoch"] \
+                and len(record["history"]["epochs"]) > 1:
+            stderr.print("note: the best epoch is the last one: the model may still be improving; more --epochs may help")
         if "calibration" in record:
             c = record["calibration"]
             stderr.print(f"temperature {c['temperature']:.4f} fitted on the --eval data: word NLL {c['nll_before']:.4f} -> "

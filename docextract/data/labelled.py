@@ -7,16 +7,14 @@ the record ``id``, ``label_set`` and ``fields``. Writing then reading gives back
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
 from docextract.document import Document, WordRef
-from docextract.errors import InputError, OutputError
+from docextract.errors import InputError
+from docextract.files import atomic_writer
 
 OUTSIDE = "O"  # the label of a word outside every entity
 
@@ -28,6 +26,8 @@ class LabelledDocument:
     ``labels[p][w]`` is the entity type of word ``w`` on page index ``p`` (``"O"`` outside entities);
     ``entities[p][w]`` groups the words of one entity (None: consecutive words with the same label in
     reading order form one entity). ``fields`` are document-level expected values (key -> values).
+    ``group`` names what the document is a copy of (one invoice in several renderings): a split keeps a
+    group on one side; None: the document is its own group.
     """
 
     id: str
@@ -36,6 +36,7 @@ class LabelledDocument:
     entities: tuple[tuple[int | None, ...], ...]
     label_set: tuple[str, ...]
     fields: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    group: str | None = None
 
     def __post_init__(self) -> None:
         pages = self.document.pages
@@ -54,7 +55,18 @@ class LabelledDocument:
 
     def with_document(self, document: Document) -> LabelledDocument:
         """The same labels on a re-ordered document (same words per page, e.g. after augmentation)."""
-        return LabelledDocument(self.id, document, self.labels, self.entities, self.label_set, self.fields)
+        return LabelledDocument(self.id, document, self.labels, self.entities, self.label_set, self.fields, self.group)
+
+    def renamed(self, mapping: Mapping[str, str]) -> LabelledDocument:
+        """The same document with labels (and ``label_set`` and ``fields`` keys) renamed by ``mapping``
+        (old -> new; labels it does not name stay), e.g. SROIE's ``company`` as the invoice model's ``vendor_name``."""
+        def new(label: str) -> str:
+            return mapping.get(label, label)
+
+        labels = tuple(tuple(new(label) for label in page) for page in self.labels)
+        fields = {new(key): values for key, values in self.fields.items()}
+        return LabelledDocument(self.id, self.document, labels, self.entities,
+                                tuple(dict.fromkeys(new(label) for label in self.label_set)), fields)
 
     # ---- the JSONL record ----
 
@@ -70,6 +82,8 @@ class LabelledDocument:
         record.update(data)
         if self.fields:
             record["fields"] = {key: list(values) for key, values in self.fields.items()}
+        if self.group is not None:
+            record["group"] = self.group
         return record
 
     @staticmethod
@@ -83,6 +97,7 @@ class LabelledDocument:
         return LabelledDocument(
             id=str(data["id"]), document=document, labels=labels, entities=entities,
             label_set=tuple(data.get("label_set", ())), fields=fields,
+            group=None if data.get("group") is None else str(data["group"]),
         )
 
 
@@ -109,27 +124,11 @@ def read_jsonl(path: str | Path) -> Iterator[LabelledDocument]:
 
 
 def write_jsonl(docs: Iterable[LabelledDocument], path: str | Path) -> int:
-    """Write the records atomically (a temporary file beside ``path``, then a rename). Returns the count."""
-    path = Path(path)
-    directory = path.parent if str(path.parent) else Path(".")
+    """Write the records atomically (streamed through :func:`docextract.files.atomic_writer`). Returns the count."""
     count = 0
-    try:
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    except OSError as error:
-        raise OutputError(f"cannot write here: {error.strerror}", path=str(path)) from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            for doc in docs:
-                handle.write(json.dumps(doc.to_dict(), ensure_ascii=False) + "\n")
-                count += 1
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp_name, path)
-    except BaseException as error:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp_name)
-        if isinstance(error, OSError):
-            raise OutputError(f"cannot write labelled data: {error.strerror}", path=str(path)) from None
-        raise
+    with atomic_writer(path) as handle:
+        for doc in docs:
+            handle.write((json.dumps(doc.to_dict(), ensure_ascii=False) + "\n").encode("utf-8"))
+            count += 1
     return count
 

@@ -82,34 +82,16 @@ def document_tags(doc: LabelledDocument, scheme: str = "BIO") -> list[str]:
     return tags_from_spans(doc.document.word_count, entity_spans(doc), scheme)
 
 
-def _split(tag: str) -> tuple[str, str]:
-    if tag == OUTSIDE or "-" not in tag:
-        return OUTSIDE, ""
-    prefix, label = tag.split("-", 1)
-    return prefix, label
-
-
 def spans_from_tags(tags: Sequence[str]) -> list[Span]:
-    """Entity spans from BIO or BIESO tags, decoded as seqeval's default mode does (conlleval rules).
+    """Entity spans from BIO or BIESO tags, by seqeval's ``get_entities`` (conlleval rules): the decoder the
+    evaluation's entity F1 counts with, so a labelled file's tags mean the same entities to both.
 
-    A chunk ends before B/S/O, after E/S, or when the label changes; an I or E tag that does not
-    continue an open chunk of its label starts a new one. Valid tag sequences round-trip exactly.
+    A chunk ends before B/S/O, after E/S, or when the label changes; an I or E tag that does not continue
+    an open chunk of its label starts a new one. Valid tag sequences round-trip exactly.
     """
-    spans: list[Span] = []
-    open_start: int | None = None
-    previous_prefix, previous_label = OUTSIDE, ""
-    for position, tag in enumerate(list(tags) + [OUTSIDE]):  # the sentinel closes the last chunk
-        prefix, label = _split(tag)
-        ends = open_start is not None and (
-            previous_prefix in ("E", "S") or prefix in ("B", "S", OUTSIDE) or label != previous_label
-        )
-        if ends:
-            spans.append(Span(previous_label, open_start, position))
-            open_start = None
-        if prefix != OUTSIDE and open_start is None:
-            open_start = position
-        previous_prefix, previous_label = prefix, label
-    return spans
+    from seqeval.metrics.sequence_labeling import get_entities  # imports scikit-learn: only where used
+
+    return [Span(label, start, end + 1) for label, start, end in get_entities(list(tags))]
 
 
 def encode_window(doc: LabelledDocument, window: Window, tokenizer: Any, label_ids: Mapping[str, int],

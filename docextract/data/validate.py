@@ -251,8 +251,10 @@ def _label_coverage(train: list[_Record], files: Sequence[str | Path]) -> list[I
     issues = []
     label_sets = {r.label_set for r in train}
     if len(label_sets) > 1:
+        shown = sorted(map(list, label_sets)) if len(label_sets) <= 3 else (
+            f"{len(label_sets)} different sets, together {sorted(set().union(*label_sets))}")
         issues.append(Issue(WARNING, str(files[0]), None, None, "label_set",
-                            f"files disagree on the label set: {sorted(map(list, label_sets))}"))
+                            f"files disagree on the label set: {shown}"))
     counts: Counter = Counter()
     for record in train:
         counts.update(record.labels)

@@ -2,7 +2,9 @@
 
 A value the model read wrongly usually breaks the invoice's own arithmetic, so the checks catch
 errors without ground truth: line items must sum to the subtotal, subtotal plus tax must equal
-the total. A failed check, or a field the model was unsure of, sets ``needs_review``.
+the total. Bank and tax identifiers must pass their own checks (country format and check digits,
+:mod:`docextract.extraction.identifiers`): invoice fraud changes bank details first. A failed check, or a
+field the model was unsure of, sets ``needs_review``.
 """
 
 from __future__ import annotations
@@ -32,11 +34,18 @@ def validate_invoice(fields: dict[str, dict[str, Any]], line_items: list[dict[st
     subtotal, tax, total = _amount(fields.get("subtotal")), _amount(fields.get("total_tax")), _amount(fields.get("total"))
     item_amounts = [_amount(item["fields"].get("amount")) for item in line_items]
     items_sum = sum(item_amounts, Decimal(0)) if item_amounts and None not in item_amounts else None
-    checks = [
+    arithmetic = [
         _check("line_items_sum_equals_subtotal", subtotal, items_sum),
         _check("subtotal_plus_tax_equals_total", total, subtotal + tax if subtotal is not None and tax is not None else None),
     ]
-    reasons = [f"check failed: {c['name']}" for c in checks if c["status"] == "fail"]
-    reasons += [f"low confidence: {name}" for name, f in sorted(fields.items()) if f["confidence"] < REVIEW_CONFIDENCE]
-    reasons += [f"unparsable value: {name}" for name, f in sorted(fields.items()) if f["normalized"] is None]
-    return {"checks": checks, "needs_review": bool(reasons), "review_reasons": reasons}
+    identifiers = [{"name": f"{name}_valid", "status": "pass" if f["valid"] else "fail"}
+                   for name, f in sorted(fields.items()) if f.get("valid") is not None]
+    reasons = [f"check failed: {c['name']}" for c in arithmetic if c["status"] == "fail"]
+    for name, f in sorted(fields.items()):  # one reason per field, the most telling
+        if f.get("valid") is False:
+            reasons.append(f"invalid identifier: {name} ({f.get('invalid_reason', 'failed its check')})")
+        elif f["confidence"] < REVIEW_CONFIDENCE:
+            reasons.append(f"low confidence: {name}")
+    reasons += [f"unparsable value: {name}" for name, f in sorted(fields.items())
+                if f["normalized"] is None and f.get("valid") is not False]
+    return {"checks": arithmetic + identifiers, "needs_review": bool(reasons), "review_reasons": reasons}

@@ -12,14 +12,14 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from docextract.document import Box, Document, WordRef
-from docextract.extraction.normalize import (
-    guess_locale,
-    normalize_iban,
-    parse_amount,
-    parse_currency,
-    parse_date,
-    parse_number,
+from docextract.extraction.identifiers import (
+    INVALID_IDENTIFIER_MAX_CONFIDENCE,
+    check_bic,
+    check_iban,
+    check_tax_id,
 )
+from docextract.extraction.locales import document_year, guess_locale, locale_evidence
+from docextract.extraction.normalize import parse_amount, parse_currency, parse_date, parse_number
 
 # Field type by label name; every label not listed is a plain string.
 FIELD_TYPES = {
@@ -28,8 +28,8 @@ FIELD_TYPES = {
     "line_item_unit_price": "amount", "line_item_amount": "amount",
     "line_item_quantity": "number",
     "currency": "currency_code",
-    "iban": "iban",
-    "vendor_tax_id": "vat_id",
+    "iban": "iban", "bic": "bic",
+    "vendor_tax_id": "vat_id", "customer_tax_id": "vat_id",
     "vendor_address": "address", "billing_address": "address", "shipping_address": "address", "address": "address",
 }
 LINE_ITEM_PREFIX = "line_item_"
@@ -161,12 +161,18 @@ def entity_box(doc: Document, entity: Entity) -> Box:
     return Box.enclosing([doc.word(r).box for r in entity.words if r.page_index == page])
 
 
-def normalize_value(label: str, text: str, locale: str, default_currency: str | None = None) -> tuple[str, Any, dict]:
-    """``(type, normalized, extra)`` for an entity of ``label`` printed as ``text``; normalized None if unparsable."""
+def normalize_value(label: str, text: str, locale: str, default_currency: str | None = None,
+                    default_year: int | None = None) -> tuple[str, Any, dict]:
+    """``(type, normalized, extra)`` for an entity of ``label`` printed as ``text``; normalized None if unparsable.
+
+    ``default_year``: the year of the document's dates, for dates printed without one. Identifiers get
+    ``valid`` (and ``id_scheme``, ``invalid_reason``) from :mod:`docextract.extraction.identifiers`; a tax id
+    without a country prefix is checked against the tax ids of the locale's country.
+    """
     kind = FIELD_TYPES.get(label, "string")
     extra: dict[str, Any] = {}
     if kind == "date":
-        parsed = parse_date(text, locale)
+        parsed = parse_date(text, locale, default_year)
         return kind, parsed.isoformat() if parsed else None, {"normalization": {"locale": locale}}
     if kind == "amount":
         money = parse_amount(text, locale, default_currency)
@@ -176,32 +182,35 @@ def normalize_value(label: str, text: str, locale: str, default_currency: str | 
         return kind, str(number) if number is not None else None, extra
     if kind == "currency_code":
         return kind, parse_currency(text), extra
-    if kind == "iban":
-        iban = normalize_iban(text)
-        if iban is None:
-            return kind, None, {"valid": False}
-        return kind, iban[0], {"valid": iban[1]}
-    if kind == "vat_id":
-        return kind, "".join(text.split()).upper(), extra
+    if kind in ("iban", "bic", "vat_id"):
+        country = locale.split("_")[1] if "_" in locale else None
+        checked = check_iban(text) if kind == "iban" else check_bic(text) if kind == "bic" else check_tax_id(text, country)
+        return kind, checked.normalized, checked.extra()
     return kind, " ".join(text.split()), extra
 
 
 def field_object(doc: Document, entity: Entity, locale: str, token_ids: dict[WordRef, str],
-                 default_currency: str | None = None, calibration: Callable[[float], float] | None = None) -> dict[str, Any]:
+                 default_currency: str | None = None, calibration: Callable[[float], float] | None = None,
+                 default_year: int | None = None) -> dict[str, Any]:
     """The output schema's field object for one entity (see docextract/schemas/output.schema.json).
 
     With a field ``calibration`` (:mod:`docextract.extraction.confidence`) ``confidence`` is the calibrated
-    probability that the value is right and ``raw_confidence`` the entity's mean tag probability.
+    probability that the value is right and ``raw_confidence`` the entity's mean tag probability. An
+    identifier that fails its check never has a confidence above
+    :data:`~docextract.extraction.identifiers.INVALID_IDENTIFIER_MAX_CONFIDENCE`.
     """
     text = entity.text(doc)
-    kind, normalized, extra = normalize_value(entity.label, text, locale, default_currency)
+    kind, normalized, extra = normalize_value(entity.label, text, locale, default_currency, default_year)
     page = doc.pages[page_of(entity)]
     box = entity_box(doc, entity)
+    confidence = entity.confidence if calibration is None else calibration(entity.confidence)
+    if extra.get("valid") is False:
+        confidence = min(confidence, INVALID_IDENTIFIER_MAX_CONFIDENCE)
     field = {
         "type": kind,
         "value": text,
         "normalized": normalized,
-        "confidence": round(entity.confidence if calibration is None else calibration(entity.confidence), 4),
+        "confidence": round(confidence, 4),
         **({} if calibration is None else {"raw_confidence": round(entity.confidence, 4)}),
         "page": page.number,
         "bbox": [round(v, 4) for v in box.normalized(page.width, page.height)],
@@ -225,8 +234,26 @@ def _regions(doc: Document, entity: Entity) -> list[dict[str, Any]]:
     return regions
 
 
+DOCUMENT_TEXT_WORDS = 2000  # the first words in reading order: enough evidence, bounded work on long documents
+
+
+def _document_text(doc: Document) -> str:
+    return " ".join(doc.word(r).text for r in doc.ordered_words()[:DOCUMENT_TEXT_WORDS])
+
+
 def document_locale(doc: Document) -> str:
-    return guess_locale(" ".join(doc.word(r).text for r in doc.ordered_words()[:2000]))
+    """The locale the document is written in (:func:`docextract.extraction.locales.guess_locale`)."""
+    return guess_locale(_document_text(doc))
+
+
+def document_printed_currency(doc: Document) -> str | None:
+    """The currency printed most often anywhere on the document (symbols and ISO codes as tokens of their own)."""
+    return locale_evidence(_document_text(doc)).currency
+
+
+def document_date_year(doc: Document) -> int | None:
+    """The year of the dates the document prints in full: the year of a date printed without one."""
+    return document_year(_document_text(doc))
 
 
 def group_line_items(doc: Document, entities: Sequence[Entity]) -> list[list[Entity]]:

@@ -29,7 +29,14 @@ from decimal import Decimal
 from typing import Mapping, Sequence
 
 from docextract.document import Document, WordRef
-from docextract.extraction.entities import Entity, TaggedWord, decode_entities, document_locale, join_digit_groups
+from docextract.extraction.entities import (
+    Entity,
+    TaggedWord,
+    decode_entities,
+    document_date_year,
+    document_locale,
+    join_digit_groups,
+)
 from docextract.extraction.normalize import parse_date, parse_number
 
 # Labels an invoice prints one value for, by value type. Not addresses or names: one address is often two
@@ -71,7 +78,7 @@ def assign_one_value_labels(doc: Document, entities: Sequence[Entity],
             competing[kind] = members
     if not competing:
         return out  # the common case, and every document of other domains: nothing to parse
-    locale = document_locale(doc)
+    locale, year = document_locale(doc), document_date_year(doc)
     line_amounts = [parse_number(e.text(doc), locale) for e in out if e.label == "line_item_amount"]
     line_sum = sum(a for a in line_amounts if a is not None) if line_amounts and None not in line_amounts else None
     for kind, members in competing.items():
@@ -79,7 +86,7 @@ def assign_one_value_labels(doc: Document, entities: Sequence[Entity],
         values = list(members)
         probability = {(v, label): max(_mean_probability(out[i], label, label_probabilities) for i in members[v])
                        for v in values for label in labels}
-        parsed = {v: _parse(kind, out[members[v][0]].text(doc), locale) for v in values}
+        parsed = {v: _parse(kind, out[members[v][0]].text(doc), locale, year) for v in values}
         tagged_as = {(v, out[i].label) for v in values for i in members[v]}
 
         def score(assignment: tuple[str | None, ...]) -> tuple[float, int]:
@@ -115,8 +122,8 @@ def _one_label_each(assignment: tuple[str | None, ...]) -> bool:
     return len(chosen) == len(set(chosen))
 
 
-def _parse(kind: str, value: str, locale: str):
-    return parse_number(value, locale) if kind == "amount" else parse_date(value, locale)
+def _parse(kind: str, value: str, locale: str, year: int | None):
+    return parse_number(value, locale) if kind == "amount" else parse_date(value, locale, year)
 
 
 def _checks_met(kind: str, chosen: dict, line_sum: Decimal | None) -> int:

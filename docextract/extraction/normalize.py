@@ -1,7 +1,7 @@
 """Typed values from printed text: dates to ISO 8601, amounts to decimal strings with ISO 4217 codes.
 
 Parsing respects the document's locale: ``03/04/2024`` is the 4th of March in an en_US document
-and the 3rd of April in a de_DE or fr_FR one; ``1.234,56`` is 1234.56 in German and French.
+and the 3rd of April in a de_DE, fr_FR, nl_NL, it_IT or es_ES one; ``1.234,56`` is 1234.56 there.
 Each parser returns ``None`` when the text cannot be read as that type; it never guesses wildly.
 """
 
@@ -10,37 +10,90 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 
 from dateutil import parser as date_parser
 
 DEFAULT_LOCALE = "en_US"
-DAY_FIRST_LOCALES = ("en_GB", "de_DE", "fr_FR")
 
-# dateutil knows English month names only; German and French ones are mapped to them first.
-_FOREIGN_MONTHS = {
-    # German
-    "januar": "January", "jänner": "January", "februar": "February", "märz": "March", "maerz": "March",
-    "mai": "May", "juni": "June", "juli": "July", "oktober": "October", "dezember": "December",
-    # French
-    "janvier": "January", "février": "February", "fevrier": "February", "mars": "March", "avril": "April",
-    "juin": "June", "juillet": "July", "août": "August", "aout": "August", "septembre": "September",
-    "octobre": "October", "novembre": "November", "décembre": "December", "decembre": "December",
-    # abbreviations seen on invoices
-    "jan.": "Jan", "févr.": "Feb", "fév.": "Feb", "mär.": "Mar", "avr.": "Apr", "juil.": "Jul",
-    "déc.": "Dec", "dez.": "Dec", "okt.": "Oct",
+
+@dataclass(frozen=True)
+class LocaleConventions:
+    """How a locale prints dates and numbers, and the currencies that point to its region."""
+
+    language: str  # ISO 639-1
+    day_first: bool  # 03/04/2024 is the 3rd of April
+    decimal: str  # "." or ","
+    currencies: tuple[str, ...] = ()
+
+
+# The locales docextract reads (the languages of the real e-invoices, the synthetic ones and receipts).
+# Table order breaks ties when a document's evidence fits several: en_US is the default.
+LOCALE_CONVENTIONS: dict[str, LocaleConventions] = {
+    "en_US": LocaleConventions("en", False, ".", ("USD",)),
+    "en_GB": LocaleConventions("en", True, ".", ("GBP",)),
+    "en_MY": LocaleConventions("en", True, ".", ("MYR",)),
+    "de_DE": LocaleConventions("de", True, ",", ("EUR",)),
+    "fr_FR": LocaleConventions("fr", True, ",", ("EUR",)),
+    "nl_NL": LocaleConventions("nl", True, ",", ("EUR",)),
+    "it_IT": LocaleConventions("it", True, ",", ("EUR",)),
+    "es_ES": LocaleConventions("es", True, ",", ("EUR",)),
 }
-_MONTH_PATTERN = re.compile(r"\b(" + "|".join(re.escape(k) for k in sorted(_FOREIGN_MONTHS, key=len, reverse=True)) + r")", re.IGNORECASE)
+
+
+def conventions(locale: str) -> LocaleConventions:
+    """The conventions of ``locale``; a locale outside the table reads like its language (English: day first
+    unless en_US; other languages: decimal comma)."""
+    if locale in LOCALE_CONVENTIONS:
+        return LOCALE_CONVENTIONS[locale]
+    language = locale.split("_")[0].lower()
+    return LocaleConventions(language, locale != "en_US", "." if language == "en" else ",")
+
+
+# Month names in the languages of LOCALE_CONVENTIONS (dateutil knows English ones only), with the
+# abbreviations seen on invoices.
+MONTH_NUMBERS: dict[str, int] = {
+    **{name: n for n, name in enumerate(("january", "february", "march", "april", "may", "june", "july", "august",
+                                          "september", "october", "november", "december"), start=1)},
+    **{name: n for n, name in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
+                                          "nov", "dec"), start=1)},
+    "sept": 9,
+    # German
+    "januar": 1, "jänner": 1, "februar": 2, "märz": 3, "maerz": 3, "mai": 5, "juni": 6, "juli": 7, "oktober": 10,
+    "dezember": 12, "mär": 3, "okt": 10, "dez": 12,
+    # French
+    "janvier": 1, "février": 2, "fevrier": 2, "mars": 3, "avril": 4, "juin": 6, "juillet": 7, "août": 8, "aout": 8,
+    "septembre": 9, "octobre": 10, "novembre": 11, "décembre": 12, "decembre": 12, "févr": 2, "fév": 2, "avr": 4,
+    "juil": 7, "déc": 12,
+    # Dutch
+    "januari": 1, "februari": 2, "maart": 3, "mei": 5, "augustus": 8,
+    # Italian
+    "gennaio": 1, "febbraio": 2, "marzo": 3, "aprile": 4, "maggio": 5, "giugno": 6, "luglio": 7, "agosto": 8,
+    "settembre": 9, "ottobre": 10, "dicembre": 12,
+    # Spanish
+    "enero": 1, "febrero": 2, "abril": 4, "mayo": 5, "junio": 6, "julio": 7, "septiembre": 9, "setiembre": 9,
+    "octubre": 10, "noviembre": 11, "diciembre": 12,
+}
+_ENGLISH_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                   "November", "December")
+_FOREIGN_MONTH = re.compile(
+    r"(?<![^\W\d_])(" + "|".join(re.escape(k) for k in sorted(MONTH_NUMBERS, key=len, reverse=True)) + r")(?![^\W\d_])\.?",
+    re.IGNORECASE)
+_SPANISH_DE = re.compile(r"\s+del?\s+", re.IGNORECASE)  # "5 de marzo de 2024"
 _ORDINAL_DOT = re.compile(r"\b(\d{1,2})\.\s+(?=[A-Za-zÀ-ÿ])")  # "15. März 2024" -> "15 März 2024"
 
-CURRENCY_SYMBOLS = {
-    "€": "EUR", "$": "USD", "£": "GBP", "¥": "JPY", "₹": "INR", "CHF": "CHF", "Fr.": "CHF",
-    "US$": "USD", "A$": "AUD", "C$": "CAD", "RM": "MYR", "S$": "SGD", "kr": "SEK", "zł": "PLN",
-}
-ISO_CURRENCIES = ("EUR", "USD", "GBP", "CHF", "JPY", "CAD", "AUD", "MYR", "SGD", "SEK", "NOK", "DKK", "PLN", "CZK", "INR", "CNY")
-_CURRENCY_CODE = re.compile(r"\b(" + "|".join(ISO_CURRENCIES) + r")\b")
+CURRENCY_SYMBOLS = {"€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "zł": "PLN", "$": "USD", "US$": "USD",
+                    "A$": "AUD", "C$": "CAD", "S$": "SGD", "HK$": "HKD", "NZ$": "NZD", "RM": "MYR", "kr": "SEK"}
+ISO_CURRENCIES = ("EUR", "USD", "GBP", "CHF", "JPY", "CAD", "AUD", "NZD", "MYR", "SGD", "HKD", "SEK", "NOK", "DKK",
+                  "PLN", "CZK", "HUF", "RON", "BGN", "INR", "CNY", "ZAR", "BRL", "MXN")
+# An ISO code or a symbol, as a token of its own: letters next to it make a word ("FORM" holds no "RM",
+# "Ukraine" no "kr", "US" alone is a country). "$" may be glued to its prefix (US$, C$) and to digits.
+_CURRENCY = re.compile(
+    r"(?<![^\W\d_])(" + "|".join(ISO_CURRENCIES) + r"|RM|kr|zł)(?![^\W\d_])"
+    r"|(?:(?<![^\W\d_])(US|HK|NZ|A|C|S))?\$|([€£¥₹])")
 _AMOUNT_NUMBER = re.compile(r"[-−(]?\d[\d.,' \u00a0\u202f]*")
+_GROUP_SEPARATORS = re.compile(r"[.,' \u00a0\u202f]")
 
 
 @dataclass(frozen=True)
@@ -56,19 +109,33 @@ def _clean(text: str) -> str:
     return unicodedata.normalize("NFKC", text).strip()
 
 
-def parse_date(text: str, locale: str = DEFAULT_LOCALE) -> date | None:
-    """A printed date -> ``datetime.date``, day-first unless the locale writes month first (en_US)."""
+def parse_date(text: str, locale: str = DEFAULT_LOCALE, default_year: int | None = None) -> date | None:
+    """A printed date -> ``datetime.date``, day-first unless the locale writes month first (en_US).
+
+    A numeric date needs day, month and year ("2.6" is no date). A date printed without its year
+    ("July 31") takes ``default_year`` (the year of the document's own
+    dates, :func:`docextract.extraction.locales.document_year`); without one it is unparsable (None), never
+    today's year. A date without its day ("July 2024") is the first of the month.
+    """
     cleaned = _clean(text).strip(" ,;:")
     if not cleaned or not any(ch.isdigit() for ch in cleaned):
         return None
     cleaned = _ORDINAL_DOT.sub(r"\1 ", cleaned)
     cleaned = re.sub(r"\b1er\b", "1", cleaned)  # French "1er août"
-    cleaned = _MONTH_PATTERN.sub(lambda m: _FOREIGN_MONTHS[m.group(1).lower()], cleaned)
+    cleaned, month_names = _FOREIGN_MONTH.subn(lambda m: _ENGLISH_MONTHS[MONTH_NUMBERS[m.group(1).lower()] - 1], cleaned)
+    if month_names:
+        cleaned = _SPANISH_DE.sub(" ", cleaned)
+    if not month_names and len(re.findall(r"\d+", cleaned)) < 3 and not re.fullmatch(r"\d{8}", cleaned):
+        return None  # "2.6", "12/24": a version, a fraction, a card expiry; a numeric date prints day, month and year
     iso_like = re.fullmatch(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}", cleaned)
+    options = {"dayfirst": conventions(locale).day_first and not iso_like, "yearfirst": bool(iso_like), "fuzzy": False}
     try:
-        parsed = date_parser.parse(
-            cleaned, dayfirst=(locale in DAY_FIRST_LOCALES) and not iso_like, yearfirst=bool(iso_like), fuzzy=False,
-        )
+        # Two leap years as defaults: where they give different years, the text has no year of its own.
+        parsed = date_parser.parse(cleaned, default=datetime(2000, 1, 1), **options)
+        if parsed.year != date_parser.parse(cleaned, default=datetime(2004, 1, 1), **options).year:
+            if default_year is None:
+                return None
+            parsed = date_parser.parse(cleaned, default=datetime(default_year, 1, 1), **options)
     except (ValueError, OverflowError, TypeError):
         return None
     if not 1900 <= parsed.year <= 2100:
@@ -76,30 +143,46 @@ def parse_date(text: str, locale: str = DEFAULT_LOCALE) -> date | None:
     return parsed.date()
 
 
-def parse_currency(text: str) -> str | None:
-    """ISO 4217 code named or symbolised in ``text`` (``"1.190,00 €"`` -> ``"EUR"``), else None."""
+def currencies_in(text: str, *, any_case: bool = False) -> list[str]:
+    """Every currency ``text`` names, as ISO 4217 codes in the order printed: codes and symbols standing as
+    tokens of their own (``"EUR"``, ``"€"``, ``"US$"``, ``"RM 12.00"``), never letters inside a word or a
+    bare country (``"US"``). ``any_case``: also lower-case codes (a field's own text, ``"eur"``)."""
     cleaned = _clean(text)
-    code = _CURRENCY_CODE.search(cleaned.upper())
-    if code:
-        return code.group(1)
-    for symbol in sorted(CURRENCY_SYMBOLS, key=len, reverse=True):
-        if symbol in cleaned:
-            return CURRENCY_SYMBOLS[symbol]
-    return None
+    found = []
+    for match in _CURRENCY.finditer(cleaned.upper() if any_case else cleaned):
+        code, prefix, symbol = match.group(1), match.group(2), match.group(3)
+        if code:
+            found.append(code if code in ISO_CURRENCIES else CURRENCY_SYMBOLS.get(code, CURRENCY_SYMBOLS.get(code.lower())))
+        else:
+            found.append(CURRENCY_SYMBOLS[(prefix or "") + "$"] if symbol is None else CURRENCY_SYMBOLS[symbol])
+    return [c for c in found if c]
+
+
+def parse_currency(text: str) -> str | None:
+    """The ISO 4217 code named or symbolised in ``text`` (``"1.190,00 €"`` -> ``"EUR"``), else None."""
+    found = currencies_in(text, any_case=True)
+    return found[0] if found else None
 
 
 def parse_number(text: str, locale: str = DEFAULT_LOCALE) -> Decimal | None:
-    """A printed number -> Decimal, reading ``,`` and ``.`` the way the locale writes them."""
+    """A printed number -> Decimal, reading ``,`` and ``.`` the way the locale writes them.
+
+    Separators between digit groups must group thousands (``1.234.567``, or India's ``1,23,456``):
+    ``15.12.2024`` is a date and ``2.4.0`` a version, not numbers (None).
+    """
     match = _AMOUNT_NUMBER.search(_clean(text))
     if not match:
         return None
     raw = match.group(0).strip()
     negative = raw.startswith(("-", "−", "(")) or _clean(text).endswith("-")
-    digits = re.sub(r"[-−() '\u00a0\u202f]", "", raw)
-    digits = digits.rstrip(".,")
+    body = re.sub(r"[-−()]", "", raw).strip().rstrip(".,").strip()
+    digits = _GROUP_SEPARATORS.sub(lambda m: m.group(0) if m.group(0) in ".," else "", body)
     if not digits:
         return None
     decimal_sep = _decimal_separator(digits, locale)
+    whole_printed = body[:body.rfind(decimal_sep)] if decimal_sep else body
+    if not _groups_thousands(whole_printed):
+        return None
     if decimal_sep:
         whole, _, frac = digits.rpartition(decimal_sep)
         whole = re.sub(r"[.,]", "", whole)
@@ -111,6 +194,17 @@ def parse_number(text: str, locale: str = DEFAULT_LOCALE) -> Decimal | None:
     except InvalidOperation:
         return None
     return -value if negative else value
+
+
+def _groups_thousands(whole: str) -> bool:
+    """Whether the digit groups of a number's whole part are thousands (or India's lakhs and crores)."""
+    groups = _GROUP_SEPARATORS.split(whole.strip())
+    if len(groups) == 1:
+        return True
+    if not 1 <= len(groups[0]) <= 3 or len(groups[-1]) != 3:
+        return False
+    middle = {len(g) for g in groups[1:-1]}
+    return middle <= {3} or middle <= {2}
 
 
 def _decimal_separator(digits: str, locale: str) -> str | None:
@@ -126,8 +220,7 @@ def _decimal_separator(digits: str, locale: str) -> str | None:
     decimals = len(digits) - digits.rfind(sep) - 1
     if decimals == 3:
         # "1,234" is a thousand in English; "1.234" a thousand in German/French; "1,234" there is 1.234.
-        locale_decimal = "," if locale in ("de_DE", "fr_FR") else "."
-        return sep if sep == locale_decimal else None
+        return sep if sep == conventions(locale).decimal else None
     return sep
 
 
@@ -138,35 +231,3 @@ def parse_amount(text: str, locale: str = DEFAULT_LOCALE, default_currency: str 
         return None
     return Money(amount=f"{number:.2f}" if number == number.quantize(Decimal("0.01")) else str(number),
                  currency=parse_currency(text) or default_currency)
-
-
-def normalize_iban(text: str) -> tuple[str, bool] | None:
-    """Canonical IBAN (no spaces, upper case) and whether its ISO 13616 mod-97 checksum holds."""
-    compact = re.sub(r"[\s-]", "", _clean(text)).upper()
-    if not re.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]{10,30}", compact):
-        return None
-    rearranged = compact[4:] + compact[:4]
-    numeric = "".join(str(int(ch, 36)) for ch in rearranged)
-    return compact, int(numeric) % 97 == 1
-
-
-# Words that give away a document's language; numbers settle the rest.
-_LOCALE_HINTS = {
-    "de_DE": ("rechnung", "datum", "betrag", "summe", "mwst", "ust", "gesamt", "zahlbar", "netto", "brutto", "steuernummer"),
-    "fr_FR": ("facture", "montant", "tva", "total ttc", "total ht", "échéance", "date d'émission", "règlement", "quantité"),
-    "en_GB": ("vat", "£", "postcode", "sort code"),
-}
-
-
-def guess_locale(text: str) -> str:
-    """The locale a document is most likely written in (en_US, en_GB, de_DE or fr_FR), from words and numbers."""
-    lowered = _clean(text).lower()
-    scores = {loc: sum(lowered.count(hint) for hint in hints) for loc, hints in _LOCALE_HINTS.items()}
-    comma_decimals = len(re.findall(r"\d,\d{2}\b", lowered))
-    dot_decimals = len(re.findall(r"\d\.\d{2}\b", lowered))
-    best = max(scores, key=scores.get)
-    if scores[best] == 0:
-        return "de_DE" if comma_decimals > dot_decimals else DEFAULT_LOCALE
-    if best == "en_GB" and comma_decimals > dot_decimals:
-        return "de_DE"
-    return best

@@ -20,10 +20,13 @@ from docextract import __version__
 from docextract.document import Document, WordRef
 from docextract.extraction.checks import validate_invoice
 from docextract.extraction.entities import (
+    FIELD_TYPES,
     LINE_ITEM_PREFIX,
     Entity,
     TaggedWord,
+    document_date_year,
     document_locale,
+    document_printed_currency,
     field_object,
     group_line_items,
 )
@@ -117,14 +120,19 @@ def reading_order_text(doc: Document) -> str:
 def _document_fields(doc: Document, entities: list[Entity], locale: str, ids: dict[WordRef, str],
                      calibration: Callable[[float], float] | None = None) -> dict[str, Any]:
     currency = _document_currency(doc, entities)
+    year = document_date_year(doc)  # for dates printed without their year
     fields: dict[str, Any] = {}
     by_label: dict[str, list[Entity]] = {}
     for entity in entities:
         if not entity.label.startswith(LINE_ITEM_PREFIX):
             by_label.setdefault(entity.label, []).append(entity)
     # One field object per entity, shared by `fields`, their alternatives and `entities`.
-    objects = {id(e): field_object(doc, e, locale, ids, currency, calibration) for e in entities}
+    objects = {id(e): field_object(doc, e, locale, ids, currency, calibration, year) for e in entities}
     for label, candidates in sorted(by_label.items()):
+        if FIELD_TYPES.get(label) == "currency_code":  # "US", "Germany": a country, not the currency field
+            candidates = [e for e in candidates if objects[id(e)]["normalized"] is not None]
+            if not candidates:
+                continue
         ranked = sorted(candidates, key=lambda e: -e.confidence)  # raw: a calibration may tie what it maps
         best = dict(objects[id(ranked[0])])
         if len(ranked) > 1:
@@ -135,7 +143,7 @@ def _document_fields(doc: Document, entities: list[Entity], locale: str, ids: di
         fields[label] = best
     line_items = []
     for index, row in enumerate(group_line_items(doc, entities)):
-        cells = {cell.label[len(LINE_ITEM_PREFIX):]: field_object(doc, cell, locale, ids, currency, calibration)
+        cells = {cell.label[len(LINE_ITEM_PREFIX):]: field_object(doc, cell, locale, ids, currency, calibration, year)
                  for cell in row}
         regions = sorted({(c["page"], tuple(c["bbox"])) for c in cells.values()})
         line_items.append({
@@ -160,7 +168,8 @@ def _document_fields(doc: Document, entities: list[Entity], locale: str, ids: di
 
 
 def _document_currency(doc: Document, entities: list[Entity]) -> str | None:
-    """The currency the document's amounts are in: a predicted currency field, else symbols in amounts."""
+    """The currency the document's amounts are in: a predicted currency field, else symbols in amounts, else
+    the currency printed most often anywhere on the document."""
     for entity in sorted(entities, key=lambda e: -e.confidence):
         if entity.label == "currency":
             code = parse_currency(entity.text(doc))
@@ -171,7 +180,7 @@ def _document_currency(doc: Document, entities: list[Entity]) -> str | None:
             code = parse_currency(entity.text(doc))
             if code:
                 return code
-    return None
+    return document_printed_currency(doc)
 
 
 def _tokens(doc: Document, tagged: Sequence[TaggedWord], ids: dict[WordRef, str]) -> list[dict[str, Any]]:

@@ -17,6 +17,7 @@ from docextract.extraction.checks import validate_invoice
 from docextract.errors import ModelRefusedError
 from docextract.extraction.confidence import EvidenceModel, FieldCalibration, model_field_calibration
 from docextract.extraction.entities import LINE_ITEM_PREFIX, Entity
+from docextract.extraction.identifiers import INVALID_IDENTIFIER_MAX_CONFIDENCE
 from docextract.extraction.evidence import DocumentIndex, field_evidence, is_unnormalised
 from docextract.extraction.review import (
     DEFAULT_PRECISION,
@@ -88,6 +89,8 @@ class FieldScoring:
         for label, field in fields.items():
             if is_unnormalised(field):
                 field["confidence"] = min(field["confidence"], UNNORMALISED_MAX_CONFIDENCE)
+            if field.get("valid") is False:  # an identifier failing its check (the evidence model does not see it)
+                field["confidence"] = min(field["confidence"], INVALID_IDENTIFIER_MAX_CONFIDENCE)
             field["status"] = field_status(field, self.threshold(label))
         required = required_fields(self.labels)
         if required:

@@ -16,7 +16,6 @@ from typing import Sequence
 from PIL import Image, ImageDraw, ImageFont, ImageOps
 
 from docextract.document import POINTS_PER_INCH, Box, Document, Window, WordRef
-from docextract.errors import OutputError
 
 RENDER_DPI = 100.0  # annotated PNG resolution: a letter page is 850 x 1100 px, readable on screen
 # Small pages (a receipt, or a scan whose resolution was unknown and assumed high, which makes
@@ -108,24 +107,3 @@ def render_page(
         draw.text((x, 3), label, fill=(255, 255, 255, 255), font=font)
         x += width + 4
     return Image.alpha_composite(base, overlay).convert("RGB")
-
-
-def write_page_pngs(
-    doc: Document, windows: Sequence[Window], folder: Path, *, dpi: float = RENDER_DPI, password: str | None = None
-) -> list[Path]:
-    """One annotated PNG per page in ``folder`` (created if needed): ``<source stem>-page-<n>.png``."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise OutputError(f"cannot create the PNG folder: {error.strerror}", path=str(folder)) from None
-    stem = Path(doc.source).stem or "document"
-    written = []
-    for page_index, page in enumerate(doc.pages):
-        path = folder / f"{stem}-page-{page.number}.png"
-        image = render_page(doc, page_index, windows, dpi=dpi, password=password)
-        try:
-            image.save(path)
-        except OSError as error:
-            raise OutputError(f"cannot write the PNG: {error.strerror or error}", path=str(path)) from None
-        written.append(path)
-    return written

@@ -19,6 +19,9 @@ SPECIAL_WORD_INDEX = -1  # word_index of [CLS]/[SEP]
 # The value each encoded key is right-padded with; keys not listed (word_index) stay out of the batch.
 PAD_VALUES = {"input_ids": 0, "attention_mask": 0, "labels": IGNORE_INDEX, "bbox": [0, 0, 0, 0], "page_ids": 0,
               "position_ids": 0, "lop_labels": IGNORE_INDEX, "position_mask": 0, "token_type_ids": 0}
+# Per-window vectors that are not per token, stacked as they are: ``open_tags`` (one 0/1 per tag) marks the
+# tags that a word labelled O may also be, because the window's document does not annotate their labels.
+WINDOW_KEYS = ("open_tags",)
 
 
 def encode_words(document: Document, window: Window, tokenizer: Any) -> dict[str, list]:
@@ -54,6 +57,9 @@ def collate(examples: Sequence[dict[str, list]]) -> dict[str, torch.Tensor]:
     length = max(len(e["input_ids"]) for e in examples)
     batch = {}
     for key in examples[0]:
+        if key in WINDOW_KEYS:
+            batch[key] = torch.tensor([e[key] for e in examples], dtype=torch.bool)
+            continue
         if key not in PAD_VALUES:
             continue
         pad = PAD_VALUES[key]

@@ -15,7 +15,9 @@ import json
 from pathlib import Path
 
 import torch
-from safetensors.torch import load_file, save_file
+from safetensors.torch import load_file, save
+
+from docextract.files import write_bytes_atomic
 
 COMPACT_MARKER = "docextract_compact"  # config.json key saying which tensors are int8
 INT8_SUFFIX, SCALE_SUFFIX = ".int8", ".scale"
@@ -43,11 +45,11 @@ def save_compact(model, folder: Path) -> None:
             quantized.append(name)
         else:
             state[name] = tensor.to(torch.float16)
-    save_file(state, str(folder / "model.safetensors"), metadata={"format": "pt"})
-    model.config.save_pretrained(folder)
-    config = json.loads((folder / "config.json").read_text())
+    # Both files through the atomic writer: a kill leaves the previous ones whole, never half a model.
+    write_bytes_atomic(folder / "model.safetensors", save(state, metadata={"format": "pt"}))
+    config = json.loads(model.config.to_json_string())  # what config.save_pretrained writes
     config[COMPACT_MARKER] = quantized
-    (folder / "config.json").write_text(json.dumps(config, indent=2, sort_keys=True) + "\n")
+    write_bytes_atomic(folder / "config.json", (json.dumps(config, indent=2, sort_keys=True) + "\n").encode("utf-8"))
 
 
 def is_compact(folder: Path) -> bool:

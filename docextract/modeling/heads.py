@@ -10,10 +10,10 @@ from torch import nn
 from transformers.activations import ACT2FN
 from transformers.modeling_outputs import ModelOutput, TokenClassifierOutput
 
+from docextract.modeling.batching import IGNORE_INDEX
 from docextract.modeling.config import LayoutConfig
 from docextract.modeling.encoder import LayoutEncoder, LayoutPreTrainedModel
 
-IGNORE_INDEX = -100  # label of tokens that take no part in a loss (sub-tokens, specials, unmasked)
 
 
 class LayoutForTokenClassification(LayoutPreTrainedModel):
@@ -29,15 +29,16 @@ class LayoutForTokenClassification(LayoutPreTrainedModel):
         self.post_init()
 
     def forward(self, input_ids, attention_mask=None, bbox=None, page_ids=None, position_ids=None,
-                labels=None, **kwargs) -> TokenClassifierOutput:
+                labels=None, open_tags=None, **kwargs) -> TokenClassifierOutput:
         hidden = self.layout(input_ids, attention_mask, bbox, page_ids, position_ids, **kwargs).last_hidden_state
         logits = self.classifier(self.dropout(hidden))  # (B, S, L)
         loss = None
-        if labels is not None:
+        if labels is not None and open_tags is not None and bool(open_tags.any()):
+            loss = partial_label_loss(logits, labels, open_tags, self._tag_weights(logits))
+        elif labels is not None:
             loss = F.cross_entropy(logits.view(-1, self.num_labels), labels.view(-1), ignore_index=IGNORE_INDEX,
                                    weight=self._tag_weights(logits))
         return TokenClassifierOutput(loss=loss, logits=logits)
-
 
     def _tag_weights(self, logits: torch.Tensor) -> torch.Tensor | None:
         """``(L,)`` loss weights: 1 for tag 0 (O), ``config.entity_loss_weight`` for entity tags. On long
@@ -48,6 +49,31 @@ class LayoutForTokenClassification(LayoutPreTrainedModel):
         weights = torch.full((self.num_labels,), weight, dtype=logits.dtype, device=logits.device)
         weights[0] = 1.0
         return weights
+
+
+def partial_label_loss(logits: torch.Tensor, labels: torch.Tensor, open_tags: torch.Tensor,
+                       weight: torch.Tensor | None = None) -> torch.Tensor:
+    """Cross-entropy where a word labelled O (tag 0) in a partly annotated document may be O *or* any tag in
+    its window's ``open_tags``: the loss of such a word is ``-log(p(O) + sum of p(open tags))``.
+
+    A source that annotates only some fields (receipts: company, date, address, total; an e-invoice: the
+    fields its XML states and the page prints) says nothing about the others, so its unlabelled words must
+    not teach the model that they are not, say, an invoice number. Words with an entity tag keep the plain
+    loss. ``logits`` (B, S, L), ``labels`` (B, S) with IGNORE_INDEX, ``open_tags`` (B, L) bool; ``weight``
+    (L,) weighs each word by its label's tag as ``F.cross_entropy`` does. Equals ``F.cross_entropy`` when no
+    tag is open.
+    """
+    log_probs = F.log_softmax(logits.float(), dim=-1)  # (B, S, L)
+    valid = labels != IGNORE_INDEX  # (B, S)
+    targets = labels.clamp(min=0)
+    target_log_prob = log_probs.gather(-1, targets.unsqueeze(-1)).squeeze(-1)  # (B, S)
+    allowed = open_tags.clone()
+    allowed[:, 0] = True  # O itself
+    outside_log_prob = torch.logsumexp(log_probs.masked_fill(~allowed.unsqueeze(1), float("-inf")), dim=-1)  # (B, S)
+    token_log_prob = torch.where(targets == 0, outside_log_prob, target_log_prob)
+    token_weight = weight[targets] if weight is not None else torch.ones_like(token_log_prob)
+    token_weight = token_weight * valid
+    return -(token_log_prob * token_weight).sum() / token_weight.sum().clamp(min=1e-12)
 
 
 class MaskedLMHead(nn.Module):

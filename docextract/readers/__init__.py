@@ -15,28 +15,19 @@ Everything a user can get wrong raises :class:`docextract.errors.InputError` (or
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 from docextract.document import Document
 from docextract.errors import InputError, UsageError
+from docextract.files import file_sha256
 from docextract.readers import detect
 from docextract.readers.limits import DEFAULT_OCR_TIMEOUT
 
 OCR_MODES = ("auto", "always", "never")
 DEFAULT_DPI = 300  # dots per inch: OCR word recall is 100% on clean pages at 200 and 300 dpi (measured)
 MIN_DPI, MAX_DPI = 50, 1200  # dots per inch
-_HASH_CHUNK = 1 << 20  # bytes
 
 __all__ = ["OCR_MODES", "read_document"]
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(_HASH_CHUNK), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def _check_path(path: Path) -> None:
@@ -66,7 +57,7 @@ def read_document(path: str | Path, *, ocr: str = "auto", lang: str = "eng", dpi
     _check_path(path)
     try:
         kind = detect.detect_kind(path)
-        sha256 = _sha256(path)
+        sha256 = file_sha256(path, reuse=True).sha256  # a batch worker hashed it already: answered from memory
         pages, warnings = _read_kind(path, kind, ocr=ocr, lang=lang, dpi=dpi, password=password, ocr_timeout=ocr_timeout)
     except PermissionError as exc:
         raise InputError("permission denied", path=source, code="INPUT_UNREADABLE", stage="open") from exc

@@ -14,27 +14,35 @@ from dataclasses import dataclass
 from typing import Callable
 
 from docextract.synth.canvas import Canvas, Part
-from docextract.synth.content import InvoiceContent
+from docextract.synth.content import InvoiceContent, Note, Party
 from docextract.synth.vocab import VOCAB
 
 LINE_GAP = 1.35  # line pitch as a multiple of the font size
+PAPER_EDGE = 30.0  # points: no text closer to the paper's edge than this
 
 
 class Style:
     """One document's drawing choices: label wording (one variant per key, fixed for the document), sizes."""
 
-    def __init__(self, rng: random.Random, language: str, size: float = 9.0, colon: bool | None = None):
+    def __init__(self, rng: random.Random, language: str, size: float = 9.0, colon: bool | None = None,
+                 credit_note: bool = False):
         self.rng = rng
         self.language = language
         self.size = size
         self.colon = rng.random() < 0.5 if colon is None else colon
         self.accent = rng.choice(((30, 60, 120), (120, 30, 40), (20, 100, 80), (60, 60, 60), (200, 90, 20)))
+        self.credit_note = credit_note
+        self.tax_basis_in_label = rng.random() < 0.4  # "VAT 19% of 473.00" rather than "VAT 19%"
         self._words: dict[str, str] = {}
 
     def word(self, key: str) -> str:
         if key not in self._words:
             self._words[key] = self.rng.choice(VOCAB[self.language][key])
         return self._words[key]
+
+    def title_word(self) -> str:
+        """The document's title: "Invoice", or "Credit note" / "Gutschrift" on a credit note."""
+        return self.word("credit_title" if self.credit_note else "title")
 
     def key(self, key: str) -> str:
         """A label word as printed before a value, with or without a trailing colon."""
@@ -47,27 +55,36 @@ class Style:
 # ---------------------------------------------------------------- values as parts
 
 
-def money_parts(cv: Canvas, c: InvoiceContent, amount_text: str, label: str) -> list[Part]:
-    """An amount with its currency as the invoice prints it: the amount labelled ``label``, a separate
-    symbol or code labelled ``currency``; a glued symbol (``$1,234.56``) stays part of the amount."""
-    entity = cv.new_entity()
+def money_parts(cv: Canvas, c: InvoiceContent, amount_text: str, label: str | None) -> list[Part]:
+    """An amount with its currency as the invoice prints it: the amount labelled ``label`` (None: an
+    amount that is no field, such as a discount or one rate's tax), a separate symbol or code labelled
+    ``currency`` (every mention of the currency is); a glued symbol (``$1,234.56``) stays part of the amount."""
+    entity = cv.new_entity() if label else None
     return [cv.value(text, "currency") if is_currency else Part(text, label, entity)
             for text, is_currency in c.money.parts(amount_text)]
 
 
 META_KEYS = ("invoice_number", "invoice_date", "due_date", "purchase_order", "payment_terms")
+# References no narrow cell can hold ("01.01.2018 - 31.12.2018").
+LONG_REFERENCE_CHARS = 16
 
 
-def meta_items(cv: Canvas, c: InvoiceContent, st: Style, keys: tuple[str, ...] = META_KEYS) -> list[tuple[str, list[Part]]]:
-    """(label words, value parts) for each key the invoice has."""
-    values = {"invoice_number": c.invoice_number, "invoice_date": c.invoice_date, "due_date": c.due_date,
-              "purchase_order": c.purchase_order, "payment_terms": c.payment_terms}
+def meta_items(cv: Canvas, c: InvoiceContent, st: Style, keys: tuple[str, ...] = META_KEYS, extras: int = 3,
+               short_only: bool = False) -> list[tuple[str, list[Part]]]:
+    """(label words, value parts) for each key the invoice has, and up to ``extras`` of its other numbers and
+    dates (customer number, delivery date, ...: unlabelled values) mixed in among them."""
+    values = {"invoice_number": c.invoice_number, "invoice_date": c.invoice_date,
+              "due_date": c.due_date if c.due_in_meta else "", "purchase_order": c.purchase_order,
+              "payment_terms": c.payment_terms}
     out = []
     for key in keys:
         if key == "currency":
             out.append((st.key("currency"), [cv.value(c.currency, "currency")]))
         elif values.get(key):
             out.append((st.key(key), [cv.value(values[key], key)]))
+    references = [r for r in c.references if not short_only or len(r.text) <= LONG_REFERENCE_CHARS]
+    for ref in references[:extras]:
+        out.insert(st.rng.randint(1 if out else 0, len(out)), (st.key(ref.key), [Part(ref.text)]))
     return out
 
 
@@ -116,7 +133,7 @@ def continuation_header(cv: Canvas, c: InvoiceContent, st: Style, x0: float, x1:
 
 def title(cv: Canvas, st: Style, x: float, y: float, size: float = 20, align: str = "L",
           color: tuple[int, int, int] = (0, 0, 0)) -> float:
-    cv.line(x, y + size, [st.word("title")], size=size, style="B", align=align, color=color)
+    cv.line(x, y + size, [st.title_word()], size=size, style="B", align=align, color=color)
     return y + size * 1.6
 
 
@@ -129,25 +146,35 @@ def text_logo(cv: Canvas, c: InvoiceContent, x: float, y: float, size: float = 2
     return side
 
 
+def fitted_size(cv: Canvas, parts: list, size: float, style: str, max_width: float | None) -> float:
+    """``size``, or smaller so that ``parts`` are no wider than ``max_width`` (long names in narrow columns)."""
+    if max_width is None:
+        return size
+    width = _text_width(cv, parts, size, style)
+    return size if width <= max_width else size * max_width / width
+
+
 def vendor_block(cv: Canvas, c: InvoiceContent, st: Style, x: float, y: float, align: str = "L",
                  name_size: float = 14, size: float | None = None, tax_id: bool = True, contact: bool = True,
-                 heading: bool = False) -> float:
-    """The vendor's name, address lines, contact (unlabelled) and tax id."""
+                 heading: bool = False, max_width: float | None = None) -> float:
+    """The vendor's name, address lines, contact (unlabelled) and tax id; lines wider than ``max_width``
+    are printed smaller."""
     size = size or st.size
     if heading:
         cv.line(x, y + size, [st.word("from")], size=size * 0.85, style="B", align=align, color=(90, 90, 90))
         y += size * LINE_GAP
-    cv.line(x, y + name_size, [cv.value(c.vendor.name, "vendor_name")], size=name_size, style="B", align=align)
+    name = [cv.value(c.vendor.name, "vendor_name")]
+    cv.line(x, y + name_size, name, size=fitted_size(cv, name, name_size, "B", max_width), style="B", align=align)
     y += name_size * 1.5
     entity = cv.new_entity()
-    for text in c.vendor.address:
-        cv.line(x, y + size, [Part(text, "vendor_address", entity)], size=size, align=align)
-        y += size * LINE_GAP
+    lines: list[tuple[list[Part | str], float]] = [([Part(text, "vendor_address", entity)], size)
+                                                   for text in c.vendor.address]
     if contact:
-        cv.line(x, y + size, [f"{st.word('phone')} {c.vendor.phone}", c.vendor.email], size=size * 0.9, align=align)
-        y += size * LINE_GAP
+        lines.append(([f"{st.word('phone')} {c.vendor.phone}", c.vendor.email], size * 0.9))
     if tax_id and c.vendor.tax_id:
-        cv.line(x, y + size, [st.key("tax_id"), cv.value(c.vendor.tax_id, "vendor_tax_id")], size=size, align=align)
+        lines.append(([st.key("tax_id"), cv.value(c.vendor.tax_id, "vendor_tax_id")], size))
+    for parts, line_size in lines:
+        cv.line(x, y + size, parts, size=fitted_size(cv, parts, line_size, "", max_width), align=align)
         y += size * LINE_GAP
     return y
 
@@ -165,14 +192,21 @@ def sender_line(cv: Canvas, c: InvoiceContent, x: float, y: float, size: float =
 
 def party_block(cv: Canvas, st: Style, x: float, y: float, heading_key: str | None, name: str | None,
                 lines: tuple[str, ...], address_label: str, size: float | None = None, align: str = "L",
-                heading_style: str = "B") -> float:
-    """A heading ("Bill To"), the customer name and an address (one entity over its lines)."""
+                heading_style: str = "B", party: Party | None = None) -> float:
+    """A heading ("Bill To"), the customer name and an address (one entity over its lines); with ``party``
+    also its unlabelled salutation above the name ("Herrn") and attention line below it ("z. Hd. ...")."""
     size = size or st.size
     if heading_key:
         cv.line(x, y + size, [st.key(heading_key)], size=size * 0.9, style=heading_style, align=align, color=(80, 80, 80))
         y += size * LINE_GAP * 1.1
+    if name and party and party.salutation:
+        cv.line(x, y + size, [party.salutation], size=size, align=align)
+        y += size * LINE_GAP
     if name:
         cv.line(x, y + size, [cv.value(name, "customer_name")], size=size * 1.05, style="B", align=align)
+        y += size * LINE_GAP
+    if name and party and party.attention:
+        cv.line(x, y + size, [party.attention], size=size, align=align)
         y += size * LINE_GAP
     entity = cv.new_entity()
     for text in lines:
@@ -185,7 +219,7 @@ def customer_blocks(cv: Canvas, c: InvoiceContent, st: Style, xs: tuple[float, .
                     headings: bool = True, size: float | None = None) -> float:
     """Bill-to (and ship-to, when the invoice has one) side by side at the x positions ``xs``."""
     bottom = party_block(cv, st, xs[0], y, "bill_to" if headings else None, c.customer.name, c.customer.address,
-                         "billing_address", size)
+                         "billing_address", size, party=c.customer)
     if c.shipping_address:
         x = xs[1] if len(xs) > 1 else xs[0]
         top = y if len(xs) > 1 else bottom + 6
@@ -198,36 +232,48 @@ def customer_blocks(cv: Canvas, c: InvoiceContent, st: Style, xs: tuple[float, .
 
 def meta_grid(cv: Canvas, c: InvoiceContent, st: Style, x_label: float, x_value: float, y: float,
               keys: tuple[str, ...] = META_KEYS, size: float | None = None, value_align: str = "L",
-              label_style: str = "B") -> float:
+              label_style: str = "B", extras: int = 3) -> float:
     """Labels in one column, values in the next (values left- or right-aligned at ``x_value``)."""
     size = size or st.size
-    items = meta_items(cv, c, st, keys)
+    items = meta_items(cv, c, st, keys, extras=extras)
     if value_align == "L" and items:  # long label wordings push the value column right
         x_value = max(x_value, x_label + max(cv.width(label, size, label_style) for label, _ in items) + 8)
     for label, parts in items:
         cv.line(x_label, y + size, [label], size=size, style=label_style)
-        cv.line(x_value, y + size, parts, size=size, align=value_align)
+        if value_align == "R" and (cv.width(label, size, label_style) + _text_width(cv, parts, size, "") + 8
+                                   > x_value - x_label):  # no room beside a long label: the value goes below
+            y += size * LINE_GAP
+        size_here = size
+        if value_align == "L":  # a long other date ("1 augustus 2020 - 30 september 2020") must stay on the paper
+            room = cv.page_width - PAPER_EDGE - x_value
+            width = _text_width(cv, parts, size, "")
+            size_here = size if width <= room else size * room / width
+        cv.line(x_value, y + size, parts, size=size_here, align=value_align)
         y += size * LINE_GAP
     return y
 
 
 def meta_right(cv: Canvas, c: InvoiceContent, st: Style, x_right: float, y: float,
-               keys: tuple[str, ...] = META_KEYS, size: float | None = None) -> float:
+               keys: tuple[str, ...] = META_KEYS, size: float | None = None, extras: int = 3) -> float:
     """"Label value" lines flush right."""
     size = size or st.size
-    for label, parts in meta_items(cv, c, st, keys):
+    for label, parts in meta_items(cv, c, st, keys, extras=extras):
         cv.line(x_right, y + size, [label] + parts, size=size, align="R")
         y += size * LINE_GAP
     return y
 
 
 def meta_stacked(cv: Canvas, c: InvoiceContent, st: Style, x: float, y: float,
-                 keys: tuple[str, ...] = META_KEYS, size: float | None = None) -> float:
-    """Small grey label above each value."""
+                 keys: tuple[str, ...] = META_KEYS, size: float | None = None, extras: int = 3,
+                 max_width: float | None = None) -> float:
+    """Small grey label above each value; a value wider than ``max_width`` (default: up to the paper's edge)
+    is printed smaller."""
     size = size or st.size
-    for label, parts in meta_items(cv, c, st, keys):
-        cv.line(x, y + size * 0.8, [label], size=size * 0.8, color=(110, 110, 110))
-        cv.line(x, y + size * 2.0, parts, size=size, style="B")
+    max_width = cv.page_width - PAPER_EDGE - x if max_width is None else max_width
+    for label, parts in meta_items(cv, c, st, keys, extras=extras):
+        cv.line(x, y + size * 0.8, [label], size=fitted_size(cv, [label], size * 0.8, "", max_width),
+                color=(110, 110, 110))
+        cv.line(x, y + size * 2.0, parts, size=fitted_size(cv, parts, size, "B", max_width), style="B")
         y += size * 2.6
     return y
 
@@ -237,7 +283,7 @@ def meta_boxes(cv: Canvas, c: InvoiceContent, st: Style, x0: float, x1: float, y
                size: float | None = None, fill: int | None = 235) -> float:
     """A row of bordered cells: label on top, value below."""
     size = size or st.size
-    items = meta_items(cv, c, st, keys)
+    items = meta_items(cv, c, st, keys, extras=1, short_only=True)
     if not items:
         return y
     width = (x1 - x0) / len(items)
@@ -251,12 +297,12 @@ def meta_boxes(cv: Canvas, c: InvoiceContent, st: Style, x0: float, x1: float, y
 
 
 def meta_inline(cv: Canvas, c: InvoiceContent, st: Style, x0: float, x1: float, y: float,
-                keys: tuple[str, ...] = META_KEYS, size: float | None = None) -> float:
+                keys: tuple[str, ...] = META_KEYS, size: float | None = None, extras: int = 3) -> float:
     """"Label: value" pairs flowing left to right, wrapping to new lines."""
     size = size or st.size
     x = x0
     gap = 16.0  # points between pairs
-    for label, parts in meta_items(cv, c, st, keys):
+    for label, parts in meta_items(cv, c, st, keys, extras=extras):
         need = cv.width(" ".join([label] + [p.text for p in parts]), size, "")
         if x > x0 and x + need > x1:
             x = x0
@@ -270,7 +316,7 @@ def meta_table(cv: Canvas, c: InvoiceContent, st: Style, x0: float, x1: float, y
                keys: tuple[str, ...] = META_KEYS + ("currency",), size: float | None = None) -> float:
     """A bordered two-row table: the labels row (shaded), the values row."""
     size = size or st.size
-    items = meta_items(cv, c, st, keys)
+    items = meta_items(cv, c, st, keys, extras=2, short_only=True)
     widths = [max(cv.width(label, size * 0.85, "B"), cv.width(" ".join(p.text for p in parts), size, "")) + 10
               for label, parts in items]
     scale = min(1.0, (x1 - x0) / sum(widths))
@@ -296,7 +342,7 @@ def meta_table(cv: Canvas, c: InvoiceContent, st: Style, x0: float, x1: float, y
 
 @dataclass(frozen=True)
 class Column:
-    key: str  # pos | description | quantity | unit | quantity_unit | unit_price | tax_rate | amount
+    key: str  # pos | article | description | quantity | unit | quantity_unit | unit_price | tax_rate | amount
     share: float  # of the table width
     align: str = "L"
 
@@ -304,13 +350,15 @@ class Column:
 @dataclass(frozen=True)
 class TableStyle:
     columns: tuple[Column, ...]
-    header: str = "fill"  # fill | underline | grid | bold | accent
+    header: str = "fill"  # fill | underline | grid | bold | accent | plain
     zebra: bool = False
     grid: bool = False
     row_rules: bool = False
     size: float = 8.5
     wrap_lines: int = 2  # at most this many description lines per row
     row_pad: float = 4.0  # points above and below a row's text
+    sublines: bool = True  # draw an item's second line (GTIN, packaging) under its description
+    closing_rule: bool = True  # a rule under the last row (tables without row rules or grid)
 
 
 TABLE_CLASSIC = (Column("description", 0.50), Column("quantity", 0.12, "R"), Column("unit_price", 0.18, "R"),
@@ -321,6 +369,9 @@ TABLE_QTY_FIRST = (Column("quantity_unit", 0.14), Column("description", 0.50), C
                    Column("amount", 0.19, "R"))
 TABLE_WITH_TAX = (Column("pos", 0.06), Column("description", 0.42), Column("quantity", 0.09, "R"),
                   Column("unit_price", 0.16, "R"), Column("tax_rate", 0.09, "R"), Column("amount", 0.18, "R"))
+TABLE_ARTICLES = (Column("pos", 0.05), Column("article", 0.12), Column("description", 0.35),
+                  Column("quantity_unit", 0.12, "R"), Column("unit_price", 0.13, "R"), Column("tax_rate", 0.08, "R"),
+                  Column("amount", 0.15, "R"))
 
 
 def _column_header(cv: Canvas, c: InvoiceContent, st: Style, key: str) -> list[Part]:
@@ -349,10 +400,16 @@ def _draw_table_header(cv: Canvas, c: InvoiceContent, st: Style, ts: TableStyle,
     return y + height
 
 
+def _percent(c: InvoiceContent, rate: str) -> str:
+    return f"{rate} %" if c.language == "fr" else f"{rate}%"
+
+
 def _row_cells(cv: Canvas, c: InvoiceContent, st: Style, index: int, key: str) -> list[Part]:
     item = c.line_items[index]
     if key == "pos":
         return [Part(str(index + 1))]
+    if key == "article":
+        return [Part(item.article)] if item.article else []
     if key == "quantity":
         return [cv.value(item.quantity, "line_item_quantity", row=index)]
     if key == "quantity_unit":
@@ -362,7 +419,7 @@ def _row_cells(cv: Canvas, c: InvoiceContent, st: Style, index: int, key: str) -
     if key == "unit_price":
         return [cv.value(item.unit_price, "line_item_unit_price", row=index)]
     if key == "tax_rate":
-        return [Part(f"{c.tax_rate}%" if c.language != "fr" else f"{c.tax_rate} %")]
+        return [Part(_percent(c, item.tax_rate or c.tax_rate))]
     if key == "amount":
         return [cv.value(item.amount, "line_item_amount", row=index)]
     raise ValueError(key)
@@ -377,6 +434,7 @@ def items_table(flow: Flow, c: InvoiceContent, st: Style, ts: TableStyle, x0: fl
     desc_index = next(i for i, col in enumerate(ts.columns) if col.key == "description")
     desc_width = xs[desc_index + 1] - xs[desc_index] - 8
     pitch = ts.size * 1.3
+    sub_size = ts.size * 0.85
     flow.ensure(ts.size * 2.2 + pitch + 2 * ts.row_pad)
     flow.y = _draw_table_header(cv, c, st, ts, x0, x1, flow.y, xs)
     table_top = flow.y
@@ -384,8 +442,9 @@ def items_table(flow: Flow, c: InvoiceContent, st: Style, ts: TableStyle, x0: fl
         lines = cv.wrap(item.description, desc_width, ts.size)
         if len(lines) > ts.wrap_lines:
             lines = lines[:ts.wrap_lines]
-        height = len(lines) * pitch + 2 * ts.row_pad
-        if flow.y + height > flow.bottom:
+        sublines = cv.wrap(item.subline, desc_width, sub_size)[:1] if ts.sublines and item.subline else []
+        height = (len(lines) + len(sublines)) * pitch + 2 * ts.row_pad
+        if flow.y + height > flow.bottom - ts.size * 1.6:  # leave room for the "continued" line under the row
             if ts.grid:
                 _grid_lines(cv, xs, table_top, flow.y)
             cv.line(x1, flow.y + ts.size * 1.4, [st.word("continued")], size=ts.size * 0.85, align="R",
@@ -401,6 +460,8 @@ def items_table(flow: Flow, c: InvoiceContent, st: Style, ts: TableStyle, x0: fl
         for i, text in enumerate(lines):
             cv.line(xs[desc_index] + 4, baseline + i * pitch,
                     [Part(text, "line_item_description", entity, index)], size=ts.size)
+        for i, text in enumerate(sublines):
+            cv.line(xs[desc_index] + 4, baseline + (len(lines) + i) * pitch, [text], size=sub_size, color=(90, 90, 90))
         for col, left, right in zip(ts.columns, xs, xs[1:]):
             if col.key == "description":
                 continue
@@ -411,7 +472,7 @@ def items_table(flow: Flow, c: InvoiceContent, st: Style, ts: TableStyle, x0: fl
             cv.hline(x0, x1, flow.y, 0.3, gray=150)
     if ts.grid:
         _grid_lines(cv, xs, table_top, flow.y)
-    elif not ts.row_rules:
+    elif not ts.row_rules and ts.closing_rule:
         cv.hline(x0, x1, flow.y + 2, 0.6)
     flow.y += 10
 
@@ -441,33 +502,69 @@ def receipt_items(flow: Flow, c: InvoiceContent, st: Style, x0: float, x1: float
 
 # ---------------------------------------------------------------- totals
 
-
-def _tax_label(c: InvoiceContent, st: Style) -> str:
-    space = " " if c.language == "fr" else ""
-    return f"{st.word('tax')} {c.tax_rate}{space}%"
+TotalsRow = tuple[list, list, bool]  # (label parts, value parts, emphasised)
 
 
-def totals_rows(cv: Canvas, c: InvoiceContent, st: Style) -> list[tuple[str, list[Part], bool]]:
-    """(label, value parts, emphasised) for subtotal, tax, total, deposit and amount due."""
-    rows = [(st.key("subtotal"), money_parts(cv, c, c.subtotal, "subtotal"), False),
-            (_tax_label(c, st), money_parts(cv, c, c.total_tax, "total_tax"), False),
-            (st.key("total"), money_parts(cv, c, c.total, "total"), not c.amount_due)]
+def _tax_row_label(cv: Canvas, c: InvoiceContent, st: Style, index: int) -> list[Part | str]:
+    """ "VAT 19%", or with its basis "VAT 19% of 473.00": the basis is a mention of the subtotal when the
+    invoice has one rate (labelled so), one rate's share of it otherwise (unlabelled)."""
+    line = c.tax_lines[index]
+    parts: list[Part | str] = [st.word("tax"), _percent(c, line.rate)]
+    if st.tax_basis_in_label or (c.multi_rate and st.rng.random() < 0.5):
+        label = None if c.multi_rate else "subtotal"
+        parts += [st.word("tax_on"), Part(line.basis, label, cv.new_entity() if label else None)]
+    return parts
+
+
+def totals_rows(cv: Canvas, c: InvoiceContent, st: Style) -> list[TotalsRow]:
+    """The totals block, row by row: the line-item sum and discounts/charges (when there are any), the net
+    total (subtotal), one tax row per VAT rate (and their sum when there are several), the total, a
+    prepaid amount, rounding and the amount due. Only values that are a field are labelled."""
+    rows: list[TotalsRow] = []
+    if c.adjustments:
+        rows.append(([st.key("items_total")], money_parts(cv, c, c.items_total, None), False))
+        for adj in c.adjustments:
+            label: list[Part | str] = [st.word(adj.kind)]
+            if adj.percent:
+                label.append(_percent(c, adj.percent))
+            rows.append((label, money_parts(cv, c, adj.amount, None), False))
+    rows.append(([st.key("subtotal")], money_parts(cv, c, c.subtotal, "subtotal"), False))
+    for index, line in enumerate(c.tax_lines):
+        rows.append((_tax_row_label(cv, c, st, index),
+                     money_parts(cv, c, line.tax, None if c.multi_rate else "total_tax"), False))
+    if c.multi_rate:
+        rows.append(([st.key("tax_sum")], money_parts(cv, c, c.total_tax, "total_tax"), False))
+    rows.append(([st.key("total")], money_parts(cv, c, c.total, "total"), not c.amount_due))
     if c.deposit:
-        rows.append((st.key("deposit"), [Part("-" + c.deposit)], False))
+        rows.append(([st.key("deposit")], money_parts(cv, c, c.deposit, None), False))
+    if c.rounding:
+        rows.append(([st.key("rounding")], money_parts(cv, c, c.rounding, None), False))
     if c.amount_due:
-        rows.append((st.key("amount_due"), money_parts(cv, c, c.amount_due, "amount_due"), True))
+        rows.append(([st.key("amount_due")], money_parts(cv, c, c.amount_due, "amount_due"), True))
     return rows
 
 
+def totals_row_count(c: InvoiceContent) -> int:
+    return (2 + len(c.tax_lines) + (1 + len(c.adjustments) if c.adjustments else 0) + c.multi_rate + bool(c.deposit)
+            + bool(c.rounding) + bool(c.amount_due))
+
+
 def totals_height(c: InvoiceContent, st: Style) -> float:
-    return (3 + bool(c.deposit) + bool(c.amount_due)) * st.size * 1.6 + 16
+    return totals_row_count(c) * st.size * 1.9 + 20
+
+
+def _text_width(cv: Canvas, parts: list, size: float, style: str) -> float:
+    return cv.width(" ".join(p.text if isinstance(p, Part) else p for p in parts), size, style)
 
 
 def totals_right(cv: Canvas, c: InvoiceContent, st: Style, x_label: float, x_right: float, y: float,
-                 boxed: bool = False, rules: bool = True) -> float:
-    """Label column and right-aligned amounts, the last row emphasised."""
+                 boxed: bool = False, rules: bool = True, x_min: float = 40.0) -> float:
+    """Label column and right-aligned amounts, the last row emphasised; the label column moves left (not
+    past ``x_min``) when a long label ("zzgl. Umsatzsteuer 19% von 1.234,56") needs the room."""
     pitch = st.size * 1.6
     rows = totals_rows(cv, c, st)
+    need = max(_text_width(cv, label, st.size, "B") + _text_width(cv, values, st.size, "B") for label, values, _ in rows)
+    x_label = max(x_min, min(x_label, x_right - need - 14))
     if boxed:
         cv.box(x_label - 6, y, x_right + 4, y + pitch * len(rows) + 6, fill=245)
     y += 3
@@ -475,7 +572,7 @@ def totals_right(cv: Canvas, c: InvoiceContent, st: Style, x_label: float, x_rig
         if strong and rules:
             cv.hline(x_label, x_right, y + 1, 0.8)
         style = "B" if strong else ""
-        cv.line(x_label, y + st.size + 2, [label], size=st.size, style=style)
+        cv.line(x_label, y + st.size + 2, label, size=st.size, style=style)
         cv.line(x_right, y + st.size + 2, parts, size=st.size, style=style, align="R")
         y += pitch
     return y + 10
@@ -490,21 +587,25 @@ def totals_inline(cv: Canvas, c: InvoiceContent, st: Style, x0: float, x1: float
     for i, (label, values, strong) in enumerate(rows):
         if i:
             parts.append("|")
-        parts += [label] + values
-    text_width = cv.width(" ".join(p if isinstance(p, str) else p.text for p in parts), st.size, "B")
+        parts += label + values
+    text_width = _text_width(cv, parts, st.size, "B")
     size = st.size if text_width < x1 - x0 - 12 else st.size * (x1 - x0 - 12) / text_width
     cv.line(x1 - 6, y + height * 0.65, parts, size=size, style="B", align="R")
     return y + height + 12
 
 
-def totals_table(cv: Canvas, c: InvoiceContent, st: Style, x0: float, x1: float, y: float) -> float:
-    """A bordered two-column table, the total row shaded."""
+def totals_table(cv: Canvas, c: InvoiceContent, st: Style, x0: float, x1: float, y: float, x_min: float = 40.0) -> float:
+    """A bordered two-column table, the total row shaded; wider when a label needs it."""
     pitch = st.size * 1.9
-    for label, parts, strong in totals_rows(cv, c, st):
+    rows = totals_rows(cv, c, st)
+    label_width = max(_text_width(cv, label, st.size, "B") for label, _, _ in rows) + 10
+    value_width = max(_text_width(cv, values, st.size, "B") for _, values, _ in rows) + 10
+    x0 = max(x_min, min(x0, x1 - 2 * max(label_width, value_width)))
+    mid = max(x0 + label_width, x0 + (x1 - x0) * 0.5)
+    for label, parts, strong in rows:
         cv.box(x0, y, x1, y + pitch, fill=220 if strong else None)
-        mid = x0 + (x1 - x0) * 0.5
         cv.vline(mid, y, y + pitch, 0.5)
-        cv.line(x0 + 5, y + pitch * 0.68, [label], size=st.size, style="B" if strong else "")
+        cv.line(x0 + 5, y + pitch * 0.68, label, size=st.size, style="B" if strong else "")
         cv.line(x1 - 5, y + pitch * 0.68, parts, size=st.size, style="B" if strong else "", align="R")
         y += pitch
     return y + 12
@@ -513,16 +614,54 @@ def totals_table(cv: Canvas, c: InvoiceContent, st: Style, x0: float, x1: float,
 # ---------------------------------------------------------------- notes, bank, footers
 
 
-def notes_block(cv: Canvas, c: InvoiceContent, st: Style, x0: float, x1: float, y: float, heading: bool = True) -> float:
+def note_lines(cv: Canvas, note: Note, width: float, size: float, style: str = "") -> list[list[tuple[str, str | None]]]:
+    """A note wrapped into lines no wider than ``width``: (text, label) pieces per line; a labelled value
+    (a due date in "Zahlbar bis 04.04.2018 ohne Abzug.") is never split, the words around it merge."""
+    tokens: list[tuple[str, str | None]] = []
+    for text, label in note:
+        tokens += [(text, label)] if label else [(word, None) for word in text.split()]
+    lines: list[list[tuple[str, str | None]]] = []
+    current: list[tuple[str, str | None]] = []
+    space = cv.width(" ", size, style)
+    used = 0.0
+    for text, label in tokens:
+        width_here = cv.width(text, size, style)
+        if current and used + space + width_here > width:
+            lines.append(current)
+            current, used = [], 0.0
+        used += (space if current else 0.0) + width_here
+        if current and label is None and current[-1][1] is None:
+            current[-1] = (current[-1][0] + " " + text, None)
+        else:
+            current.append((text, label))
+    if current:
+        lines.append(current)
+    return lines
+
+
+def notes_height(cv: Canvas, c: InvoiceContent, st: Style, width: float, heading: bool = True) -> float:
+    if not c.notes:
+        return 0.0
+    size = st.size * 0.9
+    style = "I" if cv.font != "Courier" else ""
+    lines = sum(len(note_lines(cv, note, width, size, style)) for note in c.notes) + (1 if heading else 0)
+    return lines * size * LINE_GAP + 4
+
+
+def notes_block(cv: Canvas, c: InvoiceContent, st: Style, x0: float, x1: float, y: float, heading: bool = True,
+                size: float | None = None) -> float:
+    """The notes, wrapped; a value inside a note (a due date, the invoice number) is labelled."""
     if not c.notes:
         return y
-    size = st.size * 0.9
+    size = size or st.size * 0.9
+    style = "I" if cv.font != "Courier" else ""
     if heading:
         cv.line(x0, y + size, [st.word("notes")], size=size, style="B")
         y += size * LINE_GAP
     for note in c.notes:
-        for text in cv.wrap(note, x1 - x0, size):
-            cv.line(x0, y + size, [text], size=size, style="I" if cv.font != "Courier" else "")
+        for pieces in note_lines(cv, note, x1 - x0, size, style):
+            cv.line(x0, y + size, [cv.value(text, label) if label else Part(text) for text, label in pieces],
+                    size=size, style=style)
             y += size * LINE_GAP
     return y + 4
 
@@ -544,8 +683,12 @@ def bank_block(cv: Canvas, c: InvoiceContent, st: Style, x: float, y: float, hea
         y += size * LINE_GAP
     cv.line(x, y + size, [st.key("iban"), cv.value(c.iban, "iban")], size=size)
     y += size * LINE_GAP
-    cv.line(x, y + size, [f"BIC {c.iban[:2]}{c.iban[5:7]}XXBANK"], size=size)
+    cv.line(x, y + size, [bic(c)], size=size)
     return y + size * LINE_GAP + 4
+
+
+def bic(c: InvoiceContent) -> str:
+    return f"BIC {c.iban[:2]}{c.iban[5:7]}XXBANK"
 
 
 FOOTER_HEIGHT = 58.0  # points reserved at the bottom of the page for footers
@@ -572,7 +715,11 @@ def footer_columns(cv: Canvas, c: InvoiceContent, st: Style, x0: float, x1: floa
     width = (x1 - x0) / len(columns)
     for i, column in enumerate(columns):
         for j, parts in enumerate(column):
-            cv.line(x0 + i * width, y + 4 + size + j * pitch, parts, size=size, color=(60, 60, 60))
+            size_here = size
+            text_width = _text_width(cv, parts, size, "")
+            if text_width > width - 6:  # a long name or IBAN in a narrow column: smaller print
+                size_here = size * (width - 6) / text_width
+            cv.line(x0 + i * width, y + 4 + size + j * pitch, parts, size=size_here, color=(60, 60, 60))
     page_number_line(cv, st, x1, y + FOOTER_HEIGHT - 8)
 
 
@@ -583,6 +730,9 @@ def footer_line(cv: Canvas, c: InvoiceContent, st: Style, x0: float, x1: float, 
         parts += ["·", st.key("iban"), cv.value(c.iban, "iban")]
     if c.vendor.tax_id:
         parts += ["·", st.key("tax_id"), cv.value(c.vendor.tax_id, "vendor_tax_id")]
+    width = _text_width(cv, parts, size, "")
+    if width > x1 - x0:
+        size *= (x1 - x0) / width
     cv.hline(x0, x1, y + 10, 0.3, gray=150)
     cv.line((x0 + x1) / 2, y + 22, parts, size=size, align="C", color=(70, 70, 70))
     page_number_line(cv, st, (x0 + x1) / 2, y + 34, align="C")
@@ -590,9 +740,129 @@ def footer_line(cv: Canvas, c: InvoiceContent, st: Style, x0: float, x1: float, 
 
 def footer_noise(cv: Canvas, c: InvoiceContent, st: Style, x0: float, x1: float, y: float) -> None:
     """Only the page number and some legal boilerplate (unlabelled)."""
-    boiler = {"en": "Registered in England No. 0{n} · Directors: A. {s}, J. {s}",
-              "de": "Amtsgericht {s}burg HRB {n} · Geschäftsführer: M. {s}",
-              "fr": "RCS Paris B {n} · Capital social 10 000 EUR · SIRET {n}00017"}[c.language]
-    text = boiler.format(n=zlib.crc32(c.invoice_number.encode()) % 900000 + 100000, s=c.vendor.name.split()[0])
+    boiler = {"en": "Registered in England No. 0{n} · Directors: {p}",
+              "de": "Amtsgericht {city} HRB {n} · Geschäftsführer: {p}",
+              "fr": "RCS {city} B {n} · Capital social 10 000 EUR · SIRET {n}00017",
+              "nl": "KvK {n} · Directie: {p}", "it": "REA {n} · Capitale sociale 10.000 EUR i.v.",
+              "es": "Inscrita en el Registro Mercantil de {city}, Hoja M-{n}"}[c.language]
+    city = c.vendor.address[-1].split()[-1]
+    text = boiler.format(n=zlib.crc32(c.invoice_number.encode()) % 900000 + 100000, p=c.vendor.director, city=city)
     cv.line((x0 + x1) / 2, y + 20, [text], size=6.5, align="C", color=(110, 110, 110))
     page_number_line(cv, st, x1, y + 34)
+
+
+def legal_footer(cv: Canvas, c: InvoiceContent, st: Style, x0: float, x1: float, y: float, size: float = 6.5) -> None:
+    """Letterhead paper's legal footer, centred: "Name · street · city", then managing director, register
+    and tax ids, then the bank. Name, address, VAT id and IBAN are labelled; the rest is not."""
+    entity = cv.new_entity()
+    first: list[Part | str] = [cv.value(c.vendor.name, "vendor_name")]
+    for text in c.vendor.address:
+        first += ["·", Part(text, "vendor_address", entity)]
+    second: list[Part | str] = [f"{st.word('managing_director')}: {c.vendor.director}", "·",
+                                f"{st.word('register')} {c.vendor.register}"]
+    if c.vendor.tax_number:
+        second += ["·", f"{st.word('tax_number')} {c.vendor.tax_number}"]
+    if c.vendor.tax_id:
+        second += ["·", st.key("tax_id"), cv.value(c.vendor.tax_id, "vendor_tax_id")]
+    lines = [first, second]
+    if c.iban:
+        lines.append([st.word("bank"), "·", st.key("iban"), cv.value(c.iban, "iban"), "·", bic(c)])
+    cv.hline(x0, x1, y + 6, 0.3, gray=150)
+    for i, parts in enumerate(lines):
+        width = _text_width(cv, parts, size, "")
+        size_here = size if width <= x1 - x0 else size * (x1 - x0) / width
+        cv.line((x0 + x1) / 2, y + 15 + i * size * 1.4, parts, size=size_here, align="C", color=(80, 80, 80))
+    page_number_line(cv, st, x1, y + 15 + len(lines) * size * 1.4 + 4, size=6.5)
+
+
+# ---------------------------------------------------------------- inline runs and key/value sections
+
+
+def meta_run(cv: Canvas, c: InvoiceContent, st: Style, x0: float, x1: float, y: float, keys: tuple[str, ...] = META_KEYS,
+             separator: str = "·", size: float | None = None, extras: int = 3) -> float:
+    """"Invoice # 1234 · Date: 05.03.2024 · Due: 19.03.2024": key/value pairs in one run separated by
+    ``separator``, wrapping to a new line only between pairs."""
+    size = size or st.size
+    line: list[Part | str] = []
+    for label, parts in meta_items(cv, c, st, keys, extras=extras):
+        pair: list[Part | str] = [label] + parts
+        if line and _text_width(cv, line + [separator] + pair, size, "") > x1 - x0:
+            cv.line(x0, y + size, line, size=size)
+            y += size * LINE_GAP
+            line = []
+        line += ([separator] if line else []) + pair
+    if line:
+        cv.line(x0, y + size, line, size=size)
+        y += size * LINE_GAP
+    return y
+
+
+def run_lines(cv: Canvas, x0: float, x1: float, y: float, parts: list, size: float, separator: str = "·",
+              style: str = "", color: tuple[int, int, int] = (0, 0, 0)) -> float:
+    """Parts drawn as one run, wrapped between parts where it gets wider than ``x1 - x0``; a separator
+    never starts a line."""
+    line: list[Part | str] = []
+    for part in parts:
+        text = part.text if isinstance(part, Part) else part
+        if line and text != separator and _text_width(cv, line + [part], size, style) > x1 - x0:
+            if (line[-1].text if isinstance(line[-1], Part) else line[-1]) == separator:
+                line.pop()
+            cv.line(x0, y + size, line, size=size, style=style, color=color)
+            y += size * LINE_GAP
+            line = []
+        if line or text != separator:
+            line.append(part)
+    if line:
+        cv.line(x0, y + size, line, size=size, style=style, color=color)
+        y += size * LINE_GAP
+    return y
+
+
+def inline_party(cv: Canvas, st: Style, x0: float, x1: float, y: float, heading_key: str | None, name: str | None,
+                 lines: tuple[str, ...], address_label: str, size: float | None = None, separator: str = "·") -> float:
+    """A party on one line: "Bill to: Kunden AG · Kundenstraße 15 · 69876 Frankfurt" (wrapping between parts)."""
+    size = size or st.size
+    entity = cv.new_entity()
+    parts: list[Part | str] = [st.key(heading_key)] if heading_key else []
+    values: list[Part | str] = [cv.value(name, "customer_name")] if name else []
+    values += [Part(text, address_label, entity) for text in lines]
+    for i, value in enumerate(values):
+        parts += ([separator] if i else []) + [value]
+    return run_lines(cv, x0, x1, y, parts, size, separator)
+
+
+KVRow = tuple[str, list]  # (key words, value parts); a key "" continues the value of the row above
+
+
+def kv_section(cv: Canvas, st: Style, x0: float, x1: float, y: float, heading: str | None, rows: list[KVRow],
+               x_value: float, size: float | None = None, band: tuple[int, int, int] = (210, 235, 248),
+               stripes: bool = True) -> float:
+    """An e-invoice viewer's section: a tinted heading band ("Verkäufer"), then one "Key:  value" row per
+    line, keys in one column and values from ``x_value``, every other row lightly shaded."""
+    size = size or st.size
+    pitch = size * 1.75
+    if heading:
+        cv.box(x0, y, x1, y + pitch, fill=band, stroke=False)
+        cv.line(x0 + 4, y + pitch * 0.7, [heading], size=size, style="B")
+        y += pitch
+    for i, (key, parts) in enumerate(rows):
+        if stripes and i % 2 == 1:
+            cv.box(x0, y, x1, y + pitch, fill=246, stroke=False)
+        if key:
+            cv.line(x0 + 4, y + pitch * 0.7, [key], size=size, color=(70, 70, 70))
+        width = _text_width(cv, parts, size, "")
+        cv.line(x_value, y + pitch * 0.7, parts, size=size if width <= x1 - x_value - 4 else
+                size * (x1 - x_value - 4) / width)
+        y += pitch
+    cv.hline(x0, x1, y + 2, 0.4, gray=170)
+    return y + 10
+
+
+def kv_note_rows(cv: Canvas, c: InvoiceContent, st: Style, width: float, size: float) -> list[KVRow]:
+    """The notes as key/value rows: "Bemerkung" before the first line of each note, its value labelled."""
+    rows: list[KVRow] = []
+    for note in c.notes:
+        for i, pieces in enumerate(note_lines(cv, note, width, size)):
+            rows.append((st.word("notes") if i == 0 else "",
+                         [cv.value(text, label) if label else Part(text) for text, label in pieces]))
+    return rows

@@ -25,6 +25,7 @@ CORE_FONT_ENCODING = "windows-1252"
 RUN_ABOVE_BASELINE = 0.80  # x font size
 RUN_BELOW_BASELINE = 0.25  # x font size
 RUN_X_MARGIN = 0.5  # points: pdfminer gives some glyphs (the cp1252 Euro) zero width at their left edge
+PAGE_EDGE = 2.0  # points: no drawn line comes closer to the page edge (longer ones are printed smaller)
 FIXED_CREATION_DATE = dt.datetime(2024, 1, 1, tzinfo=dt.timezone.utc)
 PAGE_FORMATS = {"A4": (595.28, 841.89), "Letter": (612.0, 792.0), "A4-landscape": (841.89, 595.28)}
 
@@ -64,6 +65,7 @@ class Canvas:
         self.page_total = page_total  # printed in "Page 1 of N"; known after a first rendering
         self.runs: list[DrawnRun] = []
         self._entities = 0
+        self._widths: dict[tuple[str, str], dict] = {}
         self.pdf.set_font(font, size=9)
 
     # ---- bookkeeping
@@ -86,10 +88,30 @@ class Canvas:
     def set_font(self, size: float, style: str = "", font: str | None = None) -> None:
         self.pdf.set_font(font or self.font, style=style, size=size)
 
+    def _glyph_widths(self, font: str, style: str) -> dict:
+        """The core font's glyph widths (1/1000 of the font size), what fpdf2's get_string_width sums: read
+        once per font, because get_string_width costs a graphics-state copy per call (half the drawing time)."""
+        key = (font, style)
+        if key not in self._widths:
+            size, current_style, family = self.pdf.font_size_pt, self.pdf.font_style, self.pdf.font_family
+            self.pdf.set_font(font, style=style, size=size)
+            self._widths[key] = self.pdf.current_font.cw
+            self.pdf.set_font(family, style=current_style, size=size)
+        return self._widths[key]
+
+    def _text_width(self, text: str, size: float, style: str, font: str | None = None) -> float:
+        widths = self._glyph_widths(font or self.font, style)
+        # fpdf2 keys the widths by the cp1252 byte read as latin-1 ("€" is chr(0x80)), as normalize_text does
+        return sum(widths[ch] for ch in text.encode(CORE_FONT_ENCODING).decode("latin-1")) * size * 0.001
+
     def width(self, text: str, size: float | None = None, style: str | None = None) -> float:
-        if size is not None or style is not None:
-            self.set_font(size or self.pdf.font_size_pt, style if style is not None else self.pdf.font_style)
-        return self.pdf.get_string_width(text)
+        return self._text_width(text, size if size is not None else self.pdf.font_size_pt,
+                                style if style is not None else self.pdf.font_style)
+
+    def _room(self, x: float, align: str) -> float:
+        """How wide a line anchored at ``x`` may be and stay on the page (PAGE_EDGE points from its edges)."""
+        left, right = x - PAGE_EDGE, self.page_width - PAGE_EDGE - x
+        return right if align == "L" else left if align == "R" else 2 * min(left, right)
 
     def line(self, x: float, baseline: float, parts: "list[Part | str] | tuple[Part | str, ...]", size: float = 9,
              style: str = "", align: str = "L", font: str | None = None, color: tuple[int, int, int] = (0, 0, 0)) -> float:
@@ -103,10 +125,16 @@ class Canvas:
         parts = [p if isinstance(p, Part) else Part(p) for p in parts if (p.text if isinstance(p, Part) else p)]
         if not parts:
             return 0.0
-        self.set_font(size, style, font)
-        space = self.pdf.get_string_width(" ")
-        widths = [self.pdf.get_string_width(p.text) for p in parts]
+        space = self._text_width(" ", size, style, font)
+        widths = [self._text_width(p.text, size, style, font) for p in parts]
         total = sum(widths) + space * (len(parts) - 1)
+        room = self._room(x, align)
+        if total > room > 0:  # a long title or value would run off the page: print it smaller
+            size *= room / total
+            space = self._text_width(" ", size, style, font)
+            widths = [self._text_width(p.text, size, style, font) for p in parts]
+            total = sum(widths) + space * (len(parts) - 1)
+        self.set_font(size, style, font)
         left = x - total if align == "R" else x - total / 2 if align == "C" else x
         self.pdf.set_text_color(*color)
         start = left
@@ -124,12 +152,11 @@ class Canvas:
 
     def wrap(self, text: str, max_width: float, size: float, style: str = "") -> list[str]:
         """Greedy word wrap of ``text`` into lines no wider than ``max_width`` points."""
-        self.set_font(size, style)
         lines: list[str] = []
         current = ""
         for word in text.split():
             candidate = f"{current} {word}" if current else word
-            if current and self.pdf.get_string_width(candidate) > max_width:
+            if current and self._text_width(candidate, size, style) > max_width:
                 lines.append(current)
                 current = word
             else:

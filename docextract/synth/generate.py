@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from docextract.document import Document
+from docextract.files import write_bytes_atomic
 from docextract.synth.blocks import Style
 from docextract.synth.canvas import Canvas
-from docextract.synth.content import LOCALES, InvoiceContent, sample_invoice
+from docextract.synth.content import LOCALES, InvoiceContent, choose_locale, content_traits, sample_invoice
 from docextract.synth.labelling import Region, WordLabel, label_document, read_pdf_words
 from docextract.synth.labels import INVOICE_LABELS
 from docextract.synth.layouts import FAMILIES, Family
@@ -65,7 +66,7 @@ def render(family: Family, content: InvoiceContent, rng_state: random.Random) ->
         rng = random.Random()
         rng.setstate(state)
         cv = Canvas(family.page_format, rng.choice(family.fonts), page_total=page_total)
-        family.draw(cv, content, Style(rng, content.language))
+        family.draw(cv, content, Style(rng, content.language, credit_note=content.is_credit_note))
         if cv.page == page_total:
             break
         page_total = cv.page
@@ -77,14 +78,15 @@ def render_fitting(seed: int, index: int, options: SynthOptions) -> Rendered:
     """Pick family, locale and a page target, then re-sample the item count until the pages fit."""
     rng = document_rng(seed, index, "plan")
     family = FAMILIES[rng.choice(options.families)]
-    locale = rng.choice(options.locales)
+    locale = choose_locale(rng, options.locales)
     low, high = options.pages_min, max(options.pages_min, options.pages_max)
     target = low if high == low or rng.random() >= MULTI_PAGE_SHARE else rng.randint(max(low, 2), high)
     n_items = rng.randint(1, 9) if target == 1 else rng.randint((target - 1) * ROWS_PER_PAGE_GUESS - 6,
                                                                    (target - 1) * ROWS_PER_PAGE_GUESS + 10)
     rendered = None
     for attempt in range(MAX_FIT_ATTEMPTS):
-        content = sample_invoice(document_rng(seed, index, f"content{attempt}"), locale, n_items=n_items)
+        content = sample_invoice(document_rng(seed, index, f"content{attempt}"), locale, n_items=n_items,
+                                 profile=family.profile)
         rendered = render(family, content, document_rng(seed, index, f"layout{attempt}"))
         if rendered.page_count > high:
             n_items = max(1, int(n_items * high / rendered.page_count) - 4)
@@ -93,7 +95,7 @@ def render_fitting(seed: int, index: int, options: SynthOptions) -> Rendered:
         else:
             return rendered
     # Out of attempts: one line item always fits on one page, which satisfies any pages_max.
-    content = sample_invoice(document_rng(seed, index, "content-last"), locale, n_items=1)
+    content = sample_invoice(document_rng(seed, index, "content-last"), locale, n_items=1, profile=family.profile)
     return render(family, content, document_rng(seed, index, "layout-last"))
 
 
@@ -120,7 +122,7 @@ def generate_invoice(seed: int, index: int, options: SynthOptions, out_dir: Path
     scanned = document_rng(seed, index, "scan").random() < options.scan_fraction
     record: dict[str, Any] = {"id": stem, "label_set": list(INVOICE_LABELS)}
     if not scanned:
-        (out_dir / f"{stem}.pdf").write_bytes(rendered.pdf)
+        write_bytes_atomic(out_dir / f"{stem}.pdf", rendered.pdf)
         document = document.replace(source=f"{stem}.pdf", sha256=hashlib.sha256(rendered.pdf).hexdigest())
         kind = "digital"
     else:
@@ -142,7 +144,8 @@ def generate_invoice(seed: int, index: int, options: SynthOptions, out_dir: Path
     record["fields"] = {key: [value] for key, value in content.normalized_fields().items()}
     record["line_items"] = content.normalized_line_items()
     record["synth"] = {"seed": seed, "index": index, "family": rendered.family.name, "locale": content.locale,
-                       "kind": kind, "page_count": rendered.page_count}
+                       "kind": kind, "page_count": rendered.page_count, "document_type": content.document_type,
+                       "traits": content_traits(content)}
     return record
 
 
@@ -157,5 +160,5 @@ def _write_sidecar(path: Path, stem: str, image: str, pages: list, regions: tupl
             "dpi": scan.params.dpi, "width_px": scan.image.width, "height_px": scan.image.height,
             "angle_degrees": round(scan.params.angle, 4), "regions": [r.to_dict() for r in moved],
         })
-    path.write_text(json.dumps(out, ensure_ascii=False), encoding="utf-8")
+    write_bytes_atomic(path, json.dumps(out, ensure_ascii=False).encode("utf-8"))
     return path.name

@@ -19,6 +19,7 @@ import pypdfium2 as pdfium
 from PIL import Image, ImageFilter
 
 from docextract.document import POINTS_PER_INCH, Box, Word
+from docextract.files import write_bytes_atomic
 from docextract.synth.labelling import Region
 
 MAX_SKEW_DEGREES = 1.8
@@ -113,11 +114,12 @@ def save_scan(pages: list[ScannedPage], path_stem: str) -> str:
     """One page: ``stem.jpg``; several: a multi-page JPEG-compressed ``stem.tif``. Returns the path."""
     if len(pages) == 1:
         path = path_stem + ".jpg"
-        with open(path, "wb") as f:
-            f.write(pages[0].jpeg)
+        write_bytes_atomic(path, pages[0].jpeg)
         return path
     path = path_stem + ".tif"
-    pages[0].image.save(path, format="TIFF", save_all=True, append_images=[p.image for p in pages[1:]],
+    tiff = io.BytesIO()
+    pages[0].image.save(tiff, format="TIFF", save_all=True, append_images=[p.image for p in pages[1:]],
                         compression="jpeg", quality=min(p.params.jpeg_quality for p in pages),
                         dpi=(pages[0].params.dpi, pages[0].params.dpi))
+    write_bytes_atomic(path, tiff.getvalue())
     return path

@@ -10,7 +10,6 @@ loaded with ``weights_only=True`` and only from checkpoints this module wrote an
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import random
@@ -21,16 +20,10 @@ from typing import Any
 
 import torch
 
+from docextract.files import file_sha256
+
 COMPLETE_MARKER = "COMPLETE"
 _CHECKPOINT_NAME = re.compile(r"^checkpoint-(\d+)$")
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def _fsync_tree(folder: Path) -> None:
@@ -69,7 +62,7 @@ def save_checkpoint(output_dir: Path, step: int, model, optimizer, scheduler, st
     )
     (tmp / "trainer_state.json").write_text(json.dumps({"step": step, **state}, indent=2, sort_keys=True))
     _fsync_tree(tmp)
-    files = {p.name: _sha256(p) for p in sorted(tmp.iterdir()) if p.is_file()}
+    files = {p.name: file_sha256(p).sha256 for p in sorted(tmp.iterdir()) if p.is_file()}
     (tmp / COMPLETE_MARKER).write_text(json.dumps(files, indent=2, sort_keys=True))
     _fsync_tree(tmp)
     if final.exists():
@@ -88,7 +81,7 @@ def is_complete(folder: Path) -> bool:
         expected = json.loads(marker.read_text())
     except (OSError, ValueError):
         return False
-    return all((folder / name).is_file() and _sha256(folder / name) == digest for name, digest in expected.items())
+    return all((folder / name).is_file() and file_sha256(folder / name).sha256 == digest for name, digest in expected.items())
 
 
 def list_checkpoints(output_dir: Path) -> list[Path]:

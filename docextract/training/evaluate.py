@@ -111,6 +111,14 @@ def map_tagged(tagged: Sequence[TaggedWord], label_map: Mapping[str, str] | None
     return [TaggedWord(w.ref, map_tag(w.tag, label_map), w.probability) for w in tagged]
 
 
+def only_annotated(tagged: Sequence[TaggedWord], label_set: Sequence[str]) -> list[TaggedWord]:
+    """Predicted tags of labels the document does not annotate read as O: a partly annotated document
+    (an e-invoice labels only the fields its XML states and its page prints) cannot say they are wrong."""
+    annotated = set(label_set)
+    return [w if w.tag == "O" or split_tag(w.tag)[1] in annotated else TaggedWord(w.ref, "O", w.probability)
+            for w in tagged]
+
+
 def prepare_for_model(ldoc: LabelledDocument) -> LabelledDocument:
     """The document with the pipeline's own lines, blocks and reading order (labels stay on their words)."""
     if ldoc.document.pages and all(p.has_layout for p in ldoc.document.pages):
@@ -183,7 +191,7 @@ def score_tagged(pairs: Iterable[tuple[LabelledDocument, Sequence[TaggedWord]]],
     kleister_counts: dict[str, Counter] = {}
     kleister_documents = 0
     for ldoc, tagged in pairs:
-        tagged = map_tagged(tagged, settings.label_map)
+        tagged = only_annotated(map_tagged(tagged, settings.label_map), ldoc.label_set)
         gold_sequences.append(document_tags(ldoc, settings.scheme))
         predicted_sequences.append([t.tag for t in tagged])
         if ldoc.fields:

@@ -28,6 +28,8 @@ from docextract.data.tagging import encode_window, labels_for
 from docextract.data.validate import errors as validation_errors
 from docextract.data.validate import validate_files
 from docextract.errors import InputError, UsageError
+from docextract.extraction.entities import split_tag
+from docextract.files import replace_folder_atomic, write_bytes_atomic
 from docextract.modeling.batching import IGNORE_INDEX
 from docextract.training.evaluate import EvalSettings, evaluate_model, prepare_for_model
 from docextract.training.loop import TrainConfig, train
@@ -66,6 +68,13 @@ class FinetuneOptions:
     negative_windows: float = 1.0
     # Loss weight of entity tags against O (1.0: plain cross-entropy); see LayoutForTokenClassification.
     entity_weight: float = 1.0
+    # data label -> model label, applied to every training and eval document (e.g. SROIE's company as the
+    # invoice model's vendor_name, so receipts can train an invoice model)
+    label_map: dict[str, str] = field(default_factory=dict)
+    # The eval metric that picks the best epoch: "f1" (entity F1), "field_f1" or "field_accuracy" (documents
+    # with `fields` truth, e.g. real invoices, where the field a user gets is what counts)
+    select_by: str = "f1"
+    patience: int | None = None  # stop after this many epochs without a better select_by (see TrainConfig)
 
 
 def load_documents(files: Sequence[Path], limit: int | None = None) -> list[LabelledDocument]:
@@ -89,14 +98,35 @@ def label_set_of(documents: Sequence[LabelledDocument]) -> list[str]:
 
 def encode_documents(documents: Sequence[LabelledDocument], tokenizer, label_ids: dict[str, int], scheme: str,
                      max_tokens: int, stride: int, cross_pages: bool = False) -> list[dict[str, list]]:
+    """Every window of every document, encoded with its labels. When some document annotates fewer labels
+    than the model has (its ``label_set``), every window also carries ``open_tags``: the tags its O words
+    may also be (see ``modeling.heads.partial_label_loss``)."""
     from docextract.pipeline import document_windows
 
+    model_labels = {split_tag(tag)[1] for tag in label_ids} - {None}
+    partial = any(model_labels - set(d.label_set) for d in documents)
     examples = []
     for ldoc in documents:
         windows = document_windows(ldoc.document, tokenizer, max_tokens=max_tokens, stride=stride,
                                    cross_pages=cross_pages)
-        examples.extend(encode_window(ldoc, w, tokenizer, label_ids, scheme) for w in windows)
+        open_tags = unannotated_tags(ldoc.label_set, label_ids) if partial else None
+        for window in windows:
+            example = encode_window(ldoc, window, tokenizer, label_ids, scheme)
+            if open_tags is not None:
+                example["open_tags"] = open_tags
+            examples.append(example)
     return examples
+
+
+def unannotated_tags(label_set: Sequence[str], label_ids: dict[str, int]) -> list[int]:
+    """One 0/1 per tag id: 1 for the tags of labels the document does not annotate."""
+    annotated = set(label_set)
+    flags = [0] * len(label_ids)
+    for tag, index in label_ids.items():
+        label = split_tag(tag)[1]
+        if label is not None and label not in annotated:
+            flags[index] = 1
+    return flags
 
 
 def keep_negative_windows(examples: list[dict[str, list]], fraction: float, seed: int) -> list[dict[str, list]]:
@@ -168,7 +198,12 @@ def resolve_window_options(options: FinetuneOptions) -> FinetuneOptions:
 
 
 def build_model(name_or_folder: str, labels: list[str], overrides: dict[str, Any]):
+    import torch
+
+    from docextract.extraction.confidence import FIELD_CALIBRATION_KEY
+    from docextract.inference import TEMPERATURE_KEY
     from docextract.modeling import LayoutForTokenClassification, from_preset
+    from docextract.modeling.compact import COMPACT_MARKER, is_compact, load_compact
     from docextract.modeling.loading import check_loadable_folder
     from docextract.modeling.presets import PRESETS
 
@@ -181,10 +216,23 @@ def build_model(name_or_folder: str, labels: list[str], overrides: dict[str, Any
     if not folder.is_dir():
         raise UsageError(f"--model {name_or_folder!r} is neither a preset ({', '.join(PRESETS)}) nor a model folder")
     check_loadable_folder(folder)
-    # A pretrained (or finetuned) folder: its encoder weights, a fresh classifier for these labels.
-    return LayoutForTokenClassification.from_pretrained(
-        str(folder), num_labels=len(labels), id2label=id2label, label2id=label2id, ignore_mismatched_sizes=True,
-    )
+    if is_compact(folder):  # a shipped model (fp16/int8): continue training it in fp32
+        model = load_compact(folder, LayoutForTokenClassification)
+        if [model.config.id2label[i] for i in range(model.config.num_labels)] != labels:
+            model.classifier = torch.nn.Linear(model.config.hidden_size, len(labels))
+            model.num_labels = model.config.num_labels = len(labels)
+        model.config.id2label, model.config.label2id = id2label, label2id
+        model.train()
+    else:
+        # A pretrained (or finetuned) folder: its encoder weights, a fresh classifier for these labels.
+        model = LayoutForTokenClassification.from_pretrained(
+            str(folder), num_labels=len(labels), id2label=id2label, label2id=label2id, ignore_mismatched_sizes=True,
+        )
+    # What was fitted to the old model's outputs does not hold for the new one: refit after training.
+    for key in (TEMPERATURE_KEY, FIELD_CALIBRATION_KEY, COMPACT_MARKER):
+        if hasattr(model.config, key):
+            delattr(model.config, key)
+    return model
 
 
 def finetune(options: FinetuneOptions, *, on_step: Callable | None = None, on_epoch: Callable | None = None,
@@ -199,12 +247,16 @@ def finetune(options: FinetuneOptions, *, on_step: Callable | None = None, on_ep
         shown = "; ".join(str(p) for p in problems[:5])
         raise InputError(f"the training data has {len(problems)} defect(s), fix them first: {shown}",
                          path=str(options.train_files[0]), code="INPUT_UNREADABLE")
-    train_docs = [prepare_for_model(d) for d in load_documents(options.train_files, options.limit)]
-    eval_docs = [prepare_for_model(d) for d in load_documents(options.eval_files, options.limit)]
+    train_docs = [prepare_for_model(d.renamed(options.label_map))
+                  for d in load_documents(options.train_files, options.limit)]
+    eval_docs = [prepare_for_model(d.renamed(options.label_map))
+                 for d in load_documents(options.eval_files, options.limit)]
     if not train_docs:
         raise InputError("no training documents", path=str(options.train_files[0]), code="INPUT_EMPTY")
     if options.calibrate and not eval_docs:
         raise UsageError("calibrating needs held-out documents: give --eval data")
+    if options.select_by != "f1" and not any(d.fields for d in eval_docs):
+        raise UsageError(f"--select-by {options.select_by} needs --eval documents with field truth (`fields`)")
     labels = labels_for(label_set_of(train_docs + eval_docs), options.scheme)
     label_ids = {tag: i for i, tag in enumerate(labels)}
     tokenizer = load_tokenizer()
@@ -229,19 +281,23 @@ def finetune(options: FinetuneOptions, *, on_step: Callable | None = None, on_ep
         output_dir=options.output_dir, epochs=options.epochs, learning_rate=options.learning_rate,
         batch_size=options.batch_size, grad_accumulation=options.grad_accumulation,
         warmup_ratio=options.warmup_ratio, seed=options.seed, lspe_lr_scale=options.lspe_lr_scale,
-        stop_after_steps=stop_after_steps,
+        stop_after_steps=stop_after_steps, patience=options.patience,
     )
-    history = train(model, examples, config, evaluate=evaluate, on_step=on_step, on_epoch=on_epoch)
+    history = train(model, examples, config, evaluate=evaluate, metric=options.select_by, on_step=on_step,
+                    on_epoch=on_epoch)
     if stop_after_steps is not None:
         return {"history": history, "interrupted": True}
     final = Path(options.output_dir) / "model"
-    source = Path(options.output_dir) / "best"
-    if not source.is_dir():  # no evaluation data: the last epoch is the model
-        model.save_pretrained(source, safe_serialization=True)
-    if final.exists():
-        shutil.rmtree(final)
-    shutil.copytree(source, final)
-    tokenizer.save_pretrained(final)
+    best = Path(options.output_dir) / "best"
+
+    def write_model(staging: Path) -> None:
+        if best.is_dir():
+            shutil.copytree(best, staging, dirs_exist_ok=True)
+        else:  # no evaluation data: the last epoch is the model
+            model.save_pretrained(staging, safe_serialization=True)
+        tokenizer.save_pretrained(staging)
+
+    replace_folder_atomic(final, write_model)
     record = {
         "train_files": [str(p) for p in options.train_files], "eval_files": [str(p) for p in options.eval_files],
         "train_documents": len(train_docs), "train_windows": len(examples),
@@ -253,7 +309,7 @@ def finetune(options: FinetuneOptions, *, on_step: Callable | None = None, on_ep
     }
     if options.calibrate:
         record["calibration"] = _calibrate_final(final, tokenizer, eval_docs)
-    (final / "training.json").write_text(json.dumps(record, indent=2, default=str))
+    write_bytes_atomic(final / "training.json", json.dumps(record, indent=2, default=str).encode("utf-8"))
     return record
 
 
@@ -275,6 +331,7 @@ def _headline(report: dict[str, Any]) -> dict[str, float]:
     out = {"f1": report["f1"], "precision": report["precision"], "recall": report["recall"]}
     if "fields" in report:
         out["field_f1"] = report["fields"]["micro"]["f1"]
+        out["field_accuracy"] = report["fields"]["micro"]["accuracy"]
     if "kleister" in report:
         out["kleister_f1"] = report["kleister"]["micro"]["f1"]
     return out

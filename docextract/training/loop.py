@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import shutil
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -20,6 +18,7 @@ import torch
 from transformers import get_linear_schedule_with_warmup
 from transformers.utils import logging as hf_logging
 
+from docextract.files import replace_folder_atomic, write_bytes_atomic
 from docextract.modeling.batching import collate
 from docextract.training.checkpoints import (
     latest_complete_checkpoint,
@@ -54,6 +53,9 @@ class TrainConfig:
     # scale 1, 1.95 -> 0.61 at 0.02 (the same as the text-only encoder, 0.61).
     lspe_lr_scale: float = 0.02
     stop_after_steps: int | None = None  # for tests: stop (as if killed) after this many optimizer steps
+    # Stop when the evaluation metric has not improved for this many epochs (None: run every epoch). The
+    # best epoch is kept either way; the history records the epoch training stopped at.
+    patience: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {k: str(v) if isinstance(v, Path) else v for k, v in asdict(self).items()}
@@ -160,11 +162,18 @@ def train(
         if on_epoch:
             on_epoch(epoch + 1, record)
         history["train_seconds"] = round(seconds_before + time.perf_counter() - started, 3)
+        patience_over = (evaluate is not None and config.patience is not None
+                         and epoch + 1 - history["best"]["epoch"] >= config.patience)
+        if patience_over:
+            history["stopped_early"] = {"epoch": epoch + 1, "patience": config.patience}
         save_checkpoint(
             output_dir, step, model, optimizer, scheduler,
-            {"epoch": epoch + 1, "history": history, "generator_state": generator.get_state().tolist()},
+            {"epoch": config.epochs if patience_over else epoch + 1, "history": history,
+             "generator_state": generator.get_state().tolist()},
         )
-    (output_dir / "history.json").write_text(json.dumps(history, indent=2))
+        if patience_over:
+            break
+    write_bytes_atomic(output_dir / "history.json", json.dumps(history, indent=2).encode("utf-8"))
     return history
 
 
@@ -176,14 +185,5 @@ def _load_weights(model, folder: Path) -> None:
 
 
 def _save_best(model, folder: Path) -> None:
-    """Replace ``folder`` with the current weights, atomically (write beside it, then rename)."""
-    tmp = folder.with_name(folder.name + ".tmp")
-    if tmp.exists():
-        shutil.rmtree(tmp)
-    model.save_pretrained(tmp, safe_serialization=True)
-    old = folder.with_name(folder.name + ".old")
-    if folder.exists():
-        os.replace(folder, old)
-    os.replace(tmp, folder)
-    if old.exists():
-        shutil.rmtree(old)
+    """Replace ``folder`` with the current weights, atomically (written beside it, fsynced, then renamed)."""
+    replace_folder_atomic(folder, lambda staging: model.save_pretrained(staging, safe_serialization=True))

@@ -10,7 +10,6 @@ tokenizer; ``finetune --model OUTPUT/model`` keeps its encoder and puts a fresh 
 from __future__ import annotations
 
 import json
-import shutil
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
@@ -20,6 +19,7 @@ import torch
 from docextract.data.labelled import read_jsonl
 from docextract.document import Document, Window
 from docextract.errors import DocextractError, InputError, MissingDependencyError, UsageError
+from docextract.files import replace_folder_atomic, write_bytes_atomic
 from docextract.modeling.batching import IGNORE_INDEX, collate, encode_words
 from docextract.training.loop import TrainConfig, train
 from docextract.training.masking import NO_LINE, MaskedWindows, MaskingSettings, MaskVocabulary
@@ -261,15 +261,17 @@ def pretrain(options: PretrainOptions, *, on_step: Callable | None = None, on_ep
         return {"history": history, "interrupted": True}
     # The last epoch is the model (more pre-training is better); held-out numbers are for watching.
     final = Path(options.output_dir) / "model"
-    if final.exists():
-        shutil.rmtree(final)
-    model.save_pretrained(final, safe_serialization=True)
-    tokenizer.save_pretrained(final)
+
+    def write_model(staging: Path) -> None:
+        model.save_pretrained(staging, safe_serialization=True)
+        tokenizer.save_pretrained(staging)
+
+    replace_folder_atomic(final, write_model)
     record = {
         "sources": [str(p) for p in options.sources], "train_documents": len(train_docs),
         "heldout_documents": len(heldout_docs), "train_windows": len(encoded), "skipped_files": skipped,
         "options": {k: str(v) if isinstance(v, Path) else v for k, v in asdict(options).items() if k != "sources"},
         "history": history,
     }
-    (final / "pretraining.json").write_text(json.dumps(record, indent=2, default=str))
+    write_bytes_atomic(final / "pretraining.json", json.dumps(record, indent=2, default=str).encode("utf-8"))
     return record

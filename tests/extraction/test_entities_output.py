@@ -91,3 +91,53 @@ def test_low_confidence_or_broken_arithmetic_needs_review():
     out2 = build_output(doc2, _invoice()[1], model={"name": "test"})
     assert "check failed: subtotal_plus_tax_equals_total" in out2["documents"][0]["validation"]["review_reasons"]
     jsonschema.validate(out2, load_schema())
+
+
+def _line_doc(lines):
+    """One page of lines of (text, tag) words, each word 60 pt wide, each line 16 pt below the last."""
+    words, tags = [], []
+    for row, line in enumerate(lines):
+        for column, (text, tag) in enumerate(line):
+            words.append(Word(text, Box(50 + 65 * column, 40 + 16 * row, 110 + 65 * column, 52 + 16 * row)))
+            tags.append(tag)
+    doc = Document(source="in/x.pdf", pages=(Page(number=1, width=595.0, height=842.0, words=tuple(words)),), sha256="0" * 64)
+    return doc, [TaggedWord(WordRef(0, i), tag, 0.99) for i, tag in enumerate(tags)]
+
+
+def test_document_year_currency_and_identifiers_reach_the_fields():
+    doc, tagged = _line_doc([
+        [("Rechnung", "O"), ("Lieferdatum", "O"), ("03.08.2023", "O"), ("Beträge", "O"), ("in", "O"), ("EUR", "O")],
+        [("Rechnungsdatum", "O"), ("31.", "B-invoice_date"), ("Juli", "I-invoice_date")],  # printed without its year
+        [("Währung", "O"), ("Germany", "B-currency")],  # the model's mistake: a country is no currency
+        [("Gesamtbetrag", "O"), ("1.234,50", "B-total")],
+        [("IBAN", "O"), ("DE6537040044053201300012", "B-iban")],  # passes mod 97, but 24 characters
+        [("USt-IdNr.", "O"), ("DE136695977", "B-vendor_tax_id")],  # wrong check digit
+    ])
+    out = build_output(doc, tagged, model={"name": "test"})
+    jsonschema.validate(out, load_schema())
+    document = out["documents"][0]
+    fields = document["fields"]
+    assert out["run"]["locale"] == "de_DE"
+    assert fields["invoice_date"]["normalized"] == "2023-07-31"  # the document's year, not today's
+    assert "currency" not in fields  # never "Germany" (or a bare "US")
+    assert fields["total"]["normalized"] == {"amount": "1234.50", "currency": "EUR"}  # "EUR" printed elsewhere
+    for name in ("iban", "vendor_tax_id"):
+        assert fields[name]["valid"] is False and fields[name]["confidence"] <= 0.25  # never high
+        assert any(r.startswith(f"invalid identifier: {name} (") for r in document["validation"]["review_reasons"])
+    assert document["validation"]["needs_review"] is True
+
+
+def test_decode_entities_finds_the_spans_seqeval_scores():
+    # run's decoder also carries each word's probability and stays free of seqeval's scikit-learn import
+    # (most of a second per process); it must find exactly the entities evaluation counts, valid tags or not
+    import random
+
+    from docextract.data.tagging import spans_from_tags
+
+    rng = random.Random(13)
+    tag_set = ["O", "B-a", "I-a", "E-a", "S-a", "B-b", "I-b", "E-b", "S-b"]
+    for _ in range(500):
+        tags = [rng.choice(tag_set) for _ in range(rng.randint(1, 12))]
+        entities = decode_entities([TaggedWord(WordRef(0, i), t, 0.5) for i, t in enumerate(tags)])
+        decoded = [(e.label, e.words[0].word_index, e.words[-1].word_index + 1) for e in entities]
+        assert decoded == [(s.label, s.start, s.end) for s in spans_from_tags(tags)], tags

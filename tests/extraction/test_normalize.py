@@ -1,11 +1,12 @@
 from datetime import date
+from decimal import Decimal
 
 import pytest
 
+from docextract.extraction.locales import guess_locale
 from docextract.extraction.normalize import (
     Money,
-    guess_locale,
-    normalize_iban,
+    currencies_in,
     parse_amount,
     parse_currency,
     parse_date,
@@ -25,7 +26,19 @@ from docextract.extraction.normalize import (
         ("March 15, 2024", "en_US", date(2024, 3, 15)),
         ("2024-03-15", "de_DE", date(2024, 3, 15)),
         ("15-Mar-2024", "en_GB", date(2024, 3, 15)),
+        # English month names a German one is the start of ("Januar", "Februar") stay English
+        ("February 17, 2026", "en_US", date(2026, 2, 17)),
+        ("22 January 2025", "en_GB", date(2025, 1, 22)),
+        ("24. Januar 2013", "de_DE", date(2013, 1, 24)),
+        ("5 maart 2024", "nl_NL", date(2024, 3, 5)),
+        ("05-03-2024", "nl_NL", date(2024, 3, 5)),
+        ("5 marzo 2024", "it_IT", date(2024, 3, 5)),
+        ("05/03/2024", "it_IT", date(2024, 3, 5)),
+        ("5 de marzo de 2024", "es_ES", date(2024, 3, 5)),
         ("TOTAL", "en_US", None),
+        ("2.6", "de_DE", None),  # a version number the model tagged as a date
+        ("12/24", "en_US", None),
+        ("20240315", "de_DE", date(2024, 3, 15)),
         ("", "en_US", None),
     ],
 )
@@ -46,6 +59,8 @@ def test_parse_date_respects_locale(text, locale, expected):
         ("12.00", "de_DE", "12.00"),
         ("(45.00)", "en_US", "-45.00"),
         ("1.234.567", "de_DE", "1234567"),
+        ("1.234", "nl_NL", "1234"),
+        ("7,90-", "de_DE", "-7.90"),
         ("abc", "en_US", None),
     ],
 )
@@ -62,10 +77,33 @@ def test_parse_amount_keeps_currency():
     assert parse_currency("no money here") is None
 
 
-def test_iban_checksum():
-    assert normalize_iban("DE89 3704 0044 0532 0130 00") == ("DE89370400440532013000", True)
-    assert normalize_iban("DE89 3704 0044 0532 0130 01") == ("DE89370400440532013001", False)
-    assert normalize_iban("not an iban") is None
+def test_parse_number_refuses_what_is_not_grouped_in_thousands():
+    assert parse_number("15.12.2024", "de_DE") is None  # a date the model tagged as an amount
+    assert parse_number("2.4.0", "de_DE") is None  # a version
+    assert parse_number("8.550", "de_DE") == Decimal("8550")
+    assert parse_number("1,23,456.00", "en_US") == Decimal("123456.00")  # India groups lakhs
+
+
+def test_partial_date_takes_the_documents_year_never_todays():
+    assert parse_date("July 31", "en_US", default_year=2023) == date(2023, 7, 31)
+    assert parse_date("31. Juli", "de_DE", default_year=2021) == date(2021, 7, 31)
+    assert parse_date("July 31", "en_US") is None  # no year known: unparsable, not this year
+    assert parse_date("July 31, 2022", "en_US", default_year=2023) == date(2022, 7, 31)  # a printed year wins
+    assert parse_date("July 2024", "en_US") == date(2024, 7, 1)  # no day: the first, never today's
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Total: US$ 12.00", "USD"), ("RM 12.50", "MYR"), ("12,50 €", "EUR"), ("CHF 40.00", "CHF"),
+    ("eur", "EUR"),  # a currency field's own text, any case
+    ("US", None), ("Germany", None), ("FORM 3", None), ("Ukraine", None),  # countries and words are no currency
+])
+def test_parse_currency_reads_codes_and_symbols_as_tokens(text, expected):
+    assert parse_currency(text) == expected
+
+
+def test_currencies_anywhere_on_a_document():
+    assert currencies_in("Invoice 12 · amounts in EUR · total 1.190,00 € · ref US-42") == ["EUR", "EUR"]
+    assert currencies_in("Sold to: US customer, Total 5.00 usd") == []  # lower case is a word in running text
 
 
 def test_guess_locale():
@@ -73,3 +111,6 @@ def test_guess_locale():
     assert guess_locale("Facture n° 42 Montant TTC 1 190,00 €") == "fr_FR"
     assert guess_locale("Invoice 42 Total $1,190.00") == "en_US"
     assert guess_locale("Invoice 42 VAT £1,190.00") == "en_GB"
+    assert guess_locale("Factuur 42 Totaal te betalen € 1.190,00") == "nl_NL"
+    assert guess_locale("Fattura n. 42 Totale imponibile 1.000,00 Aliquota 22%") == "it_IT"
+    assert guess_locale("Factura n.º 42 Base imponible 1.000,00 Importe total") == "es_ES"

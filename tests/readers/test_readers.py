@@ -216,3 +216,13 @@ def test_tesseract_thread_limit_never_leaks_into_the_process(tmp_path, monkeypat
     with single_threaded_tesseract():
         assert os.environ["OMP_THREAD_LIMIT"] == "1"
     assert os.environ["OMP_THREAD_LIMIT"] == "4"
+
+
+def test_small_print_with_narrow_word_gaps_stays_separate_words(shared_data):
+    """A real e-invoice rendering sets 7-8 pt text with ~2.5 pt gaps and no space characters: a fixed 3 pt
+    word gap glued keys to values ("Nr.471102"); the gap is now read relative to the font size."""
+    path = shared_data("einvoices", "ZUGFeRDv2", "correct", "symtrax", "Beispiele", "BASIC", "zugferd_2p1_BASIC_Einfach.pdf")
+    texts = [w.text for w in read_document(path, ocr="never").pages[0].words]
+    for key, value in (("Nr.", "471102"), ("Lieferantenstraße", "20"), ("Steuernummer", "201/113/40209")):
+        assert key in texts and value in texts, (key, value)
+        assert texts.index(value) == texts.index(key) + 1 + (key == "Steuernummer")  # "Steuernummer" ":" value

@@ -9,6 +9,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 
+from docextract.extraction.normalize import parse_number
 from docextract.synth.content import LOCALE_FORMATS, LOCALES, format_date, format_number, format_quantity, sample_invoice
 from docextract.synth.generate import SynthOptions, generate_invoice, render_fitting
 from docextract.synth.labelling import label_document, read_pdf_words
@@ -81,17 +82,38 @@ def test_same_seed_gives_identical_files_words_and_labels(tmp_path):
     assert generate_invoice(4, 0, options, tmp_path / "a") != first[0]
 
 
-def test_line_items_add_up_to_subtotal_and_total():
-    for i in range(200):
+def test_amounts_add_up_line_by_line_rate_by_rate_and_to_the_amount_due():
+    for i in range(300):
         content = sample_invoice(random.Random(i))
         amounts = [item.quantity_value * item.unit_price_value for item in content.line_items]
         assert [a.quantize(Decimal("0.01"), ROUND_HALF_UP) for a in amounts] == [item.amount_value for item in content.line_items]
-        assert sum(item.amount_value for item in content.line_items) == content.subtotal_value
+        assert sum(item.amount_value for item in content.line_items) == content.items_total_value
+        # line items + charges - discounts = subtotal (the net total), split by VAT rate
+        assert content.items_total_value + sum(a.amount_value for a in content.adjustments) == content.subtotal_value
+        assert sum(t.basis_value for t in content.tax_lines) == content.subtotal_value
+        for line in content.tax_lines:
+            in_rate = [li.amount_value for li in content.line_items if li.tax_rate_value == line.rate_value]
+            charged = [a.amount_value for a in content.adjustments if a.rate_value == line.rate_value]
+            assert sum(in_rate) + sum(charged) == line.basis_value
+            assert (line.basis_value * line.rate_value / 100).quantize(Decimal("0.01"), ROUND_HALF_UP) == line.tax_value
+        assert sum(t.tax_value for t in content.tax_lines) == content.total_tax_value
         assert content.subtotal_value + content.total_tax_value == content.total_value
-        assert content.amount_due_value <= content.total_value
+        prepaid = -parse_number(content.deposit, content.locale) if content.deposit else 0
+        assert content.total_value - prepaid + content.rounding_value == content.amount_due_value
         fields = content.normalized_fields()
         assert Decimal(fields["total"]) == content.total_value
         assert dt.date.fromisoformat(fields["invoice_date"]) == content.invoice_date_value
+        # a credit note's amounts are negative, an invoice's positive
+        sign = -1 if content.is_credit_note else 1
+        assert sign * content.total_value > 0 and all(sign * li.amount_value > 0 for li in content.line_items)
+        # printed amounts read back as their values (the product's own parser, the locale's separators)
+        for printed, value in ((content.total, content.total_value), (content.subtotal, content.subtotal_value),
+                               (content.total_tax, content.total_tax_value)):
+            assert parse_number(printed, content.locale) == value, (printed, value)
+        for item, normalized in zip(content.line_items, content.normalized_line_items()):
+            assert parse_number(item.unit_price, content.locale) == item.unit_price_value
+            assert Decimal(normalized["quantity"]) == item.quantity_value
+            assert "E" not in normalized["quantity"] + normalized["unit_price"]  # "50", never "5E+1"
 
 
 def test_locales_format_dates_and_numbers_as_people_there_write_them():
@@ -152,3 +174,18 @@ def test_holdout_families_are_never_produced(tmp_path):
     produced = {render_fitting(9, i, options).family.name for i in range(40)}
     assert not produced & set(held)
     assert select_families("banner,receipt", None) == ("banner", "receipt")
+
+
+def test_a_line_too_long_for_the_page_is_printed_smaller_and_stays_on_it(tmp_path):
+    """A long credit-note title at x=440 on a Letter page ran 40 pt off it ('RECHNUNGS-KORREKTUR'), and the
+    training data was refused for a box outside the page."""
+    from docextract.synth.canvas import PAGE_EDGE, Canvas
+
+    cv = Canvas("Letter")
+    cv.add_page()
+    cv.line(440, 60, ["RECHNUNGS-KORREKTUR"], size=20, style="B")
+    cv.line(170, 90, ["RECHNUNGS-KORREKTUR", "UND", "GUTSCHRIFT"], size=20, style="B", align="R")
+    for run in cv.runs:
+        assert PAGE_EDGE - 1 <= run.box.x0 and run.box.x1 <= cv.page_width - PAGE_EDGE + 1
+    short = cv.line(42, 120, ["Invoice"], size=20, style="B")
+    assert short == pytest.approx(cv.width("Invoice", 20, "B"))  # lines that fit keep their size

@@ -104,3 +104,40 @@ def test_lspe_position_ffns_train_at_a_scaled_learning_rate(tmp_path):
         assert len(in_lspe) == 1  # a group is all LSPE or none
         assert group["lr"] == pytest.approx(2e-6 if in_lspe.pop() else 1e-4)
     assert sum(len(g["params"]) for g in groups) == sum(1 for p in model.parameters() if p.requires_grad)
+
+
+def test_patience_stops_once_the_metric_has_not_improved_for_that_many_epochs(tmp_path):
+    scores = iter([0.5, 0.7, 0.6, 0.65, 0.9, 0.95])  # best at epoch 2, then two epochs without a better one
+    history = train(_tiny_model(), _examples(), TrainConfig(tmp_path, epochs=6, batch_size=4, patience=2),
+                    evaluate=lambda m: {"f1": next(scores)})
+    assert [e["epoch"] for e in history["epochs"]] == [1, 2, 3, 4]
+    assert history["best"]["epoch"] == 2 and history["stopped_early"] == {"epoch": 4, "patience": 2}
+    # a re-run of the finished command resumes nothing: training is over
+    again = train(_tiny_model(), _examples(), TrainConfig(tmp_path, epochs=6, batch_size=4, patience=2),
+                  evaluate=lambda m: {"f1": 1.0})
+    assert again["epochs"] == history["epochs"]
+
+
+def test_interrupted_write_of_history_leaves_the_previous_file_whole(tmp_path, monkeypatch):
+    import os
+    from pathlib import Path
+
+    from docextract import files
+
+    data = _examples(8)
+    train(_tiny_model(), data, TrainConfig(tmp_path, epochs=1, batch_size=4))
+    previous = (tmp_path / "history.json").read_bytes()
+    real_fsync = os.fsync
+
+    def interrupted_at_history(fd):  # Ctrl-C after the new history's bytes are written, before the rename
+        written = Path(os.readlink(f"/proc/self/fd/{fd}"))
+        if written.parent == tmp_path and written.name.startswith(files.TEMP_PREFIX):
+            raise KeyboardInterrupt
+        real_fsync(fd)
+
+    monkeypatch.setattr(files.os, "fsync", interrupted_at_history)
+    with pytest.raises(KeyboardInterrupt):
+        train(_tiny_model(), data, TrainConfig(tmp_path, epochs=2, batch_size=4))  # resumes, then writes history
+    assert (tmp_path / "history.json").read_bytes() == previous
+    assert json.loads(previous)["epochs"]  # whole, and readable
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(files.TEMP_PREFIX)]

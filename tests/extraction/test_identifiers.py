@@ -1,0 +1,47 @@
+"""Bank and tax identifiers checked by python-stdnum, and what an invalid one does to the document."""
+
+from docextract.extraction.checks import validate_invoice
+from docextract.extraction.entities import normalize_value
+from docextract.extraction.identifiers import check_bic, check_iban, check_tax_id
+
+
+def test_iban_needs_its_countrys_length_not_just_the_checksum():
+    # 24 characters pass mod 97, but a German IBAN has 22
+    wrong_length = check_iban("DE6537040044053201300012")
+    assert wrong_length.valid is False and wrong_length.error
+    assert check_iban("DE89 3704 0044 0532 0130 00").valid is True
+    assert check_iban("DE89 3704 0044 0532 0130 00").normalized == "DE89370400440532013000"
+    assert check_iban("DE89 3704 0044 0532 0130 01").valid is False  # checksum
+    assert check_iban("4000001234578") == check_iban("4000001234578")  # a GLN is not an IBAN
+    assert check_iban("4000001234578").normalized is None and check_iban("4000001234578").valid is False
+
+
+def test_bic_structure():
+    assert check_bic("NWBKGB2LXXX").valid is True
+    assert check_bic("BYLADEM1001").valid is True
+    assert check_bic("DE12XXBANK").valid is False
+
+
+def test_vat_id_with_a_wrong_check_digit_is_flagged():
+    assert check_tax_id("DE 136 695 976").valid is True
+    flagged = check_tax_id("DE136695977")
+    assert (flagged.valid, flagged.scheme) == (False, "de.vat")
+    assert check_tax_id("FR 40 303 265 045").valid is True
+    assert check_tax_id("FR 41 303 265 045").valid is False
+
+
+def test_tax_id_without_prefix_is_checked_as_the_documents_country():
+    assert check_tax_id("61-7753683", "US").scheme == "us.ein"
+    assert check_tax_id("201/113/40209", "DE").valid is True  # a Steuernummer
+    assert check_tax_id("99877", "DE").valid is False
+    assert check_tax_id("12345", "MY").valid is None  # no scheme known: unknown, not wrong
+
+
+def test_invalid_identifier_puts_the_document_in_review_with_the_reason():
+    kind, normalized, extra = normalize_value("vendor_tax_id", "DE 136 695 977", "de_DE")
+    assert (kind, normalized, extra["valid"]) == ("vat_id", "DE136695977", False)
+    field = {"type": kind, "value": "DE 136 695 977", "normalized": normalized, "confidence": 0.2, **extra}
+    validation = validate_invoice({"vendor_tax_id": field}, [])
+    assert validation["needs_review"] is True
+    assert validation["review_reasons"] == [f"invalid identifier: vendor_tax_id ({extra['invalid_reason']})"]
+    assert {"name": "vendor_tax_id_valid", "status": "fail"} in validation["checks"]

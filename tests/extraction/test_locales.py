@@ -1,0 +1,68 @@
+"""The document's locale from evidence that cannot collide, and what follows from it."""
+
+import pytest
+
+from docextract.extraction.entities import normalize_value
+from docextract.extraction.locales import document_year, guess_locale, locale_evidence
+
+US_INVOICE = """INVOICE  Invoice No. INV-2024-0042
+Customer: Anna Reed, 1403 Maple Avenue, Columbus, OH 43215
+Invoice Date: August 3, 2024   Due Date: 03/04/2024
+Subtotal 1,234.50  Total $1,234.50  Please make sure the adjustment is paid"""
+
+GERMAN_INVOICE = """RECHNUNG  Rechnungsnummer RE-2024-0042
+Rechnungsdatum: 03.04.2024   Kunde: Anna Reed, Musterstraße 1, 70188 Stuttgart
+Nettobetrag 1.037,39  zzgl. MwSt. 19 %  Gesamtbetrag 1.234,50 €  USt-IdNr. DE136695976"""
+
+
+def test_us_invoice_with_customer_and_august_is_en_us_and_reads_month_first():
+    # "Customer", "August", "must", "adjustment" contain the German "ust" as substrings: never evidence
+    locale = guess_locale(US_INVOICE)
+    assert locale == "en_US"
+    assert normalize_value("due_date", "03/04/2024", locale)[1] == "2024-03-04"
+    assert normalize_value("total", "1,234.50", locale)[1] == {"amount": "1234.50", "currency": None}
+    assert normalize_value("line_item_quantity", "1,234", locale)[1] == "1234"
+
+
+def test_german_invoice_is_de_de_and_reads_day_first_with_decimal_comma():
+    locale = guess_locale(GERMAN_INVOICE)
+    assert locale == "de_DE"
+    assert normalize_value("invoice_date", "03.04.2024", locale)[1] == "2024-04-03"
+    assert normalize_value("total", "1.234,50 €", locale)[1] == {"amount": "1234.50", "currency": "EUR"}
+
+
+@pytest.mark.parametrize("text, locale", [
+    ("Rechnung Nr. 42 Gesamtbetrag 1.190,00 €", "de_DE"),
+    ("Facture n° 42 Montant TTC 1 190,00 € TVA 20 %", "fr_FR"),
+    ("Factuur 42 Factuurdatum 03-04-2024 BTW 21 % Totaal € 1.190,00", "nl_NL"),
+    ("Fattura n. 42 Importo IVA 22 % Totale 1.190,00 €", "it_IT"),
+    ("Factura n.º 42 Fecha 03/04/2024 IVA 21 % Importe 1.190,00 €", "es_ES"),
+    ("Invoice 42 Total $1,190.00", "en_US"),
+    ("Invoice 42 VAT £1,190.00", "en_GB"),
+    ("TAX INVOICE  KEDAI SDN BHD  GST  Date 25/12/2018  Total RM 12.50  Cash 20.00", "en_MY"),
+    ("Invoice 42 Date 25/12/2018 Total 12.50", "en_GB"),  # a day above 12: day first
+    ("Invoice 42 Date 12/25/2018 Total 12.50", "en_US"),  # a second part above 12: month first
+    ("", "en_US"),
+])
+def test_guess_locale_by_language(text, locale):
+    assert guess_locale(text) == locale
+
+
+def test_words_count_only_whole():
+    evidence = locale_evidence("Customer must make an adjustment in August; private")
+    assert evidence.words["de"] == 0 and evidence.region_words["en_GB"] == 0
+
+
+def test_english_words_beside_a_french_invoice_do_not_make_it_english():
+    # factur-x-kit's French design keeps English boilerplate ("Thank you for your purchase! ... invoice")
+    text = ("Numéro de facture: INV-1 Date de la facture: 1 octobre 2023 Date de livraison: 5 octobre 2023 "
+            "Période de facturation: 01/01/24 - 31/01/24 Numéro TVA du client: IE9876543W Facture "
+            "Thank you for your purchase! We hereby invoice the following services/products. "
+            "Art. Produit Quantité Prix unitaire Taxe Prix total 20,00 € Montant total net 135,00 € "
+            "Please pay the given amount within 30 days from invoice date. Kind regards, Your Service Team")
+    assert guess_locale(text) == "fr_FR"
+
+
+def test_document_year_is_the_year_its_dates_print():
+    assert document_year("Invoice date: July 31  Issued 31.07.2023  Due 15 August 2023  2024-01-02") == 2023
+    assert document_year("no dates at all, 1,234.50") is None
