@@ -51,6 +51,7 @@ class Entity:
     label: str
     words: tuple[WordRef, ...]
     confidence: float
+    method: str = "model"  # "rule": read from a key the page prints (docextract.extraction.key_values)
 
     def text(self, doc: Document) -> str:
         """The value as printed: words joined by spaces, lines by newlines."""
@@ -215,7 +216,7 @@ def field_object(doc: Document, entity: Entity, locale: str, token_ids: dict[Wor
         "page": page.number,
         "bbox": [round(v, 4) for v in box.normalized(page.width, page.height)],
         "source_tokens": [token_ids[r] for r in entity.words],
-        "method": "model",
+        "method": entity.method,
     }
     regions = _regions(doc, entity)
     if len(regions) > 1:

@@ -78,19 +78,19 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     "subtotal": (
         "subtotal", "sub total", "net", "net amount", "net total", "total net", "total excl vat", "total excl tax",
         "amount excl vat", "total before tax", "zwischensumme", "nettobetrag", "netto", "summe netto", "gesamt netto",
-        "nettosumme", "warenwert", "total ht", "montant ht", "sous total", "total hors taxes", "subtotaal",
+        "nettosumme", "warenwert", "rechnungssumme ohne ust", "summe ohne ust", "nettowert", "total ht", "montant ht", "sous total", "total hors taxes", "subtotaal",
         "totaal excl btw", "netto bedrag", "imponibile", "totale imponibile", "subtotale", "base imponible",
         "importe neto", "total neto",
     ),
     "total_tax": (
         "vat", "tax", "sales tax", "vat amount", "tax amount", "total tax", "total vat", "gst", "mwst", "ust", "zzgl mwst",
-        "zzgl ust", "umsatzsteuer", "mehrwertsteuer", "steuer", "tva", "montant tva", "total tva", "btw", "btw bedrag",
+        "zzgl ust", "umsatzsteuer", "steuerbetrag", "ust betrag", "mwst betrag", "umsatzsteuerbetrag", "mehrwertsteuer", "steuer", "tva", "montant tva", "total tva", "btw", "btw bedrag",
         "iva", "imposta", "totale iva", "impuesto", "cuota iva",
     ),
     "total": (
         "total", "total amount", "invoice total", "grand total", "total incl vat", "total inc vat", "total amount due",
         "amount", "gesamtbetrag", "gesamt", "gesamtsumme", "summe", "rechnungsbetrag", "endbetrag", "bruttobetrag",
-        "brutto", "gesamt brutto", "total ttc", "montant ttc", "montant total", "total a payer", "totaal",
+        "brutto", "gesamt brutto", "bruttosumme", "total ttc", "montant ttc", "montant total", "total a payer", "totaal",
         "totaal incl btw", "totaalbedrag", "totale", "totale fattura", "totale documento", "importe total",
         "total factura",
     ),

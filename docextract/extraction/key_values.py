@@ -1,0 +1,206 @@
+"""Fields the model left empty, read from the key the page prints before them.
+
+A model tags words by the layouts it learned; on a producer's layout it never saw, it may tag nothing for a
+field whose key the page prints plainly ("Invoice Number:" and below it "INV-2023-EASY-001"), or stop a date
+after its first word ("October" of "October 1, 2023"). Every invoice tool prints such keys, in every
+language (:mod:`docextract.extraction.field_keywords`), so two repairs hold across producers:
+
+* :func:`complete_dates`: a date entity that does not parse takes the next words of its line until it does.
+* :func:`key_value_entities`: a field the model gave no entity at all gets one (``method: "rule"``) where a
+  line starts with a *whole* key of that field and of no other ("Delivery Date:" is not an invoice date's
+  key: "date" is, but "delivery" stands before it), followed by a value of the field's shape: the rest of
+  the line, else the line right of it on the same row, else the next line in reading order. Shapes: a date
+  that parses (up to :data:`MAX_DATE_WORDS` words), an amount that parses, an identifier with a digit
+  (one word), and for ``iban`` any IBAN on the page whose check digits hold.
+
+A rule entity's confidence is the model's own mean probability of that label over its words: usually low,
+so such a field stays under review until its evidence (:mod:`docextract.extraction.evidence`: its key, its
+checks) says otherwise. A field the model did tag is never replaced here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Iterator, Mapping, Sequence
+
+from docextract.document import Document, WordRef
+from docextract.extraction.entities import FIELD_TYPES, Entity
+from docextract.extraction.evidence import odd_shape
+from docextract.extraction.field_keywords import closing_keys, key_tokens, trim_context
+from docextract.extraction.identifiers import check_iban
+from docextract.extraction.normalize import parse_date, parse_number
+
+# The fields read from a key, by the value shape they take. Names and addresses are not: their extent
+# (where a name ends, how many lines an address has) is what the model is for.
+DATE_LABELS = ("invoice_date", "due_date")
+AMOUNT_LABELS = ("subtotal", "total_tax", "total", "amount_due")
+IDENTIFIER_LABELS = ("invoice_number", "purchase_order")
+MAX_DATE_WORDS = 4  # "1. Oktober 2023", "October 1, 2023"
+MAX_KEY_WORDS = 6  # a key is a short label, not a sentence
+MAX_IBAN_WORDS = 9  # an IBAN printed in groups of four: "DE89 3704 0044 0532 0130 00"
+MIN_IDENTIFIER_CHARACTERS = 3
+_IBAN_SHAPE = re.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{11,30}")  # country, check digits, 11-30 characters of account
+_YEAR_SHOWN = re.compile(r"\d{4}|\d{1,2}\s*[./-]\s*\d{1,2}\s*[./-]\s*\d{2}")  # a year, or a numeric date with one
+
+LabelProbabilities = Mapping[WordRef, Mapping[str, float]]
+
+
+def complete_dates(doc: Document, entities: Sequence[Entity], locale: str, year: int | None) -> list[Entity]:
+    """``entities`` with each date entity that does not parse, or shows no year ("October 1,"), extended by the
+    next words of its line: the longest extension that parses (at most :data:`MAX_DATE_WORDS` words in all);
+    left as it is when none does."""
+    out = list(entities)
+    for i, entity in enumerate(out):
+        text = entity.text(doc)
+        if FIELD_TYPES.get(entity.label) != "date" or (
+                parse_date(text, locale, year) is not None and _YEAR_SHOWN.search(text)):
+            continue
+        last = entity.words[-1]
+        line = _line_words(doc, last)
+        following = line[line.index(last) + 1:] if last in line else []
+        for extra in range(min(MAX_DATE_WORDS - len(entity.words), len(following)), 0, -1):
+            longer = replace(entity, words=entity.words + tuple(following[:extra]))
+            text = longer.text(doc)
+            if parse_date(text, locale, year) is not None and not odd_shape(entity.label, "date", text):
+                out[i] = longer
+                break
+    return out
+
+
+def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequence[str],
+                       label_probabilities: LabelProbabilities, locale: str, year: int | None) -> list[Entity]:
+    """Rule entities for the ``labels`` (the model's) that no usable entity has (see the module docstring). A
+    model entity that is unusable (a date or amount that does not parse, an identifier without a digit: "-",
+    "E") gives way to a rule entity of its label and is dropped; usable ones are never touched."""
+    usable = {e.label for e in entities if _usable(doc, e, locale, year)}
+    wanted = [label for label in (*DATE_LABELS, *AMOUNT_LABELS, *IDENTIFIER_LABELS, "iban") if label in labels
+              and label not in usable]
+    taken = {r for e in entities if e.label not in wanted for r in e.words}
+    found: dict[str, Entity] = {}
+    if wanted:
+        for label, value_words in _keyed_values(doc, set(labels)):
+            if label not in wanted or label in found:
+                continue
+            words = _value(doc, label, value_words, locale, year)
+            if words and not taken.intersection(words):
+                found[label] = Entity(label, words, _mean_probability(words, label, label_probabilities), "rule")
+    if "iban" in wanted and "iban" not in found:
+        words = _first_iban(doc, taken)
+        if words:
+            found["iban"] = Entity("iban", words, _mean_probability(words, "iban", label_probabilities), "rule")
+    kept = [e for e in entities if e.label not in found]  # only unusable entities of these labels are dropped
+    return [*kept, *found.values()]
+
+
+def _usable(doc: Document, entity: Entity, locale: str, year: int | None) -> bool:
+    """Whether a model entity's value can be right at all: it parses as its kind and has its kind's shape."""
+    text = entity.text(doc)
+    kind = FIELD_TYPES.get(entity.label, "string")
+    if kind == "date" and parse_date(text, locale, year) is None:
+        return False
+    if kind == "amount" and parse_number(text, locale) is None:
+        return False
+    if entity.label == "iban":
+        return bool(_IBAN_SHAPE.fullmatch(_compact(text)))
+    return not odd_shape(entity.label, kind, text)
+
+
+def _keyed_values(doc: Document, labels: set[str]) -> Iterator[tuple[str, list[WordRef]]]:
+    """(label, the words that may hold its value) for every line that starts with a whole key of exactly one of
+    ``labels`` (a lone "VAT" keys both the tax amount and the VAT id: neither)."""
+    for p, page in enumerate(doc.pages):
+        order = page.block_order or tuple(range(len(page.blocks)))
+        lines = [page.lines[li] for b in order for li in page.blocks[b].line_indices] if page.blocks else page.lines
+        for n, line in enumerate(lines):
+            words = [WordRef(p, w) for w in line.word_indices]
+            tokens: list[str] = []
+            for k, ref in enumerate(words[:MAX_KEY_WORDS]):
+                tokens += key_tokens(doc.word(ref).text)
+                trimmed = trim_context(tokens)
+                keys, length = closing_keys(trimmed)
+                keys = keys & labels
+                if len(keys) != 1 or length != len(trimmed):
+                    continue
+                (label,) = keys
+                rest = words[k + 1:]
+                if not rest:
+                    rest = _right_of(doc, p, line, page.lines) or (
+                        [WordRef(p, w) for w in lines[n + 1].word_indices] if n + 1 < len(lines) else [])
+                yield label, rest
+
+
+def _right_of(doc: Document, p: int, line, lines) -> list[WordRef]:
+    """The words of the nearest line right of ``line`` on the same row (a key and its value in two columns)."""
+    row = [other for other in lines if other is not line and other.box.x0 >= line.box.x1 - 1
+           and other.box.vertical_overlap(line.box) > 0.5 * min(other.box.height, line.box.height)]
+    if not row:
+        return []
+    return [WordRef(p, w) for w in min(row, key=lambda other: other.box.x0).word_indices]
+
+
+def _value(doc: Document, label: str, words: list[WordRef], locale: str, year: int | None) -> tuple[WordRef, ...]:
+    """The first words of ``words`` that have ``label``'s shape, or ``()``."""
+    if not words:
+        return ()
+    if label in DATE_LABELS:
+        for n in range(min(MAX_DATE_WORDS, len(words)), 0, -1):  # the longest date: "October 1, 2023" over "October"
+            text = " ".join(doc.word(r).text for r in words[:n])
+            if parse_date(text, locale, year) is not None and not odd_shape(label, "date", text):
+                return tuple(words[:n])
+        return ()
+    if label in AMOUNT_LABELS:
+        for n in (2, 1):  # "€ 160,65" or "160,65 €" in two words
+            text = " ".join(doc.word(r).text for r in words[:n])
+            if len(words) >= n and parse_number(text, locale) is not None and not odd_shape(label, "amount", text):
+                return tuple(words[:n])
+        return ()
+    if label == "iban":  # printed whole, or in groups of at most four characters ("DE89 3704 0044 ...")
+        first = _compact(doc.word(words[0]).text)
+        if _IBAN_SHAPE.fullmatch(first):
+            return (words[0],)
+        best, text = (), ""
+        for n, ref in enumerate(words[:MAX_IBAN_WORDS], start=1):
+            group = _compact(doc.word(ref).text)
+            if len(group) > 4 or not group.isalnum():
+                break
+            text += group
+            if _IBAN_SHAPE.fullmatch(text):
+                best = tuple(words[:n])
+        return best
+    text = doc.word(words[0]).text.strip(":;,")
+    if (len(text) >= MIN_IDENTIFIER_CHARACTERS and any(ch.isdigit() for ch in text)
+            and parse_date(text, locale, year) is None):
+        return (words[0],)
+    return ()
+
+
+def _first_iban(doc: Document, taken: set[WordRef]) -> tuple[WordRef, ...]:
+    """The first run of words on a line that is a valid IBAN (check digits hold), in reading order."""
+    for p, page in enumerate(doc.pages):
+        for line in page.lines:
+            words = [WordRef(p, w) for w in line.word_indices]
+            for start in range(len(words)):
+                text = ""
+                for end in range(start, min(start + MAX_IBAN_WORDS, len(words))):
+                    text += doc.word(words[end]).text
+                    if len(text) > 34:  # the longest IBAN
+                        break
+                    if len(text) >= 15 and check_iban(text).valid is True and not taken.intersection(words[start:end + 1]):
+                        return tuple(words[start:end + 1])
+    return ()
+
+
+def _compact(text: str) -> str:
+    return "".join(text.split()).upper()
+
+
+def _line_words(doc: Document, ref: WordRef) -> list[WordRef]:
+    for line in doc.pages[ref.page_index].lines:
+        if ref.word_index in line.word_indices:
+            return [WordRef(ref.page_index, w) for w in line.word_indices]
+    return []
+
+
+def _mean_probability(words: Sequence[WordRef], label: str, label_probabilities: LabelProbabilities) -> float:
+    return sum(label_probabilities.get(w, {}).get(label, 0.0) for w in words) / len(words)

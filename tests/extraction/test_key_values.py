@@ -1,0 +1,99 @@
+"""Fields the model left empty are read from the keys the page prints; dates cut short are completed."""
+
+from docextract.document import Box, Document, Page, Word, WordRef
+from docextract.extraction.entities import Entity, TaggedWord
+from docextract.extraction.fields import decode_document_entities
+from docextract.extraction.key_values import complete_dates, key_value_entities
+from docextract.layout import analyze_layout
+from docextract.pipeline import RunOptions, read_and_analyze
+
+INVOICE_LABELS = ("invoice_number", "invoice_date", "due_date", "purchase_order", "vendor_name", "vendor_tax_id",
+                  "subtotal", "total_tax", "total", "amount_due", "iban")
+
+
+def _page(rows: list[list[tuple[str, float]]]) -> Document:
+    """A one-page document laid out as `run` does: each row a list of (cell text, x) at 20 pt line spacing; a
+    cell's words 6 pt per character apart by one space."""
+    words = []
+    for r, row in enumerate(rows):
+        top = 60 + 20 * r
+        for cell, x in row:
+            for text in cell.split():
+                words.append(Word(text, Box(x, top, x + 6 * len(text), top + 11)))
+                x += 6 * len(text) + 4
+    doc = Document(source="in/invoice.pdf", pages=(Page(number=1, width=595.0, height=842.0, words=tuple(words)),),
+                   sha256="0" * 64)
+    return analyze_layout(doc)
+
+
+def _texts(doc, entities):
+    return {e.label: (e.text(doc), e.method) for e in entities}
+
+
+def test_a_field_the_model_missed_is_read_from_its_whole_key():
+    doc = _page([
+        [("Delivery Date:", 40), ("05.10.2023", 300)],  # "date" keys an invoice date, "delivery date" does not
+        [("Invoice Number:", 40), ("RE-2023-0042", 300)],
+        [("Rechnungsdatum:", 40), ("1. Oktober 2023", 300)],
+        [("IBAN: DE89 3704 0044 0532 0130 00", 40)],
+    ])
+    found = _texts(doc, key_value_entities(doc, [], INVOICE_LABELS, {}, "de_DE", 2023))
+    assert found["invoice_number"] == ("RE-2023-0042", "rule")
+    assert found["invoice_date"] == ("1. Oktober 2023", "rule")  # the whole date, not the delivery date
+    assert found["iban"] == ("DE89 3704 0044 0532 0130 00", "rule")  # check digits hold
+    assert "due_date" not in found
+
+
+def test_a_field_the_model_tagged_is_never_replaced_and_other_models_labels_are_left_alone():
+    doc = _page([[("Invoice No.", 40), ("4711", 300)], [("Order", 40), ("A-99", 300)], [("Total", 40), ("1.190,00", 300)]])
+    tagged_number = Entity("invoice_number", (WordRef(0, 4),), 0.9)  # the model's usable (wrong) reading stands
+    found = key_value_entities(doc, [tagged_number], INVOICE_LABELS, {}, "de_DE", None)
+    assert [e for e in found if e.label == "invoice_number"] == [tagged_number]
+    assert _texts(doc, found)["total"] == ("1.190,00", "rule")
+    assert key_value_entities(doc, [], ("company", "address"), {}, "de_DE", None) == []  # SROIE's labels: no rule
+
+
+def test_a_key_without_a_value_of_its_shape_gives_nothing():
+    doc = _page([[("Invoice", 40)], [("Thank you", 40)], [("Due date:", 40), ("on receipt", 300)]])
+    assert key_value_entities(doc, [], INVOICE_LABELS, {}, "en_US", 2024) == []
+
+
+def test_a_date_cut_after_its_month_is_completed_from_its_line():
+    doc = _page([[("Invoice Date:", 40), ("October 1, 2023 Page", 300)]])
+    october = Entity("invoice_date", (WordRef(0, 2),), 0.8)
+    (completed,) = complete_dates(doc, [october], "en_US", None)
+    assert completed.text(doc) == "October 1, 2023" and completed.confidence == 0.8
+
+
+def test_decoding_adds_rule_fields_only_with_label_probabilities():
+    doc = _page([[("Invoice Number:", 40), ("INV-7", 300)]])
+    probabilities = {"invoice_number": 0.01, "total": 0.001}
+    tagged = [TaggedWord(WordRef(0, i), "O", 0.98, probabilities) for i in range(3)]
+    (entity,) = decode_document_entities(doc, tagged)
+    assert (entity.label, entity.text(doc), entity.method, entity.confidence) == ("invoice_number", "INV-7", "rule", 0.01)
+    gold = [TaggedWord(WordRef(0, i), "O", 1.0) for i in range(3)]  # gold tags carry no probabilities: tags only
+    assert decode_document_entities(doc, gold) == []
+
+
+def test_a_real_invoice_of_a_producer_never_trained_on(shared_data):
+    """factur-x-kit's English design: the keys stand in a column and the values in the next one."""
+    pdf = shared_data("einvoices-more", "factur-x-kit", "PDF_DESIGN_EN.pdf")
+    doc, _ = read_and_analyze(pdf, RunOptions())
+    found = _texts(doc, key_value_entities(doc, [], INVOICE_LABELS, {}, "en_GB", 2023))
+    assert found["invoice_number"][0] == "INV-2023-EASY-001"
+    assert found["purchase_order"][0] == "PO-BUYER-7788"
+    assert found["invoice_date"][0] == "October 1, 2023"
+    assert found["due_date"][0] == "February 1, 2024"
+
+
+def test_a_value_that_cannot_be_right_gives_way_to_the_keyed_one():
+    doc = _page([[("Rechnungsnummer:", 40), ("E2018092011804", 300)], [("IBAN :", 40)],
+                 [("DE12 1234 5678 9012 3456 78", 40)], [("Fällig am", 40), ("03.10.2018", 300)],
+                 [("Termin", 40), ("-", 300)]])
+    letter = Entity("invoice_number", (WordRef(0, 1),), 0.9)  # "E2018092011804" is usable: kept
+    dash = Entity("due_date", (WordRef(0, 14),), 0.9)  # "-" is no date: replaced
+    found = key_value_entities(doc, [letter, dash], INVOICE_LABELS, {}, "de_DE", 2018)
+    assert letter in found and dash not in found
+    texts = _texts(doc, found)
+    assert texts["iban"] == ("DE12 1234 5678 9012 3456 78", "rule")  # by its key, though its check digits fail
+    assert texts["due_date"] == ("03.10.2018", "rule")
