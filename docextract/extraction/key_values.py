@@ -76,21 +76,34 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     usable = {e.label for e in entities if _usable(doc, e, locale, year)}
     wanted = [label for label in (*DATE_LABELS, *AMOUNT_LABELS, *IDENTIFIER_LABELS, "iban") if label in labels
               and label not in usable]
-    taken = {r for e in entities if e.label not in wanted for r in e.words}
+    taken = {r: e for e in entities if e.label not in wanted for r in e.words}
     found: dict[str, Entity] = {}
+    relabelled: set[int] = set()
     if wanted:
         for label, value_words in _keyed_values(doc, set(labels)):
             if label not in wanted or label in found:
                 continue
             words = _value(doc, label, value_words, locale, year)
-            if words and not taken.intersection(words):
+            owners = {id(taken[r]): taken[r] for r in words if r in taken}
+            if words and all(_may_take(label, owner, words) for owner in owners.values()):
                 found[label] = Entity(label, words, _mean_probability(words, label, label_probabilities), "rule")
+                relabelled |= set(owners)
     if "iban" in wanted and "iban" not in found:
-        words = _first_iban(doc, taken)
+        words = _first_iban(doc, set(taken))
         if words:
             found["iban"] = Entity("iban", words, _mean_probability(words, "iban", label_probabilities), "rule")
-    kept = [e for e in entities if e.label not in found]  # only unusable entities of these labels are dropped
+    # dropped: unusable entities of the labels found, and entities whose words a key gave to another label
+    kept = [e for e in entities if e.label not in found and id(e) not in relabelled]
     return [*kept, *found.values()]
+
+
+def _may_take(label: str, owner: Entity, words: tuple[WordRef, ...]) -> bool:
+    """Whether the words a whole key of ``label`` points at may be taken from the model entity ``owner``: only
+    its whole value, and never an amount (a totals block prints one amount under two names: total and amount
+    due), nor for an amount label. An IBAN the model called a VAT id, right after "IBAN:", is the IBAN."""
+    if label in AMOUNT_LABELS or FIELD_TYPES.get(owner.label) == "amount" or owner.label.startswith("line_item"):
+        return False
+    return set(owner.words) <= set(words)
 
 
 def _usable(doc: Document, entity: Entity, locale: str, year: int | None) -> bool:

@@ -97,3 +97,11 @@ def test_a_value_that_cannot_be_right_gives_way_to_the_keyed_one():
     texts = _texts(doc, found)
     assert texts["iban"] == ("DE12 1234 5678 9012 3456 78", "rule")  # by its key, though its check digits fail
     assert texts["due_date"] == ("03.10.2018", "rule")
+
+
+def test_a_key_takes_its_value_from_another_label_but_never_an_amount():
+    doc = _page([[("IBAN:", 40), ("DE12500105170648489890", 300)], [("Total:", 40), ("1.190,00", 300)]])
+    tax_id = Entity("vendor_tax_id", (WordRef(0, 1),), 0.8)  # the model read the IBAN as a VAT id
+    due = Entity("amount_due", (WordRef(0, 3),), 0.8)  # one amount, two names: the model's stays
+    found = _texts(doc, key_value_entities(doc, [tax_id, due], INVOICE_LABELS, {}, "de_DE", None))
+    assert found == {"iban": ("DE12500105170648489890", "rule"), "amount_due": ("1.190,00", "model")}
