@@ -22,8 +22,11 @@ runner = CliRunner()
 @pytest.fixture(scope="module")
 def tiny_model(tmp_path_factory):
     """A real (untrained, 1-layer) token-classification model folder with invoice labels."""
+    import torch
+
     from docextract.modeling import from_preset
 
+    torch.manual_seed(0)  # an untrained model's tags depend on its initialisation: keep them the same every run
     labels = ["O", "B-total", "I-total", "B-invoice_date", "I-invoice_date"]
     model = from_preset("lspe-layoutlm", num_labels=len(labels), id2label=dict(enumerate(labels)),
                         label2id={l: i for i, l in enumerate(labels)}, num_hidden_layers=1)
@@ -79,7 +82,8 @@ def test_run_reports_embedded_values_and_ignore_embedded_reads_the_page_only(tmp
     page_only = run_json(pdf, "--model", tiny_model, "--ignore-embedded")
     document = page_only["documents"][0]
     assert "embedded_invoice" not in document
-    assert all(f["method"] == "model" for f in document["fields"].values())
+    # read from the page only: by the model, or from the key the page prints where the model left a field empty
+    assert all(f["method"] in ("model", "rule") for f in document["fields"].values())
     assert not any("embedded" in r for r in document["validation"]["review_reasons"])
     assert all(c["name"] != CHECK_NAME for c in document["validation"]["checks"])
     # without a model, the embedded values alone
