@@ -30,6 +30,7 @@ def run(
     password: Optional[str] = typer.Option(None, help="Password of an encrypted PDF."),
     include_tokens: bool = typer.Option(False, "--include-tokens", help="Add every word with its tag to the output."),
     ignore_embedded: bool = typer.Option(False, "--ignore-embedded", help="Read the page only, even when a PDF carries its invoice as embedded XML (ZUGFeRD, Factur-X, XRechnung); by default the XML's values are reported beside the model's and every disagreement is flagged for review."),
+    split: bool = typer.Option(True, "--split/--no-split", help="A file may hold several invoices (a scanned stack): each becomes its own entry of documents[] with its page range, fields, line items and checks, decided from the pages (a new invoice number, 'Page 1 of N', a new header after totals). --no-split reads the whole file as one document."),
     timings: bool = typer.Option(False, "--timings", help="Add per-stage timings (ms) to the output (outputs then differ run to run)."),
     precision: Optional[float] = typer.Option(
         None, "--precision", min=0.5, max=1.0,
@@ -53,7 +54,7 @@ def run(
 
         options = RunOptions(model=None if model.lower() == "none" else model, ocr=ocr.value, lang=lang, dpi=dpi,
                              password=password, include_tokens=include_tokens, include_timings=timings,
-                             precision=precision, ignore_embedded=ignore_embedded)
+                             precision=precision, ignore_embedded=ignore_embedded, split=split)
         if path.is_dir():
             _run_folder(path, out, options, output_format, workers=workers, glob=glob, resume=resume,
                         overwrite=overwrite, timeout=timeout, max_memory=max_memory, follow_symlinks=follow_symlinks)
