@@ -6,8 +6,8 @@ reads each page's signals (:class:`PageSignals`) and starts a new document befor
 1. page *i* prints "Page 1 of N" ("Seite 1 von 2", "Page 1 sur 3", "Página 1 de 2", "Pagina 1 van 2"; a
    marker counts only at the end of a line), or the page before it printed its last page number ("Page 3
    of 3"); a marker "Page 2 (of N)" on page *i* keeps it in the running document, whatever else it shows;
-2. page *i* prints an invoice number (after its key: "Invoice No.:", "Rechnungsnummer", "N° de facture";
-   :mod:`docextract.extraction.key_values`) that the running document has not printed, while the running
+2. page *i* prints an invoice number (after its key: "Invoice No.:", "Rechnungsnummer", "N° de facture",
+   :mod:`docextract.extraction.key_values`; or in a title line: "Mietrechnung Nr. 9314110911 vom ...") that the running document has not printed, while the running
    document printed another one; the same number again (a continuation page's header) keeps it;
 3. page *i* opens an invoice (an invoice number or invoice date after its key) and the running document has
    already printed its totals (a total or amount due after its key, or an invoice number the model tagged
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Sequence
 
 from docextract.document import Document
 from docextract.extraction.entities import document_date_year, document_locale
@@ -39,6 +39,15 @@ _PAGE_MARKER = re.compile(
     r"(?:\s*(?:of|von|sur|di|de|van|/)\s*(\d{1,3}))?\s*$",
     re.IGNORECASE,
 )
+# A title that names the invoice and its number on one line: "Rechnung Nr. 471102 vom ...", "Mietrechnung Nr. 9 314110911/00",
+# "Beitragsrechnung zur Kraftfahrtversicherung Nr. 00.123.456.7", "Invoice No. INV-7", "Facture N° F-2023-1".
+_TITLE = re.compile(
+    r"(?:^|\s)(?:\w*rechnung\w*|\w*gutschrift|invoice|facture|factura|fattura|factuur|credit note|avoir)"
+    r"(?:\s+\S+){0,3}?\s+(?:nr|no|n°|nº|num|nummer|number|numéro|numero|número|#)\.?\s*:?\s*(.+)$",
+    re.IGNORECASE,
+)
+_TITLE_VALUE_STOP = {"vom", "from", "du", "del", "dated", "date", "datum", "of", "de", "van", "dal"}
+TITLE_VALUE_WORDS = 3  # a number split by the renderer ("9 314110911/00/M/00/N") is joined, a date after it is not
 LETTERHEAD_BAND = 0.15  # the top share of a page a letterhead is printed in
 LETTERHEAD_MIN_WORDS = 3  # fewer tokens than this in the band: no letterhead to compare
 LETTERHEAD_MIN_OVERLAP = 0.2  # Jaccard overlap of two top bands' tokens below this: another letterhead
@@ -54,7 +63,6 @@ class PageSignals:
     blank: bool  # no words at all
     marker: tuple[int, int | None] | None  # ("Page k of N") k and N (None when only "Page k" is printed)
     numbers: frozenset[str]  # invoice numbers printed after their key, compacted (case, spaces, punctuation)
-    model_numbers: frozenset[str]  # invoice numbers the model tagged on the page, compacted
     opens: bool  # an invoice number or invoice date printed after its key
     closes: bool  # a total or amount due printed after its key
     letterhead: frozenset[str]  # word tokens of the page's top band (no digits)
@@ -77,8 +85,8 @@ def compact_number(text: str) -> str:
     return "".join(ch for ch in text.upper() if ch.isalnum())
 
 
-def page_signals(doc: Document, model_numbers: Mapping[int, Sequence[str]] | None = None) -> list[PageSignals]:
-    """Each page's :class:`PageSignals`. ``model_numbers``: page index -> invoice numbers the model tagged."""
+def page_signals(doc: Document) -> list[PageSignals]:
+    """Each page's :class:`PageSignals` (the model's tags are not used: the words and keys the page prints are)."""
     locale, year = document_locale(doc), document_date_year(doc)
     keyed: dict[int, dict[str, list[str]]] = {}
     for page_index, label, words in keyed_values(doc, tuple(FIELD_KEYWORDS), locale, year):
@@ -87,20 +95,20 @@ def page_signals(doc: Document, model_numbers: Mapping[int, Sequence[str]] | Non
     signals = []
     for index, page in enumerate(doc.pages):
         values = keyed.get(index, {})
-        numbers = frozenset(filter(None, (compact_number(t) for t in values.get("invoice_number", ()))))
-        tagged = frozenset(filter(None, (compact_number(t) for t in (model_numbers or {}).get(index, ()))))
+        titled = _title_numbers(doc, index)
+        numbers = frozenset(filter(None, (compact_number(t) for t in [*values.get("invoice_number", ()), *titled])))
         signals.append(PageSignals(
             index=index, blank=not page.words, marker=_page_marker(doc, index), numbers=numbers,
-            model_numbers=tagged, opens=any(values.get(label) for label in OPENING_LABELS),
+            opens=bool(titled) or any(values.get(label) for label in OPENING_LABELS),
             closes=any(values.get(label) for label in CLOSING_LABELS), letterhead=_letterhead(doc, index)))
     return signals
 
 
-def split_documents(doc: Document, model_numbers: Mapping[int, Sequence[str]] | None = None) -> list[Segment]:
+def split_documents(doc: Document) -> list[Segment]:
     """The documents of ``doc`` as page ranges, in order, covering every page (see the module docstring)."""
     if not doc.pages:
         return [Segment(0, 0)]
-    signals = page_signals(doc, model_numbers)
+    signals = page_signals(doc)
     segments: list[Segment] = []
     start, reasons = 0, ()
     for i in range(1, len(signals)):
@@ -145,14 +153,35 @@ def _other_letterhead(a: frozenset[str], b: frozenset[str]) -> bool:
 
 def _page_marker(doc: Document, index: int) -> tuple[int, int | None] | None:
     page = doc.pages[index]
-    for line in page.lines:
-        text = " ".join(page.words[w].text for w in line.word_indices)
+    texts = [" ".join(page.words[w].text for w in line.word_indices) for line in page.lines]
+    # a marker word and its number set in different sizes are two lines ("Seite" | "1"): joined when it is one word
+    candidates = texts + [a + " " + b for a, b in zip(texts, texts[1:]) if " " not in a]
+    for text in candidates:
         match = _PAGE_MARKER.search(text)
         if match:
             k, n = int(match.group(1)), match.group(2)
             if n is None or 1 <= k <= int(n):
                 return k, None if n is None else int(n)
     return None
+
+
+def _title_numbers(doc: Document, index: int) -> list[str]:
+    """Invoice numbers printed in a title line ("Rechnung Nr. 471102 vom 05.03.2018": "471102")."""
+    page = doc.pages[index]
+    found = []
+    for line in page.lines:
+        match = _TITLE.search(" ".join(page.words[w].text for w in line.word_indices))
+        if not match:
+            continue
+        value = []
+        for token in match.group(1).split()[:TITLE_VALUE_WORDS]:
+            if token.casefold().strip(".,:") in _TITLE_VALUE_STOP:
+                break
+            value.append(token)
+        text = " ".join(value)
+        if any(ch.isdigit() for ch in text):
+            found.append(text)
+    return found
 
 
 def _letterhead(doc: Document, index: int) -> frozenset[str]:
