@@ -236,6 +236,8 @@ def create_app(config: ServeConfig, dispatcher: Dispatcher | None = None) -> Fas
                 code = error["code"]
                 exit_code = exit_code_for(code, header.get("exit_code"))
                 message = error["message"].replace(path, name).replace(folder, "")
+                if not message.startswith(f"{name}: "):  # the pool's own errors (TIMEOUT, MEMORY_LIMIT) name no file
+                    message = f"{name}: {message}"
                 return error_response(http_status(code, exit_code), code, message, exit_code, error.get("stage"))
             result = json.loads(outcome.payload)
             result["source"]["path"] = name
