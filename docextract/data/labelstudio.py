@@ -5,8 +5,8 @@ label and, optionally, its text (``RectangleLabels``, or ``Rectangle`` + ``Label
 sharing one region id, as :func:`docextract.extraction.labelstudio.labelling_config` sets up). The words of
 the page come from the task when `docextract run --format labelstudio` made it (``data.docextract.words``: the
 words `run` read, so labels land on exactly those), else from the image, read as `run` reads it (text layer or
-OCR). Every word whose centre lies inside a labelled rectangle takes its label, one entity per region; a
-region with text but no word inside (OCR missed it) gets its text as words spread over the rectangle; a region
+OCR). Every word whose centre lies inside a labelled rectangle takes its label, one entity per region (a word
+in two regions keeps the first one's); a region with text but no word inside (OCR missed it) gets its text as words spread over the rectangle; a region
 with neither is counted and dropped. Tasks of one file (the same ``data.docextract.source`` and ``sha256``)
 become one multi-page document.
 
@@ -188,8 +188,13 @@ def _labels(page: Page, results: Iterable[dict[str, Any]], name: str, notes: Cou
             continue
         x, y, w, h = region["box"]
         box = Box(page.width * x / 100, page.height * y / 100, page.width * (x + w) / 100, page.height * (y + h) / 100)
-        inside = [i for i, word in enumerate(words) if labels[i] == OUTSIDE
-                  and box.x0 <= word.box.center[0] <= box.x1 and box.top <= word.box.center[1] <= box.bottom]
+        inside = [i for i, word in enumerate(words)
+                  if box.x0 <= word.box.center[0] <= box.x1 and box.top <= word.box.center[1] <= box.bottom]
+        free = [i for i in inside if labels[i] == OUTSIDE]
+        if inside and not free:
+            notes["regions whose words an earlier region labelled (dropped)"] += 1
+            continue
+        inside = free
         if not inside and region.get("text"):
             added = _spread(region["text"], box)
             inside = list(range(len(words), len(words) + len(added)))

@@ -4,8 +4,8 @@ Label Studio's OCR / key-information template labels a page image with rectangle
 their text (``Rectangle`` + ``Labels`` + a per-region ``TextArea``, all on one ``Image``). :func:`labelling_config`
 prints that config for a model's labels; :func:`prediction_tasks` turns one `run` output into one task per page
 (``data.image``: the page image, ``data.docextract``: the file, the page and its words, which the converter
-reads back), each with one prediction: every entity and line-item cell the model found on that page as a
-region (label, box, text, score), the prediction's ``model_version`` and ``score`` (the regions' mean
+reads back), each with one prediction: every entity the model found on that page (fields, their alternatives,
+line-item cells) as a region (label, box, text, score), the prediction's ``model_version`` and ``score`` (the regions' mean
 confidence). A reviewer corrects them in Label Studio, exports JSON, and `docextract convert labelstudio`
 makes the labelled JSONL `finetune` reads (:mod:`docextract.data.labelstudio`).
 
@@ -19,7 +19,6 @@ from typing import Any, Mapping, Sequence
 from xml.sax.saxutils import quoteattr
 
 from docextract import __version__
-from docextract.extraction.entities import LINE_ITEM_PREFIX
 
 IMAGE = "image"  # the names the config gives its tags; predictions and the converter refer to them
 RECTANGLE = "bbox"
@@ -60,11 +59,8 @@ def prediction_tasks(output: Mapping[str, Any], images: Mapping[int, str]) -> li
     words = page_words(output) if "tokens" in output else None
     regions: dict[int, list[dict[str, Any]]] = {}
     for document in output["documents"]:
-        for entity in document["entities"]:
+        for entity in document["entities"]:  # every entity the model found: fields, their alternatives, line-item cells
             regions.setdefault(entity["page"], []).append(_region(entity["label"], entity))
-        for row in document["line_items"]:
-            for column, cell in row["fields"].items():
-                regions.setdefault(cell["page"], []).append(_region(LINE_ITEM_PREFIX + column, cell))
     tasks = []
     for page in output["pages"]:
         number = page["page"]
