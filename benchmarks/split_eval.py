@@ -91,6 +91,7 @@ def main() -> None:
     parser.add_argument("--synth-stacks", type=int, default=40)
     parser.add_argument("--real-stacks", type=int, default=40)
     parser.add_argument("--seed", type=int, default=17)
+    parser.add_argument("--out", type=Path, default=RESULTS, help="the results file")
     args = parser.parse_args()
     from docextract.readers.einvoice import read_embedded_invoice
     from docextract.synth.generate import SynthOptions, generate_invoice
@@ -118,7 +119,7 @@ def main() -> None:
             report["real_pages_per_invoice"] = dict(sorted(Counter(p for _, _, p in real).items()))
             report["real_singles"] = score([(p, [(1, n)]) for p, _, n in real])
             report["real_stacks"] = score(make_stacks(real, args.real_stacks, rng, folder, "real"))
-    RESULTS.write_text(json.dumps(report, indent=1, default=str) + "\n", encoding="utf-8")
+    args.out.write_text(json.dumps(report, indent=1, default=str) + "\n", encoding="utf-8")
     print(json.dumps({k: {m: v[m] for m in ("files", "exact_rate", "documents_exact_rate", "boundary_precision",
                                             "boundary_recall")} if isinstance(v, dict) and "files" in v else v
                       for k, v in report.items()}, indent=1))

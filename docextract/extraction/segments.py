@@ -7,11 +7,12 @@ reads each page's signals (:class:`PageSignals`) and starts a new document befor
    marker counts only at the end of a line), or the page before it printed its last page number ("Page 3
    of 3"); a marker "Page 2 (of N)" on page *i* keeps it in the running document, whatever else it shows;
 2. page *i* prints an invoice number (after its key: "Invoice No.:", "Rechnungsnummer", "N° de facture",
-   :mod:`docextract.extraction.key_values`; or in a title line: "Mietrechnung Nr. 9314110911 vom ...") that the running document has not printed, while the running
-   document printed another one; the same number again (a continuation page's header) keeps it;
-3. page *i* opens an invoice (an invoice number or invoice date after its key) and the running document has
-   already printed its totals (a total or amount due after its key, or an invoice number the model tagged
-   where none was keyed): a new invoice after the previous one closed;
+   :mod:`docextract.extraction.key_values`; or in a title line: "Mietrechnung Nr. 9314110911 vom ...") that
+   the running document has not printed, while the running document printed another one; the same number
+   again (a continuation page's header) keeps it;
+3. page *i* opens an invoice (an invoice number or date after its key, a title line with a number, or a line
+   that is only a title: "Beitragsrechnung", "INVOICE") and the running document has already printed its
+   totals (a total or amount due after its key): a new invoice after the previous one closed;
 4. page *i* opens an invoice under another letterhead: the words of its top band share less than
    :data:`LETTERHEAD_MIN_OVERLAP` with the running document's first page.
 
@@ -46,6 +47,9 @@ _TITLE = re.compile(
     r"(?:\s+\S+){0,3}?\s+(?:nr|no|n°|nº|num|nummer|number|numéro|numero|número|#)\.?\s*:?\s*(.+)$",
     re.IGNORECASE,
 )
+# A line that is only a document title: "Rechnung", "Beitragsrechnung", "INVOICE", "Facture", "Gutschrift".
+_BARE_TITLE = re.compile(r"^\s*(?:\w*rechnung|\w*gutschrift|invoice|tax invoice|facture|factura|fattura|factuur|"
+                         r"credit note|avoir)\s*:?\s*$", re.IGNORECASE)
 _TITLE_VALUE_STOP = {"vom", "from", "du", "del", "dated", "date", "datum", "of", "de", "van", "dal"}
 TITLE_VALUE_WORDS = 3  # a number split by the renderer ("9 314110911/00/M/00/N") is joined, a date after it is not
 LETTERHEAD_BAND = 0.15  # the top share of a page a letterhead is printed in
@@ -63,7 +67,7 @@ class PageSignals:
     blank: bool  # no words at all
     marker: tuple[int, int | None] | None  # ("Page k of N") k and N (None when only "Page k" is printed)
     numbers: frozenset[str]  # invoice numbers printed after their key, compacted (case, spaces, punctuation)
-    opens: bool  # an invoice number or invoice date printed after its key
+    opens: bool  # an invoice number or invoice date printed after its key, or an invoice title
     closes: bool  # a total or amount due printed after its key
     letterhead: frozenset[str]  # word tokens of the page's top band (no digits)
 
@@ -99,7 +103,7 @@ def page_signals(doc: Document) -> list[PageSignals]:
         numbers = frozenset(filter(None, (compact_number(t) for t in [*values.get("invoice_number", ()), *titled])))
         signals.append(PageSignals(
             index=index, blank=not page.words, marker=_page_marker(doc, index), numbers=numbers,
-            opens=bool(titled) or any(values.get(label) for label in OPENING_LABELS),
+            opens=bool(titled) or _bare_title(doc, index) or any(values.get(label) for label in OPENING_LABELS),
             closes=any(values.get(label) for label in CLOSING_LABELS), letterhead=_letterhead(doc, index)))
     return signals
 
@@ -182,6 +186,11 @@ def _title_numbers(doc: Document, index: int) -> list[str]:
         if any(ch.isdigit() for ch in text):
             found.append(text)
     return found
+
+
+def _bare_title(doc: Document, index: int) -> bool:
+    page = doc.pages[index]
+    return any(_BARE_TITLE.match(" ".join(page.words[w].text for w in line.word_indices)) for line in page.lines)
 
 
 def _letterhead(doc: Document, index: int) -> frozenset[str]:
