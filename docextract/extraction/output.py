@@ -162,7 +162,7 @@ def _document_fields(doc: Document, entities: list[Entity], locale: str, ids: di
             candidates = [e for e in candidates if objects[id(e)]["normalized"] is not None]
             if not candidates:
                 continue
-        ranked = sorted(candidates, key=lambda e: -e.confidence)  # raw: a calibration may tie what it maps
+        ranked = sorted(candidates, key=Entity.rank)  # raw confidence: a calibration may tie what it maps
         best = dict(objects[id(ranked[0])])
         if len(ranked) > 1:
             best["alternatives"] = [
