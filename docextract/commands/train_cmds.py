@@ -55,7 +55,8 @@ def _training_callbacks(progress: Progress, task):
         progress.update(task, completed=step, total=total, info=f"loss {loss:.4f}")
 
     def on_epoch(epoch: int, record: dict) -> None:
-        scores = "  ".join(f"{k} {v:.4f}" for k, v in record.items() if k not in ("epoch", "step"))
+        scores = "  ".join(f"{k} {v:.3g}" if k == "lr" else f"{k} {v:.4f}" for k, v in record.items()
+                           if k not in ("epoch", "step"))
         progress.console.print(f"epoch {epoch}: {scores}", highlight=False)
 
     return on_step, on_epoch
@@ -68,6 +69,11 @@ def finetune(
     model: str = typer.Option("lspe-layoutlm", "--model", "-m", help="A preset (lspe-layoutlm, docpolarbert, layout-cosformer, layoutlm, lagabi, layout-linformer) or a model folder from pretrain/finetune."),
     epochs: int = typer.Option(10, min=1, help="Passes over the training data."),
     learning_rate: float = typer.Option(5e-5, "--lr", min=0.0, help="Peak AdamW learning rate (warmup, then linear decay)."),
+    warmup: float = typer.Option(0.1, "--warmup", min=0.0, max=1.0, help="Share of the steps spent warming up to --lr."),
+    lr_floor: float = typer.Option(
+        0.0, "--lr-floor", min=0.0, max=1.0,
+        help="The linear decay ends at this fraction of --lr (e.g. 0.1) instead of 0, so the model still learns in "
+             "its last epochs; with --patience, --epochs is then only a cap."),
     batch_size: int = typer.Option(8, min=1, help="Windows per step."),
     grad_accumulation: int = typer.Option(1, "--grad-accum", min=1, help="Steps to accumulate before each optimizer update."),
     scheme: Scheme = typer.Option(Scheme.BIO, help="Tagging scheme."),
@@ -127,7 +133,7 @@ def finetune(
         options = FinetuneOptions(
             train_files=tuple(train_file), eval_files=tuple(eval_file), output_dir=output, model=model,
             scheme=scheme.value, max_tokens=max_tokens, stride=stride, epochs=epochs, learning_rate=learning_rate,
-            batch_size=batch_size, grad_accumulation=grad_accumulation, seed=seed, augment=augment.value, limit=limit,
+            warmup_ratio=warmup, lr_floor=lr_floor, batch_size=batch_size, grad_accumulation=grad_accumulation, seed=seed, augment=augment.value, limit=limit,
             lspe_lr_scale=lspe_lr_scale, cross_pages=cross_pages, max_positions=max_positions,
             calibrate=calibrate, negative_windows=negative_windows, entity_weight=entity_weight, label_map=renames,
             select_by=select_by.value, patience=patience,

@@ -54,6 +54,7 @@ class FinetuneOptions:
     batch_size: int = 8
     grad_accumulation: int = 1
     warmup_ratio: float = 0.1
+    lr_floor: float = 0.0  # the decay ends at this fraction of the peak rate (see training/schedule.py)
     seed: int = 42
     lspe_lr_scale: float = 0.02  # see TrainConfig
     augment: str = "none"
@@ -280,8 +281,8 @@ def finetune(options: FinetuneOptions, *, on_step: Callable | None = None, on_ep
     config = TrainConfig(
         output_dir=options.output_dir, epochs=options.epochs, learning_rate=options.learning_rate,
         batch_size=options.batch_size, grad_accumulation=options.grad_accumulation,
-        warmup_ratio=options.warmup_ratio, seed=options.seed, lspe_lr_scale=options.lspe_lr_scale,
-        stop_after_steps=stop_after_steps, patience=options.patience,
+        warmup_ratio=options.warmup_ratio, lr_floor=options.lr_floor, seed=options.seed,
+        lspe_lr_scale=options.lspe_lr_scale, stop_after_steps=stop_after_steps, patience=options.patience,
     )
     history = train(model, examples, config, evaluate=evaluate, metric=options.select_by, on_step=on_step,
                     on_epoch=on_epoch)

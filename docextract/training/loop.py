@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import torch
-from transformers import get_linear_schedule_with_warmup
 from transformers.utils import logging as hf_logging
 
 from docextract.files import replace_folder_atomic, write_bytes_atomic
@@ -26,6 +25,7 @@ from docextract.training.checkpoints import (
     save_checkpoint,
     set_rng_state,
 )
+from docextract.training.schedule import warmup_linear_schedule
 
 hf_logging.disable_progress_bar()  # no tqdm bar per checkpoint write; our progress bar is on stderr
 
@@ -44,6 +44,8 @@ class TrainConfig:
     batch_size: int = 8
     grad_accumulation: int = 1
     warmup_ratio: float = 0.1
+    # The linear decay ends at this fraction of the peak rate (0: at zero, the first recipes), see schedule.py
+    lr_floor: float = 0.0
     weight_decay: float = 0.01
     max_grad_norm: float = 1.0
     seed: int = 42
@@ -103,7 +105,7 @@ def train(
     steps_per_epoch = math.ceil(math.ceil(len(train_examples) / config.batch_size) / config.grad_accumulation)
     total_steps = steps_per_epoch * config.epochs
     optimizer = torch.optim.AdamW(parameter_groups(model, config), lr=config.learning_rate)
-    scheduler = get_linear_schedule_with_warmup(optimizer, int(config.warmup_ratio * total_steps), total_steps)
+    scheduler = warmup_linear_schedule(optimizer, int(config.warmup_ratio * total_steps), total_steps, config.lr_floor)
 
     history: dict[str, Any] = {"config": config.to_json(), "epochs": [], "best": None}
     start_epoch, step = 0, 0
@@ -154,7 +156,8 @@ def train(
                 if config.stop_after_steps is not None and step >= config.stop_after_steps:
                     return history  # simulated interruption: the last checkpoint is the epoch boundary
         metrics = evaluate(model) if evaluate else {}
-        record = {"epoch": epoch + 1, "step": step, "train_loss": epoch_loss / max(1, epoch_batches), **metrics}
+        record = {"epoch": epoch + 1, "step": step, "train_loss": epoch_loss / max(1, epoch_batches),
+                  "lr": max(group["lr"] for group in optimizer.param_groups), **metrics}
         history["epochs"].append(record)
         if evaluate and (history["best"] is None or metrics.get(metric, -1) > history["best"][metric]):
             history["best"] = record
