@@ -53,6 +53,7 @@ def _first_token_rows(model, tokenizer: Any, doc: Document, windows: Sequence[Wi
     encoded = [encode_words(doc, window, tokenizer) for window in windows]
     rows: dict[WordRef, torch.Tensor] = {}
     model.eval()
+    device = next(model.parameters()).device  # the CPU unless `--device` put the model on a GPU
     with torch.inference_mode():
         for run in token_budget_batches([len(e["input_ids"]) for e in encoded], batch_size):
             chunk = encoded[run.start:run.stop]
@@ -60,7 +61,9 @@ def _first_token_rows(model, tokenizer: Any, doc: Document, windows: Sequence[Wi
             batch.pop("labels", None)
             if drop_1d:
                 batch["position_ids"] = torch.zeros_like(batch["input_ids"])
-            values = transform(model(**batch).logits.float())  # (B, S, num_tags)
+            if device.type != "cpu":
+                batch = {k: v.to(device) for k, v in batch.items()}
+            values = transform(model(**batch).logits.float()).cpu()  # (B, S, num_tags)
             for row, (enc, window) in enumerate(zip(chunk, windows[run.start:run.stop])):
                 core_end = len(window.words) if window.core_end < 0 else window.core_end
                 previous = SPECIAL_WORD_INDEX

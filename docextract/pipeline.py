@@ -39,6 +39,7 @@ class RunOptions:
     precision: float | None = None  # review policy point: None is the model's own (0.99); see extraction/review.py
     ignore_embedded: bool = False  # True: read the page only, even when the PDF carries its invoice as XML
     split: bool = True  # an invoice model's file may hold several invoices: one document each (extraction/segments.py)
+    device: str = "cpu"  # auto|cpu|cuda|mps: where the model runs (modeling/devices.py); fp32 on every device
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -67,8 +68,9 @@ def document_windows(doc: Document, tokenizer=None, *, max_tokens: int = 512 - S
 
 
 @functools.lru_cache(maxsize=2)
-def load_model(name_or_path: str):
-    """A trained token-classification model and its tokenizer, loaded once per process (safetensors only)."""
+def load_model(name_or_path: str, device: str = "cpu"):
+    """A trained token-classification model and its tokenizer, loaded once per process (safetensors only),
+    on ``device`` (``--device``: a GPU that is not there fails before the model is read)."""
     from transformers.utils import logging as hf_logging
 
     from docextract.modeling import LayoutForTokenClassification
@@ -76,7 +78,10 @@ def load_model(name_or_path: str):
     from docextract.modeling.store import resolve_model
     from docextract.modeling.tokenizer import load_tokenizer
 
+    from docextract.modeling.devices import resolve_device
+
     hf_logging.disable_progress_bar()  # our own progress goes to stderr; no tqdm bar per model load
+    where = resolve_device(device)
     folder = check_loadable_folder(resolve_model(name_or_path))
     import torch
 
@@ -86,7 +91,7 @@ def load_model(name_or_path: str):
         model = load_compact(folder, LayoutForTokenClassification)
     else:
         model = LayoutForTokenClassification.from_pretrained(str(folder), dtype=torch.float32)
-    model.eval()
+    model.to(where).eval()
     tokenizer = load_tokenizer(str(folder) if (folder / "tokenizer.json").is_file() else None)
     return model, tokenizer
 
@@ -143,7 +148,7 @@ def extract_file(path: str, options: dict[str, Any] | RunOptions) -> dict[str, A
 
         model_name, routing = choose_model(doc, load_route(), load_tokenizer())
     start = time.perf_counter()
-    model, tokenizer = load_model(model_name)
+    model, tokenizer = load_model(model_name, options.device)
     timings["load_model"] = _ms_since(start)
     start = time.perf_counter()
     windows = model_windows(doc, model, tokenizer, options)

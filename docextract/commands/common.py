@@ -52,3 +52,12 @@ class OcrMode(str, Enum):
     auto = "auto"
     always = "always"
     never = "never"
+
+
+class Device(str, Enum):
+    """--device: where a model runs (docextract/modeling/devices.py)."""
+
+    auto = "auto"
+    cpu = "cpu"
+    cuda = "cuda"
+    mps = "mps"

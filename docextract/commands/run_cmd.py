@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from enum import Enum
 from pathlib import Path
 from typing import Optional
 
 import typer
 
-from docextract.commands.common import OcrMode, fail, stderr, user_errors
+from docextract.commands.common import Device, OcrMode, fail, stderr, user_errors
 from docextract.errors import InputError, UsageError
 
 
@@ -37,6 +38,11 @@ def run(
         None, "--precision", min=0.5, max=1.0,
         help="Review policy: accept a field unread where its field's accepted values were right at this precision on "
              "the model's held-out data (default: the model's own, 0.99). Every field gets status accepted or review."),
+    device: Device = typer.Option(
+        Device.cpu, "--device", help="Where the model runs: cpu (default: outputs as every earlier run), auto (a CUDA GPU, "
+                                "else Apple MPS, else the CPU), cuda or mps. One file at a time on a GPU (a folder's "
+                                "workers run under a memory cap a GPU context cannot start in). A GPU named but not "
+                                "there: exit 3."),
     workers: int = typer.Option(1, min=1, help="Folder: files processed in parallel (one model per worker)."),
     glob: str = typer.Option("**/*", help="Folder: which files to take (recursive glob)."),
     resume: bool = typer.Option(False, "--resume", help="Folder: skip files already done in OUT, redo the rest."),
@@ -55,7 +61,18 @@ def run(
 
         options = RunOptions(model=None if model.lower() == "none" else model, ocr=ocr.value, lang=lang, dpi=dpi,
                              password=password, include_tokens=include_tokens, include_timings=timings,
-                             precision=precision, ignore_embedded=ignore_embedded, split=split)
+                             precision=precision, ignore_embedded=ignore_embedded, split=split, device=device.value)
+        if device is not Device.cpu and options.model is not None:
+            from docextract.modeling.devices import resolve_device
+
+            where = resolve_device(device.value)  # a GPU that is not there fails before the file is read
+            if path.is_dir() and where.type != "cpu":
+                raise UsageError(f"--device {device.value} ({where.type}) reads one file at a time: a folder's workers "
+                                 "run under an address-space cap (--max-memory) that a GPU context cannot start in; "
+                                 "run the folder with --device cpu", path=str(path))
+            options = replace(options, device=where.type)
+        else:  # no model: nothing runs on a device
+            options = replace(options, device="cpu")
         if path.is_dir():
             _run_folder(path, out, options, output_format, workers=workers, glob=glob, resume=resume,
                         overwrite=overwrite, timeout=timeout, max_memory=max_memory, follow_symlinks=follow_symlinks)

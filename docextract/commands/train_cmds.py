@@ -12,7 +12,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from docextract.commands.common import fail, stderr, user_errors
+from docextract.commands.common import Device, fail, stderr, user_errors
 from docextract.errors import InputError, UsageError
 
 
@@ -33,6 +33,26 @@ class SelectBy(str, Enum):
     field_accuracy = "field_accuracy"
 
 
+class MixedPrecision(str, Enum):
+    auto = "auto"
+    no = "no"
+    bf16 = "bf16"
+    fp16 = "fp16"
+
+
+DEVICE_HELP = ("Where to run: auto (a CUDA GPU, else Apple MPS, else the CPU), cpu, cuda or mps. A GPU named but "
+               "not there fails (exit 3). Under torchrun each process takes the GPU of its LOCAL_RANK.")
+PRECISION_HELP = ("Autocast on GPUs: auto (bf16 where the GPU has it, else fp16 with gradient scaling), no (fp32), "
+                  "bf16, fp16. The CPU trains in fp32 (bf16/fp16 there: exit 2).")
+
+
+def _main_process() -> bool:
+    """Under torchrun only process 0 draws progress and prints; the others train silently."""
+    from docextract.training.distributed import from_environment
+
+    return from_environment().main
+
+
 class Robustness(str, Enum):
     none = "none"
     global_shuffle = "global-shuffle"
@@ -41,10 +61,10 @@ class Robustness(str, Enum):
     all = "all"
 
 
-def _progress() -> Progress:
+def _progress(visible: bool = True) -> Progress:
     return Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[info]}"),
-        TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=stderr,
+        TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=stderr, disable=not visible,
     )
 
 
@@ -55,6 +75,8 @@ def _training_callbacks(progress: Progress, task):
         progress.update(task, completed=step, total=total, info=f"loss {loss:.4f}")
 
     def on_epoch(epoch: int, record: dict) -> None:
+        if progress.disable:
+            return
         scores = "  ".join(f"{k} {v:.3g}" if k == "lr" else f"{k} {v:.4f}" for k, v in record.items()
                            if k not in ("epoch", "step"))
         progress.console.print(f"epoch {epoch}: {scores}", highlight=False)
@@ -109,20 +131,30 @@ def finetune(
         None, "--patience", min=1, help="Stop when --select-by has not improved for this many epochs (default: run all --epochs)."),
     seed: int = typer.Option(42, help="Seed: the same seed on the same machine gives the same model."),
     lspe_lr_scale: float = typer.Option(0.02, min=0.0, help="Learning-rate multiplier for LSPE position FFNs (at 1.0 they drown the text early on)."),
+    layout_lr_scale: float = typer.Option(
+        1.0, "--layout-lr-scale", min=0.0,
+        help="Learning-rate multiplier for the layout parameters that start untrained: 2D position encodings (on top of "
+             "--lspe-lr-scale for LSPE), DocPolarBERT's polar tables, LAGaBi's Gaussians."),
     limit: Optional[int] = typer.Option(None, min=1, help="Use only the first N documents of each file (quick runs)."),
     threads: Optional[int] = typer.Option(None, min=1, help="torch CPU threads (default: all cores)."),
+    device: Device = typer.Option(Device.auto, "--device", help=DEVICE_HELP),
+    mixed_precision: MixedPrecision = typer.Option(MixedPrecision.auto, "--mixed-precision", help=PRECISION_HELP),
     calibrate: bool = typer.Option(False, "--calibrate", help="At the end, fit the softmax temperature on the --eval data "
                                    "and write it into the model's config (as `docextract calibrate` does; that command "
                                    "on a separate held-out set is the cleaner choice, since --eval also picks the epoch)."),
 ) -> None:
-    """Finetune a layout model on labelled documents. Interrupted? Run the same command again: it resumes."""
+    """Finetune a layout model on labelled documents. Interrupted? Run the same command again: it resumes.
+
+    On several processes or machines, start the same command with torchrun (--batch-size stays the global batch):
+    torchrun --standalone --nproc-per-node 2 -m docextract finetune ...
+    """
     with user_errors():
         import torch
 
         from docextract.training.evaluate import parse_label_map
         from docextract.training.finetune import FinetuneOptions
         from docextract.training.finetune import finetune as run_finetune
-        from docextract.training.loop import TrainingAborted
+        from docextract.training.loop import TrainingAborted, check_device
 
         if threads:
             torch.set_num_threads(threads)
@@ -134,11 +166,13 @@ def finetune(
             train_files=tuple(train_file), eval_files=tuple(eval_file), output_dir=output, model=model,
             scheme=scheme.value, max_tokens=max_tokens, stride=stride, epochs=epochs, learning_rate=learning_rate,
             warmup_ratio=warmup, lr_floor=lr_floor, batch_size=batch_size, grad_accumulation=grad_accumulation, seed=seed, augment=augment.value, limit=limit,
-            lspe_lr_scale=lspe_lr_scale, cross_pages=cross_pages, max_positions=max_positions,
+            lspe_lr_scale=lspe_lr_scale, layout_lr_scale=layout_lr_scale, cross_pages=cross_pages, max_positions=max_positions,
             calibrate=calibrate, negative_windows=negative_windows, entity_weight=entity_weight, label_map=renames,
-            select_by=select_by.value, patience=patience,
+            select_by=select_by.value, patience=patience, device=device.value, mixed_precision=mixed_precision.value,
         )
-        with _progress() as progress:
+        check_device(device.value, mixed_precision.value)  # before the progress bar and the data
+        main = _main_process()
+        with _progress(main) as progress:
             task = progress.add_task("finetune", total=None, info="preparing data")
 
             on_step, on_epoch = _training_callbacks(progress, task)
@@ -147,19 +181,36 @@ def finetune(
                 record = run_finetune(options, on_step=on_step, on_epoch=on_epoch)
             except TrainingAborted as error:
                 raise fail(UsageError(str(error), path=str(output)))
-        best = record["history"].get("best")
-        chosen = f"{select_by.value} {best[select_by.value]:.4f}" if best and select_by.value in best else ""
-        stderr.print(f"model written to {output / 'model'}" + (f" (best epoch {best['epoch']}, {chosen})" if best else ""))
-        stopped = record["history"].get("stopped_early")
-        if stopped:
-            stderr.print(f"stopped at epoch {stopped['epoch']}: no better {select_by.value} for {stopped['patience']} epochs")
-        elif best and record["history"]["epochs"] and best["epoch"] == record["history"]["epochs"][-1]["epoch"] \
-                and len(record["history"]["epochs"]) > 1:
-            stderr.print("note: the best epoch is the last one: the model may still be improving; more --epochs may help")
-        if "calibration" in record:
-            c = record["calibration"]
-            stderr.print(f"temperature {c['temperature']:.4f} fitted on the --eval data: word NLL {c['nll_before']:.4f} -> "
-                         f"{c['nll_after']:.4f}, word ECE {c['ece_before']:.4f} -> {c['ece_after']:.4f}")
+            finally:
+                _leave_process_group()
+        if main:
+            _finetune_summary(record, output, select_by.value)
+
+
+def _leave_process_group() -> None:
+    from docextract.training.distributed import stop
+
+    stop()
+
+
+def _finetune_summary(record: dict, output: Path, select_by: str) -> None:
+    """Which epoch was kept, and how the run ended: early-stopped, or at --epochs while still improving."""
+    history = record["history"]
+    best = history.get("best")
+    chosen = f"{select_by} {best[select_by]:.4f}" if best and select_by in best else ""
+    stderr.print(f"model written to {output / 'model'}" + (f" (best epoch {best['epoch']}, {chosen})" if best else ""))
+    stopped = history.get("stopped_early")
+    ending = history.get("convergence", {})
+    if stopped:
+        stderr.print(f"stopped at epoch {stopped['epoch']}: no better {select_by} for {stopped['patience']} epochs")
+    elif ending.get("still_improving"):
+        stderr.print(f"[bold yellow]still improving:[/] the best epoch is the last one ({best['epoch']}, learning rate "
+                     f"{ending.get('final_lr', 0):.3g} at the end): the model may not have converged; run longer "
+                     "(more --epochs with --patience, or --lr-floor so the rate does not decay to 0)", highlight=False)
+    if "calibration" in record:
+        c = record["calibration"]
+        stderr.print(f"temperature {c['temperature']:.4f} fitted on the --eval data: word NLL {c['nll_before']:.4f} -> "
+                     f"{c['nll_after']:.4f}, word ECE {c['ece_before']:.4f} -> {c['ece_after']:.4f}")
 
 
 def evaluate(
@@ -175,6 +226,8 @@ def evaluate(
              "company=vendor_name,date=invoice_date,address=vendor_address,total=total. "
              "Predicted labels not named count as O."),
     threads: Optional[int] = typer.Option(None, min=1, help="torch CPU threads (default: all cores; 1 beside a running training)."),
+    device: Device = typer.Option(Device.auto, "--device", help="Where the model runs: auto (a CUDA GPU, else Apple MPS, "
+                                  "else the CPU), cpu, cuda or mps (fp32 everywhere). A GPU named but not there: exit 3."),
     plot: Optional[Path] = typer.Option(
         None, "--plot", help="Write a PNG of the field confidence: reliability diagram, risk-coverage curve and "
                              "straight-through per field (data with `fields`; needs pip install 'docextract[plots]')."),
@@ -205,7 +258,11 @@ def evaluate(
             from docextract.training.plots import require_matplotlib
 
             require_matplotlib(plot)
+        from docextract.modeling.devices import resolve_device
+
+        where = resolve_device(device.value)
         net, tokenizer = load_model(model)
+        net.to(where)
         documents = load_documents(data, limit)
         modes = list(ROBUSTNESS_MODES) if robustness is Robustness.all else [robustness.value]
         reports = {}
@@ -316,15 +373,19 @@ def pretrain(
     seed: int = typer.Option(42, help="Seed of masks and batches: the same seed on the same machine gives the same model."),
     limit: Optional[int] = typer.Option(None, min=1, help="Use only the first N documents of each source (quick runs)."),
     threads: Optional[int] = typer.Option(None, min=1, help="torch CPU threads (default: all cores)."),
+    device: Device = typer.Option(Device.auto, "--device", help=DEVICE_HELP),
+    mixed_precision: MixedPrecision = typer.Option(MixedPrecision.auto, "--mixed-precision", help=PRECISION_HELP),
 ) -> None:
     """Pretrain a layout model on unlabelled documents (masked LM + 1D local order). Interrupted? Run it again: it resumes.
 
-    The result OUTPUT/model is what `docextract finetune --model OUTPUT/model` starts from.
+    The result OUTPUT/model is what `docextract finetune --model OUTPUT/model` starts from. On several processes or
+    machines, start the same command with torchrun (--batch-size stays the global batch):
+    torchrun --standalone --nproc-per-node 2 -m docextract pretrain ...
     """
     with user_errors():
         import torch
 
-        from docextract.training.loop import TrainingAborted
+        from docextract.training.loop import TrainingAborted, check_device
         from docextract.training.masking import MaskingSettings
         from docextract.training.pretrain import PretrainOptions
         from docextract.training.pretrain import pretrain as run_pretrain
@@ -336,18 +397,25 @@ def pretrain(
             learning_rate=learning_rate, batch_size=batch_size, grad_accumulation=grad_accumulation, seed=seed,
             limit=limit, heldout=heldout,
             masking=MaskingSettings(mask_rate=mask_rate, lop_rate=lop_rate, lop_unit=lop_unit.value),
+            device=device.value, mixed_precision=mixed_precision.value,
         )
-        with _progress() as progress:
+        check_device(device.value, mixed_precision.value)  # before the progress bar and the documents
+        main = _main_process()
+        with _progress(main) as progress:
             task = progress.add_task("pretrain", total=None, info="reading documents")
 
             on_step, on_epoch = _training_callbacks(progress, task)
 
             def on_skip(path: Path, error) -> None:
-                progress.console.print(f"skipped {error.one_line()}", highlight=False, markup=False)
+                if main:
+                    progress.console.print(f"skipped {error.one_line()}", highlight=False, markup=False)
 
             try:
                 record = run_pretrain(options, on_step=on_step, on_epoch=on_epoch, on_skip=on_skip)
             except TrainingAborted as error:
                 raise fail(UsageError(str(error), path=str(output)))
-        stderr.print(f"model written to {output / 'model'} ({record['train_documents']} documents, "
-                     f"{record['train_windows']} windows); finetune it with --model {output / 'model'}")
+            finally:
+                _leave_process_group()
+        if main:
+            stderr.print(f"model written to {output / 'model'} ({record['train_documents']} documents, "
+                         f"{record['train_windows']} windows); finetune it with --model {output / 'model'}")

@@ -184,7 +184,9 @@ class PolarShawTables(nn.Module):
         self.distance_table = nn.Parameter(torch.empty(distance_bins + 1, head_dim))
         self.angle_table = nn.Parameter(torch.empty(ANGLE_BUCKETS - 1, head_dim))
         if rel1d != "off":
-            self.rel1d_table = nn.Parameter(torch.empty(rel1d_buckets, head_dim))
+            # "frozen" (the official code's table, never trained) asks for no gradient, so that neither the optimizer
+            # nor data-parallel training waits for one
+            self.rel1d_table = nn.Parameter(torch.empty(rel1d_buckets, head_dim), requires_grad=rel1d != "frozen")
 
     def tables(self) -> PolarTables:
         """Padding rows are constants appended here, so they stay zero and never train."""

@@ -38,17 +38,28 @@ def _fsync_tree(folder: Path) -> None:
         os.close(fd)
 
 
-def rng_state() -> dict[str, Any]:
-    return {"python": random.getstate(), "torch": torch.get_rng_state()}
+def rng_state(device: torch.device | None = None) -> dict[str, Any]:
+    """Python's and torch's CPU generators, and the GPU's when training on one (dropout draws there)."""
+    state = {"python": random.getstate(), "torch": torch.get_rng_state()}
+    if device is not None and device.type == "cuda":
+        state["cuda"] = torch.cuda.get_rng_state(device)
+    return state
 
 
-def set_rng_state(state: dict[str, Any]) -> None:
+def set_rng_state(state: dict[str, Any], device: torch.device | None = None) -> None:
+    """Restore what :func:`rng_state` saved; a checkpoint from another kind of device restores the CPU's."""
     random.setstate(state["python"])
     torch.set_rng_state(state["torch"])
+    if device is not None and device.type == "cuda" and "cuda" in state:
+        torch.cuda.set_rng_state(state["cuda"], device)
 
 
-def save_checkpoint(output_dir: Path, step: int, model, optimizer, scheduler, state: dict[str, Any], keep_last: int = 1) -> Path:
-    """Write ``output_dir/checkpoint-STEP`` atomically and delete older ones beyond ``keep_last``."""
+def save_checkpoint(output_dir: Path, step: int, model, optimizer, scheduler, state: dict[str, Any], keep_last: int = 1,
+                    extra_state: dict[str, Any] | None = None) -> Path:
+    """Write ``output_dir/checkpoint-STEP`` atomically and delete older ones beyond ``keep_last``.
+
+    ``extra_state`` joins the optimizer state (the fp16 gradient scaler's). Tensors are written as they are; a
+    checkpoint from a GPU loads on the CPU and the other way round (:func:`load_training_state`)."""
     output_dir.mkdir(parents=True, exist_ok=True)
     final = output_dir / f"checkpoint-{step}"
     tmp = output_dir / f"checkpoint-{step}.tmp"
@@ -57,7 +68,8 @@ def save_checkpoint(output_dir: Path, step: int, model, optimizer, scheduler, st
     tmp.mkdir()
     model.save_pretrained(tmp, safe_serialization=True)
     torch.save(
-        {"optimizer": optimizer.state_dict(), "scheduler": scheduler.state_dict(), "rng": rng_state()},
+        {"optimizer": optimizer.state_dict(), "scheduler": scheduler.state_dict(),
+         "rng": rng_state(next(model.parameters()).device), **(extra_state or {})},
         tmp / "training_state.pt",
     )
     (tmp / "trainer_state.json").write_text(json.dumps({"step": step, **state}, indent=2, sort_keys=True))
@@ -105,4 +117,5 @@ def load_training_state(folder: Path) -> dict[str, Any]:
     """Optimizer/scheduler/RNG state of a verified checkpoint written by :func:`save_checkpoint`."""
     if not is_complete(folder):
         raise ValueError(f"{folder} is not a complete docextract checkpoint")
-    return torch.load(folder / "training_state.pt", weights_only=True)
+    # on the CPU first: the optimizer moves its state onto its parameters' device as it loads it
+    return torch.load(folder / "training_state.pt", weights_only=True, map_location="cpu")

@@ -57,6 +57,7 @@ class FinetuneOptions:
     lr_floor: float = 0.0  # the decay ends at this fraction of the peak rate (see training/schedule.py)
     seed: int = 42
     lspe_lr_scale: float = 0.02  # see TrainConfig
+    layout_lr_scale: float = 1.0  # see TrainConfig
     augment: str = "none"
     augment_copies: int = 1
     limit: int | None = None  # use only the first N documents of each file (quick runs)
@@ -76,6 +77,8 @@ class FinetuneOptions:
     # with `fields` truth, e.g. real invoices, where the field a user gets is what counts)
     select_by: str = "f1"
     patience: int | None = None  # stop after this many epochs without a better select_by (see TrainConfig)
+    device: str = "auto"  # auto|cpu|cuda|mps (modeling/devices.py)
+    mixed_precision: str = "auto"  # autocast on GPUs (bf16 where supported, else fp16); fp32 on the CPU
 
 
 def load_documents(files: Sequence[Path], limit: int | None = None) -> list[LabelledDocument]:
@@ -240,7 +243,9 @@ def finetune(options: FinetuneOptions, *, on_step: Callable | None = None, on_ep
              stop_after_steps: int | None = None) -> dict[str, Any]:
     """Validate the data, train, evaluate each epoch, keep the best; returns the training record."""
     from docextract.modeling.tokenizer import load_tokenizer
+    from docextract.training.loop import check_device
 
+    check_device(options.device, options.mixed_precision)  # a GPU that is not there fails before the data is read
     options = resolve_window_options(options)
     issues = validate_files(list(options.train_files), held_out=list(options.eval_files))
     problems = validation_errors(issues)
@@ -282,12 +287,16 @@ def finetune(options: FinetuneOptions, *, on_step: Callable | None = None, on_ep
         output_dir=options.output_dir, epochs=options.epochs, learning_rate=options.learning_rate,
         batch_size=options.batch_size, grad_accumulation=options.grad_accumulation,
         warmup_ratio=options.warmup_ratio, lr_floor=options.lr_floor, seed=options.seed,
-        lspe_lr_scale=options.lspe_lr_scale, stop_after_steps=stop_after_steps, patience=options.patience,
+        lspe_lr_scale=options.lspe_lr_scale, layout_lr_scale=options.layout_lr_scale, stop_after_steps=stop_after_steps, patience=options.patience,
+        device=options.device, mixed_precision=options.mixed_precision,
     )
     history = train(model, examples, config, evaluate=evaluate, metric=options.select_by, on_step=on_step,
                     on_epoch=on_epoch)
     if stop_after_steps is not None:
         return {"history": history, "interrupted": True}
+    from docextract.training.distributed import from_environment
+
+    main_process = from_environment().main  # under torchrun, process 0 writes the model; the others are done
     final = Path(options.output_dir) / "model"
     best = Path(options.output_dir) / "best"
 
@@ -298,7 +307,8 @@ def finetune(options: FinetuneOptions, *, on_step: Callable | None = None, on_ep
             model.save_pretrained(staging, safe_serialization=True)
         tokenizer.save_pretrained(staging)
 
-    replace_folder_atomic(final, write_model)
+    if main_process:
+        replace_folder_atomic(final, write_model)
     record = {
         "train_files": [str(p) for p in options.train_files], "eval_files": [str(p) for p in options.eval_files],
         "train_documents": len(train_docs), "train_windows": len(examples),
@@ -308,6 +318,8 @@ def finetune(options: FinetuneOptions, *, on_step: Callable | None = None, on_ep
                                       if k not in ("train_files", "eval_files")},
         "history": history,
     }
+    if not main_process:
+        return record
     if options.calibrate:
         record["calibration"] = _calibrate_final(final, tokenizer, eval_docs)
     write_bytes_atomic(final / "training.json", json.dumps(record, indent=2, default=str).encode("utf-8"))

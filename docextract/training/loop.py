@@ -7,6 +7,7 @@ the checkpointed state, so a resumed run sees exactly the batches an uninterrupt
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import time
@@ -17,8 +18,11 @@ from typing import Any, Callable, Sequence
 import torch
 from transformers.utils import logging as hf_logging
 
+from docextract.errors import UsageError
 from docextract.files import replace_folder_atomic, write_bytes_atomic
-from docextract.modeling.batching import collate
+from docextract.modeling.batching import IGNORE_INDEX, collate
+from docextract.modeling.devices import autocast_dtype, resolve_device
+from docextract.training import distributed
 from docextract.training.checkpoints import (
     latest_complete_checkpoint,
     load_training_state,
@@ -54,10 +58,17 @@ class TrainConfig:
     # few steps and drowns the text: measured on 8 FUNSD forms, 25 steps took the loss 1.95 -> 1.48 at
     # scale 1, 1.95 -> 0.61 at 0.02 (the same as the text-only encoder, 0.61).
     lspe_lr_scale: float = 0.02
+    # Learning-rate multiplier for the layout parameters MiniLM has nothing for: the 2D position encodings
+    # (LSPE FFNs of x, y, w, h: on top of lspe_lr_scale; learned 2D tables) and the attention biases of the
+    # layout (DocPolarBERT's polar tables, LAGaBi's Gaussians). They start fresh (zero, or N(0, 0.02)) where the
+    # text weights start trained, so at the text's rate they may barely move in a short finetune.
+    layout_lr_scale: float = 1.0
     stop_after_steps: int | None = None  # for tests: stop (as if killed) after this many optimizer steps
     # Stop when the evaluation metric has not improved for this many epochs (None: run every epoch). The
     # best epoch is kept either way; the history records the epoch training stopped at.
     patience: int | None = None
+    device: str = "cpu"  # auto|cpu|cuda|mps (modeling/devices.py); under torchrun each process takes its own GPU
+    mixed_precision: str = "auto"  # auto|no|bf16|fp16: autocast on GPUs; the CPU trains in fp32
 
     def to_json(self) -> dict[str, Any]:
         return {k: str(v) if isinstance(v, Path) else v for k, v in asdict(self).items()}
@@ -66,16 +77,28 @@ class TrainConfig:
 NO_DECAY = ("bias", "LayerNorm.weight", "norm.weight")
 
 
+LAYOUT_PARAMETERS = (".layout_2d.", ".polar.", ".gaussian.")  # see TrainConfig.layout_lr_scale
+
+
+def lr_scale(name: str, config: TrainConfig) -> float:
+    """The multiplier of the peak learning rate for the parameter called ``name``."""
+    scale = config.lspe_lr_scale if ".lspe." in name else 1.0
+    if any(part in name for part in LAYOUT_PARAMETERS):
+        scale *= config.layout_lr_scale
+    return scale
+
+
 def parameter_groups(model, config: TrainConfig) -> list[dict[str, Any]]:
-    """AdamW groups: no weight decay on biases and norms; LSPE FFNs at ``lspe_lr_scale`` of the rate."""
-    groups: dict[tuple[bool, bool], list] = {}
+    """AdamW groups: no weight decay on biases and norms; LSPE FFNs at ``lspe_lr_scale`` of the rate, the fresh
+    layout parameters at ``layout_lr_scale`` (see :func:`lr_scale`)."""
+    groups: dict[tuple[bool, float], list] = {}
     for name, param in model.named_parameters():
         if param.requires_grad:
-            groups.setdefault((name.endswith(NO_DECAY), ".lspe." in name), []).append(param)
+            groups.setdefault((name.endswith(NO_DECAY), lr_scale(name, config)), []).append(param)
     return [
         {"params": params, "weight_decay": 0.0 if no_decay else config.weight_decay,
-         "lr": config.learning_rate * (config.lspe_lr_scale if lspe else 1.0)}
-        for (no_decay, lspe), params in sorted(groups.items())
+         "lr": config.learning_rate * scale}
+        for (no_decay, scale), params in sorted(groups.items())
     ]
 
 
@@ -98,27 +121,39 @@ def train(
 
     ``evaluate(model) -> metrics`` runs after each epoch; the best epoch by ``metric`` is saved to
     ``output_dir/best`` (atomically). ``on_step(step, total_steps, loss)`` drives progress bars.
+    Under torchrun every process calls this with the same examples (see ``distributed.py``); only
+    process 0 evaluates, calls ``on_step`` and writes files; every process calls ``on_epoch`` with the same
+    record and returns the same history.
     """
     output_dir = Path(config.output_dir)
+    processes = distributed.from_environment()
+    device = resolve_device(config.device, processes.local_rank)
+    amp_dtype = autocast_dtype(config.mixed_precision, device)
+    distributed.start(processes, device)
     torch.manual_seed(config.seed)
     generator = torch.Generator().manual_seed(config.seed)
     steps_per_epoch = math.ceil(math.ceil(len(train_examples) / config.batch_size) / config.grad_accumulation)
     total_steps = steps_per_epoch * config.epochs
+    model.to(device)
     optimizer = torch.optim.AdamW(parameter_groups(model, config), lr=config.learning_rate)
     scheduler = warmup_linear_schedule(optimizer, int(config.warmup_ratio * total_steps), total_steps, config.lr_floor)
+    scaler = torch.amp.GradScaler(device.type, enabled=amp_dtype == torch.float16)
 
     history: dict[str, Any] = {"config": config.to_json(), "epochs": [], "best": None}
     start_epoch, step = 0, 0
-    resume_from = latest_complete_checkpoint(output_dir)
+    resume_from = _agreed_checkpoint(output_dir, processes)
     if resume_from is not None:
         state = json.loads((resume_from / "trainer_state.json").read_text())
         training_state = load_training_state(resume_from)
         _load_weights(model, resume_from)
         optimizer.load_state_dict(training_state["optimizer"])
         scheduler.load_state_dict(training_state["scheduler"])
-        set_rng_state(training_state["rng"])
+        if "scaler" in training_state and scaler.is_enabled():
+            scaler.load_state_dict(training_state["scaler"])
+        set_rng_state(training_state["rng"], device)
         generator.set_state(torch.tensor(state["generator_state"], dtype=torch.uint8))
         start_epoch, step, history = state["epoch"], state["step"], state["history"]
+    runner = _data_parallel(model, device) if processes.distributed else model
 
     nonfinite = 0
     # Wall-clock training time (evaluation included) across resumes; kept out of the epoch records so
@@ -130,54 +165,137 @@ def train(
         batches = _batches(len(train_examples), config.batch_size, generator)
         epoch_loss, epoch_batches = 0.0, 0
         for i, indices in enumerate(batches):
-            batch = collate([train_examples[j] for j in indices])
-            loss = model(**batch).loss
-            if not torch.isfinite(loss):
-                nonfinite += 1
-                optimizer.zero_grad(set_to_none=True)
-                if nonfinite >= MAX_NONFINITE_STEPS:
-                    raise TrainingAborted(
-                        f"loss was not finite for {nonfinite} consecutive batches (epoch {epoch + 1}, step {step}); "
-                        f"lower the learning rate; the last good checkpoint in {output_dir} is kept"
-                    )
-                continue
-            nonfinite = 0
-            (loss / config.grad_accumulation).backward()
-            epoch_loss += loss.item()
+            mine = processes.shard(indices)
+            # A process left without a window (a last batch smaller than the process count) still takes part
+            # in the gradient exchange, with a copy of the batch's first window at weight 0.
+            batch = _to_device(collate([train_examples[j] for j in (mine or indices[:1])]), device)
+            labelled = int((batch["labels"] != IGNORE_INDEX).sum()) if mine else 0
+            updating = (i + 1) % config.grad_accumulation == 0 or i + 1 == len(batches)
+            with _gradient_sync(runner, updating), _autocast(device, amp_dtype):
+                loss = runner(**batch).loss
+                if processes.distributed:  # this process's share of the mean over the global batch
+                    total_labelled = max(1.0, processes.sum([labelled], device)[0])
+                    weight = labelled / total_labelled * processes.world_size  # DDP divides by the process count
+                    batch_loss = processes.sum([float(loss.detach()) * labelled / total_labelled], device)[0]
+                else:
+                    weight, batch_loss = 1.0, float(loss.detach())
+                if not math.isfinite(batch_loss):  # every process sees the same global loss: all skip together
+                    nonfinite += 1
+                    optimizer.zero_grad(set_to_none=True)
+                    if nonfinite >= MAX_NONFINITE_STEPS:
+                        raise TrainingAborted(
+                            f"loss was not finite for {nonfinite} consecutive batches (epoch {epoch + 1}, step {step}); "
+                            f"lower the learning rate; the last good checkpoint in {output_dir} is kept"
+                        )
+                    continue
+                nonfinite = 0
+                scaler.scale(loss * weight / config.grad_accumulation).backward()
+            epoch_loss += batch_loss
             epoch_batches += 1
-            if (i + 1) % config.grad_accumulation == 0 or i + 1 == len(batches):
+            if updating:
+                scaler.unscale_(optimizer)
                 torch.nn.utils.clip_grad_norm_(model.parameters(), config.max_grad_norm)
-                optimizer.step()
+                scaler.step(optimizer)
+                scaler.update()
                 scheduler.step()
                 optimizer.zero_grad(set_to_none=True)
                 step += 1
-                if on_step:
-                    on_step(step, total_steps, loss.item())
+                if on_step and processes.main:
+                    on_step(step, total_steps, batch_loss)
                 if config.stop_after_steps is not None and step >= config.stop_after_steps:
+                    processes.wait()
                     return history  # simulated interruption: the last checkpoint is the epoch boundary
-        metrics = evaluate(model) if evaluate else {}
+        metrics = (evaluate(model) if evaluate and processes.main else {})
+        metrics = processes.from_main(metrics)
         record = {"epoch": epoch + 1, "step": step, "train_loss": epoch_loss / max(1, epoch_batches),
                   "lr": max(group["lr"] for group in optimizer.param_groups), **metrics}
         history["epochs"].append(record)
         if evaluate and (history["best"] is None or metrics.get(metric, -1) > history["best"][metric]):
             history["best"] = record
-            _save_best(model, output_dir / "best")
-        if on_epoch:
+            if processes.main:
+                _save_best(model, output_dir / "best")
+        if on_epoch:  # on every process: pretraining draws the next epoch's masks here
             on_epoch(epoch + 1, record)
         history["train_seconds"] = round(seconds_before + time.perf_counter() - started, 3)
+        history["train_seconds"] = processes.from_main(history["train_seconds"])
         patience_over = (evaluate is not None and config.patience is not None
                          and epoch + 1 - history["best"]["epoch"] >= config.patience)
         if patience_over:
             history["stopped_early"] = {"epoch": epoch + 1, "patience": config.patience}
-        save_checkpoint(
-            output_dir, step, model, optimizer, scheduler,
-            {"epoch": config.epochs if patience_over else epoch + 1, "history": history,
-             "generator_state": generator.get_state().tolist()},
-        )
+        if processes.main:
+            extra = {"scaler": scaler.state_dict()} if scaler.is_enabled() else {}
+            save_checkpoint(
+                output_dir, step, model, optimizer, scheduler,
+                {"epoch": config.epochs if patience_over else epoch + 1, "history": history,
+                 "generator_state": generator.get_state().tolist()},
+                extra_state=extra,
+            )
+        processes.wait()
         if patience_over:
             break
-    write_bytes_atomic(output_dir / "history.json", json.dumps(history, indent=2).encode("utf-8"))
+    history["convergence"] = convergence(history, config)
+    if processes.main:
+        write_bytes_atomic(output_dir / "history.json", json.dumps(history, indent=2).encode("utf-8"))
+    processes.wait()
     return history
+
+
+def check_device(device: str, mixed_precision: str) -> None:
+    """Refuse a device or precision this machine cannot give (the error :func:`train` would raise, but early)."""
+    autocast_dtype(mixed_precision, resolve_device(device, distributed.from_environment().local_rank))
+
+
+def convergence(history: dict[str, Any], config: TrainConfig) -> dict[str, Any]:
+    """How the run ended: by patience or at the epoch cap, and whether the model was still improving then
+    (its best epoch was the last: more epochs, or a schedule that had not decayed yet, might have helped)."""
+    epochs = history["epochs"]
+    if not epochs:
+        return {}
+    last = epochs[-1]
+    out: dict[str, Any] = {"epochs_run": last["epoch"], "steps": last["step"], "final_lr": last.get("lr"),
+                           "stopped_by": "patience" if history.get("stopped_early") else "epochs"}
+    best = history.get("best")
+    if best is not None:
+        out["best_epoch"] = best["epoch"]
+        out["still_improving"] = best["epoch"] == last["epoch"] and len(epochs) > 1
+    return out
+
+
+def _agreed_checkpoint(output_dir: Path, processes: distributed.Processes) -> Path | None:
+    """The checkpoint to resume from: process 0's choice, which every process must see in its own --output."""
+    mine = latest_complete_checkpoint(output_dir)
+    chosen = processes.from_main(None if mine is None else mine.name)
+    if chosen != (None if mine is None else mine.name):
+        raise UsageError(
+            f"process {processes.rank} sees checkpoint {mine.name if mine else 'none'} in {output_dir} where process 0 "
+            f"sees {chosen or 'none'}: every process must read the same --output folder (a shared filesystem "
+            "across machines)", path=str(output_dir))
+    return None if chosen is None else output_dir / chosen
+
+
+def _data_parallel(model, device: torch.device):
+    from torch.nn.parallel import DistributedDataParallel
+
+    # Every trainable parameter of every preset gets a gradient from every batch (tests/training/test_distributed.py
+    # checks it), so DDP need not search the graph for unused ones each step.
+    return DistributedDataParallel(model, device_ids=[device.index] if device.type == "cuda" else None)
+
+
+def _gradient_sync(runner, updating: bool):
+    """DDP exchanges gradients only on the micro-batch that ends an accumulation (no_sync before it)."""
+    if updating or not hasattr(runner, "no_sync"):
+        return contextlib.nullcontext()
+    return runner.no_sync()
+
+
+def _autocast(device: torch.device, dtype: torch.dtype | None):
+    return torch.autocast(device.type, dtype) if dtype is not None else contextlib.nullcontext()
+
+
+def _to_device(batch: dict[str, torch.Tensor], device: torch.device) -> dict[str, torch.Tensor]:
+    if device.type == "cpu":
+        return batch
+    return {k: v.to(device, non_blocking=True) if isinstance(v, torch.Tensor) else v for k, v in batch.items()}
 
 
 def _load_weights(model, folder: Path) -> None:

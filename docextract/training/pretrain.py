@@ -47,6 +47,8 @@ class PretrainOptions:
     heldout: int = 0  # the last N documents are not trained on; their MLM loss/accuracy is measured each epoch
     masking: MaskingSettings = field(default_factory=MaskingSettings)
     model_overrides: dict[str, Any] = field(default_factory=dict)  # config changes for a preset (tests: tiny models)
+    device: str = "auto"  # auto|cpu|cuda|mps (modeling/devices.py)
+    mixed_precision: str = "auto"  # autocast on GPUs (bf16 where supported, else fp16); fp32 on the CPU
 
 
 # ---- reading unlabelled documents ----
@@ -186,9 +188,11 @@ def heldout_metrics(model, windows: Sequence[dict[str, list]]) -> dict[str, floa
     """Masked-LM loss and accuracy, and 1-LOP accuracy, over held-out windows with fixed masks."""
     was_training = model.training
     model.eval()
+    device = next(model.parameters()).device
     loss_sum, correct, count, lop_correct, lop_count = 0.0, 0, 0, 0, 0
     for start in range(0, len(windows), EVAL_BATCH_SIZE):
         batch = collate([windows[i] for i in range(start, min(start + EVAL_BATCH_SIZE, len(windows)))])
+        batch = {k: v.to(device) for k, v in batch.items()}
         output = model(**batch)
         targets = batch["labels"][batch["labels"] != IGNORE_INDEX]  # (N,)
         loss_sum += float(output.mlm_loss) * len(targets)
@@ -215,6 +219,9 @@ def _resumed_epoch(output_dir: Path) -> int:
 def pretrain(options: PretrainOptions, *, on_step: Callable | None = None, on_epoch: Callable | None = None,
              on_skip: Callable[[Path, DocextractError], None] | None = None, stop_after_steps: int | None = None) -> dict[str, Any]:
     """Read, encode, train with fresh masks each epoch; write ``OUTPUT/model``. Returns the training record."""
+    from docextract.training.loop import check_device
+
+    check_device(options.device, options.mixed_precision)  # a GPU that is not there fails before the data is read
     skipped: list[str] = []
 
     def skip(path: Path, error: DocextractError) -> None:
@@ -254,6 +261,7 @@ def pretrain(options: PretrainOptions, *, on_step: Callable | None = None, on_ep
         output_dir=options.output_dir, epochs=options.epochs, learning_rate=options.learning_rate,
         batch_size=options.batch_size, grad_accumulation=options.grad_accumulation,
         warmup_ratio=options.warmup_ratio, seed=options.seed, stop_after_steps=stop_after_steps,
+        device=options.device, mixed_precision=options.mixed_precision,
     )
     history = train(model, windows, config, evaluate=evaluate, metric="heldout_mlm_accuracy",
                     on_step=on_step, on_epoch=next_epoch)
@@ -266,12 +274,17 @@ def pretrain(options: PretrainOptions, *, on_step: Callable | None = None, on_ep
         model.save_pretrained(staging, safe_serialization=True)
         tokenizer.save_pretrained(staging)
 
-    replace_folder_atomic(final, write_model)
+    from docextract.training.distributed import from_environment
+
+    main_process = from_environment().main  # under torchrun, process 0 writes the model
+    if main_process:
+        replace_folder_atomic(final, write_model)
     record = {
         "sources": [str(p) for p in options.sources], "train_documents": len(train_docs),
         "heldout_documents": len(heldout_docs), "train_windows": len(encoded), "skipped_files": skipped,
         "options": {k: str(v) if isinstance(v, Path) else v for k, v in asdict(options).items() if k != "sources"},
         "history": history,
     }
-    write_bytes_atomic(final / "pretraining.json", json.dumps(record, indent=2, default=str).encode("utf-8"))
+    if main_process:
+        write_bytes_atomic(final / "pretraining.json", json.dumps(record, indent=2, default=str).encode("utf-8"))
     return record
