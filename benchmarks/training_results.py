@@ -38,8 +38,10 @@ def collect(run_dir: Path, dataset: str, commands: list[str]) -> dict:
     return {
         "dataset": dataset,
         "preset": training["options"]["model"],
-        "recipe": {k: training["options"][k] for k in ("epochs", "learning_rate", "batch_size", "max_tokens",
-                                                       "scheme", "lspe_lr_scale", "augment", "seed")},
+        "recipe": {k: training["options"].get(k) for k in ("epochs", "learning_rate", "batch_size", "max_tokens",
+                                                           "scheme", "lspe_lr_scale", "augment", "seed", "lr_floor",
+                                                           "patience", "warmup_ratio", "layout_lr_scale")},
+        "convergence": history.get("convergence"),
         "train_documents": training["train_documents"], "eval_documents": training["eval_documents"],
         "train_seconds": history.get("train_seconds"),
         "best_validation_epoch": history["best"],
@@ -63,7 +65,17 @@ def table(results: list[dict]) -> str:
         threads = next((c.split("--threads ")[1].split()[0] for c in r["commands"] if "finetune" in c and "--threads " in c), "?")
         minutes = f"{r['train_seconds'] / 60:.0f} min ({threads} {'thread' if threads == '1' else 'threads'})" if r.get("train_seconds") else "-"
         recipe = r["recipe"]
-        recipe_text = f"{recipe['epochs']} epochs, lr {recipe['learning_rate']:g}, batch {recipe['batch_size']}"
+        ran = (r.get("convergence") or {}).get("epochs_run")
+        epochs = f"{ran} of max {recipe['epochs']} epochs" if ran and ran != recipe["epochs"] else f"{recipe['epochs']} epochs"
+        recipe_text = f"{epochs}, lr {recipe['learning_rate']:g}, batch {recipe['batch_size']}"
+        if recipe.get("lr_floor"):
+            recipe_text += f", floor {recipe['lr_floor']:g}"
+        if recipe.get("patience"):
+            recipe_text += f", patience {recipe['patience']}"
+        if recipe.get("scheme") and recipe["scheme"] != "BIO":
+            recipe_text += f", {recipe['scheme']}"
+        if recipe.get("layout_lr_scale") not in (None, 1.0):
+            recipe_text += f", layout lr x{recipe['layout_lr_scale']:g}"
         lines.append(f"| {r['dataset']} | {r['preset']} | {metric} | **{cells[0]}** | {cells[1]} | {cells[2]} | "
                      f"{cells[3]} | {100 * val:.1f} ({best['epoch']}) | {recipe_text} | {minutes} |")
     return "\n".join(lines) + "\n"

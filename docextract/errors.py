@@ -11,7 +11,7 @@ Exit codes (also in ``docextract --help`` and the README):
 0     success: every input done
 1     internal error in docextract itself (a bug)
 2     usage error: bad option or argument
-3     missing dependency (Tesseract, language data, model files)
+3     missing dependency (Tesseract, language data, model files, a GPU that --device names but torch cannot use)
 4     input failed: the file (or, in a batch, at least one file) could not be processed
 5     output or file-access error (output folder not writable, disk full, file exists)
 6     model refused (not safetensors, remote code, unreadable weights)
@@ -31,7 +31,7 @@ EXIT_MODEL_REFUSED = 6
 EXIT_INTERRUPTED = 130
 
 EXIT_CODES_HELP = (
-    "Exit codes: 0 ok; 1 internal error; 2 usage error; 3 missing dependency (Tesseract, model); "
+    "Exit codes: 0 ok; 1 internal error; 2 usage error; 3 missing dependency (Tesseract, model, GPU); "
     "4 input failed (in a batch: at least one file failed); 5 output not writable; "
     "6 model refused (not safetensors); 130 interrupted."
 )

@@ -207,8 +207,9 @@ def train(
                     return history  # simulated interruption: the last checkpoint is the epoch boundary
         metrics = (evaluate(model) if evaluate and processes.main else {})
         metrics = processes.from_main(metrics)
+        # "lr": the encoder's rate after this epoch (LSPE and layout parameters run at their scales of it)
         record = {"epoch": epoch + 1, "step": step, "train_loss": epoch_loss / max(1, epoch_batches),
-                  "lr": max(group["lr"] for group in optimizer.param_groups), **metrics}
+                  "lr": config.learning_rate * scheduler.lr_lambdas[0](scheduler.last_epoch), **metrics}
         history["epochs"].append(record)
         if evaluate and (history["best"] is None or metrics.get(metric, -1) > history["best"][metric]):
             history["best"] = record
