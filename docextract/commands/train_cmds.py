@@ -373,6 +373,9 @@ def pretrain(
     seed: int = typer.Option(42, help="Seed of masks and batches: the same seed on the same machine gives the same model."),
     limit: Optional[int] = typer.Option(None, min=1, help="Use only the first N documents of each source (quick runs)."),
     threads: Optional[int] = typer.Option(None, min=1, help="torch CPU threads (default: all cores)."),
+    layout_lr_scale: float = typer.Option(
+        1.0, "--layout-lr-scale", min=0.0,
+        help="Learning-rate multiplier for the layout parameters that start untrained (as finetune's)."),
     device: Device = typer.Option(Device.auto, "--device", help=DEVICE_HELP),
     mixed_precision: MixedPrecision = typer.Option(MixedPrecision.auto, "--mixed-precision", help=PRECISION_HELP),
 ) -> None:
@@ -397,7 +400,7 @@ def pretrain(
             learning_rate=learning_rate, batch_size=batch_size, grad_accumulation=grad_accumulation, seed=seed,
             limit=limit, heldout=heldout,
             masking=MaskingSettings(mask_rate=mask_rate, lop_rate=lop_rate, lop_unit=lop_unit.value),
-            device=device.value, mixed_precision=mixed_precision.value,
+            layout_lr_scale=layout_lr_scale, device=device.value, mixed_precision=mixed_precision.value,
         )
         check_device(device.value, mixed_precision.value)  # before the progress bar and the documents
         main = _main_process()

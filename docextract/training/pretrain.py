@@ -47,6 +47,7 @@ class PretrainOptions:
     heldout: int = 0  # the last N documents are not trained on; their MLM loss/accuracy is measured each epoch
     masking: MaskingSettings = field(default_factory=MaskingSettings)
     model_overrides: dict[str, Any] = field(default_factory=dict)  # config changes for a preset (tests: tiny models)
+    layout_lr_scale: float = 1.0  # learning-rate multiplier of the untrained layout parameters (see TrainConfig)
     device: str = "auto"  # auto|cpu|cuda|mps (modeling/devices.py)
     mixed_precision: str = "auto"  # autocast on GPUs (bf16 where supported, else fp16); fp32 on the CPU
 
@@ -261,7 +262,7 @@ def pretrain(options: PretrainOptions, *, on_step: Callable | None = None, on_ep
         output_dir=options.output_dir, epochs=options.epochs, learning_rate=options.learning_rate,
         batch_size=options.batch_size, grad_accumulation=options.grad_accumulation,
         warmup_ratio=options.warmup_ratio, seed=options.seed, stop_after_steps=stop_after_steps,
-        device=options.device, mixed_precision=options.mixed_precision,
+        layout_lr_scale=options.layout_lr_scale, device=options.device, mixed_precision=options.mixed_precision,
     )
     history = train(model, windows, config, evaluate=evaluate, metric="heldout_mlm_accuracy",
                     on_step=on_step, on_epoch=next_epoch)

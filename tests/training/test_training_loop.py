@@ -141,3 +141,24 @@ def test_interrupted_write_of_history_leaves_the_previous_file_whole(tmp_path, m
     assert (tmp_path / "history.json").read_bytes() == previous
     assert json.loads(previous)["epochs"]  # whole, and readable
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(files.TEMP_PREFIX)]
+
+
+def test_the_untrained_layout_parameters_train_at_the_layout_scale(tmp_path):
+    from docextract.modeling import from_preset
+    from docextract.training.loop import parameter_groups
+
+    config = TrainConfig(tmp_path, learning_rate=1e-4, lspe_lr_scale=0.02, layout_lr_scale=100)
+    expected = {  # parameter name part -> its rate
+        "layout.polar.": 1e-2,  # DocPolarBERT's distance and angle tables
+        "encoder.layer.0.attention.self.query.weight": 1e-4,  # the text encoder keeps the base rate
+    }
+    polar = from_preset("docpolarbert", num_labels=3, num_hidden_layers=1)
+    lspe = from_preset("lspe-layoutlm", num_labels=3, num_hidden_layers=1)
+    expected_lspe = {"layout_2d.x.lspe.": 1e-4 * 0.02 * 100, "position_encoder.lspe.": 1e-4 * 0.02,
+                     "word_embeddings": 1e-4}
+    for model, table in ((polar, expected), (lspe, expected_lspe)):
+        rate = {id(p): g["lr"] for g in parameter_groups(model, config) for p in g["params"]}
+        for part, lr in table.items():
+            named = [p for n, p in model.named_parameters() if part in n]
+            assert named, part
+            assert all(rate[id(p)] == pytest.approx(lr) for p in named), part
