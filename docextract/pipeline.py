@@ -67,34 +67,47 @@ def document_windows(doc: Document, tokenizer=None, *, max_tokens: int = 512 - S
 
 @functools.lru_cache(maxsize=2)
 def load_model(name_or_path: str):
-    """A trained token-classification model and its tokenizer, loaded once per process (safetensors only)."""
+    """A trained token-classification model and its tokenizer, loaded once per process (safetensors only).
+
+    Through the runtime (:mod:`docextract.modeling.runtime`: plain torch, the ``tokenizers`` library), so `run`
+    never imports transformers; a folder whose config.json predates the runtime's keys goes through
+    transformers, which fills in the defaults of that time.
+    """
+    from docextract.modeling.loading import check_loadable_folder
+    from docextract.modeling.runtime import load_runtime_model
+    from docextract.modeling.saved_config import IncompleteConfig
+    from docextract.modeling.store import resolve_model
+    from docextract.modeling.tokenizer import load_wordpiece
+
+    folder = check_loadable_folder(resolve_model(name_or_path))
+    try:
+        model = load_runtime_model(folder)
+    except IncompleteConfig:
+        model = _load_with_transformers(folder)
+    tokenizer = load_wordpiece(str(folder) if (folder / "tokenizer.json").is_file() else None)
+    return model, tokenizer
+
+
+def _load_with_transformers(folder: Path):
+    import torch
     from transformers.utils import logging as hf_logging
 
     from docextract.modeling import LayoutForTokenClassification
-    from docextract.modeling.loading import check_loadable_folder
-    from docextract.modeling.store import resolve_model
-    from docextract.modeling.tokenizer import load_tokenizer
-
-    hf_logging.disable_progress_bar()  # our own progress goes to stderr; no tqdm bar per model load
-    folder = check_loadable_folder(resolve_model(name_or_path))
-    import torch
-
     from docextract.modeling.compact import is_compact, load_compact
 
+    hf_logging.disable_progress_bar()  # our own progress goes to stderr; no tqdm bar per model load
     if is_compact(folder):  # shipped checkpoints: fp16 + int8 embeddings, run in fp32
         model = load_compact(folder, LayoutForTokenClassification)
     else:
         model = LayoutForTokenClassification.from_pretrained(str(folder), dtype=torch.float32)
-    model.eval()
-    tokenizer = load_tokenizer(str(folder) if (folder / "tokenizer.json").is_file() else None)
-    return model, tokenizer
+    return model.eval()
 
 
 def model_window_size(model) -> int:
     """Word tokens per window the model handles: what it was trained with (``docextract_window_tokens`` in
     its config: 4094 for a long-range model trained on whole documents), never more than its position
     table minus [CLS]/[SEP]; a model that does not say reads 512 - 2 (or its smaller table)."""
-    from docextract.modeling.config import max_window_tokens
+    from docextract.modeling.saved_config import max_window_tokens
 
     limit = max_window_tokens(model.config)
     trained = getattr(model.config, "docextract_window_tokens", None)
@@ -138,9 +151,9 @@ def extract_file(path: str, options: dict[str, Any] | RunOptions) -> dict[str, A
                                            ocr=_ocr_info(doc, options)), path, doc, options)
     model_name, routing = options.model, None
     if options.model == AUTO:
-        from docextract.modeling.tokenizer import load_tokenizer
+        from docextract.modeling.tokenizer import load_wordpiece
 
-        model_name, routing = choose_model(doc, load_route(), load_tokenizer())
+        model_name, routing = choose_model(doc, load_route(), load_wordpiece())
     start = time.perf_counter()
     model, tokenizer = load_model(model_name)
     timings["load_model"] = _ms_since(start)
