@@ -38,6 +38,7 @@ class RunOptions:
     cross_pages: bool | None = None  # None: what the model was trained with (long-range models read whole documents)
     precision: float | None = None  # review policy point: None is the model's own (0.99); see extraction/review.py
     ignore_embedded: bool = False  # True: read the page only, even when the PDF carries its invoice as XML
+    pdf_text: str = "pdfplumber"  # how PDF text layers are read: "pdfplumber", or "auto" (PDFium where it agrees)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -49,7 +50,8 @@ def read_and_analyze(path: str | Path, options: RunOptions) -> tuple[Document, d
 
     timings: dict[str, int] = {}
     start = time.perf_counter()
-    doc = read_document(path, ocr=options.ocr, lang=options.lang, dpi=options.dpi, password=options.password)
+    doc = read_document(path, ocr=options.ocr, lang=options.lang, dpi=options.dpi, password=options.password,
+                        pdf_text=options.pdf_text)
     timings["read"] = _ms_since(start)
     start = time.perf_counter()
     doc = analyze_layout(doc)

@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 
-from docextract.commands.common import OcrMode, fail, stderr, user_errors
+from docextract.commands.common import PDF_TEXT_HELP, OcrMode, PdfText, fail, stderr, user_errors
 from docextract.errors import InputError, UsageError
 
 
@@ -28,6 +28,7 @@ def run(
     lang: str = typer.Option("eng", help="Tesseract language(s), e.g. eng+deu."),
     dpi: int = typer.Option(300, min=50, max=1200, help="Rendering resolution for OCR."),
     password: Optional[str] = typer.Option(None, help="Password of an encrypted PDF."),
+    pdf_text: PdfText = typer.Option(PdfText.pdfplumber, "--pdf-text", help=PDF_TEXT_HELP),
     include_tokens: bool = typer.Option(False, "--include-tokens", help="Add every word with its tag to the output."),
     ignore_embedded: bool = typer.Option(False, "--ignore-embedded", help="Read the page only, even when a PDF carries its invoice as embedded XML (ZUGFeRD, Factur-X, XRechnung); by default the XML's values are reported beside the model's and every disagreement is flagged for review."),
     timings: bool = typer.Option(False, "--timings", help="Add per-stage timings (ms) to the output (outputs then differ run to run)."),
@@ -53,7 +54,7 @@ def run(
 
         options = RunOptions(model=None if model.lower() == "none" else model, ocr=ocr.value, lang=lang, dpi=dpi,
                              password=password, include_tokens=include_tokens, include_timings=timings,
-                             precision=precision, ignore_embedded=ignore_embedded)
+                             precision=precision, ignore_embedded=ignore_embedded, pdf_text=pdf_text.value)
         if path.is_dir():
             _run_folder(path, out, options, output_format, workers=workers, glob=glob, resume=resume,
                         overwrite=overwrite, timeout=timeout, max_memory=max_memory, follow_symlinks=follow_symlinks)
