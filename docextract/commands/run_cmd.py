@@ -20,7 +20,9 @@ class OutputFormat(str, Enum):
 
 
 def run(
-    path: Path = typer.Argument(..., help="A document (PDF, PNG, JPEG, TIFF, words JSON) or a folder of them."),
+    path: Path = typer.Argument(..., help="A document (PDF, PNG, JPEG, TIFF, words JSON), a folder of them, or - to read "
+                                          "document paths from stdin, one a line, and print one JSON line per document "
+                                          "(the model loaded once: a warm process for integrations)."),
     model: str = typer.Option("invoice", "--model", "-m", help="A shipped model name (see models/), a model folder, 'auto' (a windowed or a long-range model by the document's length, see models/auto.json), or 'none' for text and layout only."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="FILE: write there instead of stdout. Required for a folder: outputs mirror its tree under OUT, with OUT/manifest.jsonl."),
     output_format: OutputFormat = typer.Option(OutputFormat.json, "--format", "-f", help="json (pretty), jsonl (one line), or csv (one row per document; line items in a second file)."),
@@ -47,7 +49,9 @@ def run(
     """Extract entity JSON from a document, or from every document in a folder.
 
     One file: the JSON goes to stdout (or --out). A folder: one JSON per file under --out, a manifest
-    with one record per input, and a summary; one bad file never stops the batch.
+    with one record per input, and a summary; one bad file never stops the batch. `-`: paths from stdin, one
+    JSON line each on stdout as soon as it is done; a file that fails gives a line with its error instead
+    (and the one-line message on stderr), and the stream goes on; exit 4 at the end if any failed.
     """
     with user_errors():
         from docextract.pipeline import RunOptions
@@ -55,7 +59,9 @@ def run(
         options = RunOptions(model=None if model.lower() == "none" else model, ocr=ocr.value, lang=lang, dpi=dpi,
                              password=password, include_tokens=include_tokens, include_timings=timings,
                              precision=precision, ignore_embedded=ignore_embedded, pdf_text=pdf_text.value)
-        if path.is_dir():
+        if str(path) == "-":
+            _run_stream(out, options, output_format)
+        elif path.is_dir():
             _run_folder(path, out, options, output_format, workers=workers, glob=glob, resume=resume,
                         overwrite=overwrite, timeout=timeout, max_memory=max_memory, follow_symlinks=follow_symlinks)
         else:
@@ -85,6 +91,34 @@ def _run_file(path: Path, out: Optional[Path], options, output_format: OutputFor
         typer.echo(text)
     else:
         _write(out, (text + "\n").encode(), overwrite)
+
+
+def _run_stream(out: Optional[Path], options, output_format: OutputFormat) -> None:
+    """Paths from stdin, one JSON line per path on stdout, flushed as each is done; the model stays loaded."""
+    import sys
+
+    from docextract.errors import EXIT_INPUT_FAILED, InputError
+    from docextract.pipeline import extract_file
+
+    if out is not None or output_format is OutputFormat.csv:
+        raise UsageError("`run -` prints one JSON line per document on stdout: --out and --format csv do not apply")
+    failed = 0
+    for line in sys.stdin:
+        source = line.rstrip("\r\n")
+        if not source.strip():
+            continue
+        try:
+            if not Path(source).exists():
+                raise InputError("no such file", path=source, code="INPUT_NOT_FOUND")
+            result = extract_file(source, options)
+        except InputError as error:  # this document only; any other error would fail every one: it ends the run
+            failed += 1
+            fail(error)  # the one line on stderr
+            result = {"source": source, "error": {**error.to_dict(), "exit_code": error.exit_code}}
+        sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
+        sys.stdout.flush()
+    if failed:
+        raise typer.Exit(EXIT_INPUT_FAILED)
 
 
 def _write(target: Path, data: bytes, overwrite: bool) -> None:
