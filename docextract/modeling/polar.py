@@ -176,13 +176,13 @@ class PolarTables:
 
 
 def shaw_bias(scaled_query: torch.Tensor, tables: PolarTables, indices: PolarIndices,
-              mask_value: float | None = None) -> torch.Tensor:
+              mask_value: float | None = None, mask_dtype: torch.dtype = torch.float32) -> torch.Tensor:
     """Shaw key term ``bias[b,h,i,j] = q_i . (E_dist[bd_ij] + E_ang[ba_ij] (+ E_1d[b1_ij]))`` (spec §0.3).
 
     Small matmuls of the queries with each table, the distance and angle scores combined into one
     (B,H,S,Kd*Ka) table so that a single gather serves both; O(B*H*S*K*d + B*H*S^2), never (B,S,S,d).
     ``scaled_query`` (B,H,S,d) is already divided by sqrt(d). Returns (B,H,S,S); with ``mask_value``, every padded
-    key's entry is that value (the softmax's padding mask and the bias together).
+    key's entry is that value (the softmax's padding mask and the bias together), in ``mask_dtype`` or wider.
     """
     batch, heads, size, _ = scaled_query.shape
     per_distance = scaled_query @ tables.distance.t()  # (B, H, S, Kd)
@@ -193,6 +193,7 @@ def shaw_bias(scaled_query: torch.Tensor, tables: PolarTables, indices: PolarInd
         # padded keys gather ``mask_value`` from one more column: the padding mask comes with the bias in one pass
         # instead of one more (B, H, S, S) addition. A padded pair's bias is a zero vector's product, so
         # ``mask + bias`` was ``mask`` exactly; the result is the same.
+        per_pair = per_pair.to(torch.promote_types(per_pair.dtype, mask_dtype))  # as ``mask + bias`` promotes
         per_pair = torch.cat((per_pair, per_pair.new_full((batch, heads, size, 1), mask_value)), -1)
         pair = indices.masked_pair
     bias = per_pair.gather(-1, pair.expand(batch, heads, size, size))  # (B, H, S, S)

@@ -144,6 +144,10 @@ def test_the_padding_mask_folded_into_the_shaw_term_equals_the_mask_added_to_it(
     folded = shaw_bias(query, tables.tables(), indices, mask_value=minimum)
     assert torch.equal(folded, additive + shaw_bias(query, tables.tables(), indices))
     assert folded[1, :, :, 5:].eq(minimum).all()
+    with torch.autocast("cpu", dtype=torch.bfloat16):  # a half-precision bias still carries the fp32 mask
+        half = shaw_bias(query, tables.tables(), indices, mask_value=minimum, mask_dtype=torch.float32)
+        assert half.dtype == torch.float32
+        assert torch.equal(half, additive + shaw_bias(query, tables.tables(), indices))
 
 
 @pytest.mark.parametrize("scheme", ["quantile", "t5"])
