@@ -189,17 +189,20 @@ def shaw_bias(scaled_query: torch.Tensor, tables: PolarTables, indices: PolarInd
     per_angle = scaled_query @ tables.angle.t()  # (B, H, S, Ka)
     per_pair = (per_distance.unsqueeze(-1) + per_angle.unsqueeze(-2)).flatten(-2)  # (B, H, S, Kd*Ka)
     pair = indices.pair
-    if mask_value is not None:
+    fold = mask_value is not None and per_pair.dtype == mask_dtype
+    if fold:
         # padded keys gather ``mask_value`` from one more column: the padding mask comes with the bias in one pass
         # instead of one more (B, H, S, S) addition. A padded pair's bias is a zero vector's product, so
         # ``mask + bias`` was ``mask`` exactly; the result is the same.
-        per_pair = per_pair.to(torch.promote_types(per_pair.dtype, mask_dtype))  # as ``mask + bias`` promotes
         per_pair = torch.cat((per_pair, per_pair.new_full((batch, heads, size, 1), mask_value)), -1)
         pair = indices.masked_pair
     bias = per_pair.gather(-1, pair.expand(batch, heads, size, size))  # (B, H, S, S)
     if indices.rel1d is not None:
         per_offset = scaled_query @ tables.rel1d.t()  # (B, H, S, N)
         bias = bias + per_offset.gather(-1, indices.rel1d.expand(batch, heads, size, size))
+    if mask_value is not None and not fold:  # a half-precision bias (autocast): the fp32 mask added as before
+        padded = indices.masked_pair[:, :, :1, :] == per_pair.shape[-1]  # (B, 1, 1, S)
+        bias = torch.zeros(padded.shape, dtype=mask_dtype).masked_fill(padded, mask_value) + bias
     return bias
 
 
