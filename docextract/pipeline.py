@@ -7,6 +7,7 @@ batch worker; the loaded model is kept per process so a worker pays for it once.
 from __future__ import annotations
 
 import functools
+import os
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -19,6 +20,7 @@ from docextract.modeling.routing import AUTO, choose_model, load_route
 from docextract.modeling.tokenizer import subword_counts
 
 SPECIAL_TOKENS = 2  # [CLS] and [SEP] around every window
+COMPUTE_ENV = "DOCEXTRACT_COMPUTE"  # overrides a model's docextract_compute (float32, bfloat16, int8-linear)
 DEFAULT_STRIDE = 128  # tokens of context shared by neighbouring windows
 
 
@@ -73,7 +75,8 @@ def load_model(name_or_path: str):
 
     Through the runtime (:mod:`docextract.modeling.runtime`: plain torch, the ``tokenizers`` library), so `run`
     never imports transformers; a folder whose config.json predates the runtime's keys goes through
-    transformers, which fills in the defaults of that time.
+    transformers, which fills in the defaults of that time. The model runs in the arithmetic its config.json
+    names (``docextract_compute``) unless ``DOCEXTRACT_COMPUTE`` says otherwise (float32, bfloat16, int8-linear).
     """
     from docextract.modeling.loading import check_loadable_folder
     from docextract.modeling.runtime import load_runtime_model
@@ -83,7 +86,7 @@ def load_model(name_or_path: str):
 
     folder = check_loadable_folder(resolve_model(name_or_path))
     try:
-        model = load_runtime_model(folder)
+        model = load_runtime_model(folder, compute=os.environ.get(COMPUTE_ENV) or None)
     except IncompleteConfig:
         model = _load_with_transformers(folder)
     tokenizer = load_wordpiece(str(folder) if (folder / "tokenizer.json").is_file() else None)
@@ -169,6 +172,7 @@ def extract_file(path: str, options: dict[str, Any] | RunOptions) -> dict[str, A
         "name": model_name,
         **({} if routing is None else {"auto": routing}),
         "preset": getattr(model.config, "preset", None),
+        **({} if getattr(model, "compute", "float32") == "float32" else {"compute": model.compute}),
         "labels": sorted({tag.split("-", 1)[1] for tag in model.config.id2label.values() if "-" in tag}),
         **({} if calibration is None else {"field_calibration": calibration.to_config()}),
         "review": scoring.describe(),

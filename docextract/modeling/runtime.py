@@ -27,6 +27,11 @@ from docextract.modeling.layers import LayoutEncoderParts
 from docextract.modeling.saved_config import SavedConfig
 
 INDEX_FILE = "model.safetensors.index.json"
+# config.json key: the arithmetic the model runs in at inference, chosen per model by an accuracy gate
+# (benchmarks/arithmetic_gate.py) and written by `scripts/ship_model.py --compute`. Absent: float32.
+COMPUTE_KEY = "docextract_compute"
+FLOAT32, BFLOAT16, INT8_LINEAR = "float32", "bfloat16", "int8-linear"
+COMPUTES = (FLOAT32, BFLOAT16, INT8_LINEAR)
 
 
 @dataclass(frozen=True)
@@ -56,11 +61,44 @@ class RuntimeTokenClassifier(nn.Module):
         dropout = config.classifier_dropout if config.classifier_dropout is not None else config.hidden_dropout_prob
         self.dropout = nn.Dropout(dropout)
         self.classifier = nn.Linear(config.hidden_size, config.num_labels)
+        self.compute = FLOAT32  # what it runs in: set by use_compute
 
     def forward(self, input_ids, attention_mask=None, bbox=None, page_ids=None, position_ids=None,
                 token_type_ids=None, **unused) -> TokenLogits:
-        hidden = self.layout.encode(input_ids, attention_mask, bbox, page_ids, position_ids, token_type_ids)
-        return TokenLogits(self.classifier(self.dropout(hidden)))  # (B, S, L)
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=self.compute == BFLOAT16):
+            hidden = self.layout.encode(input_ids, attention_mask, bbox, page_ids, position_ids, token_type_ids)
+            logits = self.classifier(self.dropout(hidden))
+        return TokenLogits(logits.float())  # (B, S, L)
+
+
+def native_bfloat16() -> bool:
+    """Whether this CPU multiplies bfloat16 natively (AVX512-BF16 or AMX): elsewhere it is emulated, and slower."""
+    try:
+        return bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())
+    except (AttributeError, RuntimeError):  # a torch build without oneDNN
+        return False
+
+
+def use_compute(model: RuntimeTokenClassifier, compute: str) -> RuntimeTokenClassifier:
+    """The model set to run in ``compute``: ``bfloat16`` (matrix products in bfloat16 through autocast, where the CPU
+    has it natively; float32 elsewhere), ``int8-linear`` (every linear layer but the classifier dynamically quantised
+    to int8 with per-channel weights, torch.ao.quantization) or ``float32``. ``model.compute`` says what it got."""
+    if compute not in COMPUTES:
+        raise ModelRefusedError(f"{COMPUTE_KEY}={compute!r} is not one of {', '.join(COMPUTES)}")
+    if compute == BFLOAT16 and not native_bfloat16():
+        compute = FLOAT32
+    if compute == INT8_LINEAR:
+        import warnings
+
+        from torch.ao.quantization import per_channel_dynamic_qconfig, quantize_dynamic
+
+        layers = {name: per_channel_dynamic_qconfig for name, module in model.named_modules()
+                  if isinstance(module, nn.Linear) and name != "classifier"}
+        with warnings.catch_warnings():  # torch.ao's notice that eager quantisation moves to torchao
+            warnings.simplefilter("ignore")
+            model = quantize_dynamic(model, layers, dtype=torch.qint8, inplace=True)
+    model.compute = compute
+    return model
 
 
 # torch.nn.init functions the layers' reset_parameters call (nn.Linear, nn.Embedding, nn.LayerNorm)
@@ -102,8 +140,9 @@ def read_weights(folder: Path) -> dict[str, torch.Tensor]:
     return {name: tensor.to(torch.float32) if tensor.is_floating_point() else tensor for name, tensor in state.items()}
 
 
-def load_runtime_model(folder: Path) -> RuntimeTokenClassifier:
-    """The model in ``folder`` (already passed ``check_loadable_folder``), in eval mode, fp32.
+def load_runtime_model(folder: Path, compute: str | None = None) -> RuntimeTokenClassifier:
+    """The model in ``folder`` (already passed ``check_loadable_folder``), in eval mode, fp32 weights, running in
+    ``compute`` (default: what its config.json names, see :func:`use_compute`).
 
     :class:`~docextract.modeling.saved_config.IncompleteConfig` when config.json was saved by a version that did
     not write every layout key (the caller loads such a folder through transformers); ModelRefusedError when the
@@ -122,4 +161,4 @@ def load_runtime_model(folder: Path) -> RuntimeTokenClassifier:
         model.load_state_dict(state, strict=True, assign=True)
     except RuntimeError as error:  # a tensor whose shape the config does not give
         raise ModelRefusedError(f"the weights do not fit the model's config.json: {error}", path=str(folder)) from error
-    return model.eval()
+    return use_compute(model.eval(), compute or getattr(config, COMPUTE_KEY, FLOAT32))

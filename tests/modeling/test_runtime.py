@@ -135,3 +135,59 @@ def test_run_imports_neither_transformers_nor_the_training_code(tmp_path):
     assert not [m for m in loaded if m == "transformers" or m.startswith("transformers.")]
     assert not [m for m in loaded if m.startswith(("docextract.training", "docextract.synth", "docextract.data"))]
     assert "tokenizers" in loaded and "docextract.modeling.runtime" in loaded
+
+
+def _ship_module():
+    import importlib.util
+
+    from docextract.modeling.store import REPO_MODELS
+
+    spec = importlib.util.spec_from_file_location("ship_model", REPO_MODELS.parent / "scripts" / "ship_model.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("compute", ["bfloat16", "int8-linear"])
+def test_a_model_shipped_with_a_compute_runs_in_it_and_stays_close_to_float32(tmp_path, compute, monkeypatch):
+    from docextract.modeling.runtime import native_bfloat16
+
+    monkeypatch.delenv("DOCEXTRACT_COMPUTE", raising=False)
+    model = _trained_like("docpolarbert")
+    model.save_pretrained(tmp_path / "run", safe_serialization=True)
+    ship = _ship_module()
+    ship.ship(tmp_path / "run", tmp_path / "shipped", compute)
+    assert json.loads((tmp_path / "shipped" / "config.json").read_text())["docextract_compute"] == compute
+    runtime = load_runtime_model(tmp_path / "shipped")
+    expected = compute if compute != "bfloat16" or native_bfloat16() else "float32"
+    assert runtime.compute == expected
+    if compute == "int8-linear":
+        linear = runtime.layout.encoder.layer[0].intermediate.dense
+        assert type(linear).__module__.startswith("torch.ao.nn.quantized")
+        assert isinstance(runtime.classifier, torch.nn.Linear)  # the classifier stays float
+    reference = load_runtime_model(tmp_path / "shipped", compute="float32")
+    assert reference.compute == "float32"
+    batch = _batch()
+    with torch.inference_mode():
+        got, want = runtime(**batch).logits, reference(**batch).logits
+    assert got.dtype == torch.float32 and got.shape == want.shape
+    assert (got - want).abs().max() < 0.1 * want.abs().max()
+    # re-shipping a shipped folder to record another compute keeps its weights
+    ship.ship(tmp_path / "shipped", tmp_path / "again", "float32")
+    with torch.inference_mode():
+        assert torch.equal(load_runtime_model(tmp_path / "again")(**batch).logits, want)
+
+
+def test_the_environment_overrides_a_models_compute_and_an_unknown_one_is_refused(tmp_path, monkeypatch):
+    _trained_like("layoutlm").save_pretrained(tmp_path, safe_serialization=True)
+    monkeypatch.setenv("DOCEXTRACT_COMPUTE", "int8-linear")
+    load_model.cache_clear()
+    try:
+        model, _ = load_model(str(tmp_path))
+        assert model.compute == "int8-linear"
+        monkeypatch.setenv("DOCEXTRACT_COMPUTE", "float8")
+        load_model.cache_clear()
+        with pytest.raises(ModelRefusedError, match="float8"):
+            load_model(str(tmp_path))
+    finally:
+        load_model.cache_clear()
