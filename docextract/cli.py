@@ -60,6 +60,10 @@ app.command("synth")(synth_cmd.synth)
 
 def main() -> None:
     """Entry point of `docextract`: usage errors exit 2, Ctrl-C 130, a bug 1 with a one-line message."""
+    _leave(_run())
+
+
+def _run() -> int:
     import click
 
     # Tesseract runs single-threaded (readers/ocr.py sets OMP_THREAD_LIMIT around its calls only:
@@ -68,10 +72,10 @@ def main() -> None:
         code = app(standalone_mode=False)
     except click.ClickException as error:
         error.show()
-        sys.exit(error.exit_code)
+        return error.exit_code
     except (KeyboardInterrupt, click.Abort):
         stderr.print("[bold red]docextract:[/] interrupted")
-        sys.exit(EXIT_INTERRUPTED)
+        return EXIT_INTERRUPTED
     except Exception as error:
         if verbose_enabled():
             traceback.print_exc()
@@ -80,5 +84,18 @@ def main() -> None:
             "(re-run with --verbose for the traceback)",
             highlight=False,
         )
-        sys.exit(EXIT_INTERNAL)
-    sys.exit(code if isinstance(code, int) else 0)
+        return EXIT_INTERNAL
+    return code if isinstance(code, int) else 0
+
+
+def _leave(code: int) -> None:
+    """Exit with ``code`` once stdout and stderr are flushed, without the interpreter's teardown: every command has
+    finished its work (files are written atomically and closed, workers reaped) by now, and tearing down torch's
+    modules costs a short command a third of its CPU time (measured: 0.5 of 1.5 CPU seconds after importing the
+    pipeline)."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (BrokenPipeError, OSError, ValueError):  # a reader that went away, a closed stream
+            pass
+    os._exit(code)
