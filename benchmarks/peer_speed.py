@@ -110,9 +110,13 @@ def compare(commands: dict[str, list[str] | str], repeats: int, pages: int, befo
     return result
 
 
-def docextract_folder(folder: Path, out: Path, pdf_text: str, workers: int) -> list[str]:
-    return [str(BIN / "docextract"), "run", str(folder), "--out", str(out), "--overwrite", "--workers", str(workers),
-            "--pdf-text", pdf_text]
+def docextract_folder(folder: Path, out: Path, pdf_text: str | None, workers: int, bin_dir: Path = BIN) -> list[str]:
+    return [str(bin_dir / "docextract"), "run", str(folder), "--out", str(out), "--overwrite", "--workers", str(workers)
+            ] + (["--pdf-text", pdf_text] if pdf_text else [])
+
+
+def with_baseline(commands: dict, baseline: list[str] | None) -> dict:
+    return commands if baseline is None else {"docextract baseline": baseline, **commands}
 
 
 def invoice2data(files: list[Path], out: Path, reader: str) -> list[str]:
@@ -127,6 +131,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--sets", default="digital,real,one,scans")
+    parser.add_argument("--baseline", type=Path, default=None, metavar="BIN",
+                        help="the bin folder of another docextract install (e.g. the previous release's venv): its "
+                             "`docextract run` joins the digital, real and one sets as 'docextract baseline'")
     parser.add_argument("--output", type=Path, default=RESULTS)
     args = parser.parse_args()
     if shutil.which("pdftotext") is None or not (BIN / "invoice2data").exists():
@@ -144,11 +151,12 @@ def main() -> None:
             digital = generate(tmp / "digital", args.digital_pages, scan=False)
         if "digital" in sets:
             pages = sum(count_pages(f) for f in digital)
-            report["sets"]["digital"] = compare({
+            report["sets"]["digital"] = compare(with_baseline({
                 "docextract": docextract_folder(tmp / "digital", out, "pdfplumber", args.workers),
                 "docextract --pdf-text auto": docextract_folder(tmp / "digital", out, "auto", args.workers),
                 "invoice2data": invoice2data(digital, tmp / "i2d", "pdftotext"),
-            }, args.repeats, pages, before=clear)
+            }, args.baseline and docextract_folder(tmp / "digital", out, None, args.workers, args.baseline)),
+                args.repeats, pages, before=clear)
             report["sets"]["digital"]["files"] = len(digital)
             print("digital", json.dumps(report["sets"]["digital"]), flush=True)
         if "real" in sets:
@@ -159,21 +167,22 @@ def main() -> None:
                 (folder / f"{index:03d}_{path.name}").symlink_to(path)
             pages = sum(count_pages(f) for f in real)
             command = docextract_folder(folder, out, "pdfplumber", args.workers) + ["--follow-symlinks"]
-            report["sets"]["real"] = compare({
+            report["sets"]["real"] = compare(with_baseline({
                 "docextract": command,
                 "docextract --pdf-text auto": docextract_folder(folder, out, "auto", args.workers) + ["--follow-symlinks"],
                 "invoice2data": invoice2data(real, tmp / "i2d", "pdftotext"),
-            }, args.repeats, pages, before=clear)
+            }, args.baseline and docextract_folder(folder, out, None, args.workers, args.baseline) + ["--follow-symlinks"]),
+                args.repeats, pages, before=clear)
             report["sets"]["real"].update(files=len(real), source=str(args.real))
             print("real", json.dumps(report["sets"]["real"]), flush=True)
         if "one" in sets:
             one = next(f for f in digital if count_pages(f) == 1)
-            report["sets"]["one"] = compare({
+            report["sets"]["one"] = compare(with_baseline({
                 "docextract": [str(BIN / "docextract"), "run", str(one)],
                 "docextract --pdf-text auto": [str(BIN / "docextract"), "run", str(one), "--pdf-text", "auto"],
                 "invoice2data": [str(BIN / "invoice2data"), "-i", "pdftotext", "-f", "json", "-o", str(tmp / "i2d"),
                                  str(one)],
-            }, max(args.repeats, 5), 1)
+            }, args.baseline and [str(args.baseline / "docextract"), "run", str(one)]), max(args.repeats, 5), 1)
             print("one", json.dumps(report["sets"]["one"]), flush=True)
         if "scans" in sets:
             scans = generate(tmp / "scans", 0, scan=True, count=args.scans)
