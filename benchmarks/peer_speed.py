@@ -80,8 +80,10 @@ def count_pages(path: Path) -> int:
 
 def timed(command: list[str] | str, env: dict | None = None) -> float:
     start = time.perf_counter()
+    # every command is an installed entry point: without PYTHONPATH, so a --baseline install runs its own code
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     result = subprocess.run(command, shell=isinstance(command, str), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, env={**os.environ, **(env or {})})
+                            stderr=subprocess.PIPE, env={**environment, **(env or {})})
     seconds = time.perf_counter() - start
     if result.returncode not in (0, 4):  # 4: docextract's "some input failed" (reported, not fatal here)
         raise SystemExit(f"{command} failed ({result.returncode}): {result.stderr.decode()[-2000:]}")
