@@ -9,6 +9,9 @@ issue's bar: at most 3x).
   ``--digital-pages`` pages (100: the issue's batch): ``docextract run DIR --out OUT --workers 2`` (with the default
   ``--pdf-text pdfplumber`` and with ``--pdf-text auto``) and ``invoice2data -i pdftotext -f json FILE...``.
 * ``real``: the real e-invoices of ``--real`` (default: the shared einvoices-more folder), same commands.
+Each docextract set also runs with ``DOCEXTRACT_COMPUTE=bfloat16`` (what a model shipped with
+``--compute bfloat16`` runs in, after benchmarks/arithmetic_gate.py passed it).
+
 * ``one``: a single one-page invoice: ``docextract run FILE`` (stdout) and ``invoice2data FILE``.
 * ``scans``: scan-like invoice images (``docextract synth --scan-fraction 1``, 150 dpi): ``docextract run DIR``,
   ``invoice2data -i tesseract`` and Tesseract alone (``tesseract IMAGE stdout`` per image, one shell loop): the
@@ -97,9 +100,11 @@ def compare(commands: dict[str, list[str] | str], repeats: int, pages: int, befo
         for name, command in commands.items():
             if before is not None:
                 before()
-            walls[name].append(timed(command))
-    result = {"pages": pages, "repeats": repeats, "commands": {n: c if isinstance(c, str) else " ".join(c)
-                                                               for n, c in commands.items()}}
+            if isinstance(command, tuple):  # (command, environment)
+                walls[name].append(timed(*command))
+            else:
+                walls[name].append(timed(command))
+    result = {"pages": pages, "repeats": repeats, "commands": {n: _shown(c) for n, c in commands.items()}}
     for name, values in walls.items():
         median = statistics.median(values)
         result[name] = {"wall_seconds": [round(v, 3) for v in values], "median_seconds": round(median, 3),
@@ -110,6 +115,16 @@ def compare(commands: dict[str, list[str] | str], repeats: int, pages: int, befo
             if name != "invoice2data":
                 result[name]["ratio_to_invoice2data"] = round(result[name]["median_seconds"] / peer["median_seconds"], 2)
     return result
+
+
+def _shown(command) -> str:
+    if isinstance(command, tuple):
+        command, env = command
+        return " ".join(f"{k}={v}" for k, v in env.items()) + " " + _shown(command)
+    return command if isinstance(command, str) else " ".join(command)
+
+
+BF16 = {"DOCEXTRACT_COMPUTE": "bfloat16"}  # what `scripts/ship_model.py --compute bfloat16` records in the model
 
 
 def docextract_folder(folder: Path, out: Path, pdf_text: str | None, workers: int, bin_dir: Path = BIN) -> list[str]:
@@ -156,6 +171,8 @@ def main() -> None:
             report["sets"]["digital"] = compare(with_baseline({
                 "docextract": docextract_folder(tmp / "digital", out, "pdfplumber", args.workers),
                 "docextract --pdf-text auto": docextract_folder(tmp / "digital", out, "auto", args.workers),
+                "docextract --pdf-text auto, bfloat16": (docextract_folder(tmp / "digital", out, "auto", args.workers),
+                                                         BF16),
                 "invoice2data": invoice2data(digital, tmp / "i2d", "pdftotext"),
             }, args.baseline and docextract_folder(tmp / "digital", out, None, args.workers, args.baseline)),
                 args.repeats, pages, before=clear)
@@ -172,6 +189,8 @@ def main() -> None:
             report["sets"]["real"] = compare(with_baseline({
                 "docextract": command,
                 "docextract --pdf-text auto": docextract_folder(folder, out, "auto", args.workers) + ["--follow-symlinks"],
+                "docextract --pdf-text auto, bfloat16": (
+                    docextract_folder(folder, out, "auto", args.workers) + ["--follow-symlinks"], BF16),
                 "invoice2data": invoice2data(real, tmp / "i2d", "pdftotext"),
             }, args.baseline and docextract_folder(folder, out, None, args.workers, args.baseline) + ["--follow-symlinks"]),
                 args.repeats, pages, before=clear)
@@ -182,6 +201,8 @@ def main() -> None:
             report["sets"]["one"] = compare(with_baseline({
                 "docextract": [str(BIN / "docextract"), "run", str(one)],
                 "docextract --pdf-text auto": [str(BIN / "docextract"), "run", str(one), "--pdf-text", "auto"],
+                "docextract --pdf-text auto, bfloat16": ([str(BIN / "docextract"), "run", str(one), "--pdf-text", "auto"],
+                                                         BF16),
                 "invoice2data": [str(BIN / "invoice2data"), "-i", "pdftotext", "-f", "json", "-o", str(tmp / "i2d"),
                                  str(one)],
             }, args.baseline and [str(args.baseline / "docextract"), "run", str(one)]), max(args.repeats, 5), 1)

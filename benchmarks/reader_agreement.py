@@ -14,7 +14,7 @@ An eligible page where they differ is listed with the first differing word: the 
 exclude such pages (the README states the outcome). Also times each reader per page (characters to
 words included; pdfplumber's includes its content-stream parse). Ineligible pages are counted per reason.
 
-    PYTHONPATH=$PWD .venv/bin/python benchmarks/reader_agreement.py [FOLDER ...] [--output FILE]
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/reader_agreement.py [FOLDER ...] [--synth 60] [--output FILE]
 
 Writes benchmarks/results/reader_agreement.json.
 """
@@ -129,6 +129,8 @@ def summarise(rows: list[dict]) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("folders", nargs="*", type=Path, default=list(DEFAULT_FOLDERS))
+    parser.add_argument("--synth", type=int, default=60, metavar="N",
+                        help="also N synthetic digital invoices (docextract synth, all families, seed 16; 0: none)")
     parser.add_argument("--output", type=Path, default=RESULTS)
     args = parser.parse_args()
     import pdfplumber
@@ -138,14 +140,30 @@ def main() -> None:
               "versions": {"pdfplumber": pdfplumber.__version__, "pypdfium2": pypdfium2.version.PYPDFIUM_INFO.api_tag
                            if hasattr(pypdfium2, "version") else None, "python": platform.python_version()},
               "folders": {}}
-    for folder in args.folders:
-        rows = [row for path in sorted(folder.rglob("*.pdf")) for row in compare_file(path)]
-        try:
-            name = str(folder.relative_to(SHARED))
-        except ValueError:
-            name = str(folder)
-        result["folders"][name] = summarise(rows)
-        print(name, json.dumps({k: v for k, v in result["folders"][name].items() if k != "eligible_but_different"}), flush=True)
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="reader_agreement_") as tmp:
+        folders = list(args.folders)
+        if args.synth:
+            from docextract.synth.generate import SynthOptions, generate_invoice
+            from docextract.synth.layouts import FAMILY_NAMES
+
+            options = SynthOptions(families=tuple(FAMILY_NAMES), pages_max=3, scan_fraction=0.0)
+            for index in range(args.synth):
+                generate_invoice(16, index, options, Path(tmp))
+            folders.append(Path(tmp))
+        for folder in folders:
+            rows = [row for path in sorted(folder.rglob("*.pdf")) for row in compare_file(path)]
+            if folder == Path(tmp):
+                name = f"synthetic ({args.synth} digital invoices: docextract synth, all families, seed 16)"
+            else:
+                try:
+                    name = str(folder.relative_to(SHARED))
+                except ValueError:
+                    name = str(folder)
+            result["folders"][name] = summarise(rows)
+            print(name, json.dumps({k: v for k, v in result["folders"][name].items() if k != "eligible_but_different"}),
+                  flush=True)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
     print(f"written: {args.output}")
