@@ -32,6 +32,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import shutil
 import statistics
 import subprocess
@@ -81,7 +82,9 @@ def count_pages(path: Path) -> int:
         document.close()
 
 
-def timed(command: list[str] | str, env: dict | None = None) -> float:
+def timed(command: list[str] | str, env: dict | None = None) -> tuple[float, float]:
+    """Wall seconds and CPU seconds (user + system of the command and all its processes)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     # every command is an installed entry point: without PYTHONPATH, so a --baseline install runs its own code
     environment = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
@@ -92,25 +95,29 @@ def timed(command: list[str] | str, env: dict | None = None) -> float:
     seconds = time.perf_counter() - start
     if result.returncode != 0:  # every input here is readable: any failure would make the time meaningless
         raise SystemExit(f"{command} failed ({result.returncode}): {result.stderr.decode()[-2000:]}")
-    return seconds
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return seconds, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def compare(commands: dict[str, list[str] | str], repeats: int, pages: int, before=None) -> dict:
     """Each command ``repeats`` times, alternating; median wall seconds, pages/s, ratio to invoice2data."""
     walls: dict[str, list[float]] = {name: [] for name in commands}
+    cpus: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(repeats):
         for name, command in commands.items():
             if before is not None:
                 before()
-            if isinstance(command, tuple):  # (command, environment)
-                walls[name].append(timed(*command))
-            else:
-                walls[name].append(timed(command))
+            wall, cpu = timed(*command) if isinstance(command, tuple) else timed(command)  # tuple: (command, env)
+            walls[name].append(wall)
+            cpus[name].append(cpu)
     result = {"pages": pages, "repeats": repeats, "commands": {n: _shown(c) for n, c in commands.items()}}
     for name, values in walls.items():
         median = statistics.median(values)
         result[name] = {"wall_seconds": [round(v, 3) for v in values], "median_seconds": round(median, 3),
-                        "pages_per_second": round(pages / median, 2)}
+                        "pages_per_second": round(pages / median, 2),
+                        # on a shared machine wall time depends on what else runs; CPU seconds much less
+                        "cpu_seconds": [round(v, 3) for v in cpus[name]],
+                        "median_cpu_seconds": round(statistics.median(cpus[name]), 3)}
     peer = result.get("invoice2data")
     if peer:
         for name in walls:
