@@ -41,6 +41,7 @@ class RunOptions:
     precision: float | None = None  # review policy point: None is the model's own (0.99); see extraction/review.py
     ignore_embedded: bool = False  # True: read the page only, even when the PDF carries its invoice as XML
     pdf_text: str = "pdfplumber"  # how PDF text layers are read: "pdfplumber", or "auto" (PDFium where it agrees)
+    split: bool = True  # an invoice model's file may hold several invoices: one document each (extraction/segments.py)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -179,7 +180,7 @@ def extract_file(path: str, options: dict[str, Any] | RunOptions) -> dict[str, A
     }
     output = build_output(doc, tagged, model=model_info, timings_ms=timings if options.include_timings else None,
                           include_tokens=options.include_tokens, ocr=_ocr_info(doc, options), field_calibration=calibration,
-                          scoring=scoring)
+                          scoring=scoring, split=options.split)
     return _with_embedded(output, path, doc, options)
 
 
@@ -192,6 +193,10 @@ def _with_embedded(output: dict[str, Any], path: str, doc: Document, options: Ru
 
     invoice = read_embedded_invoice(path, password=options.password)
     if invoice is None:
+        return output
+    if len(output["documents"]) > 1:  # which of the invoices the XML belongs to is not said: none gets its values
+        output["warnings"].append(f"the embedded invoice ({invoice.summary()['attachment']}) was not applied: the file "
+                                  f"holds {len(output['documents'])} documents (--no-split reads it as one)")
         return output
     from docextract.extraction.embedded import add_embedded_values
 

@@ -119,8 +119,9 @@ def test_run_dash_reads_paths_from_stdin_one_json_line_each_with_the_model_loade
     assert "missing.pdf: no such file" in result.stderr
 
 
-def test_run_dash_refuses_out_and_csv(tiny_model, tmp_path):
+def test_run_dash_refuses_out_csv_and_labelstudio(tiny_model, tmp_path):
     result = runner.invoke(app, ["run", "-", "--out", str(tmp_path / "x.json")], input="")
     assert result.exit_code == 2 and "--out" in result.stderr
-    result = runner.invoke(app, ["run", "-", "--format", "csv"], input="")
-    assert result.exit_code == 2
+    for output_format in ("csv", "labelstudio"):
+        result = runner.invoke(app, ["run", "-", "--format", output_format], input="")
+        assert result.exit_code == 2, output_format

@@ -160,8 +160,10 @@ class WorkerPool:
     isolated = True
 
     def __init__(self, process: str, options: dict, *, workers: int = 1, timeout_s: float | None = 300.0,
-                 max_memory_mb: int | None = 2048, label: str = "", stderr_path: str | None = None):
+                 max_memory_mb: int | None = 2048, label: str = "", stderr_path: str | None = None,
+                 warmup: str | None = None):
         self.process = process
+        self.warmup = warmup  # "module:function" called with the options once per worker, before its memory cap
         self.options = options
         self.timeout_s = timeout_s
         self.max_memory_mb = max_memory_mb
@@ -194,7 +196,8 @@ class WorkerPool:
                 stderr.close()
         slot.tasks = Connection(task_write, readable=False)
         slot.results = Connection(result_read, writable=False)
-        config = {"process": self.process, "options": self.options, "max_memory_mb": self.max_memory_mb, "sys_path": sys.path}
+        config = {"process": self.process, "options": self.options, "max_memory_mb": self.max_memory_mb, "sys_path": sys.path,
+                  "warmup": self.warmup}
         slot.tasks.send_bytes(json_bytes(config, indent=None))
         slot.state = "starting"
         slot.started_at = time.monotonic()
@@ -240,12 +243,13 @@ class WorkerPool:
     def busy(self) -> bool:
         return any(slot.queue for slot in self.slots)
 
-    def submit(self, slot: _Slot, key: Any, path: str) -> None:
+    def submit(self, slot: _Slot, key: Any, path: str, options: dict | None = None) -> None:
+        """Send ``path`` to ``slot``'s worker; ``options``: this file's own (default: the pool's)."""
         slot.queue.append((key, path))
         if len(slot.queue) == 1:
             self._start_clock(slot)
         try:
-            slot.tasks.send_bytes(json_bytes({"path": path}, indent=None))
+            slot.tasks.send_bytes(json_bytes({"path": path, **({} if options is None else {"options": options})}, indent=None))
         except OSError:
             pass  # the worker died while idle: collect() sees the closed pipe and reports a crash
 
@@ -254,14 +258,17 @@ class WorkerPool:
         slot.started_at = time.monotonic()
         slot.deadline = slot.started_at + self.timeout_s if self.timeout_s else None
 
-    def collect(self) -> list[Outcome]:
-        """Wait until something happens (a result, a crash, a timeout, a worker ready); return finished files."""
+    def collect(self, wake: Any = None) -> list[Outcome]:
+        """Wait until something happens (a result, a crash, a timeout, a worker ready); return finished files.
+        ``wake``: a connection (or file descriptor) that also ends the wait when readable (a server's new request)."""
         watched = [slot for slot in self.slots if slot.state == "starting" or slot.queue]
         if not watched:
+            if wake is not None:
+                wait([wake])
             return []
         deadlines = [slot.deadline for slot in watched if slot.deadline is not None]
         timeout = max(0.0, min(deadlines) - time.monotonic()) if deadlines else None
-        ready = wait([slot.results for slot in watched], timeout)
+        ready = wait([slot.results for slot in watched] + ([] if wake is None else [wake]), timeout)
         outcomes: list[Outcome] = []
         for slot in watched:
             if slot.results in ready:
@@ -471,6 +478,8 @@ def _serve(task_fd: int, result_fd: int) -> int:
     sys.path[:] = config["sys_path"]
     try:
         function = resolve_process(config["process"])
+        if config.get("warmup"):  # e.g. load the model once: it belongs to the baseline, not to a file's cap
+            resolve_process(config["warmup"])(config["options"])
     except BaseException as error:
         _send(results, {"type": "startup_error", "message": f"{type(error).__name__}: {error}"})
         return 2
@@ -481,7 +490,7 @@ def _serve(task_fd: int, result_fd: int) -> int:
             task = json.loads(tasks.recv_bytes())
         except EOFError:
             return 0
-        header, payload = run_task(function, task["path"], config["options"])
+        header, payload = run_task(function, task["path"], task.get("options", config["options"]))
         header["peak_rss_mb"] = peak_rss_mb()
         _send(results, header, payload)
 

@@ -18,6 +18,7 @@ class DataSet(str, Enum):
     sroie = "sroie"
     kleister = "kleister"
     einvoice = "einvoice"
+    labelstudio = "labelstudio"
 
 
 class Split(str, Enum):
@@ -29,16 +30,23 @@ def convert(
     dataset: DataSet = typer.Argument(..., help="Which data set SRC holds."),
     src: Path = typer.Argument(..., help="The data set's folder (its root, or one split folder); for einvoice a PDF or a folder searched recursively for PDFs."),
     out: Path = typer.Argument(..., help="The labelled JSONL file to write (replaced atomically)."),
+    files_root: Optional[Path] = typer.Option(None, "--files-root", help="labelstudio: where the tasks' images are (Label Studio's LOCAL_FILES_DOCUMENT_ROOT for /data/local-files/ paths, its data folder for /data/upload/ ones); default: the export's folder. Tasks made by `run --format labelstudio` carry their words and need no images."),
     split: Split = typer.Option(Split.train, "--split", help="Which split to convert (Kleister-NDA has only train; e-invoices have none: split them with `docextract split`, which keeps each invoice's renderings together)."),
 ) -> None:
-    """Convert FUNSD, SROIE, Kleister-NDA or e-invoices (PDFs with embedded ZUGFeRD/Factur-X/XRechnung XML)
-    into docextract's labelled JSONL (docs/labelled-format.md)."""
+    """Convert FUNSD, SROIE, Kleister-NDA, e-invoices (PDFs with embedded ZUGFeRD/Factur-X/XRechnung XML) or a
+    Label Studio JSON export (rectangles with labels and text on page images) into docextract's labelled JSONL
+    (docs/labelled-format.md)."""
     with user_errors():
         from docextract.data.labelled import write_jsonl
 
         if not src.exists():
             raise InputError("no such folder", path=str(src), code="INPUT_NOT_FOUND")
-        if dataset is DataSet.einvoice:
+        if dataset is DataSet.labelstudio:
+            from docextract.data.labelstudio import convert_labelstudio
+            docs, report = convert_labelstudio(src, files_root)
+            if not docs:
+                raise InputError("no annotated task in the export", path=str(src))
+        elif dataset is DataSet.einvoice:
             if split is not Split.train:
                 raise UsageError("e-invoices have no splits: convert them all, then `docextract split`", path=str(src))
             from docextract.data.einvoice import convert_einvoices
@@ -121,3 +129,31 @@ def split(
         groups = {d.group for d in train + val if d.group is not None}
         note = f" ({len(groups)} groups kept whole)" if groups else ""
         stderr.print(f"{len(train)} documents -> {train_out}, {len(val)} -> {val_out}{note}", highlight=False)
+
+
+def labelstudio_config(
+    labels: Optional[List[str]] = typer.Argument(None, help="The labels to offer (default: the model's entity labels)."),
+    model: str = typer.Option("invoice", "--model", "-m", help="A shipped model name or a model folder whose labels to offer."),
+) -> None:
+    """Print the Label Studio labelling config (XML) for reviewing `run --format labelstudio` predictions and labelling
+    new documents: rectangles with a label and their text on page images. Paste it into a project's Settings >
+    Labeling Interface > Code, or pass it to the SDK's create_project(label_config=...)."""
+    with user_errors():
+        from docextract.extraction.labelstudio import labelling_config
+
+        typer.echo(labelling_config(labels or model_labels(model)), nl=False)
+
+
+def model_labels(name_or_path: str) -> list[str]:
+    """A model's entity labels (B-/I-/E-/S- prefixes removed) from its config.json, without loading its weights."""
+    import json
+
+    from docextract.errors import ModelRefusedError
+    from docextract.modeling.store import resolve_model
+
+    config = resolve_model(name_or_path) / "config.json"
+    try:
+        id2label = json.loads(config.read_text(encoding="utf-8"))["id2label"]
+    except (OSError, ValueError, KeyError) as error:
+        raise ModelRefusedError(f"cannot read the model's labels: {error}", path=str(config)) from None
+    return sorted({tag.split("-", 1)[1] for tag in id2label.values() if "-" in tag})

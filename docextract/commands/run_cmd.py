@@ -17,6 +17,7 @@ class OutputFormat(str, Enum):
     json = "json"
     jsonl = "jsonl"
     csv = "csv"
+    labelstudio = "labelstudio"
 
 
 def run(
@@ -25,7 +26,7 @@ def run(
                                           "(the model loaded once: a warm process for integrations)."),
     model: str = typer.Option("invoice", "--model", "-m", help="A shipped model name (see models/), a model folder, 'auto' (a windowed or a long-range model by the document's length, see models/auto.json), or 'none' for text and layout only."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="FILE: write there instead of stdout. Required for a folder: outputs mirror its tree under OUT, with OUT/manifest.jsonl."),
-    output_format: OutputFormat = typer.Option(OutputFormat.json, "--format", "-f", help="json (pretty), jsonl (one line), or csv (one row per document; line items in a second file)."),
+    output_format: OutputFormat = typer.Option(OutputFormat.json, "--format", "-f", help="json (pretty), jsonl (one line), csv (one row per document; line items in a second file), or labelstudio (Label Studio tasks, one per page, with the model's predictions as pre-annotations; import them into a project set up with `docextract labelstudio-config`)."),
     ocr: OcrMode = typer.Option(OcrMode.auto, help="auto: OCR only pages without a usable text layer."),
     lang: str = typer.Option("eng", help="Tesseract language(s), e.g. eng+deu."),
     dpi: int = typer.Option(300, min=50, max=1200, help="Rendering resolution for OCR."),
@@ -33,6 +34,7 @@ def run(
     pdf_text: PdfText = typer.Option(PdfText.pdfplumber, "--pdf-text", help=PDF_TEXT_HELP),
     include_tokens: bool = typer.Option(False, "--include-tokens", help="Add every word with its tag to the output."),
     ignore_embedded: bool = typer.Option(False, "--ignore-embedded", help="Read the page only, even when a PDF carries its invoice as embedded XML (ZUGFeRD, Factur-X, XRechnung); by default the XML's values are reported beside the model's and every disagreement is flagged for review."),
+    split: bool = typer.Option(True, "--split/--no-split", help="A file may hold several invoices (a scanned stack): each becomes its own entry of documents[] with its page range, fields, line items and checks, decided from the pages (a new invoice number, 'Page 1 of N', a new header after totals). --no-split reads the whole file as one document."),
     timings: bool = typer.Option(False, "--timings", help="Add per-stage timings (ms) to the output (outputs then differ run to run)."),
     precision: Optional[float] = typer.Option(
         None, "--precision", min=0.5, max=1.0,
@@ -58,7 +60,8 @@ def run(
 
         options = RunOptions(model=None if model.lower() == "none" else model, ocr=ocr.value, lang=lang, dpi=dpi,
                              password=password, include_tokens=include_tokens, include_timings=timings,
-                             precision=precision, ignore_embedded=ignore_embedded, pdf_text=pdf_text.value)
+                             precision=precision, ignore_embedded=ignore_embedded, split=split,
+                             pdf_text=pdf_text.value)
         if str(path) == "-":
             _run_stream(out, options, output_format)
         elif path.is_dir():
@@ -73,6 +76,9 @@ def _run_file(path: Path, out: Optional[Path], options, output_format: OutputFor
 
     if not path.exists():
         raise InputError("no such file", path=str(path), code="INPUT_NOT_FOUND")
+    if output_format is OutputFormat.labelstudio:
+        _write_labelstudio(path, out, options, overwrite)
+        return
     result = extract_file(str(path), options)
     if output_format is OutputFormat.csv:
         from docextract.extraction.tabular import DOCUMENT_KEYS, LINE_ITEM_KEYS, document_rows, line_item_rows, to_csv
@@ -97,11 +103,12 @@ def _run_stream(out: Optional[Path], options, output_format: OutputFormat) -> No
     """Paths from stdin, one JSON line per path on stdout, flushed as each is done; the model stays loaded."""
     import sys
 
-    from docextract.errors import EXIT_INPUT_FAILED, InputError
+    from docextract.errors import EXIT_INPUT_FAILED
     from docextract.pipeline import extract_file
 
-    if out is not None or output_format is OutputFormat.csv:
-        raise UsageError("`run -` prints one JSON line per document on stdout: --out and --format csv do not apply")
+    if out is not None or output_format in (OutputFormat.csv, OutputFormat.labelstudio):
+        raise UsageError("`run -` prints one JSON line per document on stdout: --out and --format csv or labelstudio "
+                         "do not apply")
     failed = 0
     for line in sys.stdin:
         source = line.rstrip("\r\n")
@@ -121,6 +128,25 @@ def _run_stream(out: Optional[Path], options, output_format: OutputFormat) -> No
         raise typer.Exit(EXIT_INPUT_FAILED)
 
 
+def _write_labelstudio(path: Path, out: Optional[Path], options, overwrite: bool) -> None:
+    """Label Studio tasks with predictions: the page images (PNG data URIs) and the words `run` read."""
+    from dataclasses import replace
+
+    from docextract.extraction.labelstudio import prediction_tasks
+    from docextract.pipeline import extract_file
+    from docextract.readers.page_images import page_data_uris
+
+    if options.model is None:
+        raise UsageError("--format labelstudio writes the model's predictions: give a model, not --model none", path=str(path))
+    images = page_data_uris(path, password=options.password)  # refuses a words JSON before the model runs
+    result = extract_file(str(path), replace(options, include_tokens=True))
+    text = json.dumps(prediction_tasks(result, images), ensure_ascii=False)
+    if out is None:
+        typer.echo(text)
+    else:
+        _write(out, (text + "\n").encode(), overwrite)
+
+
 def _write(target: Path, data: bytes, overwrite: bool) -> None:
     from docextract.errors import OutputError
     from docextract.files import write_bytes_atomic
@@ -134,6 +160,8 @@ def _write(target: Path, data: bytes, overwrite: bool) -> None:
 def _run_folder(path: Path, out: Optional[Path], options, output_format: OutputFormat, **batch) -> None:
     from docextract.batch.engine import run_batch  # it prints the summary on stderr itself
 
+    if output_format is OutputFormat.labelstudio:
+        raise UsageError("--format labelstudio takes one file at a time (a folder: run each file)", path=str(path))
     if out is None:
         raise UsageError("a folder needs --out DIR for its outputs and manifest", path=str(path))
     summary = run_batch(
@@ -143,6 +171,7 @@ def _run_folder(path: Path, out: Optional[Path], options, output_format: OutputF
     )
     if output_format is OutputFormat.csv:
         _write_folder_csv(Path(out), batch["overwrite"] or batch["resume"])
+
     if summary.exit_code:
         raise typer.Exit(summary.exit_code)
 

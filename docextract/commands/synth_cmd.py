@@ -53,6 +53,20 @@ def _generate_all(seed: int, count: int, options, out_dir: Path, workers: int) -
                             chunksize=WORKER_CHUNK)
 
 
+def _write_stacks(out_dir: Path, seed: int, sources: list[str], size: int) -> None:
+    """Every ``size`` PDFs of ``sources`` (the last stack may hold fewer) as one PDF, and stacks.jsonl."""
+    from docextract.synth.stacks import stack_pdfs
+
+    lines = []
+    for number, start in enumerate(range(0, len(sources), size)):
+        group = sources[start:start + size]
+        name = f"stack-{seed}-{number:06d}.pdf"
+        ranges = stack_pdfs([out_dir / source for source in group], out_dir / name)
+        lines.append(json.dumps({"stack": name, "documents": [
+            {"id": Path(source).stem, "source": source, "page_range": list(pages)} for source, pages in zip(group, ranges)]}))
+    write_bytes_atomic(out_dir / "stacks.jsonl", "".join(line + "\n" for line in lines).encode("utf-8"))
+
+
 def synth(
     out_dir: Path = typer.Argument(..., help="Folder for the PDFs, scan images and labels.jsonl (created if missing)."),
     count: int = typer.Option(100, "--count", "-n", min=1, help="Number of invoices."),
@@ -67,6 +81,9 @@ def synth(
     scan_dpi: int = typer.Option(150, "--scan-dpi", min=50, max=400, help="Resolution of the scan-like images."),
     workers: int = typer.Option(1, "--workers", min=1, max=64,
                                 help="Processes generating in parallel (the output is identical for any number)."),
+    stack: int = typer.Option(0, "--stack", min=0, help="Also write stacks: every K digital invoices concatenated into one PDF "
+                              "(stack-SEED-NNNNNN.pdf), with each invoice's true page range in OUT_DIR/stacks.jsonl; for testing "
+                              "how `run` splits a file into documents. 0: no stacks."),
     list_families: bool = typer.Option(False, "--list-families", help="Print the layout families and exit."),
 ) -> None:
     """Generate labelled synthetic invoices: digital PDFs, scan-like images, and OUT_DIR/labels.jsonl."""
@@ -91,9 +108,14 @@ def synth(
                 transient=True,
             ) as progress:
                 task = progress.add_task("synth", total=count)
+                digital: list[str] = []
                 for record in _generate_all(seed, count, options, out_dir, workers):
                     sink.write((json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8"))
                     progress.advance(task)
+                    if record["source"].endswith(".pdf"):
+                        digital.append(record["source"])
+            if stack:
+                _write_stacks(out_dir, seed, digital, stack)
             write_bytes_atomic(out_dir / "synth-config.json", (json.dumps({
                 "count": count, "seed": seed, "families": list(options.families), "pages_max": pages_max,
                 "pages_min": pages_min, "scan_fraction": scan_fraction, "scan_dpi": scan_dpi}, indent=2) + "\n").encode("utf-8"))

@@ -52,6 +52,13 @@ class Entity:
     words: tuple[WordRef, ...]
     confidence: float
     method: str = "model"  # "rule": read from a key the page prints (docextract.extraction.key_values)
+    # The joint decoding of one-value fields chose this entity as its label's value (docextract.extraction.fields):
+    # it is the field, whatever the confidence of other entities of the label, which become its alternatives.
+    assigned: bool = False
+
+    def rank(self) -> tuple[bool, float]:
+        """Sort key of the entities of one label, the field's value first: assigned, then most confident."""
+        return (not self.assigned, -self.confidence)
 
     def text(self, doc: Document) -> str:
         """The value as printed: words joined by spaces, lines by newlines."""

@@ -97,6 +97,18 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     return [*kept, *found.values()]
 
 
+def keyed_values(doc: Document, labels: Sequence[str], locale: str, year: int | None
+                 ) -> Iterator[tuple[int, str, tuple[WordRef, ...]]]:
+    """(page index, label, value words) for every value of ``labels`` that a page prints after a whole key of
+    that label (the same keys and value shapes as :func:`key_value_entities`, without the model): what
+    :mod:`docextract.extraction.segments` reads to tell where one invoice of a stack ends. ``labels``: every
+    label the keys are told apart from (a key of two of them is nobody's)."""
+    for label, value_words in _keyed_values(doc, set(labels)):
+        words = _value(doc, label, value_words, locale, year)
+        if words:
+            yield words[0].page_index, label, words
+
+
 def _may_take(label: str, owner: Entity, words: tuple[WordRef, ...]) -> bool:
     """Whether the words a whole key of ``label`` points at may be taken from the model entity ``owner``: only
     its whole value, and never an amount (a totals block prints one amount under two names: total and amount

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib.resources
 import json
+from dataclasses import replace
 from typing import Any, Callable, Sequence
 
 from docextract import __version__
@@ -33,6 +34,7 @@ from docextract.extraction.entities import (
 from docextract.extraction.fields import decode_document_entities
 from docextract.extraction.normalize import parse_currency
 from docextract.extraction.scoring import FieldScoring
+from docextract.extraction.segments import Segment, split_documents
 from docextract.extraction.values import document_values, policy_for_labels
 
 SCHEMA_VERSION = "1.0"
@@ -61,20 +63,37 @@ def build_output(
     ocr: dict[str, Any] | None = None,
     field_calibration: Callable[[float], float] | None = None,
     scoring: FieldScoring | None = None,
+    split: bool = False,
 ) -> dict[str, Any]:
     """The full output object for one file. ``tagged``: every word in reading order with its tag;
     ``field_calibration`` maps raw field confidences to calibrated ones (None: raw, as before); ``scoring``
     (:mod:`docextract.extraction.scoring`, the model's calibration and review policy) then gives the fields their
-    evidence confidence and review status (without one: the calibration alone and no fitted policy)."""
+    evidence confidence and review status (without one: the calibration alone and no fitted policy). ``split``:
+    an invoice model's file may hold several invoices, each its own document (:mod:`docextract.extraction.segments`;
+    a file of one invoice gives the same single document either way)."""
     ids = token_ids(doc)
     locale = document_locale(doc)
-    entities = decode_document_entities(doc, tagged)
-    document = _document_fields(doc, entities, locale, ids, field_calibration) if model else None
-    if document is not None:  # every field gets a status; without a scoring, by the calibration alone
-        scoring = scoring or FieldScoring(field_calibration, None, tuple(model.get("labels") or ()))
-        scoring.apply(doc, document, entities)
-    policy = policy_for_labels(model.get("labels") or ()) if model else None
-    values = document_values(doc, entities, policy) if policy is not None else None
+    labels = tuple(model.get("labels") or ()) if model else ()
+    segments = [Segment(0, len(doc.pages))]
+    if split and "invoice_number" in labels and len(doc.pages) > 1:
+        segments = split_documents(doc)
+    documents = []
+    entities: list[Entity] = []
+    for index, segment in enumerate(segments):
+        part, part_tagged = _part(doc, tagged, segment)
+        entities = decode_document_entities(part, part_tagged)
+        if not model:
+            break
+        part_locale = locale if part is doc else document_locale(part)
+        part_ids = ids if part is doc else token_ids(part)
+        document = _document_fields(part, entities, part_locale, part_ids, field_calibration, index)
+        # every field gets a status; without a scoring, by the calibration alone
+        (scoring or FieldScoring(field_calibration, None, labels)).apply(part, document, entities)
+        if len(segments) > 1:
+            document["split"] = {"reasons": list(segment.reasons) or ["the file's first page"]}
+        documents.append(document)
+    policy = policy_for_labels(labels) if model else None
+    values = document_values(doc, entities, policy) if policy is not None else None  # one segment: the whole file
     return {
         "schema_version": SCHEMA_VERSION,
         "source": {"path": doc.source, "sha256": doc.sha256, "mime_type": doc.mime_type, "page_count": len(doc.pages)},
@@ -95,7 +114,7 @@ def build_output(
             for p in doc.pages
         ],
         "text": reading_order_text(doc),
-        "documents": [document] if document else [],
+        "documents": documents,
         **({"values": {k: [v.to_dict(field_calibration) for v in vs] for k, vs in values.items()}}
            if values is not None else {}),
         **({"tokens": _tokens(doc, tagged, ids)} if include_tokens else {}),
@@ -117,8 +136,18 @@ def reading_order_text(doc: Document) -> str:
     return "\f".join(pages)
 
 
+def _part(doc: Document, tagged: Sequence[TaggedWord], segment: Segment) -> tuple[Document, list[TaggedWord]]:
+    """The pages of ``segment`` as a document of their own (pages keep their numbers, so token ids and pages in
+    the output stay the file's), and their tagged words with page indices counted within it."""
+    if segment.start == 0 and segment.end == len(doc.pages):
+        return doc, list(tagged)
+    part = doc.replace(pages=doc.pages[segment.start:segment.end])
+    return part, [replace(word, ref=WordRef(word.ref.page_index - segment.start, word.ref.word_index))
+                  for word in tagged if segment.start <= word.ref.page_index < segment.end]
+
+
 def _document_fields(doc: Document, entities: list[Entity], locale: str, ids: dict[WordRef, str],
-                     calibration: Callable[[float], float] | None = None) -> dict[str, Any]:
+                     calibration: Callable[[float], float] | None = None, document_index: int = 0) -> dict[str, Any]:
     currency = _document_currency(doc, entities)
     year = document_date_year(doc)  # for dates printed without their year
     fields: dict[str, Any] = {}
@@ -133,7 +162,7 @@ def _document_fields(doc: Document, entities: list[Entity], locale: str, ids: di
             candidates = [e for e in candidates if objects[id(e)]["normalized"] is not None]
             if not candidates:
                 continue
-        ranked = sorted(candidates, key=lambda e: -e.confidence)  # raw: a calibration may tie what it maps
+        ranked = sorted(candidates, key=Entity.rank)  # raw confidence: a calibration may tie what it maps
         best = dict(objects[id(ranked[0])])
         if len(ranked) > 1:
             best["alternatives"] = [
@@ -153,10 +182,9 @@ def _document_fields(doc: Document, entities: list[Entity], locale: str, ids: di
             "regions": [{"page": p, "bbox": list(b)} for p, b in regions],
             "fields": cells,
         })
-    pages = sorted({e.words[0].page_index for e in entities}) or [0]
     return {
-        "document_index": 0,
-        "page_range": [doc.pages[pages[0]].number, doc.pages[pages[-1]].number],
+        "document_index": document_index,
+        "page_range": [doc.pages[0].number, doc.pages[-1].number] if doc.pages else [1, 1],
         "fields": fields,
         "line_items": line_items,
         "entities": [

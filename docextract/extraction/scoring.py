@@ -110,6 +110,6 @@ def document_evidence(doc: Document, document: Mapping[str, Any], entities: Sequ
             candidates.setdefault(entity.label, []).append(entity)
     fields = document["fields"]
     checks = document["validation"]["checks"]
-    return {label: field_evidence(index, label, fields[label], sorted(candidates[label], key=lambda e: -e.confidence),
+    return {label: field_evidence(index, label, fields[label], sorted(candidates[label], key=Entity.rank),
                                   fields, checks)
             for label in fields if label in candidates}

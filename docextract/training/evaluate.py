@@ -33,7 +33,7 @@ from docextract.data.labelled import LabelledDocument
 from docextract.data.tagging import document_tags
 from docextract.errors import UsageError
 from docextract.extraction.contract_values import kleister_form
-from docextract.extraction.entities import TaggedWord, decode_entities, document_locale, normalize_value, split_tag
+from docextract.extraction.entities import Entity, TaggedWord, decode_entities, document_locale, normalize_value, split_tag
 from docextract.extraction.fields import decode_document_entities
 from docextract.extraction.scoring import FieldScoring
 from docextract.extraction.values import document_values, policy_for_labels, value_pairs
@@ -267,10 +267,9 @@ def comparable_forms(label: str, text: str, locale: str) -> set[str]:
 def best_entity_per_label(document, tagged: Sequence[TaggedWord]) -> dict[str, tuple[float, str]]:
     """Label -> (confidence, text as words joined by spaces) of its most confident decoded entity."""
     best: dict[str, tuple[float, str]] = {}
-    for entity in decode_document_entities(document, tagged):
-        text = " ".join(document.word(r).text for r in entity.words)
-        if entity.label not in best or entity.confidence > best[entity.label][0]:
-            best[entity.label] = (entity.confidence, text)
+    for entity in sorted(decode_document_entities(document, tagged), key=Entity.rank):
+        if entity.label not in best:  # the label's field value, as `run` picks it
+            best[entity.label] = (entity.confidence, " ".join(document.word(r).text for r in entity.words))
     return best
 
 

@@ -79,10 +79,64 @@ def test_a_label_the_model_never_considered_is_not_given():
 def test_tags_stand_without_probabilities_or_competition():
     doc, tagged = _document(with_probabilities=False)  # e.g. gold tags, or tags mapped from another label set
     assert [e.label for e in decode_document_entities(doc, tagged)].count("subtotal") == 3
+    single = [("Total", "O", {}), ("1.190,00", "B-total", {"total": 0.9, "amount_due": 0.1})]
+    doc, tagged = _document(single)
+    assert [(e.label, e.assigned) for e in decode_document_entities(doc, tagged)] == [("total", False)]
+
+
+def test_one_amount_printed_twice_is_the_total_and_the_amount_due():
+    # most invoices print the total again as what is to be paid; each printed occurrence is a candidate
     repeated = [("Total", "O", {}), ("1.190,00", "B-total", {"total": 0.9, "amount_due": 0.1}),
                 ("Zu zahlen", "O", {}), ("1.190,00", "B-total", {"total": 0.8, "amount_due": 0.15})]
     doc, tagged = _document(repeated)
-    assert [e.label for e in decode_document_entities(doc, tagged)] == ["total", "total"]  # one value, printed twice
+    assert [e.label for e in decode_document_entities(doc, tagged)] == ["total", "amount_due"]
+    fields = build_output(doc, tagged, model={"name": "test", "labels": ["O"]})["documents"][0]["fields"]
+    assert fields["total"]["normalized"]["amount"] == fields["amount_due"]["normalized"]["amount"] == "1190.00"
+
+
+def test_a_zero_rate_invoice_prints_one_amount_as_subtotal_and_total():
+    words = [("Netto", "O", {}), ("220,00", "B-subtotal", {"subtotal": 0.6, "total": 0.3}),
+             ("Steuer", "O", {}), ("0,00", "O", {"total_tax": 0.3}),
+             ("Brutto", "O", {}), ("220,00", "B-subtotal", {"subtotal": 0.5, "total": 0.4})]
+    doc, tagged = _document(words)
+    entities = decode_document_entities(doc, tagged)
+    assert [(e.text(doc), e.label) for e in entities] == [("220,00", "subtotal"), ("220,00", "total"), ("0,00", "total_tax")]
+    fields = build_output(doc, tagged, model={"name": "test", "labels": ["O"]})["documents"][0]["fields"]
+    assert (fields["subtotal"]["normalized"]["amount"], fields["total_tax"]["normalized"]["amount"],
+            fields["total"]["normalized"]["amount"]) == ("220.00", "0.00", "220.00")
+
+
+def test_an_untagged_tax_completes_the_arithmetic():
+    # the model tagged the totals block's net and gross amounts but left the tax O; subtotal + tax = total finds it
+    words = [("Sub-total", "O", {}), ("7,863.45", "B-subtotal", {"subtotal": 0.6, "total": 0.3}),
+             ("VAT", "O", {}), ("393.17", "O", {"total_tax": 0.05}),
+             ("Grand", "O", {}), ("Total", "O", {}), ("8,256.62", "B-subtotal", {"subtotal": 0.5, "total": 0.35}),
+             ("Page", "O", {}), ("12.50", "O", {"total_tax": 0.01})]  # under the minimum: never a candidate
+    doc, tagged = _document(words)
+    entities = decode_document_entities(doc, tagged)
+    assert {e.text(doc): e.label for e in entities} == {"7,863.45": "subtotal", "393.17": "total_tax",
+                                                        "8,256.62": "total"}
+
+
+def test_the_tax_is_never_as_large_as_the_subtotal():
+    # 858,75 + 163,16 = 1021,91 reads both ways; a VAT is a fraction of the net amount
+    words = [("858,75", "B-subtotal", {"subtotal": 0.48, "total_tax": 0.14}),
+             ("163,16", "B-subtotal", {"subtotal": 0.49, "total_tax": 0.09}),
+             ("1021,91", "B-total", {"total": 0.6})]
+    doc, tagged = _document(words)
+    labels = _labels(doc, decode_document_entities(doc, tagged))
+    assert (labels["858,75"], labels["163,16"], labels["1021,91"]) == ("subtotal", "total_tax", "total")
+
+
+def test_the_decoded_value_is_the_field_whatever_the_confidence_of_the_others():
+    # 22,35 is a line's tax the model tagged total with more confidence than the real total it also tagged
+    words = [("Enthält", "O", {}), ("22,35", "B-total", {"total": 0.45}), ("Netto", "O", {}),
+             ("200,00", "B-subtotal", {"subtotal": 0.9}), ("Steuer", "O", {}), ("20,00", "B-total_tax", {"total_tax": 0.9}),
+             ("Brutto", "O", {}), ("220,00", "B-total", {"total": 0.4})]
+    doc, tagged = _document(words)
+    fields = build_output(doc, tagged, model={"name": "test", "labels": ["O"]})["documents"][0]["fields"]
+    assert fields["total"]["value"] == "220,00"  # subtotal + tax = total decided it
+    assert [a["value"] for a in fields["total"]["alternatives"]] == ["22,35"]
 
 
 def _line(words):

@@ -1,0 +1,46 @@
+"""`docextract serve`: the extraction of `run` over HTTP (FastAPI + uvicorn, the optional extra `serve`)."""
+
+from __future__ import annotations
+
+import typer
+
+from docextract.commands.common import stderr, user_errors
+from docextract.errors import MissingDependencyError
+
+
+def serve(
+    host: str = typer.Option("127.0.0.1", help="Address to listen on (127.0.0.1: this machine only)."),
+    port: int = typer.Option(8000, min=0, max=65535, help="Port to listen on."),
+    model: str = typer.Option("invoice", "--model", "-m", help="The model every worker loads once: a shipped name, a model folder, or 'none' (text and layout only)."),
+    workers: int = typer.Option(1, min=1, max=64, help="Isolated worker processes extracting in parallel (each loads the model once)."),
+    timeout: float = typer.Option(120, min=1, help="Seconds one request's file may take; beyond, its worker is killed and replaced (422 TIMEOUT)."),
+    max_memory: int = typer.Option(2048, min=256, help="Memory cap per worker in MB over its size with the model loaded (422 MEMORY_LIMIT beyond)."),
+    max_upload_mb: float = typer.Option(50, min=0.001, help="Largest upload accepted (413 beyond, refused before it is read whole)."),
+    max_pending: int = typer.Option(16, min=0, help="Requests that may wait for a worker; more are answered 503 BUSY."),
+) -> None:
+    """Serve `docextract run` over HTTP: POST /extract (a file upload plus run's options as form fields; the same JSON
+    as run), GET /health, and the OpenAPI schema at /openapi.json (browsable at /docs).
+
+    Example: docextract serve --port 8000 & curl -F file=@examples/invoice.pdf http://127.0.0.1:8000/extract
+    """
+    with user_errors():
+        try:
+            import uvicorn
+
+            from docextract.serve.app import ServeConfig, create_app
+        except ImportError as error:
+            raise MissingDependencyError(f"docextract serve needs FastAPI and uvicorn ({error.name} is missing): "
+                                         "pip install 'docextract[serve]'") from None
+        name = None if model.lower() == "none" else model
+        if name is not None and name != "auto":
+            from docextract.commands.data_cmds import model_labels
+
+            model_labels(name)  # a model that cannot be found or read: its one-line error and exit code now
+        config = ServeConfig(model=name, workers=workers, timeout_s=timeout, max_memory_mb=max_memory,
+                             max_upload_mb=max_upload_mb, max_pending=max_pending)
+        from docextract.serve.app import UploadLimit
+
+        stderr.print(f"docextract serve: loading {name or 'no model'} in {workers} worker(s), then listening on "
+                     f"http://{host}:{port}", highlight=False)
+        app = UploadLimit(create_app(config), int(max_upload_mb * 2**20))
+        uvicorn.run(app, host=host, port=port, log_level="warning", lifespan="on")
