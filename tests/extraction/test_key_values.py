@@ -3,7 +3,7 @@
 from docextract.document import Box, Document, Page, Word, WordRef
 from docextract.extraction.entities import Entity, TaggedWord
 from docextract.extraction.fields import decode_document_entities
-from docextract.extraction.key_values import complete_dates, key_value_entities
+from docextract.extraction.key_values import complete_dates, complete_ibans, key_value_entities
 from docextract.layout import analyze_layout
 from docextract.pipeline import RunOptions, read_and_analyze
 
@@ -63,6 +63,21 @@ def test_a_date_cut_after_its_month_is_completed_from_its_line():
     october = Entity("invoice_date", (WordRef(0, 2),), 0.8)
     (completed,) = complete_dates(doc, [october], "en_US", None)
     assert completed.text(doc) == "October 1, 2023" and completed.confidence == 0.8
+
+
+def test_an_iban_cut_after_a_group_takes_the_rest_of_its_groups():
+    doc = _page([[("IBAN : DE12 1234 4321 9876 00 BIC: WELADED1MST", 40)],
+                 [("IBAN DE89 3704 0044 0532 0130 00 12", 40)]])
+    words = [WordRef(0, i) for i in range(len(doc.pages[0].words))]
+    text = [doc.word(r).text for r in words]
+    cut = Entity("iban", tuple(words[text.index("DE12"):text.index("9876") + 1]), 0.9)
+    valid = Entity("iban", tuple(words[text.index("DE89"):text.index("00", text.index("DE89")) + 1]), 0.9)
+    other = Entity("total", (words[text.index("9876")],), 0.9)
+    completed = complete_ibans(doc, [cut, valid, other])
+    assert completed[0].text(doc) == "DE12 1234 4321 9876 00"  # the short last group, not the BIC key after it
+    assert completed[1:] == [valid, other]  # check digits that hold: complete; another label: untouched
+    valid_cut = Entity("iban", tuple(words[text.index("DE89"):text.index("0130") + 1]), 0.9)
+    assert complete_ibans(doc, [valid_cut])[0].text(doc) == "DE89 3704 0044 0532 0130 00"
 
 
 def test_decoding_adds_rule_fields_only_with_label_probabilities():
