@@ -6,7 +6,8 @@ after its first word ("October" of "October 1, 2023"). Every invoice tool prints
 language (:mod:`docextract.extraction.field_keywords`), so two repairs hold across producers:
 
 * :func:`complete_dates`: a date entity that does not parse takes the next words of its line until it does;
-  :func:`complete_ibans`: an IBAN entity cut after a group of four takes the rest of its printed groups.
+  :func:`complete_ibans`: an IBAN entity cut after a group of four takes the rest of its printed groups;
+  :func:`complete_party_names`: a vendor or customer name cut before its legal form ("GmbH") takes it.
 * :func:`key_value_entities`: a field the model gave no entity at all gets one (``method: "rule"``) where a
   line starts with a *whole* key of that field and of no other ("Delivery Date:" is not an invoice date's
   key: "date" is, but "delivery" stands before it), followed by a value of the field's shape: the rest of
@@ -27,7 +28,7 @@ from typing import Iterator, Mapping, Sequence
 
 from docextract.document import Document, WordRef
 from docextract.extraction.entities import FIELD_TYPES, Entity
-from docextract.extraction.evidence import odd_shape
+from docextract.extraction.evidence import LEGAL_FORMS, PARTY_NAME_LABELS, odd_shape
 from docextract.extraction.field_keywords import closing_keys, key_tokens, trim_context
 from docextract.extraction.identifiers import check_iban
 from docextract.extraction.normalize import parse_date, parse_number
@@ -42,7 +43,8 @@ MAX_KEY_WORDS = 6  # a key is a short label, not a sentence
 MAX_IBAN_WORDS = 9  # an IBAN printed in groups of four: "DE89 3704 0044 0532 0130 00"
 MIN_IDENTIFIER_CHARACTERS = 3
 _IBAN_GROUP = re.compile(r"(?=[A-Z]*\d)[A-Z0-9]{1,4}")  # one printed group of an IBAN, with a digit
-MAX_IBAN_CHARACTERS = 34  # the longest IBAN (ISO 13616)
+MAX_IBAN_CHARACTERS = 34
+MAX_NAME_WORDS_BEFORE_FORM = 2  # "Kaffeehaus" of "Auftraggeber" + "Kaffeehaus GmbH"  # the longest IBAN (ISO 13616)
 _IBAN_SHAPE = re.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{11,30}")  # country, check digits, 11-30 characters of account
 _YEAR_SHOWN = re.compile(r"\d{4}|\d{1,2}\s*[./-]\s*\d{1,2}\s*[./-]\s*\d{2}")  # a year, or a numeric date with one
 
@@ -97,6 +99,34 @@ def complete_ibans(doc: Document, entities: Sequence[Entity]) -> list[Entity]:
         if extra:
             out[i] = replace(entity, words=entity.words + tuple(extra))
     return out
+
+
+def complete_party_names(doc: Document, entities: Sequence[Entity]) -> list[Entity]:
+    """``entities`` with each vendor or customer name that stops before its legal form extended to it: the
+    next words of its line up to and including a run of legal-form words ("GmbH", "& Co. KG", "Ltd."), with at
+    most :data:`MAX_NAME_WORDS_BEFORE_FORM` other words before the run ("Metallbau" + "Leipzig GmbH & Co.
+    KG"). A name is rarely printed without its legal form, and the model often stops one word short of it."""
+    out = list(entities)
+    for i, entity in enumerate(out):
+        if entity.label not in PARTY_NAME_LABELS:
+            continue
+        last = entity.words[-1]
+        line = _line_words(doc, last)
+        following = line[line.index(last) + 1:] if last in line else []
+        end = 0  # how many following words the name takes
+        for n, ref in enumerate(following[:MAX_NAME_WORDS_BEFORE_FORM + 4], 1):
+            if _legal_form_word(doc.word(ref).text):
+                end = n
+            elif end or n > MAX_NAME_WORDS_BEFORE_FORM:
+                break
+        if end:
+            out[i] = replace(entity, words=entity.words + tuple(following[:end]))
+    return out
+
+
+def _legal_form_word(text: str) -> bool:
+    tokens = key_tokens(text)
+    return text.strip() == "&" or bool(tokens) and set(tokens) <= LEGAL_FORMS
 
 
 def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequence[str],
