@@ -257,7 +257,7 @@ def _runner(engine: str, process: str, options: dict, *, workers: int | None, is
         from docextract.batch.ray_engine import RayRunner  # Ray is an optional extra: imported only here
 
         return RayRunner(process, options, workers=workers, model_workers=model_workers, address=address,
-                         product_process=DEFAULT_PROCESS, **limits)
+                         product_process=DEFAULT_PROCESS, out_root=limits["label"], **limits)
     if not isolate:
         return InProcessRunner(process, options)
     return WorkerPool(process, options, workers=workers or 1, **limits)
@@ -307,17 +307,26 @@ def _record(item: InputFile, config_hash: str, *, status: str, error: dict | Non
 
 
 def _finish(outcome: Outcome, item: InputFile, rel_output: str, out_real: str, config_hash: str) -> dict[str, Any]:
-    """Write a successful file's output atomically and build its terminal record."""
+    """Write a successful file's output atomically (unless its worker did) and build its terminal record."""
     header = outcome.header
     if not header.get("ok"):
         return _record(item, config_hash, status="failed", error=header["error"], header=header, outcome=outcome)
-    try:
-        write_bytes_atomic(prepare_output_path(out_real, rel_output), outcome.payload)
-    except OutputRefused as error:  # a folder on the way or the target is a link, or not a folder
-        return _record(item, config_hash, status="failed", error=_write_error(error), header=header, outcome=outcome)
+    stored = store_output(out_real, rel_output, outcome.payload) if outcome.payload is not None else header["stored"]
+    if "write_error" in stored:
+        return _record(item, config_hash, status="failed", error=stored["write_error"], header=header, outcome=outcome)
     return _record(item, config_hash, status="ok", header=header, output=rel_output,
-                   output_sha256=hashlib.sha256(outcome.payload).hexdigest(), outcome=outcome,
-                   review=review_counts(outcome.payload))
+                   output_sha256=stored["output_sha256"], outcome=outcome, review=stored["review"])
+
+
+def store_output(out_real: str, rel_output: str, payload: bytes) -> dict[str, Any]:
+    """Write one output atomically: ``{"output_sha256", "review"}``, or ``{"write_error"}`` when refused (a folder on
+    the way or the target is a link, or not a folder). Done by this process, or by the Ray engine's worker actors on
+    the shared filesystem (``header["stored"]``), so the driver only appends manifest lines."""
+    try:
+        write_bytes_atomic(prepare_output_path(out_real, rel_output), payload)
+    except OutputRefused as error:
+        return {"write_error": _write_error(error)}
+    return {"output_sha256": hashlib.sha256(payload).hexdigest(), "review": review_counts(payload)}
 
 
 def review_counts(payload: bytes) -> dict[str, int] | None:

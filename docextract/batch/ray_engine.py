@@ -28,17 +28,20 @@ by the driver, once, from the outcome of its last attempt.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import socket
 import sys
-import time
+import threading
 import uuid
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
 from docextract.batch.isolation import Outcome, WorkerCrashedAtStartup, WorkerPool, error_info
+from docextract.batch.paths import output_relpath
 from docextract.errors import MissingDependencyError, UsageError
 
 # By name, not imported: an actor only hosts the worker process that runs them, and stays free of torch (seconds).
@@ -67,29 +70,39 @@ class StageWorker:
     """One Ray actor: one isolated local worker process running one processing function, one file at a time."""
 
     def __init__(self, process: str, options: dict, timeout_s: float | None, max_memory_mb: int | None, label: str,
-                 stderr_path: str | None, sys_path: list[str], cwd: str):
+                 stderr_path: str | None, sys_path: list[str], cwd: str, out_root: str | None = None):
         for entry in sys_path:  # the driver's import path (a processing function outside the package), where present
             if entry not in sys.path and os.path.isdir(entry):
                 sys.path.append(entry)
         if os.path.isdir(cwd):
             os.chdir(cwd)  # inputs are opened by the path the driver discovered, which may be relative
         self.options = options
+        self.out_root = out_root  # the last stage writes each output itself (shared filesystem): the driver does not
         self.pool = WorkerPool(process, options, workers=1, timeout_s=timeout_s, max_memory_mb=max_memory_mb,
                                label=label, stderr_path=stderr_path)
 
-    def run(self, path: str, options: dict | None = None) -> tuple[tuple[dict, float, float | None], bytes | None]:
-        """Process one file in the isolated worker: ((header, elapsed_s, peak_rss_mb), payload)."""
+    def run(self, path: str, rel_output: str | None = None,
+            options: dict | None = None) -> tuple[tuple[dict, float, float | None], bytes | None]:
+        """Process one file in the isolated worker: ((header, elapsed_s, peak_rss_mb), payload). A last stage writes
+        the output under ``rel_output`` itself: the payload is then None and ``header["stored"]`` says how it went."""
         slot = self.pool.slots[0]
         while not self.pool.free_slots():  # the worker process is (re)starting
             self.pool.collect()
         self.pool.submit(slot, path, path, options)
         while True:
             for outcome in self.pool.collect():
-                return (outcome.header, outcome.elapsed_s, outcome.peak_rss_mb), outcome.payload
+                header, payload = outcome.header, outcome.payload
+                if self.out_root is not None and header.get("ok"):
+                    from docextract.batch.engine import store_output
 
-    def run_on_read(self, path: str, read_payload: bytes) -> tuple[tuple[dict, float, float | None], bytes | None]:
+                    header = {**header, "stored": store_output(self.out_root, rel_output, payload)}
+                    payload = None
+                return (header, outcome.elapsed_s, outcome.peak_rss_mb), payload
+
+    def run_on_read(self, path: str, rel_output: str,
+                    read_payload: bytes) -> tuple[tuple[dict, float, float | None], bytes | None]:
         """The model stage on the document the read stage produced (its output bytes, from the object store)."""
-        return self.run(path, {"run": self.options, "read": json.loads(read_payload)})
+        return self.run(path, rel_output, {"run": self.options, "read": json.loads(read_payload)})
 
     def close(self) -> None:
         self.pool.close()
@@ -123,7 +136,7 @@ class RayRunner:
     def __init__(self, process: str, options: dict, *, workers: int | None = None, model_workers: int = 0,
                  address: str | None = None, timeout_s: float | None = 300.0, max_memory_mb: int | None = 2048,
                  label: str = "", stderr_path: str | None = None, retries: int = DEFAULT_RETRIES,
-                 product_process: str = "docextract.pipeline:extract_file"):
+                 product_process: str = "docextract.pipeline:extract_file", out_root: str | None = None):
         if model_workers < 0 or (workers is not None and workers < 1):
             raise UsageError("workers must be at least 1 and model workers at least 0")
         if model_workers and process != product_process:
@@ -150,11 +163,11 @@ class RayRunner:
                   "sys_path": list(sys.path), "cwd": os.getcwd()}
         if model_workers:
             self.stage_args = {"read": dict(process=READ_STAGE, options=options, **common),
-                               "model": dict(process=MODEL_STAGE, options=options, **common)}
+                               "model": dict(process=MODEL_STAGE, options=options, out_root=out_root, **common)}
             self.actors = [_Actor("read", i) for i in range(self.workers)] + \
                 [_Actor("model", i) for i in range(model_workers)]
         else:
-            self.stage_args = {"file": dict(process=process, options=options, **common)}
+            self.stage_args = {"file": dict(process=process, options=options, out_root=out_root, **common)}
             self.actors = [_Actor("file", i) for i in range(self.workers)]
         self.actor_class = self.ray.remote(StageWorker)
         for actor in self.actors:
@@ -186,7 +199,7 @@ class RayRunner:
         return sorted(free, key=lambda actor: len(actor.tasks))
 
     def submit(self, actor: _Actor, key: Any, path: str) -> None:
-        meta, payload = actor.handle.run.options(num_returns=2).remote(path)
+        meta, payload = actor.handle.run.options(num_returns=2).remote(path, output_relpath(key))
         self._track(_Task(key, path, actor, meta, payload))
 
     def busy(self) -> bool:
@@ -198,6 +211,10 @@ class RayRunner:
 
     def collect(self) -> list[Outcome]:
         """Wait (at most WAIT_S) for tasks to end; return the files that are finished."""
+        with signals_after_the_call():
+            return self._collect()
+
+    def _collect(self) -> list[Outcome]:
         self._feed_model_stage()
         refs = list(self.tasks)
         if not refs:
@@ -262,7 +279,7 @@ class RayRunner:
             task.read = meta
             self.handoff.append(task)  # the document stays in the object store until a model actor takes it
             return None
-        payload = self.ray.get(task.payload) if header.get("ok") else None
+        payload = self.ray.get(task.payload) if header.get("ok") and "stored" not in header else None
         if task.read is not None:  # split mode: one record for both stages
             read_header, read_elapsed, read_peak = task.read
             header = {**header, "sha256": read_header.get("sha256"),
@@ -282,7 +299,8 @@ class RayRunner:
         for actor in sorted(self._model_actors(), key=lambda actor: len(actor.tasks)):
             while self.handoff and len(actor.tasks) < TASKS_PER_ACTOR:
                 read_task = self.handoff.popleft()
-                meta, payload = actor.handle.run_on_read.options(num_returns=2).remote(read_task.path, read_task.payload)
+                meta, payload = actor.handle.run_on_read.options(num_returns=2).remote(
+                    read_task.path, output_relpath(read_task.key), read_task.payload)
                 self._track(_Task(read_task.key, read_task.path, actor, meta, payload, read=read_task.read))
 
     def _actor_died(self, actor: _Actor, error: Exception) -> list[Outcome]:
@@ -327,6 +345,29 @@ class RayRunner:
         raise RuntimeError(f"a Ray worker actor failed: {_first_line(error)}") from error
 
 
+@contextlib.contextmanager
+def signals_after_the_call():
+    """Ctrl-C and SIGTERM that arrive during a call into Ray take effect when it returns: an exception raised by a
+    signal handler inside Ray's compiled code comes out as a SystemError (exit 1) instead of a clean stop."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+    for number in previous:
+        signal.signal(number, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        for number in caught:  # as if it arrived now
+            if callable(previous[number]):
+                previous[number](number, None)
+            elif previous[number] == signal.SIG_DFL:
+                signal.raise_signal(number)
+
+
 def connect(ray, address: str | None) -> bool:
     """Join the cluster at ``address`` (``auto``, ``HOST:PORT``, ``ray://HOST:PORT``), reuse the connection this
     process already has, or start a local Ray instance on this machine; True when this runner must shut Ray down."""
@@ -338,10 +379,11 @@ def connect(ray, address: str | None) -> bool:
     if address not in (None, "auto"):
         _check_reachable(address)  # ray.init retries an address where nothing listens for many minutes
     try:
-        if address is None:
-            ray.init(include_dashboard=False, **settings)
-        else:
-            ray.init(address=address, **settings)
+        with signals_after_the_call():
+            if address is None:
+                ray.init(include_dashboard=False, **settings)
+            else:
+                ray.init(address=address, **settings)
     except (ConnectionError, RuntimeError, ValueError, TimeoutError) as error:
         where = f"the Ray cluster at {address}" if address else "a local Ray instance"
         raise MissingDependencyError(f"cannot connect to {where}: {_first_line(error)}") from None

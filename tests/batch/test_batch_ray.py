@@ -25,8 +25,8 @@ from test_batch import make_tree, manifest, no_workers_left
 from test_batch_hostile import SHARED_MAX_BYTES
 from test_batch_kill import REPO, TESTS, docextract_cli, manifest_lines
 
-from docextract.batch.engine import run_batch
-from docextract.errors import EXIT_INPUT_FAILED, EXIT_MISSING_DEPENDENCY, EXIT_USAGE, UsageError
+from docextract.batch.engine import EXIT_TERMINATED, run_batch
+from docextract.errors import EXIT_INPUT_FAILED, EXIT_INTERRUPTED, EXIT_MISSING_DEPENDENCY, EXIT_USAGE, UsageError
 from docextract.pipeline import RunOptions
 
 ray = pytest.importorskip("ray", reason="Ray is not installed: pip install 'docextract[ray]' (the dev extra has it)")
@@ -188,11 +188,16 @@ def test_timeout_memory_cap_and_crashes_are_the_local_engines_records(cluster, t
                                          "bomb.txt": "alloc 400", "segv.txt": "segv", "exit.txt": "exit 7",
                                          "malformed.txt": "malformed", "bug.txt": "bug"})
     limits = dict(process="batch_workloads:scripted", workers=CPUS, timeout_s=3, max_memory_mb=256, progress=False)
+    for out in (tmp_path / "local", tmp_path / "ray"):  # an output folder on the way is a link: refused, not written
+        out.mkdir()
+        (tmp_path / f"elsewhere-{out.name}").mkdir()
+        os.symlink(tmp_path / f"elsewhere-{out.name}", out / "deep")
     run_batch(inputs, tmp_path / "local", **limits)
     summary = run_batch(inputs, tmp_path / "ray", engine="ray", **limits)
 
     codes = {rel: record["error"] and record["error"]["code"] for rel, record in manifest(tmp_path / "ray").items()}
-    assert codes == {"ok.txt": None, "deep/ok.txt": None, "hang.txt": "TIMEOUT", "bomb.txt": "MEMORY_LIMIT",
+    assert not list((tmp_path / "elsewhere-ray").iterdir())  # the actor wrote nothing through the link
+    assert codes == {"ok.txt": None, "deep/ok.txt": "OUTPUT_WRITE_FAILED", "hang.txt": "TIMEOUT", "bomb.txt": "MEMORY_LIMIT",
                      "segv.txt": "WORKER_CRASH", "exit.txt": "WORKER_CRASH", "malformed.txt": "PDF_MALFORMED",
                      "bug.txt": "INTERNAL_ERROR"}
     assert_same_batch(tmp_path / "ray", tmp_path / "local", inputs)
@@ -212,3 +217,32 @@ def test_usage_errors_come_before_any_cluster_is_reached(tmp_path):
     assert unreachable.returncode == EXIT_MISSING_DEPENDENCY
     assert unreachable.stderr.strip().splitlines() == ["docextract: cannot reach the Ray cluster at 127.0.0.1:9: Connection refused"]
     assert not (tmp_path / "o3" / "manifest.jsonl").exists()  # nothing half-written
+
+
+@pytest.mark.parametrize("stop, exit_code", [(signal.SIGINT, EXIT_INTERRUPTED), (signal.SIGTERM, EXIT_TERMINATED)])
+def test_sigint_or_sigterm_stop_a_ray_batch_cleanly_and_resume_finishes(cluster, tmp_path, stop, exit_code):
+    inputs = make_tree(tmp_path / "in", {f"file-{i:02d}.txt": f"document {i}" for i in range(30)})
+    out = tmp_path / "out"
+    code = ("import sys; from docextract.batch.engine import run_batch; "
+            f"s = run_batch({str(inputs)!r}, {str(out)!r}, process='batch_workloads:echo_sha256', "
+            f"options={{'sleep_s': 0.2}}, engine='ray', address={cluster!r}, workers=2, resume=True, progress=False); "
+            "sys.exit(s.exit_code)")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(TESTS)])}
+
+    def driver() -> subprocess.Popen:
+        return subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    process = driver()
+    deadline = time.monotonic() + 120
+    while manifest_lines(out) < 4 and process.poll() is None:
+        assert time.monotonic() < deadline, "the Ray batch made no progress"
+        time.sleep(0.02)
+    process.send_signal(stop)  # to the driver only, as a terminal's Ctrl-C or a service manager would
+    assert process.wait(timeout=60) == exit_code
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["interrupted"] == stop.name and summary["exit_code"] == exit_code
+    assert 4 <= len(manifest(out)) < 30
+    assert no_workers_left(str(out.resolve()), wait_s=30)
+
+    assert driver().wait(timeout=120) == 0
+    assert len(manifest(out)) == 30
