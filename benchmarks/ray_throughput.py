@@ -15,6 +15,7 @@ and scans of them (grey PNGs, read by Tesseract). Sections:
   per file, i.e. the most files/s one driver can hand out.
 * ``stages``: in one process, one thread: seconds per file of the read/OCR half and of the model half of
   extract_file, and the bytes of the document (what split mode moves between actors) and of the output.
+* ``real_stages``: the same on real documents (the first 10 e-invoices and 10 FUNSD scans of ../shared/data).
 * ``driver_write``: the driver's cost per finished file (the atomic output write and the fsynced manifest line) on
   this machine's disk.
 
@@ -47,6 +48,7 @@ from batch_throughput import make_folders, make_invoice  # noqa: E402  (the same
 RESULTS = REPO / "benchmarks" / "results" / "ray_throughput.json"
 CPUS = 2
 START_FILES = 2
+SECTIONS = ("stages", "real", "product", "light")
 PRODUCT = "docextract.pipeline:extract_file"
 LIGHT = "docextract.batch.engine:read_summary"
 CONFIGS = {"local": {"engine": "local", "workers": CPUS},
@@ -151,6 +153,8 @@ def stage_costs(folders: dict[str, Path], model: str | None, per_set: int) -> di
     costs = {}
     for set_name, folder in folders.items():
         read_s, model_s, document_bytes, output_bytes, pages = [], [], [], [], 0
+        first = sorted(folder.iterdir())[0]
+        extract_document(str(first), *read_and_analyze(str(first), options), options)  # warm-up, untimed
         for path in sorted(folder.iterdir())[:per_set]:
             started = time.perf_counter()
             doc, timings = read_and_analyze(str(path), options)
@@ -164,10 +168,32 @@ def stage_costs(folders: dict[str, Path], model: str | None, per_set: int) -> di
         costs[set_name] = {"files": len(read_s), "pages": pages,
                            "read_s_per_file": round(statistics.median(read_s), 4),
                            "model_s_per_file": round(statistics.median(model_s), 4),
+                           "read_s_per_page": round(sum(read_s) / pages, 4),
+                           "model_s_per_page": round(sum(model_s) / pages, 4),
                            "document_kb_per_file": round(statistics.median(document_bytes) / 1024, 1),
                            "output_kb_per_file": round(statistics.median(output_bytes) / 1024, 1)}
         print(f"{set_name:8s} stages: {costs[set_name]}", flush=True)
     return costs
+
+
+def results_command(args) -> str:
+    return " ".join(["benchmarks/ray_throughput.py", *sys.argv[1:]])
+
+
+def real_folders(root: Path) -> dict[str, Path]:
+    """Links to real documents (read in place): the first e-invoices (digital, 1-6 pages) and FUNSD scans (OCR)."""
+    shared = Path(os.environ.get("DOCEXTRACT_SHARED_DATA", REPO.parent / "shared" / "data"))
+    sources = {"real_einvoices": sorted((shared / "einvoices").rglob("*.pdf"))[:10],
+               "real_funsd_scans": sorted((shared / "funsd" / "testing_data" / "images").glob("*.png"))[:10]}
+    if not all(sources.values()):
+        raise SystemExit(f"the real section needs {shared} (einvoices/, funsd/); run without it: --sections ...")
+    folders = {}
+    for name, paths in sources.items():
+        folders[name] = root / name
+        folders[name].mkdir(parents=True)
+        for index, path in enumerate(paths):
+            os.symlink(path, folders[name] / f"{index:02d}-{path.name}")
+    return folders
 
 
 def stage_memory(folder: Path, scratch: Path, options: dict) -> dict:
@@ -216,16 +242,24 @@ def main() -> None:
     parser.add_argument("--light", type=int, default=1500, help="tiny PDFs for the light section")
     parser.add_argument("--repeats", type=int, default=3, help="runs per configuration (median reported)")
     parser.add_argument("--model", default="invoice", help="model of the product section ('none': no model)")
+    parser.add_argument("--sections", default=",".join(SECTIONS),
+                        help="which to measure; a subset updates those keys of the existing results file")
     args = parser.parse_args()
     model = None if args.model == "none" else args.model
 
     import ray
 
-    results: dict = {"command": " ".join(["benchmarks/ray_throughput.py", *sys.argv[1:]]), "repeats": args.repeats,
+    results: dict = {"repeats": args.repeats,
                      "model": model, "ray_version": ray.__version__,
                      "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
                                  "platform": platform.platform()},
                      "date": datetime.date.today().isoformat()}
+    sections = set(args.sections.split(","))
+    if sections != set(SECTIONS) and RESULTS.exists():  # a part re-measured: keep the rest of the results file
+        results = {**json.loads(RESULTS.read_text()), **{key: results[key] for key in ("machine", "ray_version")}}
+    previous_command = results.pop("command", None)  # a file from before --sections: one command for all
+    results.setdefault("commands", {}).update({section: previous_command for section in SECTIONS if previous_command})
+    results["commands"].update({section: results_command(args) for section in sections})
     started = time.perf_counter()
     ray.init(num_cpus=CPUS, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
     results["ray_start_s"] = round(time.perf_counter() - started, 2)
@@ -236,29 +270,35 @@ def main() -> None:
             scratch = Path(scratch_name)
             folders = make_folders(scratch / "product", args.digital, args.scans)
             options = {"model": model}
-            results["stages"] = stage_costs(folders, model, per_set=min(10, args.digital, args.scans))
-            output_kb = results["stages"]["digital"]["output_kb_per_file"]
-            results["driver_write"] = driver_write_cost(scratch, output_kb)
-            print(f"driver write: {results['driver_write']}", flush=True)
-            results["stage_memory"] = stage_memory(folders["scans"], scratch, options)
-            print(f"stage memory: {results['stage_memory']}", flush=True)
-            start = scratch / "product" / "start"  # two files: what starting the workers and loading the model costs
-            start.mkdir()
-            for source in sorted(folders["digital"].iterdir())[:START_FILES]:
-                shutil.copy(source, start / source.name)
-            product = compare({**folders, "start": start}, scratch, PRODUCT, options, CONFIGS, args.repeats, address)
-            results["product"] = steady_rates(product)
-            light = scratch / "light"
-            light.mkdir()
-            for index in range(args.light):
-                (light / f"tiny-{index:04d}.pdf").write_bytes(make_invoice(index))
-            light_start = scratch / "light-start"
-            light_start.mkdir()
-            for source in sorted(light.iterdir())[:START_FILES]:
-                shutil.copy(source, light_start / source.name)
-            light_configs = {name: CONFIGS[name] for name in ("local", "ray")}
-            results["light"] = steady_rates(compare({"light": light, "start": light_start}, scratch, LIGHT,
-                                                    {"ocr": "never"}, light_configs, args.repeats, address))
+            if "stages" in sections:
+                results["stages"] = stage_costs(folders, model, per_set=min(10, args.digital, args.scans))
+                output_kb = results["stages"]["digital"]["output_kb_per_file"]
+                results["driver_write"] = driver_write_cost(scratch, output_kb)
+                print(f"driver write: {results['driver_write']}", flush=True)
+                results["stage_memory"] = stage_memory(folders["scans"], scratch, options)
+                print(f"stage memory: {results['stage_memory']}", flush=True)
+            if "real" in sections:
+                results["real_stages"] = stage_costs(real_folders(scratch / "real"), model, per_set=10)
+            if "product" in sections:
+                start = scratch / "product" / "start"  # two files: what starting the workers and the model costs
+                start.mkdir()
+                for source in sorted(folders["digital"].iterdir())[:START_FILES]:
+                    shutil.copy(source, start / source.name)
+                product = compare({**folders, "start": start}, scratch, PRODUCT, options, CONFIGS, args.repeats,
+                                  address)
+                results["product"] = steady_rates(product)
+            if "light" in sections:
+                light = scratch / "light"
+                light.mkdir()
+                for index in range(args.light):
+                    (light / f"tiny-{index:04d}.pdf").write_bytes(make_invoice(index))
+                light_start = scratch / "light-start"
+                light_start.mkdir()
+                for source in sorted(light.iterdir())[:START_FILES]:
+                    shutil.copy(source, light_start / source.name)
+                light_configs = {name: CONFIGS[name] for name in ("local", "ray")}
+                results["light"] = steady_rates(compare({"light": light, "start": light_start}, scratch, LIGHT,
+                                                        {"ocr": "never"}, light_configs, args.repeats, address))
     finally:
         ray.shutdown()
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
