@@ -180,6 +180,8 @@ def run_batch(inputs_root: str | os.PathLike[str], out_root: str | os.PathLike[s
         except BaseException:
             runner.close()
             raise
+        for warning in getattr(runner, "warnings", ()):
+            console.print(f"docextract: warning: {warning}", highlight=False)
         interrupted, abort = None, None
         processed = 0
         writer = ManifestWriter(manifest_path)

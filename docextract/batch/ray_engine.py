@@ -104,6 +104,10 @@ class StageWorker:
         """The model stage on the document the read stage produced (its output bytes, from the object store)."""
         return self.run(path, rel_output, {"run": self.options, "read": json.loads(read_payload)})
 
+    def ping(self) -> bool:
+        """Answers once the actor is placed on a node and constructed: it may take files."""
+        return True
+
     def close(self) -> None:
         self.pool.close()
 
@@ -115,6 +119,7 @@ class _Actor:
     generation: int = 0
     handle: Any = None
     alive: bool = False
+    ping: Any = None  # ObjectRef answered when the actor is up; None once it is
     tasks: deque = field(default_factory=deque)  # _Task, in submission order: the head is running
 
 
@@ -151,7 +156,11 @@ class RayRunner:
             raise
         self.model_workers = model_workers
         self.workers = workers or max(1, cpus - model_workers)
-        self.cluster_cpus = cpus
+        wanted = self.workers + model_workers
+        # Actors wait for free CPUs (an autoscaling cluster adds nodes for them): said, not refused.
+        self.warnings = [] if wanted <= cpus else [
+            f"{wanted} worker actors need {wanted} CPUs and the cluster has {cpus} now: the others start when CPUs free up "
+            "or the cluster grows"]
         self.retries = retries
         self.retried = 0  # files sent again because the actor running them died
         self.requeued: list[Any] = []
@@ -179,6 +188,27 @@ class RayRunner:
         actor.handle = self.actor_class.options(num_cpus=1, name=name, namespace=NAMESPACE, max_restarts=0,
                                                 max_concurrency=1).remote(**self.stage_args[actor.stage])
         actor.alive = True
+        actor.ping = actor.handle.ping.remote()  # files go only to actors that are up: one waiting for a CPU holds none
+
+    def _pings(self) -> dict[Any, _Actor]:
+        return {actor.ping: actor for actor in self.actors if actor.alive and actor.ping is not None}
+
+    def _answered(self, refs: list[Any]) -> None:
+        """Actors whose ping answered are up; one that died before is replaced (or the batch stops, if it could
+        not even be constructed)."""
+        pings = self._pings()
+        for ref in refs:
+            actor = pings.get(ref)
+            if actor is None:
+                continue
+            try:
+                self.ray.get(ref)
+            except self.ray.exceptions.RayError as error:
+                if getattr(error, "actor_init_failed", False):
+                    raise WorkerCrashedAtStartup(f"a Ray worker actor could not start: {_first_line(error)}") from None
+                actor.alive = False
+                continue
+            actor.ping = None
 
     def _entry_actors(self) -> list[_Actor]:
         return [actor for actor in self.actors if actor.stage in ("file", "read")]
@@ -195,7 +225,12 @@ class RayRunner:
                 self._start(actor)
         if self.model_workers and len(self.handoff) >= HANDOFF_PER_MODEL * self.model_workers:
             return []
-        free = [actor for actor in self._entry_actors() if len(actor.tasks) < TASKS_PER_ACTOR]
+        pings = list(self._pings())
+        if pings:
+            with signals_after_the_call():
+                self._answered(self.ray.wait(pings, num_returns=len(pings), timeout=0, fetch_local=True)[0])
+        free = [actor for actor in self._entry_actors()
+                if actor.alive and actor.ping is None and len(actor.tasks) < TASKS_PER_ACTOR]
         return sorted(free, key=lambda actor: len(actor.tasks))
 
     def submit(self, actor: _Actor, key: Any, path: str) -> None:
@@ -216,12 +251,14 @@ class RayRunner:
 
     def _collect(self) -> list[Outcome]:
         self._feed_model_stage()
-        refs = list(self.tasks)
+        pings = self._pings()
+        refs = list(self.tasks) + list(pings)
         if not refs:
             return []
         ready, _ = self.ray.wait(refs, num_returns=1, timeout=WAIT_S, fetch_local=False)
         if ready:
             ready, _ = self.ray.wait(refs, num_returns=len(refs), timeout=0, fetch_local=False)
+        self._answered([ref for ref in ready if ref in pings])
         outcomes: list[Outcome] = []
         died: list[tuple[_Task, Exception]] = []
         for ref in ready:
@@ -296,7 +333,8 @@ class RayRunner:
             if not actor.alive:
                 actor.generation += 1
                 self._start(actor)
-        for actor in sorted(self._model_actors(), key=lambda actor: len(actor.tasks)):
+        up = [actor for actor in self._model_actors() if actor.alive and actor.ping is None]
+        for actor in sorted(up, key=lambda actor: len(actor.tasks)):
             while self.handoff and len(actor.tasks) < TASKS_PER_ACTOR:
                 read_task = self.handoff.popleft()
                 meta, payload = actor.handle.run_on_read.options(num_returns=2).remote(

@@ -9,6 +9,7 @@ and the local engine without Ray installed.
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 import os
@@ -21,6 +22,7 @@ from pathlib import Path
 
 import pytest
 from hostile import write_hostile_cases
+from rich.console import Console
 from test_batch import make_tree, manifest, no_workers_left
 from test_batch_hostile import SHARED_MAX_BYTES
 from test_batch_kill import REPO, TESTS, docextract_cli, manifest_lines
@@ -246,3 +248,12 @@ def test_sigint_or_sigterm_stop_a_ray_batch_cleanly_and_resume_finishes(cluster,
 
     assert driver().wait(timeout=120) == 0
     assert len(manifest(out)) == 30
+
+
+def test_an_actor_waiting_for_a_cpu_holds_no_file_and_the_batch_finishes(cluster, tmp_path):
+    inputs = make_tree(tmp_path / "in", {f"file-{i:02d}.txt": f"document {i}" for i in range(12)})
+    console = Console(file=io.StringIO(), width=200)
+    summary = run_batch(inputs, tmp_path / "out", process="batch_workloads:echo_sha256", engine="ray", workers=CPUS + 1,
+                        progress=False, console=console)  # one actor more than the cluster has CPUs: it never starts
+    assert summary.by_status == {"ok": 12} and summary.workers == CPUS + 1
+    assert f"warning: {CPUS + 1} worker actors need {CPUS + 1} CPUs and the cluster has {CPUS} now" in console.file.getvalue()
