@@ -225,7 +225,8 @@ def test_usage_errors_come_before_any_cluster_is_reached(tmp_path):
 def test_sigint_or_sigterm_stop_a_ray_batch_cleanly_and_resume_finishes(cluster, tmp_path, stop, exit_code):
     inputs = make_tree(tmp_path / "in", {f"file-{i:02d}.txt": f"document {i}" for i in range(30)})
     out = tmp_path / "out"
-    code = ("import sys; from docextract.batch.engine import run_batch; "
+    code = ("import signal, sys; from docextract.batch.engine import run_batch; "
+            "signal.signal(signal.SIGINT, signal.default_int_handler); "  # as in a terminal, even when pytest runs with &
             f"s = run_batch({str(inputs)!r}, {str(out)!r}, process='batch_workloads:echo_sha256', "
             f"options={{'sleep_s': 0.2}}, engine='ray', address={cluster!r}, workers=2, resume=True, progress=False); "
             "sys.exit(s.exit_code)")
