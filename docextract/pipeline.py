@@ -145,13 +145,20 @@ def model_windows(doc: Document, model, tokenizer, options: RunOptions = RunOpti
 
 def extract_file(path: str, options: dict[str, Any] | RunOptions) -> dict[str, Any]:
     """One file to the output JSON object (schemas/output.schema.json)."""
+    if isinstance(options, dict):
+        options = RunOptions(**options)
+    doc, timings = read_and_analyze(path, options)
+    return extract_document(path, doc, timings, options)
+
+
+def extract_document(path: str, doc: Document, timings: dict[str, int], options: RunOptions) -> dict[str, Any]:
+    """The model half of ``extract_file``: a read and analysed document (``read_and_analyze``'s) to the output JSON
+    object. ``path`` is opened again only for a PDF's embedded invoice. The Ray engine runs the two halves in
+    separate workers (docextract.batch.stages), so OCR and the model can scale apart."""
     from docextract.extraction.output import build_output
     from docextract.extraction.scoring import FieldScoring
     from docextract.inference import tag_words
 
-    if isinstance(options, dict):
-        options = RunOptions(**options)
-    doc, timings = read_and_analyze(path, options)
     if options.model is None:
         return _with_embedded(build_output(doc, [], model=None, timings_ms=timings if options.include_timings else None,
                                            ocr=_ocr_info(doc, options)), path, doc, options)

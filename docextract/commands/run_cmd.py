@@ -13,6 +13,11 @@ from docextract.commands.common import PDF_TEXT_HELP, OcrMode, PdfText, fail, st
 from docextract.errors import InputError, UsageError
 
 
+class Engine(str, Enum):
+    local = "local"
+    ray = "ray"
+
+
 class OutputFormat(str, Enum):
     json = "json"
     jsonl = "jsonl"
@@ -40,13 +45,16 @@ def run(
         None, "--precision", min=0.5, max=1.0,
         help="Review policy: accept a field unread where its field's accepted values were right at this precision on "
              "the model's held-out data (default: the model's own, 0.99). Every field gets status accepted or review."),
-    workers: int = typer.Option(1, min=1, help="Folder: files processed in parallel (one model per worker)."),
+    workers: Optional[int] = typer.Option(None, min=1, help="Folder: files processed in parallel (one model per worker); default 1, with --engine ray one per CPU of the cluster (less --model-workers)."),
     glob: str = typer.Option("**/*", help="Folder: which files to take (recursive glob)."),
     resume: bool = typer.Option(False, "--resume", help="Folder: skip files already done in OUT, redo the rest."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace outputs that already exist."),
     timeout: float = typer.Option(300, min=1, help="Folder: seconds per file before it is stopped and recorded as TIMEOUT."),
     max_memory: int = typer.Option(2048, min=256, help="Folder: memory cap per worker in MB (MEMORY_LIMIT beyond)."),
     follow_symlinks: bool = typer.Option(False, "--follow-symlinks", help="Folder: follow symbolic links (skipped by default)."),
+    engine: Engine = typer.Option(Engine.local, help="Folder: local (worker processes on this machine) or ray (worker actors on a Ray cluster; pip install 'docextract\\[ray]'; inputs and --out on a filesystem every node sees at the same path). Same outputs, manifest, --resume and exit codes (docs/ray.md)."),
+    address: Optional[str] = typer.Option(None, help="--engine ray: the cluster to join: auto (the one `ray start` set up on this machine), HOST:PORT, or ray://HOST:PORT (Ray Client); default: a Ray instance started for this run on this machine."),
+    model_workers: int = typer.Option(0, "--model-workers", min=0, help="--engine ray: run the model in this many actors of its own, fed by --workers actors that read and OCR files (scans: OCR is the slow stage); 0: each worker runs whole files."),
 ) -> None:
     """Extract entity JSON from a document, or from every document in a folder.
 
@@ -66,7 +74,10 @@ def run(
             _run_stream(out, options, output_format)
         elif path.is_dir():
             _run_folder(path, out, options, output_format, workers=workers, glob=glob, resume=resume,
-                        overwrite=overwrite, timeout=timeout, max_memory=max_memory, follow_symlinks=follow_symlinks)
+                        overwrite=overwrite, timeout=timeout, max_memory=max_memory, follow_symlinks=follow_symlinks,
+                        engine=engine.value, address=address, model_workers=model_workers)
+        elif path.exists() and (engine is not Engine.local or address is not None or model_workers):
+            raise UsageError("--engine ray, --address and --model-workers take a folder", path=str(path))
         else:
             _run_file(path, out, options, output_format, overwrite=overwrite)
 
@@ -168,6 +179,7 @@ def _run_folder(path: Path, out: Optional[Path], options, output_format: OutputF
         path, out, options=options.to_dict(), workers=batch["workers"], glob=batch["glob"],
         timeout_s=batch["timeout"], max_memory_mb=batch["max_memory"], resume=batch["resume"],
         overwrite=batch["overwrite"], follow_symlinks=batch["follow_symlinks"], console=stderr,
+        engine=batch["engine"], address=batch["address"], model_workers=batch["model_workers"],
     )
     if output_format is OutputFormat.csv:
         _write_folder_csv(Path(out), batch["overwrite"] or batch["resume"])
