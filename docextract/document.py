@@ -134,6 +134,9 @@ class Page:
     words: tuple[Word, ...]
     text_source: str = "pdf_text"
     rotation_applied: int = 0
+    # which library read a text layer ("pdfplumber", "pdfium"; None for OCR and words JSON). Shown by `inspect`;
+    # not part of the output JSON or the labelled format, nor of a page's equality (the same words are the same page).
+    text_reader: str | None = dataclasses.field(default=None, compare=False)
     lines: tuple[Line, ...] = ()
     blocks: tuple[Block, ...] = ()
     block_order: tuple[int, ...] = ()

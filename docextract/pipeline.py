@@ -7,6 +7,7 @@ batch worker; the loaded model is kept per process so a worker pays for it once.
 from __future__ import annotations
 
 import functools
+import os
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -19,6 +20,7 @@ from docextract.modeling.routing import AUTO, choose_model, load_route
 from docextract.modeling.tokenizer import subword_counts
 
 SPECIAL_TOKENS = 2  # [CLS] and [SEP] around every window
+COMPUTE_ENV = "DOCEXTRACT_COMPUTE"  # overrides a model's docextract_compute (float32, bfloat16, int8-linear)
 DEFAULT_STRIDE = 128  # tokens of context shared by neighbouring windows
 
 
@@ -38,6 +40,7 @@ class RunOptions:
     cross_pages: bool | None = None  # None: what the model was trained with (long-range models read whole documents)
     precision: float | None = None  # review policy point: None is the model's own (0.99); see extraction/review.py
     ignore_embedded: bool = False  # True: read the page only, even when the PDF carries its invoice as XML
+    pdf_text: str = "pdfplumber"  # how PDF text layers are read: "pdfplumber", or "auto" (PDFium where it agrees)
     split: bool = True  # an invoice model's file may hold several invoices: one document each (extraction/segments.py)
     device: str = "cpu"  # auto|cpu|cuda|mps: where the model runs (modeling/devices.py); fp32 on every device
 
@@ -51,7 +54,8 @@ def read_and_analyze(path: str | Path, options: RunOptions) -> tuple[Document, d
 
     timings: dict[str, int] = {}
     start = time.perf_counter()
-    doc = read_document(path, ocr=options.ocr, lang=options.lang, dpi=options.dpi, password=options.password)
+    doc = read_document(path, ocr=options.ocr, lang=options.lang, dpi=options.dpi, password=options.password,
+                        pdf_text=options.pdf_text)
     timings["read"] = _ms_since(start)
     start = time.perf_counter()
     doc = analyze_layout(doc)
@@ -69,38 +73,53 @@ def document_windows(doc: Document, tokenizer=None, *, max_tokens: int = 512 - S
 
 @functools.lru_cache(maxsize=2)
 def load_model(name_or_path: str, device: str = "cpu"):
-    """A trained token-classification model and its tokenizer, loaded once per process (safetensors only),
-    on ``device`` (``--device``: a GPU that is not there fails before the model is read)."""
+    """A trained token-classification model and its tokenizer, loaded once per process (safetensors only), on
+    ``device`` (``--device``: a GPU that is not there fails before the model is read).
+
+    Through the runtime (:mod:`docextract.modeling.runtime`: plain torch, the ``tokenizers`` library), so `run`
+    never imports transformers; a folder whose config.json predates the runtime's keys goes through
+    transformers, which fills in the defaults of that time. The model runs in the arithmetic its config.json
+    names (``docextract_compute``) unless ``DOCEXTRACT_COMPUTE`` says otherwise (float32, bfloat16, int8-linear).
+    """
+    from docextract.modeling.devices import resolve_device
+    from docextract.modeling.loading import check_loadable_folder
+    from docextract.modeling.runtime import load_runtime_model
+    from docextract.modeling.saved_config import IncompleteConfig
+    from docextract.modeling.store import resolve_model
+    from docextract.modeling.tokenizer import load_wordpiece
+
+    where = resolve_device(device)
+    folder = check_loadable_folder(resolve_model(name_or_path))
+    try:
+        model = load_runtime_model(folder, compute=os.environ.get(COMPUTE_ENV) or None)
+    except IncompleteConfig:
+        model = _load_with_transformers(folder)
+    if where.type != "cpu":
+        model.to(where)
+    tokenizer = load_wordpiece(str(folder) if (folder / "tokenizer.json").is_file() else None)
+    return model, tokenizer
+
+
+def _load_with_transformers(folder: Path):
+    import torch
     from transformers.utils import logging as hf_logging
 
     from docextract.modeling import LayoutForTokenClassification
-    from docextract.modeling.loading import check_loadable_folder
-    from docextract.modeling.store import resolve_model
-    from docextract.modeling.tokenizer import load_tokenizer
-
-    from docextract.modeling.devices import resolve_device
-
-    hf_logging.disable_progress_bar()  # our own progress goes to stderr; no tqdm bar per model load
-    where = resolve_device(device)
-    folder = check_loadable_folder(resolve_model(name_or_path))
-    import torch
-
     from docextract.modeling.compact import is_compact, load_compact
 
+    hf_logging.disable_progress_bar()  # our own progress goes to stderr; no tqdm bar per model load
     if is_compact(folder):  # shipped checkpoints: fp16 + int8 embeddings, run in fp32
         model = load_compact(folder, LayoutForTokenClassification)
     else:
         model = LayoutForTokenClassification.from_pretrained(str(folder), dtype=torch.float32)
-    model.to(where).eval()
-    tokenizer = load_tokenizer(str(folder) if (folder / "tokenizer.json").is_file() else None)
-    return model, tokenizer
+    return model.eval()
 
 
 def model_window_size(model) -> int:
     """Word tokens per window the model handles: what it was trained with (``docextract_window_tokens`` in
     its config: 4094 for a long-range model trained on whole documents), never more than its position
     table minus [CLS]/[SEP]; a model that does not say reads 512 - 2 (or its smaller table)."""
-    from docextract.modeling.config import max_window_tokens
+    from docextract.modeling.saved_config import max_window_tokens
 
     limit = max_window_tokens(model.config)
     trained = getattr(model.config, "docextract_window_tokens", None)
@@ -132,21 +151,28 @@ def model_windows(doc: Document, model, tokenizer, options: RunOptions = RunOpti
 
 def extract_file(path: str, options: dict[str, Any] | RunOptions) -> dict[str, Any]:
     """One file to the output JSON object (schemas/output.schema.json)."""
+    if isinstance(options, dict):
+        options = RunOptions(**options)
+    doc, timings = read_and_analyze(path, options)
+    return extract_document(path, doc, timings, options)
+
+
+def extract_document(path: str, doc: Document, timings: dict[str, int], options: RunOptions) -> dict[str, Any]:
+    """The model half of ``extract_file``: a read and analysed document (``read_and_analyze``'s) to the output JSON
+    object. ``path`` is opened again only for a PDF's embedded invoice. The Ray engine runs the two halves in
+    separate workers (docextract.batch.stages), so OCR and the model can scale apart."""
     from docextract.extraction.output import build_output
     from docextract.extraction.scoring import FieldScoring
     from docextract.inference import tag_words
 
-    if isinstance(options, dict):
-        options = RunOptions(**options)
-    doc, timings = read_and_analyze(path, options)
     if options.model is None:
         return _with_embedded(build_output(doc, [], model=None, timings_ms=timings if options.include_timings else None,
                                            ocr=_ocr_info(doc, options)), path, doc, options)
     model_name, routing = options.model, None
     if options.model == AUTO:
-        from docextract.modeling.tokenizer import load_tokenizer
+        from docextract.modeling.tokenizer import load_wordpiece
 
-        model_name, routing = choose_model(doc, load_route(), load_tokenizer())
+        model_name, routing = choose_model(doc, load_route(), load_wordpiece())
     start = time.perf_counter()
     model, tokenizer = load_model(model_name, options.device)
     timings["load_model"] = _ms_since(start)
@@ -160,6 +186,7 @@ def extract_file(path: str, options: dict[str, Any] | RunOptions) -> dict[str, A
         "name": model_name,
         **({} if routing is None else {"auto": routing}),
         "preset": getattr(model.config, "preset", None),
+        **({} if getattr(model, "compute", "float32") == "float32" else {"compute": model.compute}),
         "labels": sorted({tag.split("-", 1)[1] for tag in model.config.id2label.values() if "-" in tag}),
         **({} if calibration is None else {"field_calibration": calibration.to_config()}),
         "review": scoring.describe(),

@@ -48,3 +48,8 @@ def scripted(path: str, options: dict) -> dict:
     elif command == "missing-dep":
         raise MissingDependencyError("tesseract is not installed", path=path)
     return echo_sha256(path, options)
+
+
+def thread_settings(path: str, options: dict) -> dict:
+    """The thread settings the worker was started with (what torch and OpenMP read at start-up)."""
+    return {"OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS"), "OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY")}

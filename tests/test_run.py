@@ -92,3 +92,36 @@ def test_bad_inputs_give_one_line_and_documented_codes(tmp_path, invoice_pdf):
     assert folder_without_out.exit_code == 2
     no_model = runner.invoke(app, ["run", str(invoice_pdf), "--model", "no-such-model"])
     assert no_model.exit_code == 3 and "no-such-model" in no_model.output
+
+
+def test_run_dash_reads_paths_from_stdin_one_json_line_each_with_the_model_loaded_once(invoice_pdf, tiny_model, tmp_path):
+    from docextract.pipeline import load_model
+
+    second = tmp_path / "second.pdf"
+    text_lines_pdf(second, ["Invoice No. 7", "Total 12.00 USD"])
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(b"%PDF-1.4 this is not a PDF body")
+    stdin = "\n".join([str(invoice_pdf), str(tmp_path / "missing.pdf"), "", str(broken), str(second)]) + "\n"
+    load_model.cache_clear()
+    result = runner.invoke(app, ["run", "-", "--model", str(tiny_model)], input=stdin)
+    assert result.exit_code == 4, result.output  # some inputs failed; the others were done
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(lines) == 4  # the blank line is skipped; one line per document, in input order
+    assert lines[1] == {"source": str(tmp_path / "missing.pdf"), "error": {
+        "code": "INPUT_NOT_FOUND", "stage": None, "message": f"{tmp_path / 'missing.pdf'}: no such file", "exit_code": 4}}
+    assert lines[2]["source"] == str(broken) and lines[2]["error"]["exit_code"] == 4
+    info = load_model.cache_info()
+    assert (info.misses, info.hits) == (1, 1)  # loaded for the first document, reused for the second
+    for line, path in ((lines[0], invoice_pdf), (lines[3], second)):
+        jsonschema.validate(line, load_schema())
+        alone = runner.invoke(app, ["run", str(path), "--model", str(tiny_model), "--format", "jsonl"])
+        assert json.loads(alone.stdout) == line  # the same output as the file run on its own
+    assert "missing.pdf: no such file" in result.stderr
+
+
+def test_run_dash_refuses_out_csv_and_labelstudio(tiny_model, tmp_path):
+    result = runner.invoke(app, ["run", "-", "--out", str(tmp_path / "x.json")], input="")
+    assert result.exit_code == 2 and "--out" in result.stderr
+    for output_format in ("csv", "labelstudio"):
+        result = runner.invoke(app, ["run", "-", "--format", output_format], input="")
+        assert result.exit_code == 2, output_format

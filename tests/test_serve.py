@@ -144,6 +144,8 @@ def test_extract_takes_run_options_and_csv(server, invoice_bytes):
     assert status == 200 and out["tokens"] and out["run"]["model"] is not None
     status, out = extract(server, "a.pdf", data, model="none")
     assert status == 200 and out["documents"] == [] and out["run"]["model"] is None
+    status, out = extract(server, "a.pdf", data, pdf_text="auto", ocr="never")
+    assert status == 200 and out["documents"], out
     body, headers = multipart({"file": ("a.pdf", data)}, {"format": "csv"})
     status, response_headers, raw = request(server, "POST", "/extract", body, headers)
     assert status == 200 and response_headers["content-type"].startswith("text/csv")
@@ -222,6 +224,8 @@ def test_bad_options_are_usage_errors(server, invoice_bytes):
     _, data = invoice_bytes
     status, out = extract(server, "a.pdf", data, ocr="sometimes")
     assert status == 400 and out["error"]["code"] == "USAGE_ERROR" and out["error"]["exit_code"] == 2
+    status, out = extract(server, "a.pdf", data, pdf_text="pdfium")
+    assert status == 400 and out["error"]["code"] == "USAGE_ERROR"
     status, out = extract(server, "a.pdf", data, model="sroie")
     assert status == 400 and "serves the model" in out["error"]["message"]
     status, _, raw = request(server, "POST", "/extract", b"", {"Content-Type": "multipart/form-data; boundary=x"})

@@ -77,6 +77,9 @@ class BatchSummary:
     fields_accepted: int = 0
     fields_review: int = 0
     documents_needing_review: int = 0
+    engine: str = "local"  # or "ray" (docs/ray.md)
+    model_workers: int = 0  # ray, split mode: actors running the model stage beside the `workers` reading files
+    retried: int = 0  # ray: files sent again because the worker actor running them died
 
     @property
     def failed(self) -> int:
@@ -100,10 +103,11 @@ class _Terminated(Exception):
 
 
 def run_batch(inputs_root: str | os.PathLike[str], out_root: str | os.PathLike[str], *, process: str = DEFAULT_PROCESS,
-              options: dict | None = None, workers: int = 1, glob: str = "**/*", timeout_s: float | None = 300,
+              options: dict | None = None, workers: int | None = None, glob: str = "**/*", timeout_s: float | None = 300,
               max_memory_mb: int | None = 2048, resume: bool = False, overwrite: bool = False,
               follow_symlinks: bool = False, progress: bool = True, isolate: bool = True,
-              console: Console | None = None) -> BatchSummary:
+              console: Console | None = None, engine: str = "local", address: str | None = None,
+              model_workers: int = 0) -> BatchSummary:
     """Process every file under ``inputs_root`` matching ``glob``; outputs mirror the tree under ``out_root``.
 
     ``process`` names ``process(path: str, options: dict) -> dict`` as ``"module:function"``.
@@ -113,6 +117,9 @@ def run_batch(inputs_root: str | os.PathLike[str], out_root: str | os.PathLike[s
     file would fail the same way) and ``WorkerCrashedAtStartup`` (the function cannot be loaded).
     Ctrl-C / SIGTERM stop the batch cleanly: the returned summary says ``interrupted``.
     ``isolate=False`` runs files in this process (no timeout, no memory cap): for benchmarks.
+    ``engine="ray"`` spreads the files over a Ray cluster (``address``: ``auto``, ``HOST:PORT``, ``ray://HOST:PORT``;
+    None starts a local Ray instance or uses this process's connection); ``workers`` then defaults to the cluster's
+    CPUs and ``model_workers`` > 0 runs the model in actors of its own (docs/ray.md). Everything else is the same.
     """
     started = time.monotonic()
     console = console or Console(stderr=True)
@@ -120,8 +127,14 @@ def run_batch(inputs_root: str | os.PathLike[str], out_root: str | os.PathLike[s
     inputs_root = Path(inputs_root)
     if not inputs_root.is_dir():
         raise UsageError("the input is not a folder", path=str(inputs_root))
-    if workers < 1:
+    if workers is not None and workers < 1:
         raise UsageError(f"workers must be at least 1, got {workers}")
+    if engine not in ("local", "ray"):
+        raise UsageError(f"engine must be 'local' or 'ray', got {engine!r}")
+    if engine == "local" and (address is not None or model_workers):
+        raise UsageError("an address and model workers are options of the Ray engine (engine='ray')")
+    if engine == "ray" and not isolate:
+        raise UsageError("the Ray engine always isolates files in its workers")
     if ":" not in process:
         raise UsageError(f"processing function must be given as 'module:function', got {process!r}")
     out_real = _prepare_out_root(out_root)
@@ -158,11 +171,17 @@ def run_batch(inputs_root: str | os.PathLike[str], out_root: str | os.PathLike[s
                     records[item.rel] = _record(item, config_hash, status="failed", error=_write_error(error))
                     continue
                 todo.append((item, rel_output, target))
-        write_manifest(manifest_path, records)  # compact: drops torn lines and vanished inputs
-
-        runner = (WorkerPool(process, options, workers=workers, timeout_s=timeout_s, max_memory_mb=max_memory_mb,
-                             label=out_real, stderr_path=os.path.join(out_real, WORKER_LOG_NAME))
-                  if isolate else InProcessRunner(process, options))
+        # before the first write: a Ray cluster that cannot be reached leaves no manifest behind
+        runner = _runner(engine, process, options, workers=workers, timeout_s=timeout_s, max_memory_mb=max_memory_mb,
+                         label=out_real, stderr_path=os.path.join(out_real, WORKER_LOG_NAME), isolate=isolate,
+                         address=address, model_workers=model_workers)
+        try:
+            write_manifest(manifest_path, records)  # compact: drops torn lines and vanished inputs
+        except BaseException:
+            runner.close()
+            raise
+        for warning in getattr(runner, "warnings", ()):
+            console.print(f"docextract: warning: {warning}", highlight=False)
         interrupted, abort = None, None
         processed = 0
         writer = ManifestWriter(manifest_path)
@@ -221,14 +240,29 @@ def run_batch(inputs_root: str | os.PathLike[str], out_root: str | os.PathLike[s
                                         if record["status"] == "failed").items())),
             processed=processed, reused=reused, elapsed_s=round(elapsed, 3),
             files_per_s=round(processed / elapsed, 3) if elapsed > 0 else 0.0,
-            workers=workers if isolate else 1, isolated=isolate, interrupted=interrupted,
+            workers=runner.workers if engine == "ray" else (workers or 1) if isolate else 1, isolated=isolate,
+            interrupted=interrupted,
             parent_peak_rss_mb=peak_rss_mb(), manifest=manifest_path, config_hash=config_hash,
             walk_errors=discovery.walk_errors,
             **_review_totals(records.values()),
+            engine=engine, model_workers=model_workers, retried=getattr(runner, "retried", 0),
         )
         write_json_atomic(os.path.join(out_real, SUMMARY_NAME), summary.to_dict())
     print_summary(summary, console)
     return summary
+
+
+def _runner(engine: str, process: str, options: dict, *, workers: int | None, isolate: bool, address: str | None,
+            model_workers: int, **limits: Any):
+    """The local engine's isolated worker processes (or this process), or the Ray engine's actors."""
+    if engine == "ray":
+        from docextract.batch.ray_engine import RayRunner  # Ray is an optional extra: imported only here
+
+        return RayRunner(process, options, workers=workers, model_workers=model_workers, address=address,
+                         product_process=DEFAULT_PROCESS, out_root=limits["label"], **limits)
+    if not isolate:
+        return InProcessRunner(process, options)
+    return WorkerPool(process, options, workers=workers or 1, **limits)
 
 
 def read_summary(path: str, options: dict) -> dict[str, Any]:
@@ -275,17 +309,26 @@ def _record(item: InputFile, config_hash: str, *, status: str, error: dict | Non
 
 
 def _finish(outcome: Outcome, item: InputFile, rel_output: str, out_real: str, config_hash: str) -> dict[str, Any]:
-    """Write a successful file's output atomically and build its terminal record."""
+    """Write a successful file's output atomically (unless its worker did) and build its terminal record."""
     header = outcome.header
     if not header.get("ok"):
         return _record(item, config_hash, status="failed", error=header["error"], header=header, outcome=outcome)
-    try:
-        write_bytes_atomic(prepare_output_path(out_real, rel_output), outcome.payload)
-    except OutputRefused as error:  # a folder on the way or the target is a link, or not a folder
-        return _record(item, config_hash, status="failed", error=_write_error(error), header=header, outcome=outcome)
+    stored = store_output(out_real, rel_output, outcome.payload) if outcome.payload is not None else header["stored"]
+    if "write_error" in stored:
+        return _record(item, config_hash, status="failed", error=stored["write_error"], header=header, outcome=outcome)
     return _record(item, config_hash, status="ok", header=header, output=rel_output,
-                   output_sha256=hashlib.sha256(outcome.payload).hexdigest(), outcome=outcome,
-                   review=review_counts(outcome.payload))
+                   output_sha256=stored["output_sha256"], outcome=outcome, review=stored["review"])
+
+
+def store_output(out_real: str, rel_output: str, payload: bytes) -> dict[str, Any]:
+    """Write one output atomically: ``{"output_sha256", "review"}``, or ``{"write_error"}`` when refused (a folder on
+    the way or the target is a link, or not a folder). Done by this process, or by the Ray engine's worker actors on
+    the shared filesystem (``header["stored"]``), so the driver only appends manifest lines."""
+    try:
+        write_bytes_atomic(prepare_output_path(out_real, rel_output), payload)
+    except OutputRefused as error:
+        return {"write_error": _write_error(error)}
+    return {"output_sha256": hashlib.sha256(payload).hexdigest(), "review": review_counts(payload)}
 
 
 def review_counts(payload: bytes) -> dict[str, int] | None:
@@ -434,6 +477,10 @@ def print_summary(summary: BatchSummary, console: Console) -> None:
         console.print("  failed by code: " + ", ".join(f"{code} {count}" for code, count in summary.by_code.items()), highlight=False)
     console.print(f"  processed {summary.processed} in {summary.elapsed_s:.1f} s ({summary.files_per_s:.2f} files/s), "
                   f"{summary.reused} kept from the previous run; manifest: {summary.manifest}", highlight=False)
+    if summary.engine == "ray":
+        stages = f" + {summary.model_workers} model workers" if summary.model_workers else ""
+        console.print(f"  on Ray: {summary.workers} workers{stages}; {summary.retried} files sent again after "
+                      "their worker died", highlight=False)
     if summary.fields_accepted or summary.fields_review:
         console.print(f"  fields: {summary.fields_accepted} accepted, {summary.fields_review} to review; "
                       f"{summary.documents_needing_review} documents need review", highlight=False)

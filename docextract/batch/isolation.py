@@ -72,6 +72,13 @@ def resolve_process(spec: str) -> ProcessFunction:
     return target
 
 
+def threads_per_worker(workers: int, cpus: int | None = None) -> int:
+    """Threads each of ``workers`` workers may use: this process's processors shared out, at least one."""
+    if cpus is None:
+        cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, cpus // max(1, workers))
+
+
 def error_info(code: str, message: str, *, stage: str | None = None, exception_type: str | None = None,
                signal_name: str | None = None, worker_exit_code: int | None = None) -> dict[str, Any]:
     """The ``error`` object of a manifest record (docs/batch.md)."""
@@ -171,6 +178,9 @@ class WorkerPool:
         result_read, result_write = os.pipe()
         env = dict(os.environ)
         env.setdefault("OMP_THREAD_LIMIT", "1")  # Tesseract single-threaded per worker
+        # torch's threads: the processors shared out between the workers, so 2 workers on 2 cores run one thread
+        # each instead of four threads fighting over two cores
+        env.setdefault("OMP_NUM_THREADS", str(threads_per_worker(len(self.slots))))
         env.setdefault("MALLOC_ARENA_MAX", "2")  # glibc reserves 64 MiB of address space per arena
         stderr = open(self.stderr_path, "ab") if self.stderr_path else subprocess.DEVNULL
         try:

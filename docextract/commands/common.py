@@ -46,6 +46,19 @@ def user_errors() -> Iterator[None]:
         raise fail(error) from None
 
 
+class PdfText(str, Enum):
+    """--pdf-text: how a PDF's text layer is read."""
+
+    pdfplumber = "pdfplumber"
+    auto = "auto"
+
+
+PDF_TEXT_HELP = ("pdfplumber: every text layer through pdfplumber (pdfminer). auto: through PDFium's text page, about "
+                 "3x faster, on the pages where it is known to give pdfplumber's words (plain pages, upright text, "
+                 "simple fonts; measured: benchmarks/results/reader_agreement.json), pdfplumber elsewhere. "
+                 "`inspect` shows which read each page.")
+
+
 class OcrMode(str, Enum):
     """--ocr: auto OCRs only pages without a usable text layer."""
 

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from docextract.commands.common import OcrMode, stderr, user_errors
+from docextract.commands.common import PDF_TEXT_HELP, OcrMode, PdfText, stderr, user_errors
 from docextract.document import Document, Page, Window
 from docextract.errors import OutputError
 from docextract.layout import DEFAULT_MAX_TOKENS, DEFAULT_STRIDE, analyze_layout, make_windows
@@ -31,6 +31,7 @@ def inspect(
     lang: str = typer.Option("eng", "--lang", help="Tesseract language(s), e.g. eng or eng+deu."),
     dpi: int = typer.Option(300, "--dpi", min=50, max=1200, help="Resolution for rendering pages to OCR."),
     password: Optional[str] = typer.Option(None, "--password", help="Password of an encrypted PDF."),
+    pdf_text: PdfText = typer.Option(PdfText.pdfplumber, "--pdf-text", help=PDF_TEXT_HELP),
     max_tokens: int = typer.Option(DEFAULT_MAX_TOKENS, "--max-tokens", min=1, help="Word tokens per window (a 512 model: 510, leaving [CLS] and [SEP])."),
     stride: int = typer.Option(DEFAULT_STRIDE, "--stride", min=0, help="Most tokens two consecutive windows share as context."),
     png: Optional[Path] = typer.Option(None, "--png", help="Write one annotated PNG per page into this folder."),
@@ -41,7 +42,8 @@ def inspect(
         from docextract.modeling.tokenizer import subword_counts
         from docextract.readers import read_document
 
-        doc = analyze_layout(read_document(path, ocr=ocr.value, lang=lang, dpi=dpi, password=password))
+        doc = analyze_layout(read_document(path, ocr=ocr.value, lang=lang, dpi=dpi, password=password,
+                                           pdf_text=pdf_text.value))
         counts = subword_counts([word.text for _, word in doc.iter_words()])
         windows = make_windows(doc, counts, max_tokens=max_tokens, stride=stride)
         if as_json:
@@ -56,8 +58,12 @@ def inspect(
 
 def inspection_dict(doc: Document, windows: Sequence[Window]) -> dict[str, Any]:
     """``Document.to_dict()`` plus the windows; window words are ``[page_number, word_index]`` pairs."""
+    document = doc.to_dict()
+    for page, data in zip(doc.pages, document["pages"]):
+        if page.text_reader is not None:
+            data["text_reader"] = page.text_reader  # which library read the text layer
     return {
-        "document": doc.to_dict(),
+        "document": document,
         "windows": [
             {
                 "index": w.index,
@@ -76,7 +82,8 @@ def text_source_label(page: Page) -> str:
     if page.text_source == "ocr":
         confidence = page.mean_ocr_confidence
         return "OCR" + (f", mean confidence {confidence:.0%}" if confidence is not None else "")
-    return {"pdf_text": "PDF text layer", "words_json": "words JSON"}.get(page.text_source, page.text_source)
+    label = {"pdf_text": "PDF text layer", "words_json": "words JSON"}.get(page.text_source, page.text_source)
+    return label + (f" (read by {page.text_reader})" if page.text_reader else "")
 
 
 def _preview(texts: Sequence[str], limit: int = PREVIEW_WORDS) -> str:

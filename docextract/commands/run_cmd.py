@@ -10,8 +10,13 @@ from typing import Optional
 
 import typer
 
-from docextract.commands.common import Device, OcrMode, fail, stderr, user_errors
+from docextract.commands.common import PDF_TEXT_HELP, Device, OcrMode, PdfText, fail, stderr, user_errors
 from docextract.errors import InputError, UsageError
+
+
+class Engine(str, Enum):
+    local = "local"
+    ray = "ray"
 
 
 class OutputFormat(str, Enum):
@@ -22,7 +27,9 @@ class OutputFormat(str, Enum):
 
 
 def run(
-    path: Path = typer.Argument(..., help="A document (PDF, PNG, JPEG, TIFF, words JSON) or a folder of them."),
+    path: Path = typer.Argument(..., help="A document (PDF, PNG, JPEG, TIFF, words JSON), a folder of them, or - to read "
+                                          "document paths from stdin, one a line, and print one JSON line per document "
+                                          "(the model loaded once: a warm process for integrations)."),
     model: str = typer.Option("invoice", "--model", "-m", help="A shipped model name (see models/), a model folder, 'auto' (a windowed or a long-range model by the document's length, see models/auto.json), or 'none' for text and layout only."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="FILE: write there instead of stdout. Required for a folder: outputs mirror its tree under OUT, with OUT/manifest.jsonl."),
     output_format: OutputFormat = typer.Option(OutputFormat.json, "--format", "-f", help="json (pretty), jsonl (one line), csv (one row per document; line items in a second file), or labelstudio (Label Studio tasks, one per page, with the model's predictions as pre-annotations; import them into a project set up with `docextract labelstudio-config`)."),
@@ -30,6 +37,7 @@ def run(
     lang: str = typer.Option("eng", help="Tesseract language(s), e.g. eng+deu."),
     dpi: int = typer.Option(300, min=50, max=1200, help="Rendering resolution for OCR."),
     password: Optional[str] = typer.Option(None, help="Password of an encrypted PDF."),
+    pdf_text: PdfText = typer.Option(PdfText.pdfplumber, "--pdf-text", help=PDF_TEXT_HELP),
     include_tokens: bool = typer.Option(False, "--include-tokens", help="Add every word with its tag to the output."),
     ignore_embedded: bool = typer.Option(False, "--ignore-embedded", help="Read the page only, even when a PDF carries its invoice as embedded XML (ZUGFeRD, Factur-X, XRechnung); by default the XML's values are reported beside the model's and every disagreement is flagged for review."),
     split: bool = typer.Option(True, "--split/--no-split", help="A file may hold several invoices (a scanned stack): each becomes its own entry of documents[] with its page range, fields, line items and checks, decided from the pages (a new invoice number, 'Page 1 of N', a new header after totals). --no-split reads the whole file as one document."),
@@ -43,25 +51,31 @@ def run(
                                 "else Apple MPS, else the CPU), cuda or mps. One file at a time on a GPU (a folder's "
                                 "workers run under a memory cap a GPU context cannot start in). A GPU named but not "
                                 "there: exit 3."),
-    workers: int = typer.Option(1, min=1, help="Folder: files processed in parallel (one model per worker)."),
+    workers: Optional[int] = typer.Option(None, min=1, help="Folder: files processed in parallel (one model per worker); default 1, with --engine ray one per CPU of the cluster (less --model-workers)."),
     glob: str = typer.Option("**/*", help="Folder: which files to take (recursive glob)."),
     resume: bool = typer.Option(False, "--resume", help="Folder: skip files already done in OUT, redo the rest."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace outputs that already exist."),
     timeout: float = typer.Option(300, min=1, help="Folder: seconds per file before it is stopped and recorded as TIMEOUT."),
     max_memory: int = typer.Option(2048, min=256, help="Folder: memory cap per worker in MB (MEMORY_LIMIT beyond)."),
     follow_symlinks: bool = typer.Option(False, "--follow-symlinks", help="Folder: follow symbolic links (skipped by default)."),
+    engine: Engine = typer.Option(Engine.local, help="Folder: local (worker processes on this machine) or ray (worker actors on a Ray cluster; pip install 'docextract\\[ray]'; inputs and --out on a filesystem every node sees at the same path). Same outputs, manifest, --resume and exit codes (docs/ray.md)."),
+    address: Optional[str] = typer.Option(None, help="--engine ray: the cluster to join: auto (the one `ray start` set up on this machine), HOST:PORT, or ray://HOST:PORT (Ray Client); default: a Ray instance started for this run on this machine."),
+    model_workers: int = typer.Option(0, "--model-workers", min=0, help="--engine ray: run the model in this many actors of its own, fed by --workers actors that read and OCR files (scans: OCR is the slow stage); 0: each worker runs whole files."),
 ) -> None:
     """Extract entity JSON from a document, or from every document in a folder.
 
     One file: the JSON goes to stdout (or --out). A folder: one JSON per file under --out, a manifest
-    with one record per input, and a summary; one bad file never stops the batch.
+    with one record per input, and a summary; one bad file never stops the batch. `-`: paths from stdin, one
+    JSON line each on stdout as soon as it is done; a file that fails gives a line with its error instead
+    (and the one-line message on stderr), and the stream goes on; exit 4 at the end if any failed.
     """
     with user_errors():
         from docextract.pipeline import RunOptions
 
         options = RunOptions(model=None if model.lower() == "none" else model, ocr=ocr.value, lang=lang, dpi=dpi,
                              password=password, include_tokens=include_tokens, include_timings=timings,
-                             precision=precision, ignore_embedded=ignore_embedded, split=split, device=device.value)
+                             precision=precision, ignore_embedded=ignore_embedded, split=split,
+                             pdf_text=pdf_text.value, device=device.value)
         if device is not Device.cpu and options.model is not None:
             from docextract.modeling.devices import resolve_device
 
@@ -73,9 +87,14 @@ def run(
             options = replace(options, device=where.type)
         else:  # no model: nothing runs on a device
             options = replace(options, device="cpu")
-        if path.is_dir():
+        if str(path) == "-":
+            _run_stream(out, options, output_format)
+        elif path.is_dir():
             _run_folder(path, out, options, output_format, workers=workers, glob=glob, resume=resume,
-                        overwrite=overwrite, timeout=timeout, max_memory=max_memory, follow_symlinks=follow_symlinks)
+                        overwrite=overwrite, timeout=timeout, max_memory=max_memory, follow_symlinks=follow_symlinks,
+                        engine=engine.value, address=address, model_workers=model_workers)
+        elif path.exists() and (engine is not Engine.local or address is not None or model_workers):
+            raise UsageError("--engine ray, --address and --model-workers take a folder", path=str(path))
         else:
             _run_file(path, out, options, output_format, overwrite=overwrite)
 
@@ -106,6 +125,35 @@ def _run_file(path: Path, out: Optional[Path], options, output_format: OutputFor
         typer.echo(text)
     else:
         _write(out, (text + "\n").encode(), overwrite)
+
+
+def _run_stream(out: Optional[Path], options, output_format: OutputFormat) -> None:
+    """Paths from stdin, one JSON line per path on stdout, flushed as each is done; the model stays loaded."""
+    import sys
+
+    from docextract.errors import EXIT_INPUT_FAILED
+    from docextract.pipeline import extract_file
+
+    if out is not None or output_format in (OutputFormat.csv, OutputFormat.labelstudio):
+        raise UsageError("`run -` prints one JSON line per document on stdout: --out and --format csv or labelstudio "
+                         "do not apply")
+    failed = 0
+    for line in sys.stdin:
+        source = line.rstrip("\r\n")
+        if not source.strip():
+            continue
+        try:
+            if not Path(source).exists():
+                raise InputError("no such file", path=source, code="INPUT_NOT_FOUND")
+            result = extract_file(source, options)
+        except InputError as error:  # this document only; any other error would fail every one: it ends the run
+            failed += 1
+            fail(error)  # the one line on stderr
+            result = {"source": source, "error": {**error.to_dict(), "exit_code": error.exit_code}}
+        sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
+        sys.stdout.flush()
+    if failed:
+        raise typer.Exit(EXIT_INPUT_FAILED)
 
 
 def _write_labelstudio(path: Path, out: Optional[Path], options, overwrite: bool) -> None:
@@ -148,6 +196,7 @@ def _run_folder(path: Path, out: Optional[Path], options, output_format: OutputF
         path, out, options=options.to_dict(), workers=batch["workers"], glob=batch["glob"],
         timeout_s=batch["timeout"], max_memory_mb=batch["max_memory"], resume=batch["resume"],
         overwrite=batch["overwrite"], follow_symlinks=batch["follow_symlinks"], console=stderr,
+        engine=batch["engine"], address=batch["address"], model_workers=batch["model_workers"],
     )
     if output_format is OutputFormat.csv:
         _write_folder_csv(Path(out), batch["overwrite"] or batch["resume"])

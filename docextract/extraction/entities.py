@@ -91,33 +91,51 @@ def split_tag(tag: str) -> tuple[str, str | None]:
 def decode_entities(tagged: Sequence[TaggedWord]) -> list[Entity]:
     """Spans from BIO or BIESO tags, tolerant of what models really emit.
 
-    An ``I-``/``E-`` tag whose label differs from the open entity starts a new entity (as seqeval's
-    default mode does), so no labelled word is ever dropped. Confidence is the mean tag probability.
+    An ``I-``/``E-`` tag whose label differs from the open entity continues it when both are document fields
+    (the model hesitates between two labels inside one value: "Musterstr./B-vendor_address
+    18/I-billing_address DE/I-billing_address 76138 Karlsruhe"), and the span takes the label with the most
+    probability over its words; between line-item cells, or without probabilities, it starts a new entity
+    (as seqeval's default mode does). No labelled word is ever dropped. Confidence is the mean probability
+    of the span's label (the mean tag probability where only tags are known).
     """
     entities: list[Entity] = []
-    current_label: str | None = None
-    current: list[TaggedWord] = []
+    current: list[tuple[TaggedWord, str]] = []
 
     def close() -> None:
-        nonlocal current, current_label
+        nonlocal current
         if current:
-            confidence = sum(w.probability for w in current) / len(current)
-            entities.append(Entity(current_label, tuple(w.ref for w in current), confidence))
-        current, current_label = [], None
+            entities.append(_span_entity(current))
+        current = []
 
     for word in tagged:
         prefix, label = split_tag(word.tag)
         if label is None:
             close()
             continue
-        if prefix in ("B", "S") or label != current_label:
+        open_label = current[-1][1] if current else None
+        if prefix in ("B", "S") or (label != open_label and not _continues(word, label, open_label)):
             close()
-            current_label = label
-        current.append(word)
+        current.append((word, label))
         if prefix in ("E", "S"):
             close()
     close()
     return entities
+
+
+def _continues(word: TaggedWord, label: str, open_label: str | None) -> bool:
+    """Whether an I-/E- tag of ``label`` continues an open entity of another label (see decode_entities)."""
+    return (open_label is not None and word.label_probabilities is not None
+            and not label.startswith(LINE_ITEM_PREFIX) and not open_label.startswith(LINE_ITEM_PREFIX))
+
+
+def _span_entity(span: list[tuple[TaggedWord, str]]) -> Entity:
+    refs = tuple(w.ref for w, _ in span)
+    labels = {label for _, label in span}
+    if len(labels) == 1:
+        return Entity(span[0][1], refs, sum(w.probability for w, _ in span) / len(span))
+    mass = {label: sum(w.label_probabilities.get(label, 0.0) for w, _ in span) for label in labels}
+    label = max(sorted(labels), key=lambda l: mass[l])
+    return Entity(label, refs, mass[label] / len(span))
 
 
 _OPEN_DIGIT_GROUP = re.compile(r"[-−]?\d{1,3}")  # "333" of "333 890,41", or "890" of "1 890 000,00": more may follow

@@ -5,7 +5,9 @@ field whose key the page prints plainly ("Invoice Number:" and below it "INV-202
 after its first word ("October" of "October 1, 2023"). Every invoice tool prints such keys, in every
 language (:mod:`docextract.extraction.field_keywords`), so two repairs hold across producers:
 
-* :func:`complete_dates`: a date entity that does not parse takes the next words of its line until it does.
+* :func:`complete_dates`: a date entity that does not parse takes the next words of its line until it does;
+  :func:`complete_ibans`: an IBAN entity cut after a group of four takes the rest of its printed groups;
+  :func:`complete_party_names`: a vendor or customer name cut before its legal form ("GmbH") takes it.
 * :func:`key_value_entities`: a field the model gave no entity at all gets one (``method: "rule"``) where a
   line starts with a *whole* key of that field and of no other ("Delivery Date:" is not an invoice date's
   key: "date" is, but "delivery" stands before it), followed by a value of the field's shape: the rest of
@@ -26,7 +28,7 @@ from typing import Iterator, Mapping, Sequence
 
 from docextract.document import Document, WordRef
 from docextract.extraction.entities import FIELD_TYPES, Entity
-from docextract.extraction.evidence import odd_shape
+from docextract.extraction.evidence import LEGAL_FORMS, PARTY_NAME_LABELS, odd_shape
 from docextract.extraction.field_keywords import closing_keys, key_tokens, trim_context
 from docextract.extraction.identifiers import check_iban
 from docextract.extraction.normalize import parse_date, parse_number
@@ -40,6 +42,9 @@ MAX_DATE_WORDS = 4  # "1. Oktober 2023", "October 1, 2023"
 MAX_KEY_WORDS = 6  # a key is a short label, not a sentence
 MAX_IBAN_WORDS = 9  # an IBAN printed in groups of four: "DE89 3704 0044 0532 0130 00"
 MIN_IDENTIFIER_CHARACTERS = 3
+_IBAN_GROUP = re.compile(r"(?=[A-Z]*\d)[A-Z0-9]{1,4}")  # one printed group of an IBAN, with a digit
+MAX_IBAN_CHARACTERS = 34
+MAX_NAME_WORDS_BEFORE_FORM = 2  # "Kaffeehaus" of "Auftraggeber" + "Kaffeehaus GmbH"  # the longest IBAN (ISO 13616)
 _IBAN_SHAPE = re.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{11,30}")  # country, check digits, 11-30 characters of account
 _YEAR_SHOWN = re.compile(r"\d{4}|\d{1,2}\s*[./-]\s*\d{1,2}\s*[./-]\s*\d{2}")  # a year, or a numeric date with one
 
@@ -66,6 +71,62 @@ def complete_dates(doc: Document, entities: Sequence[Entity], locale: str, year:
                 out[i] = longer
                 break
     return out
+
+
+def complete_ibans(doc: Document, entities: Sequence[Entity]) -> list[Entity]:
+    """``entities`` with each IBAN entity that stops inside its printed groups extended by the rest of them:
+    when its last word is a full group of four and its check digits do not hold, the next words of its line
+    that are groups of one to four capitals and digits with a digit ("00" of "DE12 1234 4321 9876 00"), up to
+    :data:`MAX_IBAN_CHARACTERS` in all. A key or a BIC after it ("BIC:", "WELADED1") is no such group."""
+    out = list(entities)
+    for i, entity in enumerate(out):
+        if entity.label != "iban" or len(doc.word(entity.words[-1]).text) != 4:
+            continue
+        compact = "".join(doc.word(r).text for r in entity.words)
+        if check_iban(compact).valid:
+            continue
+        last = entity.words[-1]
+        line = _line_words(doc, last)
+        extra: list[WordRef] = []
+        for ref in line[line.index(last) + 1:] if last in line else []:
+            text = doc.word(ref).text
+            if not _IBAN_GROUP.fullmatch(text) or len(compact) + len(text) > MAX_IBAN_CHARACTERS:
+                break
+            compact += text
+            extra.append(ref)
+            if len(text) < 4:  # a short group ends an IBAN
+                break
+        if extra:
+            out[i] = replace(entity, words=entity.words + tuple(extra))
+    return out
+
+
+def complete_party_names(doc: Document, entities: Sequence[Entity]) -> list[Entity]:
+    """``entities`` with each vendor or customer name that stops before its legal form extended to it: the
+    next words of its line up to and including a run of legal-form words ("GmbH", "& Co. KG", "Ltd."), with at
+    most :data:`MAX_NAME_WORDS_BEFORE_FORM` other words before the run ("Metallbau" + "Leipzig GmbH & Co.
+    KG"). A name is rarely printed without its legal form, and the model often stops one word short of it."""
+    out = list(entities)
+    for i, entity in enumerate(out):
+        if entity.label not in PARTY_NAME_LABELS:
+            continue
+        last = entity.words[-1]
+        line = _line_words(doc, last)
+        following = line[line.index(last) + 1:] if last in line else []
+        end = 0  # how many following words the name takes
+        for n, ref in enumerate(following[:MAX_NAME_WORDS_BEFORE_FORM + 4], 1):
+            if _legal_form_word(doc.word(ref).text):
+                end = n
+            elif end or n > MAX_NAME_WORDS_BEFORE_FORM:
+                break
+        if end:
+            out[i] = replace(entity, words=entity.words + tuple(following[:end]))
+    return out
+
+
+def _legal_form_word(text: str) -> bool:
+    tokens = key_tokens(text)
+    return text.strip() == "&" or bool(tokens) and set(tokens) <= LEGAL_FORMS
 
 
 def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequence[str],

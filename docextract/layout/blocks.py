@@ -9,10 +9,12 @@ that ends just above it, so side-by-side columns and table cells grow as separat
 
 from __future__ import annotations
 
+import bisect
 from typing import Sequence
 
 from docextract.document import Block, Box, Line
-from docextract.layout.lines import shares_baseline
+from docextract.layout.lines import LINE_MAX_HEIGHT_RATIO, MIN_WORD_HEIGHT, shares_baseline
+
 
 # Largest vertical whitespace between two lines of one block, in heights of the lower line.
 # Single- to 1.5-spaced text leaves 0.2-0.7 of a line height; a paragraph break, the next
@@ -74,17 +76,30 @@ def group_blocks(lines: Sequence[Line]) -> tuple[Block, ...]:
     """
     order = sorted(range(len(lines)), key=lambda i: (lines[i].box.top, lines[i].box.x0))
     chains: list[list[int]] = []  # line indices, top to bottom
+    # Lines come top to bottom, so a chain whose last line ends further above the next line than any line may
+    # leap (BLOCK_MAX_GAP_LINE_HEIGHTS of the lower line, which is at most BLOCK_MAX_HEIGHT_RATIO times the upper
+    # one) can never continue: it is retired, which keeps every decision and makes the page near-linear.
+    reach_factor = BLOCK_MAX_GAP_LINE_HEIGHTS * BLOCK_MAX_HEIGHT_RATIO
+    active: list[int] = []  # indices into chains still in reach, in creation order
     for i in order:
         box = lines[i].box
         best, best_gap = None, float("inf")
-        for chain in chains:
-            gap = continues_block(lines[chain[-1]].box, box)
+        still_active = []
+        for k in active:
+            upper = lines[chains[k][-1]].box
+            reach = upper.bottom + reach_factor * _height(upper)
+            if box.top > reach + 1e-6 * (abs(reach) + 1.0):
+                continue  # retired
+            still_active.append(k)
+            gap = continues_block(upper, box)
             if gap is not None and gap < best_gap:
-                best, best_gap = chain, gap
+                best, best_gap = k, gap
+        active = still_active
         if best is None:
             chains.append([i])
+            active.append(len(chains) - 1)
         else:
-            best.append(i)
+            chains[best].append(i)
     chains = _split_table_columns(chains, lines)
     blocks = [Block(tuple(c), Box.enclosing([lines[i].box for i in c])) for c in chains]
     blocks.sort(key=lambda b: (b.box.top, b.box.x0))
@@ -95,10 +110,20 @@ def _split_table_columns(chains: list[list[int]], lines: Sequence[Line]) -> list
     """Chains with every table cell (see :data:`TABLE_CELL_MAX_WORDS`) split off as a chain of its own."""
     owner = {li: k for k, chain in enumerate(chains) for li in chain}
     short = [li for li in range(len(lines)) if len(lines[li].word_indices) <= TABLE_CELL_MAX_WORDS]
-    cells = {
-        li for li in short
-        if any(owner[lj] != owner[li] and shares_baseline(lines[li].box, lines[lj].box) for lj in short)
-    }
+    # Lines that share a baseline overlap vertically and are at most LINE_MAX_HEIGHT_RATIO times each other's
+    # height, so a short line's partners have their top within that many of its heights above its own top and
+    # above its bottom: found by bisection in the list sorted by top (the same pairs that can pass, few tried).
+    by_top = sorted(short, key=lambda li: lines[li].box.top)
+    tops = [lines[li].box.top for li in by_top]
+    cells = set()
+    for li in short:
+        box = lines[li].box
+        lowest = box.top - LINE_MAX_HEIGHT_RATIO * max(box.height, MIN_WORD_HEIGHT)
+        start = bisect.bisect_left(tops, lowest - 1e-6 * (abs(lowest) + 1.0))
+        for lj in by_top[start:bisect.bisect_left(tops, box.bottom)]:
+            if owner[lj] != owner[li] and shares_baseline(box, lines[lj].box):
+                cells.add(li)
+                break
     result: list[list[int]] = []
     for chain in chains:
         run: list[int] = []

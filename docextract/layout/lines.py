@@ -50,6 +50,15 @@ def shares_baseline(a: Box, b: Box, min_overlap: float = LINE_MIN_VERTICAL_OVERL
     return a.vertical_overlap(b) >= min_overlap * min(_height(a), _height(b))
 
 
+def _tip_span(words: Sequence[Word], line: list[int], reach_factor: float) -> tuple[float, float, float]:
+    """(top, bottom, reach) of a line's tip words: their vertical extent, and the furthest x0 a word may start
+    at and still join them (with a margin of a millionth for rounding: skipping must never change a decision)."""
+    tips = [words[j].box for j in line[-LINE_TIP_WORDS:]]
+    right = max(t.x1 for t in tips)
+    reach = right + reach_factor * max(_height(t) for t in tips)
+    return min(t.top for t in tips), max(t.bottom for t in tips), reach + 1e-6 * (abs(reach) + 1.0)
+
+
 def group_lines(
     words: Sequence[Word],
     *,
@@ -62,10 +71,28 @@ def group_lines(
     """
     order = sorted(range(len(words)), key=lambda i: (words[i].box.x0, words[i].box.top))
     open_lines: list[list[int]] = []  # word indices, left to right; the last one is the line's tip
+    # Per open line, what its tip words can still reach, for skipping lines that cannot take a word (exactly the
+    # lines the full comparison below would reject; skipping keeps the result and takes the page from quadratic
+    # comparisons to a few per word): the vertical extent of the tips (a word must overlap one of them), the
+    # rightmost tip edge, and the reach to the right. A word that shares a baseline is at most
+    # LINE_MAX_HEIGHT_RATIO times taller than a tip, so no word starts within a line's gap allowance further
+    # right than ``right + max_gap * ratio * tallest tip``; words come in x0 order, so a line whose reach the
+    # words have passed is retired for good.
+    spans: list[tuple[float, float, float]] = []  # (top of the tips, bottom of the tips, reach), per open line
+    active: list[int] = []  # indices into open_lines still in reach, in creation order
+    reach_factor = max_gap_font_heights * LINE_MAX_HEIGHT_RATIO
     for i in order:
         box = words[i].box
         best, best_overlap = None, 0.0
-        for line in open_lines:
+        still_active = []
+        for k in active:
+            top, bottom, reach = spans[k]
+            if box.x0 > reach:
+                continue  # retired: every later word starts further right still
+            still_active.append(k)
+            if top >= box.bottom or bottom <= box.top:
+                continue  # no tip overlaps the word vertically: no shared baseline
+            line = open_lines[k]
             # Compare with the line's last few words, not only the last one: a superscript or a
             # small mark at the tip must not cut the line off from the rest of its words.
             tips = [words[j].box for j in line[-LINE_TIP_WORDS:]]
@@ -77,11 +104,15 @@ def group_lines(
                 default=0.0,
             )  # the gap is negative when the boxes touch or overlap (OCR jitter)
             if overlap > best_overlap:
-                best, best_overlap = line, overlap
+                best, best_overlap = k, overlap
+        active = still_active
         if best is None:
             open_lines.append([i])
+            spans.append(_tip_span(words, open_lines[-1], reach_factor))
+            active.append(len(open_lines) - 1)
         else:
-            best.append(i)
+            open_lines[best].append(i)
+            spans[best] = _tip_span(words, open_lines[best], reach_factor)
     lines = [Line(tuple(idx), Box.enclosing([words[i].box for i in idx])) for idx in open_lines]
     lines.sort(key=lambda l: (l.box.top, l.box.x0))
     return tuple(lines)

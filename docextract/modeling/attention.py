@@ -68,7 +68,9 @@ class SoftmaxSelfAttention(QKVProjections):
         mask = inputs.additive_mask
         if inputs.polar_tables is not None:
             scaled_query = query * self.head_dim**-0.5
-            mask = mask + shaw_bias(scaled_query, inputs.polar_tables, inputs.polar_indices)  # (B, H, S, S)
+            # the bias with the padding mask folded in: what ``mask + shaw_bias(...)`` gives, one pass less
+            mask = shaw_bias(scaled_query, inputs.polar_tables, inputs.polar_indices,
+                             mask_value=torch.finfo(mask.dtype).min, mask_dtype=mask.dtype)  # (B, H, S, S)
         context = F.scaled_dot_product_attention(
             query, key, value, attn_mask=mask, dropout_p=self.dropout if self.training else 0.0
         )  # (B, H, S, d)

@@ -57,11 +57,8 @@ def is_compact(folder: Path) -> bool:
     return COMPACT_MARKER in config
 
 
-def load_compact(folder: Path, model_class):
-    """An fp32 model from a compact folder (the folder must already have passed ``check_loadable_folder``)."""
-    config = model_class.config_class.from_pretrained(str(folder))
-    model = model_class(config)
-    state = load_file(str(Path(folder) / "model.safetensors"))
+def widen(state: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """A compact checkpoint's tensors as fp32 weights under their model names (int8 rows times their scales)."""
     weights = {}
     for name, tensor in state.items():
         if name.endswith(INT8_SUFFIX):
@@ -69,6 +66,14 @@ def load_compact(folder: Path, model_class):
             weights[base] = tensor.to(torch.float32) * state[base + SCALE_SUFFIX].to(torch.float32)[:, None]
         elif not name.endswith(SCALE_SUFFIX):
             weights[name] = tensor.to(torch.float32)
+    return weights
+
+
+def load_compact(folder: Path, model_class):
+    """An fp32 model from a compact folder (the folder must already have passed ``check_loadable_folder``)."""
+    config = model_class.config_class.from_pretrained(str(folder))
+    model = model_class(config)
+    weights = widen(load_file(str(Path(folder) / "model.safetensors")))
     missing, unexpected = model.load_state_dict(weights, strict=False)
     missing = [m for m in missing if not _tied(model, m)]
     if missing or unexpected:

@@ -7,23 +7,24 @@ presets in :mod:`docextract.modeling.presets` turn the parts on (see /work/share
 
 from __future__ import annotations
 
-from transformers import PretrainedConfig
+from transformers import AutoConfig, PretrainedConfig
 
-MODEL_TYPE = "docextract-layout"
-
-POSITION_KINDS = ("learned", "sinusoidal", "lspe", "lspe_sc", "none")
-LAYOUT_BIASES = ("none", "polar", "gaussian", "squircle", "cross")
-ATTENTION_KINDS = ("softmax", "cosformer", "linformer")
-COSFORMER_REWEIGHTS = ("cos1d", "squircle", "cross_select", "cross_sum", "none")
-POLAR_DISTANCE_SCHEMES = ("quantile", "t5")
-POLAR_REL1D = ("off", "frozen", "trainable")
-LAGABI_CORNERS = ("bottom_left", "top_left")
-LAGABI_THETAS = ("atan2_dx_dy", "atan_dy_dx")
-
-
-def _check(name: str, value: str, allowed: tuple[str, ...]) -> None:
-    if value not in allowed:
-        raise ValueError(f"{name}={value!r} is not one of {allowed}")
+from docextract.modeling.loading import MODEL_TYPE
+from docextract.modeling.saved_config import (  # noqa: F401  (re-exported: where these names have always been)
+    ATTENTION_KINDS,
+    COSFORMER_REWEIGHTS,
+    LAGABI_CORNERS,
+    LAGABI_THETAS,
+    LAYOUT_BIASES,
+    POLAR_DISTANCE_SCHEMES,
+    POLAR_REL1D,
+    POSITION_KINDS,
+    SPECIAL_TOKENS,
+    check_layout_values,
+    max_window_tokens,
+    position_table_size,
+    uses_layout,
+)
 
 
 class LayoutConfig(PretrainedConfig):
@@ -79,25 +80,12 @@ class LayoutConfig(PretrainedConfig):
         **kwargs,
     ):
         super().__init__(pad_token_id=pad_token_id, **kwargs)
-        for name, value, allowed in (
-            ("position_1d", position_1d, POSITION_KINDS),
-            ("position_2d", position_2d, POSITION_KINDS),
-            ("layout_bias", layout_bias, LAYOUT_BIASES),
-            ("attention", attention, ATTENTION_KINDS),
-            ("cosformer_reweight", cosformer_reweight, COSFORMER_REWEIGHTS),
-            ("polar_distance", polar_distance, POLAR_DISTANCE_SCHEMES),
-            ("polar_rel1d", polar_rel1d, POLAR_REL1D),
-            ("lagabi_corner", lagabi_corner, LAGABI_CORNERS),
-            ("lagabi_theta", lagabi_theta, LAGABI_THETAS),
-            ("position_extension", position_extension, ("tile",)),
-        ):
-            _check(name, value, allowed)
-        if hidden_size % num_attention_heads:
-            raise ValueError(f"hidden_size {hidden_size} is not a multiple of num_attention_heads {num_attention_heads}")
-        if attention != "softmax" and layout_bias != "none":
-            # A pairwise (S x S) bias cannot act on Linformer's compressed keys (long-range paper §3.3),
-            # and cosFormer takes its 2D bias through cosformer_reweight instead.
-            raise ValueError(f"layout_bias={layout_bias!r} needs attention='softmax' (got {attention!r})")
+        check_layout_values(dict(
+            position_1d=position_1d, position_2d=position_2d, layout_bias=layout_bias, attention=attention,
+            cosformer_reweight=cosformer_reweight, polar_distance=polar_distance, polar_rel1d=polar_rel1d,
+            lagabi_corner=lagabi_corner, lagabi_theta=lagabi_theta, position_extension=position_extension,
+            hidden_size=hidden_size, num_attention_heads=num_attention_heads,
+        ))
         self.vocab_size = vocab_size
         self.hidden_size = hidden_size
         self.num_hidden_layers = num_hidden_layers
@@ -142,28 +130,7 @@ class LayoutConfig(PretrainedConfig):
     @property
     def uses_layout(self) -> bool:
         """Whether boxes are read at all (absolute 2D, relative bias, or a 2D cosFormer re-weighting)."""
-        return (
-            self.position_2d != "none"
-            or self.layout_bias != "none"
-            or (self.attention == "cosformer" and self.cosformer_reweight in ("squircle", "cross_select", "cross_sum"))
-        )
+        return uses_layout(self)
 
 
-SPECIAL_TOKENS = 2  # [CLS] and [SEP] around every window
-
-
-def position_table_size(config) -> int | None:
-    """Tokens a model can take in one sequence, or None when nothing in it has a fixed length.
-
-    A learned 1D table and Linformer's E/F projections have ``max_position_embeddings`` rows; sinusoidal
-    and LSPE positions (and no 1D positions) extrapolate to any length.
-    """
-    if getattr(config, "position_1d", "learned") == "learned" or getattr(config, "attention", "softmax") == "linformer":
-        return int(config.max_position_embeddings)
-    return None
-
-
-def max_window_tokens(config) -> int | None:
-    """The most word tokens one window may hold: the position table minus [CLS]/[SEP] (None: no limit)."""
-    size = position_table_size(config)
-    return None if size is None else size - SPECIAL_TOKENS
+AutoConfig.register(MODEL_TYPE, LayoutConfig, exist_ok=True)  # AutoConfig reads docextract config.json files

@@ -138,3 +138,16 @@ class LayoutForPretraining(LayoutPreTrainedModel):
                 self.config.lop_loss_weight * lop_loss if lop_loss is not None else 0
             )
         return LayoutPretrainingOutput(loss, mlm_loss, lop_loss, mlm_logits, lop_logits)
+
+
+def _register_auto_classes() -> None:
+    """Let transformers' Auto classes build docextract models from a saved config (``model_type``; the config
+    class registers itself in :mod:`docextract.modeling.config`)."""
+    from transformers import AutoModel, AutoModelForPreTraining, AutoModelForTokenClassification
+
+    AutoModel.register(LayoutConfig, LayoutEncoder, exist_ok=True)
+    AutoModelForTokenClassification.register(LayoutConfig, LayoutForTokenClassification, exist_ok=True)
+    AutoModelForPreTraining.register(LayoutConfig, LayoutForPretraining, exist_ok=True)
+
+
+_register_auto_classes()  # wherever the model classes are imported, the Auto classes know them

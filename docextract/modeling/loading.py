@@ -13,12 +13,11 @@ from docextract.errors import MissingDependencyError, ModelRefusedError
 
 SAFETENSORS_FILES = ("model.safetensors", "model.safetensors.index.json")
 PICKLE_SUFFIXES = (".bin", ".pt", ".pth", ".ckpt", ".pkl")
+MODEL_TYPE = "docextract-layout"  # config.json ``model_type`` of every docextract layout model
 
 
 def check_loadable_folder(path, trust_remote_code: bool = False) -> Path:
     """The folder, if it holds a docextract layout model in safetensors; otherwise a DocextractError."""
-    from docextract.modeling.config import MODEL_TYPE
-
     folder = Path(path)
     if trust_remote_code:
         raise ModelRefusedError("docextract never runs remote model code (trust_remote_code)", path=str(folder))

@@ -97,20 +97,53 @@ def sorted_quantiles(sorted_values: torch.Tensor, fractions: torch.Tensor) -> to
     return sorted_values[lower] * (1 - weight) + sorted_values[upper] * weight
 
 
-def distance_quantile_buckets(distances: torch.Tensor, pair_valid: torch.Tensor, bins: int) -> torch.Tensor:
+def symmetric_quantiles(distances: torch.Tensor, valid: torch.Tensor, fractions: torch.Tensor) -> torch.Tensor | None:
+    """The quantiles of ``distances[valid][:, valid]`` (every ordered pair, the diagonal's zeros included) from a
+    sort of the upper triangle only: the matrix is symmetric with a zero diagonal, so its sorted values are the
+    ``V`` zeros of the diagonal, then each upper-triangle value twice. The values at the quantile positions are
+    the very same floats, so the result equals :func:`sorted_quantiles` of the whole sorted set, for half the
+    sort. (S, S) fp32, (S,) bool, (Q,) -> (Q,), or None without a valid token."""
+    index = valid.nonzero().squeeze(1)  # (V,)
+    count = index.numel()
+    if count == 0:
+        return None
+    sub = distances.index_select(0, index).index_select(1, index)  # (V, V)
+    upper = sub.masked_select(torch.ones(count, count, dtype=torch.bool, device=sub.device).triu(1)).sort().values
+    position = fractions * (count * count - 1)  # (Q,)
+    lower, higher = position.floor().long(), position.ceil().long()
+    weight = position - lower
+
+    def value_at(k: torch.Tensor) -> torch.Tensor:  # the k-th (0-based) of the whole sorted set
+        if upper.numel() == 0:  # one valid token: its diagonal zero only
+            return torch.zeros(k.shape, dtype=sub.dtype, device=sub.device)
+        # k <= V*V - 1, so (k - V) // 2 <= V*(V-1)/2 - 1: always inside the upper triangle
+        return torch.where(k < count, torch.zeros((), dtype=sub.dtype), upper[(k - count).clamp(min=0) // 2])
+
+    return value_at(lower) * (1 - weight) + value_at(higher) * weight
+
+
+def distance_quantile_buckets(distances: torch.Tensor, pair_valid: torch.Tensor, bins: int,
+                              valid: torch.Tensor | None = None) -> torch.Tensor:
     """DocPolarBERT §4.3: distance buckets from the quantiles of **each document's own** valid pairs.
 
     bucket 0 is ``rho <= q0`` (the minimum), k is ``q_{k-1} < rho <= q_k``; invalid pairs get ``bins + 1``
     (a zero vector). The official code pools the whole batch, so a document's buckets depend on its
     batch mates (spec §2e.2); here they never do. (B,S,S) fp32, (B,S,S) bool -> (B,S,S) uint8.
+    ``valid`` (B,S), when ``pair_valid`` is its outer product (as the model's is), takes the quantiles from half the
+    sort (:func:`symmetric_quantiles`; the same buckets).
     """
     fractions = torch.linspace(0, 1, bins + 1, device=distances.device)  # (bins+1,)
     buckets = torch.full(distances.shape, bins + 1, dtype=torch.uint8, device=distances.device)
     for doc in range(distances.shape[0]):  # per document: its quantiles are its own
-        values = distances[doc][pair_valid[doc]]  # (n_valid,)
-        if values.numel() == 0:
-            continue
-        bounds = sorted_quantiles(values.sort().values, fractions)  # (bins+1,)
+        if valid is not None:
+            bounds = symmetric_quantiles(distances[doc], valid[doc], fractions)
+            if bounds is None:
+                continue
+        else:
+            values = distances[doc][pair_valid[doc]]  # (n_valid,)
+            if values.numel() == 0:
+                continue
+            bounds = sorted_quantiles(values.sort().values, fractions)  # (bins+1,)
         doc_buckets = torch.searchsorted(bounds, distances[doc].contiguous(), side="left").clamp(max=bins)  # (S, S)
         buckets[doc] = torch.where(pair_valid[doc], doc_buckets, bins + 1).to(torch.uint8)
     return buckets
@@ -130,6 +163,7 @@ class PolarIndices:
 
     pair: torch.Tensor
     rel1d: torch.Tensor | None = None
+    masked_pair: torch.Tensor | None = None  # ``pair`` with every padded key at index Kd*Ka (see shaw_bias)
 
 
 @dataclass(frozen=True)
@@ -141,21 +175,34 @@ class PolarTables:
     rel1d: torch.Tensor | None = None
 
 
-def shaw_bias(scaled_query: torch.Tensor, tables: PolarTables, indices: PolarIndices) -> torch.Tensor:
+def shaw_bias(scaled_query: torch.Tensor, tables: PolarTables, indices: PolarIndices,
+              mask_value: float | None = None, mask_dtype: torch.dtype = torch.float32) -> torch.Tensor:
     """Shaw key term ``bias[b,h,i,j] = q_i . (E_dist[bd_ij] + E_ang[ba_ij] (+ E_1d[b1_ij]))`` (spec §0.3).
 
     Small matmuls of the queries with each table, the distance and angle scores combined into one
     (B,H,S,Kd*Ka) table so that a single gather serves both; O(B*H*S*K*d + B*H*S^2), never (B,S,S,d).
-    ``scaled_query`` (B,H,S,d) is already divided by sqrt(d). Returns (B,H,S,S).
+    ``scaled_query`` (B,H,S,d) is already divided by sqrt(d). Returns (B,H,S,S); with ``mask_value``, every padded
+    key's entry is that value (the softmax's padding mask and the bias together), in ``mask_dtype`` or wider.
     """
     batch, heads, size, _ = scaled_query.shape
     per_distance = scaled_query @ tables.distance.t()  # (B, H, S, Kd)
     per_angle = scaled_query @ tables.angle.t()  # (B, H, S, Ka)
     per_pair = (per_distance.unsqueeze(-1) + per_angle.unsqueeze(-2)).flatten(-2)  # (B, H, S, Kd*Ka)
-    bias = per_pair.gather(-1, indices.pair.expand(batch, heads, size, size))  # (B, H, S, S)
+    pair = indices.pair
+    fold = mask_value is not None and per_pair.dtype == mask_dtype
+    if fold:
+        # padded keys gather ``mask_value`` from one more column: the padding mask comes with the bias in one pass
+        # instead of one more (B, H, S, S) addition. A padded pair's bias is a zero vector's product, so
+        # ``mask + bias`` was ``mask`` exactly; the result is the same.
+        per_pair = torch.cat((per_pair, per_pair.new_full((batch, heads, size, 1), mask_value)), -1)
+        pair = indices.masked_pair
+    bias = per_pair.gather(-1, pair.expand(batch, heads, size, size))  # (B, H, S, S)
     if indices.rel1d is not None:
         per_offset = scaled_query @ tables.rel1d.t()  # (B, H, S, N)
         bias = bias + per_offset.gather(-1, indices.rel1d.expand(batch, heads, size, size))
+    if mask_value is not None and not fold:  # a half-precision bias (autocast): the fp32 mask added as before
+        padded = indices.masked_pair[:, :, :1, :] == per_pair.shape[-1]  # (B, 1, 1, S)
+        bias = torch.zeros(padded.shape, dtype=mask_dtype).masked_fill(padded, mask_value) + bias
     return bias
 
 
@@ -203,14 +250,17 @@ class PolarShawTables(nn.Module):
         pair_valid = valid.unsqueeze(2) & valid.unsqueeze(1)  # (B, S, S)
         distances = centre_distances(bbox)  # (B, S, S)
         if self.distance_scheme == "quantile":
-            distance = distance_quantile_buckets(distances, pair_valid, self.distance_bins)
+            distance = distance_quantile_buckets(distances, pair_valid, self.distance_bins, valid)
         else:
             distance = distance_t5_buckets(distances, pair_valid, self.distance_bins, self.t5_max_distance)
         angle = polar_angle_buckets(bbox, valid)
         pair = (distance.long() * ANGLE_BUCKETS + angle.long()).unsqueeze(1)  # (B, 1, S, S)
+        # padded keys point one past the last (distance, angle) pair: the column shaw_bias fills with the mask value
+        padded_key = ~attention_mask.bool()[:, None, None, :]  # (B, 1, 1, S)
+        masked = torch.where(padded_key, (self.distance_bins + 2) * ANGLE_BUCKETS, pair)
         rel1d = None
         if self.rel1d != "off":
             positions = torch.arange(bbox.shape[1], device=bbox.device)  # raw sequence indices (spec §2a)
             relative = positions.unsqueeze(0) - positions.unsqueeze(1)  # (S, S): j - i
             rel1d = t5_relative_bucket(relative, self.rel1d_buckets, self.rel1d_max_distance)[None, None]  # (1,1,S,S)
-        return PolarIndices(pair, rel1d)
+        return PolarIndices(pair, rel1d, masked)

@@ -3,8 +3,8 @@
 :func:`read_document` is the single entry point. The file type is decided by its first bytes
 (``detect.py``), never by its extension:
 
-* PDF: the text layer (pdfplumber) where it is usable, else OCR of the page rendered by pypdfium2
-  (``pdf.py``, ``text_layer.py``, ``ocr.py``);
+* PDF: the text layer (pdfplumber; or PDFium's text page where it gives the same words, ``pdfium_text.py``)
+  where it is usable, else OCR of the page rendered by pypdfium2 (``pdf.py``, ``text_layer.py``, ``ocr.py``);
 * PNG / JPEG / TIFF (every frame a page): OCR (``images.py``);
 * pre-extracted words JSON from another OCR engine (``words_json.py``, docs/words-json.md).
 
@@ -40,13 +40,16 @@ def _check_path(path: Path) -> None:
 
 
 def read_document(path: str | Path, *, ocr: str = "auto", lang: str = "eng", dpi: int = DEFAULT_DPI,
-                  password: str | None = None, ocr_timeout: float = DEFAULT_OCR_TIMEOUT) -> Document:
+                  password: str | None = None, ocr_timeout: float = DEFAULT_OCR_TIMEOUT,
+                  pdf_text: str = "pdfplumber") -> Document:
     """Read any supported file into a :class:`Document` (pages of words, points, top-left origin).
 
     ``ocr``: ``"auto"`` OCRs only PDF pages without a usable text layer (and every image),
     ``"always"`` OCRs every page, ``"never"`` uses only text layers (images then have no words).
     ``lang`` is Tesseract's language (``"eng"``, ``"deu+eng"``); ``dpi`` the PDF render resolution
-    for OCR; ``password`` opens encrypted PDFs; ``ocr_timeout`` bounds each Tesseract call (seconds).
+    for OCR; ``password`` opens encrypted PDFs; ``ocr_timeout`` bounds each Tesseract call (seconds);
+    ``pdf_text`` how a PDF's text layer is read: ``"pdfplumber"``, or ``"auto"`` (PDFium's text page on the pages
+    where it is known to give pdfplumber's words, pdfplumber elsewhere; see ``pdfium_text.py``).
     """
     if ocr not in OCR_MODES:
         raise UsageError(f"--ocr must be one of {', '.join(OCR_MODES)}, got {ocr!r}")
@@ -58,7 +61,8 @@ def read_document(path: str | Path, *, ocr: str = "auto", lang: str = "eng", dpi
     try:
         kind = detect.detect_kind(path)
         sha256 = file_sha256(path, reuse=True).sha256  # a batch worker hashed it already: answered from memory
-        pages, warnings = _read_kind(path, kind, ocr=ocr, lang=lang, dpi=dpi, password=password, ocr_timeout=ocr_timeout)
+        pages, warnings = _read_kind(path, kind, ocr=ocr, lang=lang, dpi=dpi, password=password, ocr_timeout=ocr_timeout,
+                                     pdf_text=pdf_text)
     except PermissionError as exc:
         raise InputError("permission denied", path=source, code="INPUT_UNREADABLE", stage="open") from exc
     except IsADirectoryError as exc:
@@ -70,11 +74,13 @@ def read_document(path: str | Path, *, ocr: str = "auto", lang: str = "eng", dpi
                     warnings=warnings)
 
 
-def _read_kind(path: Path, kind: str, *, ocr: str, lang: str, dpi: int, password: str | None, ocr_timeout: float):
+def _read_kind(path: Path, kind: str, *, ocr: str, lang: str, dpi: int, password: str | None, ocr_timeout: float,
+               pdf_text: str = "pdfplumber"):
     # imported here so that reading a words JSON does not pay for pdfplumber/pypdfium2/Pillow imports
     if kind == detect.KIND_PDF:
         from docextract.readers.pdf import read_pdf
-        result = read_pdf(path, ocr=ocr, lang=lang, dpi=dpi, password=password, ocr_timeout=ocr_timeout)
+        result = read_pdf(path, ocr=ocr, lang=lang, dpi=dpi, password=password, ocr_timeout=ocr_timeout,
+                          text_reader=pdf_text)
         return result.pages, result.warnings
     if kind in (detect.KIND_PNG, detect.KIND_JPEG, detect.KIND_TIFF):
         from docextract.readers.images import read_image

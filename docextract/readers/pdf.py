@@ -19,7 +19,7 @@ from pdfminer.psexceptions import PSException
 from pdfplumber.utils.exceptions import MalformedPDFException, PdfminerException
 
 from docextract.document import POINTS_PER_INCH, Page
-from docextract.errors import InputError
+from docextract.errors import InputError, UsageError
 from docextract.readers import ocr as ocr_mod
 from docextract.readers import text_layer
 from docextract.readers.limits import DEFAULT_OCR_TIMEOUT, MAX_PDF_PAGES, MAX_RENDER_PIXELS, MAX_TESSERACT_SIDE
@@ -28,6 +28,7 @@ from docextract.readers.limits import DEFAULT_OCR_TIMEOUT, MAX_PDF_PAGES, MAX_RE
 PDFMINER_ERRORS = (PdfminerException, MalformedPDFException, PDFException, PSException, RecursionError)
 
 PASSWORD_HINT = "pass the document's password with --password"
+TEXT_READERS = ("pdfplumber", "auto")  # how a text layer is read: see read_pdf
 
 
 @dataclass(frozen=True)
@@ -85,12 +86,18 @@ def _ocr_page(pdfium_page, number: int, *, dpi: float, lang: str, source: str, t
 
 
 def read_pdf(path: Path, *, ocr: str, lang: str, dpi: float, password: str | None,
-             ocr_timeout: float = DEFAULT_OCR_TIMEOUT, max_pages: int = MAX_PDF_PAGES) -> PdfPages:
+             ocr_timeout: float = DEFAULT_OCR_TIMEOUT, max_pages: int = MAX_PDF_PAGES,
+             text_reader: str = "pdfplumber") -> PdfPages:
     """Every page of the PDF at ``path`` as a :class:`Page` (see :func:`docextract.readers.read_document`).
 
     PDFium decides the page count; when PDFium cannot open a file that pdfminer can, the text layer
-    alone is used (pages that would need OCR keep what text they have, with a warning).
+    alone is used (pages that would need OCR keep what text they have, with a warning). ``text_reader``
+    ``"auto"`` reads a page's text layer through PDFium's text page where that page is one of those on which it
+    was measured to give pdfplumber's words (:mod:`docextract.readers.pdfium_text`), and through pdfplumber on
+    every other page (opened only when a page needs it); ``"pdfplumber"`` always through pdfplumber.
     """
+    if text_reader not in TEXT_READERS:
+        raise UsageError(f"the PDF text reader must be one of {', '.join(TEXT_READERS)}, got {text_reader!r}")
     source = str(path)
     warnings: list[str] = []
     try:
@@ -100,7 +107,8 @@ def read_pdf(path: Path, *, ocr: str, lang: str, dpi: float, password: str | Non
         if exc.code == "PDF_ENCRYPTED":
             raise
         document, pdfium_error = None, exc
-    plumber = _open_pdfplumber(path, password, warnings) if (ocr != "always" or document is None) else None
+    lazy = text_reader == "auto" and document is not None and ocr != "always"
+    plumber = None if lazy else (_open_pdfplumber(path, password, warnings) if (ocr != "always" or document is None) else None)
     try:
         if document is None and plumber is None:
             raise pdfium_error
@@ -112,11 +120,21 @@ def read_pdf(path: Path, *, ocr: str, lang: str, dpi: float, password: str | Non
         if count > max_pages:
             raise InputError(f"the PDF has {count} pages, more than the limit of {max_pages}",
                              path=source, code="PDF_TOO_LARGE", stage="open")
-        plumber_pages = _plumber_pages(plumber, count, source, warnings)
+        plumber_pages = None if lazy else _plumber_pages(plumber, count, source, warnings)
         pages = []
+        doctop = 0.0  # pdfplumber's ``doctop``: the heights of the pages before this one
         for index in range(count):
             number = index + 1
-            text_page = _text_page(plumber_pages, index, number, source, warnings)
+            text_page = None
+            if lazy:
+                text_page, doctop = _pdfium_text_page(document[index], number, doctop)
+                if text_page is None:  # a page PDFium's reading is not known to agree on: pdfplumber, as always
+                    if plumber_pages is None:
+                        plumber = _open_pdfplumber(path, password, warnings)
+                        plumber_pages = _plumber_pages(plumber, count, source, warnings)
+                    text_page = _text_page(plumber_pages, index, number, source, warnings)
+            else:
+                text_page = _text_page(plumber_pages, index, number, source, warnings)
             needs_ocr = ocr == "always" or (ocr == "auto" and (text_page is None or not text_layer.is_usable(text_page.words)))
             if needs_ocr and document is not None:
                 ocr_mod.check_tesseract(lang)
@@ -172,4 +190,19 @@ def _text_page(plumber_pages: list, index: int, number: int, source: str, warnin
     finally:
         page.close()  # drop pdfplumber's per-page caches: memory stays flat on long documents
     return Page(number=number, width=layer.width, height=layer.height, words=layer.words, text_source="pdf_text",
-                rotation_applied=rotation)
+                rotation_applied=rotation, text_reader="pdfplumber")
+
+
+def _pdfium_text_page(pdfium_page, number: int, doctop: float) -> tuple[Page | None, float]:
+    """Page ``number`` from PDFium's text page, or None where that is not known to agree with pdfplumber; and the
+    ``doctop`` of the next page."""
+    from docextract.readers.pdfium_text import READER, NotEquivalent, page_chars
+
+    try:
+        chars, width, height = page_chars(pdfium_page, doctop)
+    except NotEquivalent:
+        return None, doctop + float(pdfium_page.get_size()[1])
+    layer = text_layer.chars_to_words(chars, width, height)
+    page = Page(number=number, width=layer.width, height=layer.height, words=layer.words, text_source="pdf_text",
+                rotation_applied=layer.turn, text_reader=READER)
+    return page, doctop + height

@@ -115,8 +115,11 @@ def page_words(page) -> TextLayer:
     sideways or upside down there (content drawn turned, or a ``/Rotate`` that turns upright content),
     the characters are turned first so that words group in reading order and boxes are upright.
     """
-    width, height = float(page.width), float(page.height)
-    chars = page.chars
+    return chars_to_words(page.chars, float(page.width), float(page.height))
+
+
+def chars_to_words(chars: list[dict], width: float, height: float) -> TextLayer:
+    """Words from pdfplumber-style character dicts (pdfplumber's own, or PDFium's: readers/pdfium_text.py)."""
     turn = dominant_turn(chars)
     if turn:
         chars = _turned_chars(chars, width, height, turn)

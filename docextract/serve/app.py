@@ -198,19 +198,24 @@ def create_app(config: ServeConfig, dispatcher: Dispatcher | None = None) -> Fas
         ignore_embedded: bool = Form(False, description="Read the page only, even when a PDF embeds its invoice as XML."),
         precision: Optional[float] = Form(None, ge=0.5, le=1.0, description="Review policy precision (default: the model's)."),
         split: bool = Form(True, description="Split a stack of invoices into documents (false: one document)."),
+        pdf_text: str = Form("pdfplumber", description="How PDF text layers are read: pdfplumber, or auto (PDFium's "
+                             "text page on the pages where it gives pdfplumber's words)."),
     ) -> Response:
         name = Path(file.filename or "upload").name or "upload"
         if format not in _FORMATS:
             return error_response(400, "USAGE_ERROR", f"format must be one of {', '.join(_FORMATS)}, got {format!r}", EXIT_USAGE)
         if ocr not in ("auto", "always", "never"):
             return error_response(400, "USAGE_ERROR", f"ocr must be auto, always or never, got {ocr!r}", EXIT_USAGE)
+        if pdf_text not in ("pdfplumber", "auto"):
+            return error_response(400, "USAGE_ERROR", f"pdf_text must be pdfplumber or auto, got {pdf_text!r}", EXIT_USAGE)
         served = "none" if config.model is None else config.model
         if model is not None and model.lower() not in (served.lower(), "none"):
             return error_response(400, "USAGE_ERROR", f"this server serves the model {served!r} (or 'none'); "
                                   f"start another with docextract serve --model {model}", EXIT_USAGE)
         run_options = {"model": None if (model or served).lower() == "none" else config.model, "ocr": ocr, "lang": lang,
                        "dpi": dpi, "password": password, "include_tokens": include_tokens,
-                       "ignore_embedded": ignore_embedded, "precision": precision, "split": split}
+                       "ignore_embedded": ignore_embedded, "precision": precision, "split": split,
+                       "pdf_text": pdf_text}
         folder = tempfile.mkdtemp(prefix="docextract-serve-")
         try:
             path = os.path.join(folder, _SAFE_NAME.sub("_", name)[-100:] or "upload")

@@ -109,6 +109,20 @@ def test_all_ok_exits_0_and_in_process_gives_the_same_bytes(tmp_path):
         assert (tmp_path / "iso" / f"{rel}.json").read_bytes() == (tmp_path / "inproc" / f"{rel}.json").read_bytes()
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_workers_share_out_the_processors_for_their_threads(tmp_path, monkeypatch, workers):
+    from docextract.batch.isolation import threads_per_worker
+
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    root = make_tree(tmp_path / "in", {"a.txt": "echo"})
+    summary = run_batch(root, tmp_path / "out", process="batch_workloads:thread_settings", workers=workers)
+    assert summary.exit_code == EXIT_OK
+    result = json.loads((tmp_path / "out" / "a.txt.json").read_text())
+    assert result["OMP_NUM_THREADS"] == str(threads_per_worker(workers)) == str(max(1, len(os.sched_getaffinity(0)) // workers))
+    assert [threads_per_worker(w, cpus=2) for w in (1, 2, 3)] == [2, 1, 1]
+    assert threads_per_worker(2, cpus=16) == 8
+
+
 def test_discovery_glob_skips_links_special_files_and_the_output_folder(tmp_path):
     inputs = make_tree(tmp_path / "in", {"a.pdf": "", "b.png": "", "sub/c.pdf": "", "sub/deeper/d.PDF": ""})
     os.symlink(inputs / "a.pdf", inputs / "link.pdf")

@@ -49,6 +49,25 @@ def test_decode_entities_handles_bio_and_bieso_and_stray_inside_tags():
     ]
 
 
+def test_a_value_whose_words_hesitate_between_two_fields_is_one_entity_of_the_likelier():
+    refs = [WordRef(0, i) for i in range(8)]
+    probs = [{"vendor_address": 0.5, "billing_address": 0.4}, {"vendor_address": 0.3, "billing_address": 0.6},
+             {"vendor_address": 0.2, "billing_address": 0.7}, {}, {"line_item_description": 0.8},
+             {"line_item_amount": 0.6, "line_item_description": 0.3}, {"total": 0.9}, {"total": 0.9}]
+    tags = ["B-vendor_address", "I-billing_address", "I-billing_address", "O",
+            "B-line_item_description", "I-line_item_amount", "B-total", "I-total"]
+    tagged = [TaggedWord(r, t, max(p.values(), default=0.9), p) for r, t, p in zip(refs, tags, probs)]
+    entities = decode_entities(tagged)
+    assert [(e.label, [r.word_index for r in e.words]) for e in entities] == [
+        ("billing_address", [0, 1, 2]),  # 1.7 of billing_address probability over its words against 1.0
+        ("line_item_description", [4]), ("line_item_amount", [5]),  # cells of a row stay apart
+        ("total", [6, 7]),
+    ]
+    assert entities[0].confidence == pytest.approx(1.7 / 3)  # the mean probability of the label it got
+    without = decode_entities([TaggedWord(r, t, 0.5) for r, t in zip(refs, tags)])  # tags only: split as before
+    assert [e.label for e in without][:2] == ["vendor_address", "billing_address"]
+
+
 def test_line_items_rows_keep_continuation_lines():
     doc, tagged = _invoice()
     rows = group_line_items(doc, decode_entities(tagged))

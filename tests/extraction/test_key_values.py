@@ -3,7 +3,7 @@
 from docextract.document import Box, Document, Page, Word, WordRef
 from docextract.extraction.entities import Entity, TaggedWord
 from docextract.extraction.fields import decode_document_entities
-from docextract.extraction.key_values import complete_dates, key_value_entities
+from docextract.extraction.key_values import complete_dates, complete_ibans, complete_party_names, key_value_entities
 from docextract.layout import analyze_layout
 from docextract.pipeline import RunOptions, read_and_analyze
 
@@ -63,6 +63,36 @@ def test_a_date_cut_after_its_month_is_completed_from_its_line():
     october = Entity("invoice_date", (WordRef(0, 2),), 0.8)
     (completed,) = complete_dates(doc, [october], "en_US", None)
     assert completed.text(doc) == "October 1, 2023" and completed.confidence == 0.8
+
+
+def test_an_iban_cut_after_a_group_takes_the_rest_of_its_groups():
+    doc = _page([[("IBAN : DE12 1234 4321 9876 00 BIC: WELADED1MST", 40)],
+                 [("IBAN DE89 3704 0044 0532 0130 00 12", 40)]])
+    words = [WordRef(0, i) for i in range(len(doc.pages[0].words))]
+    text = [doc.word(r).text for r in words]
+    cut = Entity("iban", tuple(words[text.index("DE12"):text.index("9876") + 1]), 0.9)
+    valid = Entity("iban", tuple(words[text.index("DE89"):text.index("00", text.index("DE89")) + 1]), 0.9)
+    other = Entity("total", (words[text.index("9876")],), 0.9)
+    completed = complete_ibans(doc, [cut, valid, other])
+    assert completed[0].text(doc) == "DE12 1234 4321 9876 00"  # the short last group, not the BIC key after it
+    assert completed[1:] == [valid, other]  # check digits that hold: complete; another label: untouched
+    valid_cut = Entity("iban", tuple(words[text.index("DE89"):text.index("0130") + 1]), 0.9)
+    assert complete_ibans(doc, [valid_cut])[0].text(doc) == "DE89 3704 0044 0532 0130 00"
+
+
+def test_a_name_cut_before_its_legal_form_takes_it():
+    doc = _page([[("ELEKTRON Industrieservice GmbH", 40)], [("Metallbau Leipzig GmbH & Co. KG Tel. 0341", 40)],
+                 [("Musterbetrieb Kaffee Bohnen Röstung AG", 40)], [("Handwerker GmbH Musterstraße 12", 40)]])
+    words = [WordRef(0, i) for i in range(len(doc.pages[0].words))]
+    at = {doc.word(r).text: r for r in words}
+    cut = [Entity("vendor_name", (at["ELEKTRON"], at["Industrieservice"]), 0.9),
+           Entity("customer_name", (at["Metallbau"],), 0.9),
+           Entity("vendor_name", (at["Musterbetrieb"],), 0.9),  # three words before the form: not this name's
+           Entity("vendor_name", (at["Handwerker"], at["GmbH"]), 0.9),
+           Entity("vendor_address", (at["Industrieservice"],), 0.9)]
+    completed = [e.text(doc) for e in complete_party_names(doc, cut)]
+    assert completed == ["ELEKTRON Industrieservice GmbH", "Metallbau Leipzig GmbH & Co. KG", "Musterbetrieb",
+                         "Handwerker GmbH", "Industrieservice"]
 
 
 def test_decoding_adds_rule_fields_only_with_label_probabilities():

@@ -30,6 +30,7 @@ from docextract.modeling.polar import (
     shaw_bias,
     shaw_bias_reference,
     sorted_quantiles,
+    symmetric_quantiles,
     t5_relative_bucket,
 )
 from docextract.modeling.positions import LspeEncoding, sinusoid
@@ -106,6 +107,47 @@ def test_distance_buckets_come_from_each_documents_own_quantiles():
     valid[0, 3] = False
     with_invalid = distance_quantile_buckets(distances, valid.unsqueeze(2) & valid.unsqueeze(1), bins=4)
     assert with_invalid[0, 3].eq(5).all() and with_invalid[0, :, 3].eq(5).all()
+
+
+@pytest.mark.parametrize("valid_count", [0, 1, 2, 3, 7, 40])
+def test_quantiles_from_half_the_pairs_equal_those_of_all_pairs(valid_count):
+    torch.manual_seed(valid_count)
+    bbox = torch.randint(0, 900, (1, 45, 2))
+    bbox = torch.cat((bbox, bbox + torch.randint(0, 90, (1, 45, 2))), -1)
+    bbox[0, 5:9] = bbox[0, 4]  # boxes with the same centre: zero distances off the diagonal
+    valid = torch.zeros(1, 45, dtype=torch.bool)
+    valid[0, torch.randperm(45)[:valid_count]] = True
+    pair_valid = valid.unsqueeze(2) & valid.unsqueeze(1)
+    distances = centre_distances(bbox)
+    fractions = torch.linspace(0, 1, 5)
+    half = symmetric_quantiles(distances[0], valid[0], fractions)
+    if valid_count == 0:
+        assert half is None
+    else:
+        assert torch.equal(half, sorted_quantiles(distances[0][pair_valid[0]].sort().values, fractions))
+    assert torch.equal(distance_quantile_buckets(distances, pair_valid, 4, valid),
+                       distance_quantile_buckets(distances, pair_valid, 4))
+
+
+def test_the_padding_mask_folded_into_the_shaw_term_equals_the_mask_added_to_it():
+    torch.manual_seed(0)
+    tables = PolarShawTables(16, "quantile", 4, 256, "trainable", 32, 128)
+    for table in (tables.distance_table, tables.angle_table, tables.rel1d_table):
+        torch.nn.init.normal_(table)
+    bbox = toy_page().repeat(2, 1, 1)
+    mask = torch.ones(2, 8, dtype=torch.long)
+    mask[1, 5:] = 0
+    indices = tables.indices(bbox, mask)
+    query = torch.randn(2, 3, 8, 16)
+    minimum = torch.finfo(torch.float32).min
+    additive = torch.zeros(2, 8).masked_fill(~mask.bool(), minimum)[:, None, None, :]
+    folded = shaw_bias(query, tables.tables(), indices, mask_value=minimum)
+    assert torch.equal(folded, additive + shaw_bias(query, tables.tables(), indices))
+    assert folded[1, :, :, 5:].eq(minimum).all()
+    with torch.autocast("cpu", dtype=torch.bfloat16):  # a half-precision bias still carries the fp32 mask
+        half = shaw_bias(query, tables.tables(), indices, mask_value=minimum, mask_dtype=torch.float32)
+        assert half.dtype == torch.float32
+        assert torch.equal(half, additive + shaw_bias(query, tables.tables(), indices))
 
 
 @pytest.mark.parametrize("scheme", ["quantile", "t5"])
