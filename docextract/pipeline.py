@@ -163,11 +163,12 @@ def extract_document(path: str, doc: Document, timings: dict[str, int], options:
     separate workers (docextract.batch.stages), so OCR and the model can scale apart."""
     from docextract.extraction.output import build_output
     from docextract.extraction.scoring import FieldScoring
-    from docextract.inference import tag_words
 
     if options.model is None:
         return _with_embedded(build_output(doc, [], model=None, timings_ms=timings if options.include_timings else None,
                                            ocr=_ocr_info(doc, options)), path, doc, options)
+    from docextract.inference import tag_words  # torch: only where a model runs (a --model none worker never maps it)
+
     model_name, routing = options.model, None
     if options.model == AUTO:
         from docextract.modeling.tokenizer import load_wordpiece

@@ -41,7 +41,8 @@ from docextract.extraction.entities import (
     document_locale,
     join_digit_groups,
 )
-from docextract.extraction.key_values import complete_dates, complete_ibans, complete_party_names, key_value_entities
+from docextract.extraction.key_values import (complete_addresses, complete_dates, complete_ibans, complete_party_names,
+                                              key_value_entities)
 from docextract.extraction.normalize import parse_date, parse_number
 
 # Labels an invoice prints one value for, by value type. Not addresses or names: one address is often two
@@ -75,15 +76,16 @@ LabelProbabilities = Mapping[WordRef, Mapping[str, float]]  # word -> label (pre
 
 def decode_document_entities(doc: Document, tagged: Sequence[TaggedWord]) -> list[Entity]:
     """Entities from the tags, amounts whole across digit-group spaces, and one-value labels decoded jointly
-    where the tags carry label probabilities (what `run` and `evaluate` both read); then dates, IBANs and names cut
-    short are completed and fields the model left empty are read from their keys (:mod:`docextract.extraction.key_values`)."""
+    where the tags carry label probabilities (what `run` and `evaluate` both read); then dates, IBANs, names and
+    addresses cut short are completed and fields the model left empty are read from their keys (:mod:`docextract.extraction.key_values`)."""
     entities = join_digit_groups(doc, decode_entities(tagged), tagged)
     probabilities = {w.ref: w.label_probabilities for w in tagged if w.label_probabilities is not None}
     if not probabilities:
         return entities
     entities = assign_one_value_labels(doc, entities, probabilities)
     locale, year = document_locale(doc), document_date_year(doc)
-    entities = complete_party_names(doc, complete_ibans(doc, complete_dates(doc, entities, locale, year)))
+    entities = complete_dates(doc, entities, locale, year)
+    entities = complete_addresses(doc, complete_party_names(doc, complete_ibans(doc, entities)))
     labels = sorted({label for p in probabilities.values() for label in p})
     return key_value_entities(doc, entities, labels, probabilities, locale, year)
 

@@ -7,7 +7,8 @@ language (:mod:`docextract.extraction.field_keywords`), so two repairs hold acro
 
 * :func:`complete_dates`: a date entity that does not parse takes the next words of its line until it does;
   :func:`complete_ibans`: an IBAN entity cut after a group of four takes the rest of its printed groups;
-  :func:`complete_party_names`: a vendor or customer name cut before its legal form ("GmbH") takes it.
+  :func:`complete_party_names`: a vendor or customer name cut before its legal form ("GmbH") takes it;
+  :func:`complete_addresses`: an address cut at the end of its street line takes the postcode + city line below.
 * :func:`key_value_entities`: a field the model gave no entity at all gets one (``method: "rule"``) where a
   line starts with a *whole* key of that field and of no other ("Delivery Date:" is not an invoice date's
   key: "date" is, but "delivery" stands before it), followed by a value of the field's shape: the rest of
@@ -45,6 +46,11 @@ MIN_IDENTIFIER_CHARACTERS = 3
 _IBAN_GROUP = re.compile(r"(?=[A-Z]*\d)[A-Z0-9]{1,4}")  # one printed group of an IBAN, with a digit
 MAX_IBAN_CHARACTERS = 34
 MAX_NAME_WORDS_BEFORE_FORM = 2  # "Kaffeehaus" of "Auftraggeber" + "Kaffeehaus GmbH"  # the longest IBAN (ISO 13616)
+ADDRESS_LABELS = ("vendor_address", "billing_address", "shipping_address")
+MAX_POSTCODE_LINE_WORDS = 6  # "AT 1234 Muster Ort", "EC1A 1BB London": a postcode line is short
+# The start of a postcode + city line: an optional country code ("DE", "D-"), then a postcode of 4-6 digits
+# ("80333", "654321"), or a British/Irish outward + inward code ("M1 1AA", "EC1A 1BB", "D02 XA00"); then the city.
+_POSTCODE_START = re.compile(r"(?:(?:[A-Z]{2} )?(?:[A-Z]{1,2}-)?\d{4,6}|[A-Z]{1,2}\d[A-Z\d]? (?:\d[A-Z]{2}|[A-Z\d]{4})) [^\W\d]")
 _IBAN_SHAPE = re.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{11,30}")  # country, check digits, 11-30 characters of account
 _YEAR_SHOWN = re.compile(r"\d{4}|\d{1,2}\s*[./-]\s*\d{1,2}\s*[./-]\s*\d{2}")  # a year, or a numeric date with one
 
@@ -122,6 +128,53 @@ def complete_party_names(doc: Document, entities: Sequence[Entity]) -> list[Enti
         if end:
             out[i] = replace(entity, words=entity.words + tuple(following[:end]))
     return out
+
+
+def complete_addresses(doc: Document, entities: Sequence[Entity]) -> list[Entity]:
+    """``entities`` with each address that ends its street line extended by the line right below it
+    ("Lieferantenstraße 20" + "80333 München"; "Bahnhof Strasse 1" + "AT 1234 Muster Ort"): the model often stops
+    at the line break, or starts a second entity of the same label there. The line below (:func:`_line_below`)
+    is taken when it starts an entity of the same label (merged in), or when it is a postcode + city line (it
+    starts with a postcode, :data:`_POSTCODE_START`, and holds at most :data:`MAX_POSTCODE_LINE_WORDS` words) whose
+    words are in no entity of another label."""
+    out = list(entities)
+    owner = {ref: i for i, e in enumerate(out) for ref in e.words}
+    dropped: set[int] = set()
+    for i, entity in enumerate(out):
+        if entity.label not in ADDRESS_LABELS or i in dropped:
+            continue
+        below = _line_below(doc, entity.words[-1])
+        if not below or below[0] in entity.words:
+            continue
+        others = {owner[r] for r in below if r in owner}
+        if i in others or any(j in dropped or out[j].label != entity.label for j in others):
+            continue  # the line below holds another field's value
+        if len(others) == 1 and out[next(iter(others))].words[0] == below[0]:  # it starts an entity of this label
+            j = others.pop()
+            dropped.add(j)
+            out[i] = replace(entity, words=entity.words + out[j].words)
+        elif (all(set(out[j].words) <= set(below) for j in others) and len(below) <= MAX_POSTCODE_LINE_WORDS
+              and _POSTCODE_START.match(" ".join(doc.word(r).text for r in below))):
+            dropped |= others  # "1234" of "AT 1234 Muster Ort" tagged alone: the whole line is the address's
+            out[i] = replace(entity, words=entity.words + tuple(below))
+    return [e for i, e in enumerate(out) if i not in dropped]
+
+
+def _line_below(doc: Document, last: WordRef) -> list[WordRef]:
+    """The words of the line right below ``last``'s line, when ``last`` ends its line: the nearest line that starts
+    under it (its top within one line height of the line's bottom) at the same left edge (within one line
+    height). Blocks are not required to agree: a layout pass often makes each short address line a block."""
+    page = doc.pages[last.page_index]
+    line = next((l for l in page.lines if last.word_index in l.word_indices), None)
+    if line is None or line.word_indices[-1] != last.word_index:
+        return []
+    height = line.box.bottom - line.box.top
+    below = [l for l in page.lines
+             if 0 <= l.box.top - line.box.bottom + height / 2 <= height * 1.5 and abs(l.box.x0 - line.box.x0) <= height]
+    if not below:
+        return []
+    nearest = min(below, key=lambda l: l.box.top)
+    return [WordRef(last.page_index, w) for w in nearest.word_indices]
 
 
 def _legal_form_word(text: str) -> bool:

@@ -31,7 +31,8 @@ POLL_S = 0.005
 
 def batch_process(inputs: Path, out: Path, *, resume: bool) -> subprocess.Popen:
     code = (
-        "import sys; from docextract.batch.engine import EXIT_TERMINATED, run_batch; "
+        "import signal, sys; from docextract.batch.engine import EXIT_TERMINATED, run_batch; "
+        "signal.signal(signal.SIGINT, signal.default_int_handler); "  # as in a terminal, even when pytest runs with &
         f"s = run_batch({str(inputs)!r}, {str(out)!r}, process='batch_workloads:echo_sha256', "
         f"options={SLOW_ECHO!r}, workers=2, resume={resume}, overwrite=True, progress=False); "
         "sys.exit(s.exit_code)"

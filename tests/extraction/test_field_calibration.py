@@ -189,7 +189,8 @@ def test_calibrate_fields_command_fits_the_shipped_model_on_real_invoices(invoic
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     assert report["documents"] == INVOICES and 0 < report["fields_correct"] < report["fields"]
-    assert report["folds"] == INVOICES  # one invoice per fold: three invoices, three folds
+    # at most one invoice per fold (three invoices); fewer where a fold's training part would hold only right fields
+    assert 1 <= report["folds"] <= INVOICES
     assert report["calibration"]["method"] == "platt" and report["calibration"]["a"] >= 0
     config = json.loads((out / "config.json").read_text())
     assert config[FIELD_CALIBRATION_KEY] == report["calibration"]

@@ -3,7 +3,8 @@
 from docextract.document import Box, Document, Page, Word, WordRef
 from docextract.extraction.entities import Entity, TaggedWord
 from docextract.extraction.fields import decode_document_entities
-from docextract.extraction.key_values import complete_dates, complete_ibans, complete_party_names, key_value_entities
+from docextract.extraction.key_values import (complete_addresses, complete_dates, complete_ibans, complete_party_names,
+                                              key_value_entities)
 from docextract.layout import analyze_layout
 from docextract.pipeline import RunOptions, read_and_analyze
 
@@ -93,6 +94,32 @@ def test_a_name_cut_before_its_legal_form_takes_it():
     completed = [e.text(doc) for e in complete_party_names(doc, cut)]
     assert completed == ["ELEKTRON Industrieservice GmbH", "Metallbau Leipzig GmbH & Co. KG", "Musterbetrieb",
                          "Handwerker GmbH", "Industrieservice"]
+
+
+def test_an_address_cut_at_its_line_break_takes_the_postcode_line_below():
+    doc = _page([
+        [("Lieferantenstraße 20", 40), ("Kundenstraße 15", 300)],
+        [("80333 München", 40), ("AT 1234 Muster Ort", 300)],
+        [("Tel. 089 1234", 40), ("Musterweg 3", 300)],
+        [("Invoice 2024 12", 40), ("Rechnung 17", 300)],
+    ])
+    line = {" ".join(doc.pages[0].words[w].text for w in l.word_indices): l.word_indices for l in doc.pages[0].lines}
+    refs = lambda text, n=None: tuple(WordRef(0, w) for w in line[text][:n])  # noqa: E731
+    cut = [
+        Entity("vendor_address", refs("Lieferantenstraße 20"), 0.6),
+        Entity("billing_address", refs("Kundenstraße 15"), 0.6),
+        Entity("billing_address", refs("AT 1234 Muster Ort")[1:2], 0.3),  # "1234" tagged alone: merged whole
+        Entity("vendor_name", refs("Tel. 089 1234"), 0.4),
+        Entity("shipping_address", refs("Musterweg 3"), 0.5),  # the line below is no postcode line
+    ]
+    completed = sorted((e.label, e.text(doc)) for e in complete_addresses(doc, cut))
+    assert completed == [("billing_address", "Kundenstraße 15\nAT 1234 Muster Ort"),
+                         ("shipping_address", "Musterweg 3"),
+                         ("vendor_address", "Lieferantenstraße 20\n80333 München"),
+                         ("vendor_name", "Tel. 089 1234")]
+    # a line below that is another field's value is never taken
+    other = [Entity("vendor_address", refs("Lieferantenstraße 20"), 0.6), Entity("vendor_name", refs("80333 München"), 0.4)]
+    assert [e.text(doc) for e in complete_addresses(doc, other)] == ["Lieferantenstraße 20", "80333 München"]
 
 
 def test_decoding_adds_rule_fields_only_with_label_probabilities():
