@@ -63,3 +63,19 @@ def test_shipped_funsd_model_reads_real_test_forms(shared_data):
     documents, _ = convert_funsd(shared_data("funsd"), split="test", limit=3)
     report = _evaluate_shipped("funsd", documents)
     assert report["f1"] > 0.25  # 47.2 on all 50 (model card)
+
+
+def test_default_model_reads_a_real_invoice_of_a_producer_it_never_saw(shared_data):
+    """factur-x-kit's English design: held out of the default model's training entirely (its test producer). Read
+    from the page only, the number, dates, issuer, total and currency match the XML the PDF embeds."""
+    from docextract.readers.einvoice import read_embedded_invoice
+
+    pdf = shared_data("einvoices-more", "factur-x-kit", "PDF_DESIGN_EN.pdf")
+    truth = read_embedded_invoice(pdf)
+    out = extract_file(str(pdf), RunOptions(model="invoice", ignore_embedded=True))
+    fields = out["documents"][0]["fields"]
+    assert all(f["method"] != "embedded" for f in fields.values())
+    assert fields["invoice_number"]["normalized"] == truth.invoice_number
+    assert fields["invoice_date"]["normalized"] == truth.invoice_date.isoformat()
+    assert fields["vendor_name"]["value"] == truth.vendor_name
+    assert fields["total"]["normalized"] == {"amount": str(truth.total), "currency": truth.currency}
