@@ -64,13 +64,20 @@ def test_run_marks_every_field_and_precision_moves_the_marks_as_the_curve_says(p
     assert accepted["0.8"] == {label for label, f in fields.items() if not is_unnormalised(f)}
 
 
-def test_the_shipped_model_without_a_policy_accepts_by_its_calibrated_confidence():
+def test_the_shipped_model_accepts_by_the_per_field_policy_it_carries():
+    """models/invoice ships the review policy fitted on real validation invoices: each field is accepted at its
+    own threshold (the one that reached 99% precision there), never where its value does not normalise."""
+    assert REVIEW_POLICY_KEY in json.loads((resolve_model("invoice") / "config.json").read_text())
     output = _run()
     review = output["run"]["model"]["review"]
-    assert review["source"] == "calibrated_confidence" and set(review["thresholds"].values()) == {0.99}
+    assert review["source"] == "fitted" and review["precision"] == 0.99
+    assert len(set(review["thresholds"].values())) > 1  # a threshold per field, from its own curve
     assert review["required"] == ["invoice_number", "invoice_date", "total", "currency", "vendor_name"]
-    assert all(f["status"] == ("accepted" if f["confidence"] >= 0.99 else "review")
-               for f in output["documents"][0]["fields"].values())
+    fields = output["documents"][0]["fields"]
+    assert {f["status"] for f in fields.values()} == {"accepted", "review"}
+    for label, field in fields.items():
+        accepted = field["confidence"] >= review["thresholds"][label] and not is_unnormalised(field)
+        assert field["status"] == ("accepted" if accepted else "review"), label
 
 
 def test_a_batch_counts_accepted_and_review_fields(policy_model, tmp_path):
