@@ -79,6 +79,14 @@ def _run() -> int:
         stderr.print("[bold red]docextract:[/] interrupted")
         return EXIT_INTERRUPTED
     except Exception as error:
+        # Typer vendors its own copy of click (typer._click): its usage errors ("No such option") are no
+        # click.ClickException, but behave as one.
+        if _click_like(error):
+            if type(error).__name__ == "Abort":
+                stderr.print("[bold red]docextract:[/] interrupted")
+                return EXIT_INTERRUPTED
+            error.show()
+            return error.exit_code
         if verbose_enabled():
             traceback.print_exc()
         stderr.print(
@@ -88,6 +96,12 @@ def _run() -> int:
         )
         return EXIT_INTERNAL
     return code if isinstance(code, int) else 0
+
+
+def _click_like(error: Exception) -> bool:
+    """An exception of a click copy (Typer's vendored one): a ``ClickException`` or ``Abort`` of another module."""
+    names = {cls.__name__ for cls in type(error).__mro__}
+    return "Abort" in names or ("ClickException" in names and hasattr(error, "show") and hasattr(error, "exit_code"))
 
 
 def _leave(code: int) -> None:

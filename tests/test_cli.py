@@ -36,3 +36,13 @@ def test_the_command_exits_with_its_code_and_everything_printed(tmp_path):
     done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "a.pdf")], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["text"].count("Invoice 42") == 40
+
+
+def test_an_unknown_option_is_a_usage_error_with_exit_code_2():
+    import subprocess
+    import sys
+
+    code = "import sys; sys.argv = ['docextract', 'run', 'x.pdf', '--bogus']; from docextract.cli import main; main()"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 2, done.stderr
+    assert "No such option" in done.stderr and "internal error" not in done.stderr
