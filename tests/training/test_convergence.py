@@ -3,30 +3,10 @@
 import json
 
 import pytest
-import torch
 from typer.testing import CliRunner
 
 from docextract.cli import app
-from docextract.data.funsd import convert_funsd
-from docextract.data.labelled import write_jsonl
 from docextract.training.finetune import FinetuneOptions, finetune
-
-
-@pytest.fixture(scope="module")
-def data(tmp_path_factory, shared_data):
-    from docextract.modeling import from_preset
-    from docextract.modeling.tokenizer import load_tokenizer
-
-    folder = tmp_path_factory.mktemp("convergence")
-    train, _ = convert_funsd(shared_data("funsd"), "train", limit=6)
-    val, _ = convert_funsd(shared_data("funsd"), "test", limit=3)
-    write_jsonl(train, folder / "train.jsonl")
-    write_jsonl(val, folder / "val.jsonl")
-    torch.manual_seed(0)  # a model folder, as pretrain writes one, so that the CLI can start from it
-    model = from_preset("lspe-layoutlm", task="pretraining", num_hidden_layers=1, hidden_dropout_prob=0.0)
-    model.save_pretrained(folder / "tiny")
-    load_tokenizer().save_pretrained(folder / "tiny")
-    return folder
 
 
 def _options(data, output, **kw):
@@ -36,10 +16,10 @@ def _options(data, output, **kw):
     return FinetuneOptions(**{**defaults, **kw})
 
 
-def test_patience_stops_a_real_run_that_no_longer_improves(data, tmp_path):
+def test_patience_stops_a_real_run_that_no_longer_improves(tiny_funsd, tmp_path):
     # At learning rate 0 the model never changes: validation F1 is the same every epoch, so the first epoch stays
     # the best and patience 2 ends the run at epoch 3 of 6.
-    record = finetune(_options(data, tmp_path / "run", epochs=6, learning_rate=0.0, patience=2))
+    record = finetune(_options(tiny_funsd, tmp_path / "run", epochs=6, learning_rate=0.0, patience=2))
     history = record["history"]
     assert [e["epoch"] for e in history["epochs"]] == [1, 2, 3]
     assert len({e["f1"] for e in history["epochs"]}) == 1
@@ -50,11 +30,11 @@ def test_patience_stops_a_real_run_that_no_longer_improves(data, tmp_path):
     assert saved["history"]["convergence"] == history["convergence"]
 
 
-def test_finetune_says_when_the_run_ended_while_still_improving(data, tmp_path):
+def test_finetune_says_when_the_run_ended_while_still_improving(tiny_funsd, tmp_path):
     output = tmp_path / "run"
     result = CliRunner().invoke(app, [
-        "finetune", str(data / "train.jsonl"), "--eval", str(data / "val.jsonl"), "-o", str(output),
-        "--model", str(data / "tiny"), "--epochs", "2", "--lr", "1e-3", "--batch-size", "4", "--max-tokens", "126",
+        "finetune", str(tiny_funsd / "train.jsonl"), "--eval", str(tiny_funsd / "val.jsonl"), "-o", str(output),
+        "--model", str(tiny_funsd / "tiny"), "--epochs", "2", "--lr", "1e-3", "--batch-size", "4", "--max-tokens", "126",
         "--stride", "32", "--threads", "1", "--device", "cpu"])
     assert result.exit_code == 0, result.output
     history = json.loads((output / "model" / "training.json").read_text())["history"]
@@ -65,8 +45,8 @@ def test_finetune_says_when_the_run_ended_while_still_improving(data, tmp_path):
     assert "still improving" in result.output and "--lr-floor" in result.output  # ... and the user is told
 
 
-def test_a_floor_keeps_the_last_epochs_learning_rate_above_zero(data, tmp_path):
-    record = finetune(_options(data, tmp_path / "run", lr_floor=0.1))
+def test_a_floor_keeps_the_last_epochs_learning_rate_above_zero(tiny_funsd, tmp_path):
+    record = finetune(_options(tiny_funsd, tmp_path / "run", lr_floor=0.1))
     lrs = [e["lr"] for e in record["history"]["epochs"]]
     assert lrs[-1] == pytest.approx(5e-5)  # 0.1 of the peak 5e-4
     assert record["history"]["config"]["lr_floor"] == 0.1

@@ -17,8 +17,7 @@ import pytest
 import torch
 from safetensors.torch import load_file
 
-from docextract.data.funsd import convert_funsd
-from docextract.data.labelled import read_jsonl, write_jsonl
+from docextract.data.labelled import read_jsonl
 from docextract.data.tagging import labels_for
 from docextract.layout import analyze_layout
 from docextract.modeling import from_preset
@@ -36,21 +35,6 @@ LOSS_TOLERANCE = 1e-5  # relative, per epoch
 SCORE_TOLERANCE = 0.02  # absolute, validation P/R/F1
 
 
-@pytest.fixture(scope="module")
-def data(tmp_path_factory, shared_data):
-    """6 real FUNSD training forms, 3 for validation, and a 1-layer MiniLM layout model without dropout."""
-    folder = tmp_path_factory.mktemp("ddp")
-    train, _ = convert_funsd(shared_data("funsd"), "train", limit=6)
-    val, _ = convert_funsd(shared_data("funsd"), "test", limit=3)
-    write_jsonl(train, folder / "train.jsonl")
-    write_jsonl(val, folder / "val.jsonl")
-    torch.manual_seed(0)
-    model = from_preset("lspe-layoutlm", task="pretraining", num_hidden_layers=1, hidden_dropout_prob=0.0)
-    model.save_pretrained(folder / "tiny", safe_serialization=True)
-    load_tokenizer().save_pretrained(folder / "tiny")
-    return folder
-
-
 def _options(data: Path, output: Path) -> FinetuneOptions:
     return FinetuneOptions(train_files=(data / "train.jsonl",), eval_files=(data / "val.jsonl",), output_dir=output,
                            model=str(data / "tiny"), **RECIPE)
@@ -65,13 +49,13 @@ def one_thread():
 
 
 @pytest.fixture(scope="module")
-def one_process(data, tmp_path_factory):
+def one_process(tiny_funsd, tmp_path_factory):
     """The reference: the recipe in this process, uninterrupted."""
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
     try:
         output = tmp_path_factory.mktemp("one")
-        return finetune(_options(data, output)), output
+        return finetune(_options(tiny_funsd, output)), output
     finally:
         torch.set_num_threads(threads)
 
@@ -126,10 +110,10 @@ def _steps_per_epoch(reference: dict) -> int:
     return reference["epochs"][0]["step"]
 
 
-def test_two_processes_give_the_loss_curve_of_one(data, one_process, tmp_path):
+def test_two_processes_give_the_loss_curve_of_one(tiny_funsd, one_process, tmp_path):
     reference, reference_dir = one_process
     output = tmp_path / "two"
-    result = _torchrun(*_cli_finetune(data, output))
+    result = _torchrun(*_cli_finetune(tiny_funsd, output))
     history = json.loads((output / "history.json").read_text())
     _assert_same_run(history, reference["history"])
     _assert_same_weights(output, reference_dir)
@@ -138,21 +122,21 @@ def test_two_processes_give_the_loss_curve_of_one(data, one_process, tmp_path):
     assert record["history"]["epochs"] == history["epochs"]
 
 
-def test_a_run_interrupted_in_two_processes_resumes_in_one(data, one_process, tmp_path, one_thread):
+def test_a_run_interrupted_in_two_processes_resumes_in_one(tiny_funsd, one_process, tmp_path, one_thread):
     reference, reference_dir = one_process
     output = tmp_path / "resumed"
-    _torchrun(*_helper(data, output, stop_after_steps=_steps_per_epoch(reference["history"]) + 1))
+    _torchrun(*_helper(tiny_funsd, output, stop_after_steps=_steps_per_epoch(reference["history"]) + 1))
     assert not (output / "model").exists()  # "killed" in epoch 2: only the epoch-1 checkpoint is there
-    resumed = finetune(_options(data, output))
+    resumed = finetune(_options(tiny_funsd, output))
     _assert_same_run(resumed["history"], reference["history"])
     _assert_same_weights(output, reference_dir)
 
 
-def test_a_run_interrupted_in_one_process_resumes_in_two(data, one_process, tmp_path, one_thread):
+def test_a_run_interrupted_in_one_process_resumes_in_two(tiny_funsd, one_process, tmp_path, one_thread):
     reference, reference_dir = one_process
     output = tmp_path / "resumed"
-    finetune(_options(data, output), stop_after_steps=_steps_per_epoch(reference["history"]) + 1)
-    _torchrun(*_cli_finetune(data, output))
+    finetune(_options(tiny_funsd, output), stop_after_steps=_steps_per_epoch(reference["history"]) + 1)
+    _torchrun(*_cli_finetune(tiny_funsd, output))
     _assert_same_run(json.loads((output / "history.json").read_text()), reference["history"])
     _assert_same_weights(output, reference_dir)
 
@@ -183,14 +167,14 @@ def _pretraining_batch(data: Path, vocab_size: int) -> dict:
 
 
 @pytest.mark.parametrize("task", ["token-classification", "pretraining"])
-def test_every_trainable_parameter_of_every_preset_gets_a_gradient(data, task):
+def test_every_trainable_parameter_of_every_preset_gets_a_gradient(tiny_funsd, task):
     """Why DDP runs without find_unused_parameters: it would otherwise wait forever for a missing gradient."""
     labels = labels_for(["header", "question", "answer"], "BIO")
     for name in PRESETS:
         kwargs = {"num_labels": len(labels)} if task == "token-classification" else {}
         model = from_preset(name, task=task, num_hidden_layers=1, **kwargs)
-        batch = _finetune_batch(data, labels) if task == "token-classification" else \
-            _pretraining_batch(data, model.config.vocab_size)
+        batch = _finetune_batch(tiny_funsd, labels) if task == "token-classification" else \
+            _pretraining_batch(tiny_funsd, model.config.vocab_size)
         model(**batch).loss.backward()
         missing = [n for n, p in model.named_parameters() if p.requires_grad and p.grad is None]
         assert not missing, (name, missing)
