@@ -27,7 +27,7 @@ import re
 from dataclasses import replace
 from typing import Iterator, Mapping, Sequence
 
-from docextract.document import Document, WordRef
+from docextract.document import Document, Line, WordRef
 from docextract.extraction.entities import FIELD_TYPES, Entity
 from docextract.extraction.evidence import LEGAL_FORMS, PARTY_NAME_LABELS, odd_shape
 from docextract.extraction.field_keywords import closing_keys, key_tokens, trim_context
@@ -162,14 +162,14 @@ def complete_addresses(doc: Document, entities: Sequence[Entity]) -> list[Entity
 
 def _line_below(doc: Document, last: WordRef) -> list[WordRef]:
     """The words of the line right below ``last``'s line, when ``last`` ends its line: the nearest line that starts
-    under it (its top within one line height of the line's bottom) at the same left edge (within one line
-    height). Blocks are not required to agree: a layout pass often makes each short address line a block."""
-    page = doc.pages[last.page_index]
-    line = next((l for l in page.lines if last.word_index in l.word_indices), None)
+    under it (its top from half a line height above the line's bottom to one line height below it) at the same left
+    edge (within one line height). Blocks are not required to agree: a layout pass often makes each short address
+    line a block."""
+    line = _line_of(doc, last)
     if line is None or line.word_indices[-1] != last.word_index:
         return []
-    height = line.box.bottom - line.box.top
-    below = [l for l in page.lines
+    height = line.box.height
+    below = [l for l in doc.pages[last.page_index].lines
              if 0 <= l.box.top - line.box.bottom + height / 2 <= height * 1.5 and abs(l.box.x0 - line.box.x0) <= height]
     if not below:
         return []
@@ -334,11 +334,13 @@ def _compact(text: str) -> str:
     return "".join(text.split()).upper()
 
 
+def _line_of(doc: Document, ref: WordRef) -> Line | None:
+    return next((line for line in doc.pages[ref.page_index].lines if ref.word_index in line.word_indices), None)
+
+
 def _line_words(doc: Document, ref: WordRef) -> list[WordRef]:
-    for line in doc.pages[ref.page_index].lines:
-        if ref.word_index in line.word_indices:
-            return [WordRef(ref.page_index, w) for w in line.word_indices]
-    return []
+    line = _line_of(doc, ref)
+    return [] if line is None else [WordRef(ref.page_index, w) for w in line.word_indices]
 
 
 def _mean_probability(words: Sequence[WordRef], label: str, label_probabilities: LabelProbabilities) -> float:
