@@ -66,25 +66,16 @@ def main() -> None:
 
 
 def _run() -> int:
-    import click
-
     # Tesseract runs single-threaded (readers/ocr.py sets OMP_THREAD_LIMIT around its calls only:
     # set process-wide it would also cap torch and break torch.set_num_threads).
     try:
         code = app(standalone_mode=False)
-    except click.ClickException as error:
-        error.show()
-        return error.exit_code
-    except (KeyboardInterrupt, click.Abort):
-        stderr.print("[bold red]docextract:[/] interrupted")
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt:
+        return _interrupted()
     except Exception as error:
-        # Typer vendors its own copy of click (typer._click): its usage errors ("No such option") are no
-        # click.ClickException, but behave as one.
-        if _click_like(error):
-            if type(error).__name__ == "Abort":
-                stderr.print("[bold red]docextract:[/] interrupted")
-                return EXIT_INTERRUPTED
+        if _click_error(error, "Abort"):
+            return _interrupted()
+        if _click_error(error, "ClickException"):  # usage errors ("No such option") and the like
             error.show()
             return error.exit_code
         if verbose_enabled():
@@ -98,10 +89,16 @@ def _run() -> int:
     return code if isinstance(code, int) else 0
 
 
-def _click_like(error: Exception) -> bool:
-    """An exception of a click copy (Typer's vendored one): a ``ClickException`` or ``Abort`` of another module."""
-    names = {cls.__name__ for cls in type(error).__mro__}
-    return "Abort" in names or ("ClickException" in names and hasattr(error, "show") and hasattr(error, "exit_code"))
+def _click_error(error: Exception, kind: str) -> bool:
+    """Whether ``error`` is click's ``kind`` (``Abort``, ``ClickException``) by class name: newer Typer versions
+    raise those of their own vendored click (``typer._click``), older ones click's, and neither is the other's
+    subclass."""
+    return any(cls.__name__ == kind for cls in type(error).__mro__)
+
+
+def _interrupted() -> int:
+    stderr.print("[bold red]docextract:[/] interrupted")
+    return EXIT_INTERRUPTED
 
 
 def _leave(code: int) -> None:
