@@ -68,6 +68,13 @@ def _progress(visible: bool = True) -> Progress:
     )
 
 
+def _number(key: str, value) -> str:
+    """An epoch record's value as printed: the rate in 3 digits, scores in 4 decimals, lists (per layer) of them."""
+    if isinstance(value, (list, tuple)):
+        return "[" + " ".join(_number(key, v) for v in value) + "]"
+    return f"{value:.3g}" if key == "lr" else f"{value:.4f}"
+
+
 def _training_callbacks(progress: Progress, task):
     """Progress bar updates per optimizer step (loss, ETA) and a printed line per epoch."""
 
@@ -77,8 +84,7 @@ def _training_callbacks(progress: Progress, task):
     def on_epoch(epoch: int, record: dict) -> None:
         if progress.disable:
             return
-        scores = "  ".join(f"{k} {v:.3g}" if k == "lr" else f"{k} {v:.4f}" for k, v in record.items()
-                           if k not in ("epoch", "step"))
+        scores = "  ".join(f"{k} {_number(k, v)}" for k, v in record.items() if k not in ("epoch", "step"))
         progress.console.print(f"epoch {epoch}: {scores}", highlight=False)
 
     return on_step, on_epoch
@@ -137,6 +143,10 @@ def finetune(
              "--lspe-lr-scale for LSPE), DocPolarBERT's polar tables, LAGaBi's Gaussians."),
     limit: Optional[int] = typer.Option(None, min=1, help="Use only the first N documents of each file (quick runs)."),
     threads: Optional[int] = typer.Option(None, min=1, help="torch CPU threads (default: all cores)."),
+    gradient_checkpointing: bool = typer.Option(
+        False, "--gradient-checkpointing",
+        help="Recompute each layer's activations in the backward pass instead of keeping them: long windows "
+             "(whole contracts with --cross-pages) train in far less memory, for about a third more time per step."),
     device: Device = typer.Option(Device.auto, "--device", help=DEVICE_HELP),
     mixed_precision: MixedPrecision = typer.Option(MixedPrecision.auto, "--mixed-precision", help=PRECISION_HELP),
     calibrate: bool = typer.Option(False, "--calibrate", help="At the end, fit the softmax temperature on the --eval data "
@@ -169,6 +179,7 @@ def finetune(
             lspe_lr_scale=lspe_lr_scale, layout_lr_scale=layout_lr_scale, cross_pages=cross_pages, max_positions=max_positions,
             calibrate=calibrate, negative_windows=negative_windows, entity_weight=entity_weight, label_map=renames,
             select_by=select_by.value, patience=patience, device=device.value, mixed_precision=mixed_precision.value,
+            gradient_checkpointing=gradient_checkpointing,
         )
         check_device(device.value, mixed_precision.value)  # before the progress bar and the data
         main = _main_process()
@@ -356,10 +367,19 @@ class LopUnit(str, Enum):
     word = "word"
 
 
+class Objective(str, Enum):
+    mlm = "mlm"
+    distill = "distill"
+
+
 def pretrain(
     source: List[Path] = typer.Argument(..., help="Unlabelled documents: JSONL files (labelled format, labels ignored), PDFs/images, or folders of them."),
     output: Path = typer.Option(..., "--output", "-o", help="Folder for checkpoints; the final model is OUTPUT/model."),
     model: str = typer.Option("lspe-layoutlm", "--model", "-m", help="A preset (lspe-layoutlm, docpolarbert, layout-cosformer, layoutlm, lagabi, layout-linformer) or a model folder to continue from."),
+    objective: Objective = typer.Option(
+        Objective.mlm, "--objective",
+        help="mlm: masked LM + 1D local order. distill: a linear-attention model (layout-cosformer, layout-linformer) "
+             "learns to reproduce, layer by layer, what the same weights compute with softmax attention; finetune it after."),
     epochs: int = typer.Option(3, min=1, help="Passes over the documents (fresh masks each pass)."),
     learning_rate: float = typer.Option(1e-4, "--lr", min=0.0, help="Peak AdamW learning rate (warmup, then linear decay)."),
     batch_size: int = typer.Option(8, min=1, help="Windows per step."),
@@ -369,7 +389,7 @@ def pretrain(
     lop_unit: LopUnit = typer.Option(LopUnit.token, help="1-LOP local order counts sub-tokens or words inside a line."),
     max_tokens: int = typer.Option(510, min=16, help="Word tokens per window ([CLS]/[SEP] come on top)."),
     stride: int = typer.Option(128, min=0, help="Tokens of context shared by neighbouring windows."),
-    heldout: int = typer.Option(0, min=0, help="Keep the last N documents out of training and report their masked-LM loss/accuracy each epoch."),
+    heldout: int = typer.Option(0, min=0, help="Keep the last N documents out of training and report their masked-LM loss/accuracy (distill: agreement with the teacher) each epoch."),
     seed: int = typer.Option(42, help="Seed of masks and batches: the same seed on the same machine gives the same model."),
     limit: Optional[int] = typer.Option(None, min=1, help="Use only the first N documents of each source (quick runs)."),
     threads: Optional[int] = typer.Option(None, min=1, help="torch CPU threads (default: all cores)."),
@@ -379,7 +399,8 @@ def pretrain(
     device: Device = typer.Option(Device.auto, "--device", help=DEVICE_HELP),
     mixed_precision: MixedPrecision = typer.Option(MixedPrecision.auto, "--mixed-precision", help=PRECISION_HELP),
 ) -> None:
-    """Pretrain a layout model on unlabelled documents (masked LM + 1D local order). Interrupted? Run it again: it resumes.
+    """Pretrain a layout model on unlabelled documents (masked LM + 1D local order, or distillation of a linear-attention
+    model from its softmax twin). Interrupted? Run it again: it resumes.
 
     The result OUTPUT/model is what `docextract finetune --model OUTPUT/model` starts from. On several processes or
     machines, start the same command with torchrun (--batch-size stays the global batch):
@@ -396,7 +417,7 @@ def pretrain(
         if threads:
             torch.set_num_threads(threads)
         options = PretrainOptions(
-            sources=tuple(source), output_dir=output, model=model, max_tokens=max_tokens, stride=stride, epochs=epochs,
+            sources=tuple(source), output_dir=output, model=model, objective=objective.value, max_tokens=max_tokens, stride=stride, epochs=epochs,
             learning_rate=learning_rate, batch_size=batch_size, grad_accumulation=grad_accumulation, seed=seed,
             limit=limit, heldout=heldout,
             masking=MaskingSettings(mask_rate=mask_rate, lop_rate=lop_rate, lop_unit=lop_unit.value),

@@ -186,9 +186,11 @@ class LayoutEncoderParts:
         position_ids: torch.Tensor | None = None,
         token_type_ids: torch.Tensor | None = None,
         position_mask: torch.Tensor | None = None,
+        layer_outputs: list[torch.Tensor] | None = None,
     ) -> torch.Tensor:
         """input_ids, attention_mask, page_ids, position_ids (B, S); bbox (B, S, 4) ints on the 0..1000 grid;
-        position_mask (B, S) bool hides the 1D position of those tokens (1-LOP pre-training). -> (B, S, D)."""
+        position_mask (B, S) bool hides the 1D position of those tokens (1-LOP pre-training). -> (B, S, D).
+        ``layer_outputs``, when given, receives every layer's output in order (distillation matches them)."""
         batch, size = input_ids.shape
         device = input_ids.device
         if attention_mask is None:
@@ -212,5 +214,16 @@ class LayoutEncoderParts:
         hidden = self.embeddings(input_ids, bbox, position_ids, token_type_ids, page_ids, position_mask)  # (B, S, D)
         inputs = self.attention_inputs(bbox, attention_mask, hidden.dtype)
         for layer in self.encoder.layer:
-            hidden = layer(hidden, inputs)
+            hidden = self._run_layer(layer, hidden, inputs)
+            if layer_outputs is not None:
+                layer_outputs.append(hidden)
         return hidden
+
+    def _run_layer(self, layer: nn.Module, hidden: torch.Tensor, inputs: AttentionInputs) -> torch.Tensor:
+        """One layer; under gradient checkpointing (training only) its activations are recomputed in the backward
+        pass instead of kept, so a 16k-token contract trains in the memory of about one layer's activations."""
+        if getattr(self, "checkpoint_layers", False) and self.training and torch.is_grad_enabled():
+            from torch.utils.checkpoint import checkpoint
+
+            return checkpoint(layer, hidden, inputs, use_reentrant=False)
+        return layer(hidden, inputs)

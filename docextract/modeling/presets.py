@@ -16,6 +16,7 @@ import torch
 from safetensors import safe_open
 
 from docextract.modeling.config import LayoutConfig
+from docextract.modeling.distillation import LayoutForDistillation
 from docextract.modeling.encoder import LayoutEncoder, LayoutPreTrainedModel
 from docextract.modeling.heads import LayoutForPretraining, LayoutForTokenClassification
 from docextract.modeling.positions import sinusoid
@@ -48,6 +49,7 @@ TASK_CLASSES: dict[str, type[LayoutPreTrainedModel]] = {
     "encoder": LayoutEncoder,
     "token-classification": LayoutForTokenClassification,
     "pretraining": LayoutForPretraining,
+    "distillation": LayoutForDistillation,
 }
 
 MINILM_SKIPPED_PREFIXES = ("pooler.", "embeddings.position_ids")  # not part of the encoder we build
@@ -174,7 +176,7 @@ def minilm_preset_config(name: str, **overrides) -> LayoutConfig:
 def from_preset(name: str, num_labels: int | None = None, task: str = "token-classification", **overrides):
     """A model of preset ``name`` with MiniLM-L6's pretrained text encoder; ``overrides`` change config fields.
 
-    ``task`` is ``token-classification`` (needs ``num_labels``), ``pretraining`` or ``encoder``.
+    ``task`` is ``token-classification`` (needs ``num_labels``), ``pretraining``, ``distillation`` or ``encoder``.
     """
     if task not in TASK_CLASSES:
         raise ValueError(f"unknown task {task!r}; choose one of {', '.join(TASK_CLASSES)}")

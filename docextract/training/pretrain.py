@@ -1,4 +1,5 @@
-"""`docextract pretrain`: unlabelled documents in, a layout encoder adapted by MLM + 1-LOP out.
+"""`docextract pretrain`: unlabelled documents in, a layout encoder adapted by MLM + 1-LOP out, or, with
+``objective="distill"``, a linear-attention encoder adapted to its softmax twin (:mod:`.distill`).
 
 Sources are JSONL files in the labelled format (labels are ignored, so unlabelled records work too)
 and PDFs/images (one by one or in folders), read through ``docextract.readers``. Every document goes
@@ -35,6 +36,7 @@ class PretrainOptions:
     sources: tuple[Path, ...]
     output_dir: Path
     model: str = "lspe-layoutlm"  # a preset name, or a folder written by pretrain/finetune
+    objective: str = "mlm"  # "mlm": masked LM + 1-LOP; "distill": match the softmax twin layer by layer
     max_tokens: int = 510
     stride: int = 128
     epochs: int = 3
@@ -217,12 +219,50 @@ def _resumed_epoch(output_dir: Path) -> int:
     return int(json.loads((checkpoint / "trainer_state.json").read_text())["epoch"])
 
 
+OBJECTIVES = ("mlm", "distill")
+
+
+def _masked_lm_setup(options: PretrainOptions, tokenizer, train_docs, heldout_docs, on_epoch):
+    """Model, training windows (fresh masks each epoch), held-out evaluation, its metric, and the epoch hook."""
+    model = build_pretraining_model(options.model, options.model_overrides)
+    vocabulary = MaskVocabulary.from_tokenizer(tokenizer, model.config.vocab_size)
+    encoded = encode_unlabelled(train_docs, tokenizer, options.max_tokens, options.stride)
+    windows = MaskedWindows(encoded, options.masking, vocabulary, options.seed, _resumed_epoch(options.output_dir))
+    evaluate = None
+    if heldout_docs:
+        fixed = list(MaskedWindows(encode_unlabelled(heldout_docs, tokenizer, options.max_tokens, options.stride),
+                                   options.masking, vocabulary, options.seed + HELDOUT_SEED_OFFSET))
+        evaluate = lambda m: heldout_metrics(m, fixed)  # noqa: E731
+
+    def next_epoch(epoch: int, record: dict) -> None:
+        windows.set_epoch(epoch)  # ``epoch`` epochs are done: the next one draws new masks
+        if on_epoch:
+            on_epoch(epoch, record)
+
+    return model, windows, evaluate, "heldout_mlm_accuracy", next_epoch
+
+
+def _distillation_setup(options: PretrainOptions, tokenizer, train_docs, heldout_docs, on_epoch):
+    """The same five things for ``--objective distill``: plain windows, agreement with the teacher held out."""
+    from docextract.training.distill import build_distillation_model, distillation_windows, heldout_agreement
+
+    model = build_distillation_model(options.model, options.model_overrides)
+    windows = distillation_windows(encode_unlabelled(train_docs, tokenizer, options.max_tokens, options.stride))
+    evaluate = None
+    if heldout_docs:
+        fixed = distillation_windows(encode_unlabelled(heldout_docs, tokenizer, options.max_tokens, options.stride))
+        evaluate = lambda m: heldout_agreement(m, fixed)  # noqa: E731
+    return model, windows, evaluate, "heldout_cosine", on_epoch
+
+
 def pretrain(options: PretrainOptions, *, on_step: Callable | None = None, on_epoch: Callable | None = None,
              on_skip: Callable[[Path, DocextractError], None] | None = None, stop_after_steps: int | None = None) -> dict[str, Any]:
     """Read, encode, train with fresh masks each epoch; write ``OUTPUT/model``. Returns the training record."""
     from docextract.training.loop import check_device
 
     check_device(options.device, options.mixed_precision)  # a GPU that is not there fails before the data is read
+    if options.objective not in OBJECTIVES:
+        raise UsageError(f"unknown pre-training objective {options.objective!r}; choose one of {', '.join(OBJECTIVES)}")
     skipped: list[str] = []
 
     def skip(path: Path, error: DocextractError) -> None:
@@ -240,23 +280,12 @@ def pretrain(options: PretrainOptions, *, on_step: Callable | None = None, on_ep
 
     tokenizer = _tokenizer_for(options.model)
     torch.manual_seed(options.seed)  # the fresh layout tables and heads: the same seed gives the same model
-    model = build_pretraining_model(options.model, options.model_overrides)
+    if options.objective == "distill":
+        model, windows, evaluate, metric, next_epoch = _distillation_setup(options, tokenizer, train_docs, heldout_docs, on_epoch)
+    else:
+        model, windows, evaluate, metric, next_epoch = _masked_lm_setup(options, tokenizer, train_docs, heldout_docs, on_epoch)
     model.config.docextract_window_tokens = options.max_tokens
     model.config.docextract_stride = options.stride
-    vocabulary = MaskVocabulary.from_tokenizer(tokenizer, model.config.vocab_size)
-
-    encoded = encode_unlabelled(train_docs, tokenizer, options.max_tokens, options.stride)
-    windows = MaskedWindows(encoded, options.masking, vocabulary, options.seed, _resumed_epoch(options.output_dir))
-    evaluate = None
-    if heldout_docs:
-        fixed = list(MaskedWindows(encode_unlabelled(heldout_docs, tokenizer, options.max_tokens, options.stride),
-                                   options.masking, vocabulary, options.seed + HELDOUT_SEED_OFFSET))
-        evaluate = lambda m: heldout_metrics(m, fixed)  # noqa: E731
-
-    def next_epoch(epoch: int, record: dict) -> None:
-        windows.set_epoch(epoch)  # ``epoch`` epochs are done: the next one draws new masks
-        if on_epoch:
-            on_epoch(epoch, record)
 
     config = TrainConfig(
         output_dir=options.output_dir, epochs=options.epochs, learning_rate=options.learning_rate,
@@ -264,8 +293,7 @@ def pretrain(options: PretrainOptions, *, on_step: Callable | None = None, on_ep
         warmup_ratio=options.warmup_ratio, seed=options.seed, stop_after_steps=stop_after_steps,
         layout_lr_scale=options.layout_lr_scale, device=options.device, mixed_precision=options.mixed_precision,
     )
-    history = train(model, windows, config, evaluate=evaluate, metric="heldout_mlm_accuracy",
-                    on_step=on_step, on_epoch=next_epoch)
+    history = train(model, windows, config, evaluate=evaluate, metric=metric, on_step=on_step, on_epoch=next_epoch)
     if stop_after_steps is not None:
         return {"history": history, "interrupted": True}
     # The last epoch is the model (more pre-training is better); held-out numbers are for watching.
@@ -282,7 +310,7 @@ def pretrain(options: PretrainOptions, *, on_step: Callable | None = None, on_ep
         replace_folder_atomic(final, write_model)
     record = {
         "sources": [str(p) for p in options.sources], "train_documents": len(train_docs),
-        "heldout_documents": len(heldout_docs), "train_windows": len(encoded), "skipped_files": skipped,
+        "heldout_documents": len(heldout_docs), "train_windows": len(windows), "skipped_files": skipped,
         "options": {k: str(v) if isinstance(v, Path) else v for k, v in asdict(options).items() if k != "sources"},
         "history": history,
     }

@@ -1,0 +1,157 @@
+"""`pretrain --objective distill`: a linear-attention encoder moves towards its softmax twin on real documents,
+and finetune starts from the result; gradient checkpointing gives the same gradients in less memory."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+from typer.testing import CliRunner
+
+from docextract.cli import app
+from docextract.data.labelled import write_jsonl
+from docextract.errors import UsageError
+from docextract.modeling.distillation import softmax_twin
+from docextract.modeling.presets import from_preset
+from docextract.modeling.tokenizer import load_tokenizer
+from docextract.training.distill import build_distillation_model, distillation_windows, heldout_agreement
+from docextract.training.finetune import FinetuneOptions, finetune
+from docextract.training.pretrain import PretrainOptions, encode_unlabelled, load_unlabelled, pretrain
+
+TWO_LAYERS = {"num_hidden_layers": 2, "hidden_dropout_prob": 0.0}
+WINDOW_TOKENS = 126
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def funsd_forms(tmp_path_factory):
+    """5 real FUNSD training forms: 4 to distil on, the last held out."""
+    from docextract.data.funsd import convert_funsd
+    from tests.conftest import shared_data
+
+    docs, _ = convert_funsd(shared_data("funsd"), "train", limit=5)
+    path = tmp_path_factory.mktemp("funsd") / "funsd5.jsonl"
+    write_jsonl(docs, path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def distilled(funsd_forms, tmp_path_factory):
+    out = tmp_path_factory.mktemp("distill")
+    options = PretrainOptions(
+        sources=(funsd_forms,), output_dir=out, model="layout-cosformer", objective="distill", max_tokens=WINDOW_TOKENS,
+        stride=32, epochs=3, learning_rate=3e-4, batch_size=4, heldout=1, warmup_ratio=0.0, model_overrides=TWO_LAYERS,
+    )
+    return options, pretrain(options)
+
+
+def _heldout_windows(options: PretrainOptions):
+    documents = load_unlabelled(options.sources)
+    return distillation_windows(encode_unlabelled(documents[-1:], load_tokenizer(), WINDOW_TOKENS, 32))
+
+
+def _without_layout_tables(model):
+    """Zero the fresh 2D and page tables (random N(0, 0.02) at the start), leaving MiniLM's text encoder."""
+    with torch.no_grad():
+        for name, param in model.named_parameters():
+            if ".layout_2d." in name or "page" in name:
+                param.zero_()
+    return model
+
+
+def test_the_softmax_twin_computes_what_minilm_computes_and_the_untrained_cosformer_does_not():
+    torch.manual_seed(0)
+    student = _without_layout_tables(from_preset("layout-cosformer", task="encoder", **TWO_LAYERS)).eval()
+    teacher = softmax_twin(student)
+    assert teacher.config.attention == "softmax" and student.config.attention == "cosformer"
+    assert not any(p.requires_grad for p in teacher.parameters())
+    minilm = _without_layout_tables(from_preset("layoutlm", task="encoder", **TWO_LAYERS)).eval()
+    ids = torch.randint(1000, 20000, (1, 40))
+    bbox = torch.zeros(1, 40, 4, dtype=torch.long)
+    with torch.no_grad():
+        twin, cos, reference = (m.encode(ids, bbox=bbox) for m in (teacher, student, minilm))
+    torch.testing.assert_close(twin, reference, rtol=1e-4, atol=1e-4)  # the same MiniLM weights under softmax
+    assert float((cos - twin).norm() / twin.norm()) > 0.2  # the kernel swap drifts from it, already in 2 layers
+
+
+def test_distillation_lowers_its_loss_and_brings_the_student_closer_to_the_teacher(distilled):
+    options, record = distilled
+    epochs = record["history"]["epochs"]
+    assert len(epochs) == 3
+    assert epochs[-1]["train_loss"] < epochs[0]["train_loss"]
+    torch.manual_seed(options.seed)
+    before = heldout_agreement(build_distillation_model("layout-cosformer", TWO_LAYERS), _heldout_windows(options))
+    after = epochs[-1]
+    assert after["heldout_distill_error"] < 0.9 * before["heldout_distill_error"]
+    assert after["heldout_cosine"] > before["heldout_cosine"]
+    assert len(after["heldout_layer_errors"]) == 2
+    saved = json.loads((options.output_dir / "model" / "config.json").read_text())
+    assert saved["attention"] == "cosformer"  # the student is saved, not the teacher
+
+
+def test_finetune_starts_from_the_distilled_encoder(distilled, funsd_forms, tmp_path):
+    options, _ = distilled
+    folder = options.output_dir / "model"
+    record = finetune(FinetuneOptions(
+        train_files=(funsd_forms,), eval_files=(), output_dir=tmp_path / "ft", model=str(folder),
+        epochs=1, batch_size=4, max_tokens=WINDOW_TOKENS, stride=32, limit=2,
+    ))
+    assert (tmp_path / "ft" / "model" / "model.safetensors").is_file()
+    from safetensors.torch import load_file
+
+    distilled_weights = load_file(str(folder / "model.safetensors"))
+    name = "layout.encoder.layer.0.attention.self.w_o.weight"
+    assert name in distilled_weights  # the adapted cosFormer projection travels into the finetuned model
+    assert record["history"]["epochs"]
+
+
+def test_distilling_a_softmax_model_is_refused():
+    with pytest.raises(UsageError, match="softmax"):
+        build_distillation_model("lspe-layoutlm", TWO_LAYERS)
+
+
+def test_pretrain_cli_runs_the_distill_objective(funsd_forms, tmp_path):
+    result = CliRunner().invoke(app, [
+        "pretrain", str(funsd_forms), "--objective", "distill", "--model", "layout-cosformer", "--output",
+        str(tmp_path / "run"), "--epochs", "1", "--limit", "2", "--max-tokens", "62", "--stride", "16", "--batch-size", "4",
+    ], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    record = json.loads((tmp_path / "run" / "model" / "pretraining.json").read_text())
+    assert record["options"]["objective"] == "distill"
+
+
+def test_gradient_checkpointing_gives_the_same_gradients():
+    torch.manual_seed(0)
+    model = from_preset("layout-cosformer", num_labels=5, **TWO_LAYERS).train()
+    ids = torch.randint(1000, 20000, (2, 50))
+    bbox = torch.randint(0, 400, (2, 50, 4))
+    bbox[..., 2:] += bbox[..., :2]
+    labels = torch.randint(0, 5, (2, 50))
+
+    def gradients(checkpointing: bool) -> dict[str, torch.Tensor]:
+        model.zero_grad()
+        model.layout.checkpoint_layers = checkpointing
+        model(input_ids=ids, bbox=bbox, labels=labels).loss.backward()
+        return {n: p.grad.clone() for n, p in model.named_parameters() if p.grad is not None}
+
+    plain, checkpointed = gradients(False), gradients(True)
+    assert plain.keys() == checkpointed.keys()
+    for name in plain:
+        torch.testing.assert_close(checkpointed[name], plain[name], rtol=1e-4, atol=1e-6)
+
+
+def test_long_document_training_memory_is_bounded_with_checkpointing():
+    """One training step of the full-size cosFormer on a generated 4096-token document: with checkpointing the
+    step's memory above the loaded model stays well below what keeping every layer's activations takes."""
+    rows = {}
+    for checkpointing in ("0", "1"):
+        out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "long_training_memory.py"), "--threads", "1",
+                              "--child", "4096", "layout-cosformer", checkpointing],
+                             capture_output=True, text=True, check=True, cwd=ROOT,
+                             env={**os.environ, "PYTHONPATH": str(ROOT)})
+        rows[checkpointing] = json.loads(out.stdout.strip().splitlines()[-1])
+    growth = {k: r["peak_rss_mb"] - r["rss_model_mb"] for k, r in rows.items()}
+    assert growth["1"] < 0.8 * growth["0"], rows
