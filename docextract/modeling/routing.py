@@ -7,6 +7,8 @@ validation data, which the file quotes:
     {"windowed": "nda-split", "long_range": "nda", "long_range_from_tokens": 5000,
      "measured": "Kleister-NDA validation, ... (see README)"}
 
+``"long_range": null`` says that no long-range model has been measured better than the windowed one at any
+length: every document goes to the windowed model (the shipped route until a whole-document model wins).
 The output's ``run.model`` says which model was used and why (``auto``: tokens and threshold).
 """
 
@@ -27,8 +29,8 @@ ROUTE_FILE = "auto.json"
 @dataclass(frozen=True)
 class AutoRoute:
     windowed: str
-    long_range: str
-    long_range_from_tokens: int
+    long_range: str | None  # None: no long-range model reads any length better
+    long_range_from_tokens: int | None
 
 
 def load_route(root: Path | None = None) -> AutoRoute:
@@ -36,6 +38,8 @@ def load_route(root: Path | None = None) -> AutoRoute:
     path = (root or models_dir()) / ROUTE_FILE
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
+        if data["long_range"] is None:
+            return AutoRoute(str(data["windowed"]), None, None)
         return AutoRoute(str(data["windowed"]), str(data["long_range"]), int(data["long_range_from_tokens"]))
     except FileNotFoundError:
         raise MissingDependencyError("--model auto needs models/auto.json (which windowed and which long-range "
@@ -55,5 +59,6 @@ def document_tokens(doc: Document, tokenizer=None) -> int:
 def choose_model(doc: Document, route: AutoRoute, tokenizer=None) -> tuple[str, dict[str, int | str]]:
     """The model name for ``doc`` and the reason, for the output's ``run.model.auto``."""
     tokens = document_tokens(doc, tokenizer)
-    name = route.long_range if tokens >= route.long_range_from_tokens else route.windowed
+    long_range = route.long_range is not None and tokens >= route.long_range_from_tokens
+    name = route.long_range if long_range else route.windowed
     return name, {"tokens": tokens, "long_range_from_tokens": route.long_range_from_tokens, "chose": name}

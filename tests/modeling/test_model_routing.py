@@ -38,3 +38,21 @@ def test_auto_without_a_route_file_is_a_clear_error(tmp_path, monkeypatch):
     result = CliRunner().invoke(app, ["run", str(EXAMPLE), "--model", "auto"])
     assert result.exit_code != 0
     assert "auto.json" in result.output
+
+
+def test_a_route_without_a_long_range_model_reads_every_length_windowed(tmp_path, monkeypatch):
+    root = _models_dir(tmp_path, 100)
+    (root / "auto.json").write_text(json.dumps({"windowed": "short", "long_range": None, "long_range_from_tokens": None}))
+    monkeypatch.setenv("DOCEXTRACT_MODELS", str(root))
+    result = CliRunner().invoke(app, ["run", str(EXAMPLE), "--model", "auto"])
+    assert result.exit_code == 0, result.output
+    model = json.loads(result.stdout)["run"]["model"]
+    assert model["name"] == "short" and model["auto"]["chose"] == "short" and model["auto"]["long_range_from_tokens"] is None
+
+
+def test_the_shipped_route_names_shipped_models():
+    route = json.loads((SHIPPED.parent / "auto.json").read_text())
+    for key in ("windowed", "long_range"):
+        if route[key] is not None:
+            assert (SHIPPED.parent / route[key] / "config.json").is_file(), route[key]
+    assert route["measured"]
