@@ -1,5 +1,6 @@
 """Self-attention kernels of the family: softmax (SDPA, optional additive layout bias and Shaw term),
-cosFormer (linear, re-weighted) and Linformer (compressed keys/values). Parameter names follow HF BERT
+cosFormer (linear, re-weighted), local softmax blocks plus a global cosFormer term, and Linformer
+(compressed keys/values). Parameter names follow HF BERT
 (``query``/``key``/``value``), so MiniLM's weights load into every kernel."""
 
 from __future__ import annotations
@@ -116,4 +117,51 @@ class LinformerSelfAttention(QKVProjections):
         return merge_heads(context)  # (B, S, D)
 
 
-ATTENTION_CLASSES = {"softmax": SoftmaxSelfAttention, "cosformer": CosformerSelfAttention, "linformer": LinformerSelfAttention}
+def block_local_attention(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor, attention_mask: torch.Tensor,
+                          window: int) -> torch.Tensor:
+    """Softmax attention inside consecutive blocks of ``window`` tokens (the last one padded): O(S * window).
+
+    query, key, value (B, H, S, d); attention_mask (B, S) 1 = real token. -> (B, H, S, d)."""
+    batch, heads, size, dim = query.shape
+    pad = (-size) % window
+    if pad:
+        query, key, value = (F.pad(t, (0, 0, 0, pad)) for t in (query, key, value))
+        attention_mask = F.pad(attention_mask, (0, pad))
+    blocks = (size + pad) // window
+    q, k, v = (t.reshape(batch, heads, blocks, window, dim) for t in (query, key, value))  # (B, H, N, W, d)
+    keep = attention_mask.bool().reshape(batch, 1, blocks, 1, window)  # (B, 1, N, 1, W)
+    mask = torch.zeros(keep.shape, dtype=query.dtype, device=query.device).masked_fill(~keep, torch.finfo(query.dtype).min)
+    context = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)  # (B, H, N, W, d)
+    return context.reshape(batch, heads, blocks * window, dim)[:, :, :size]
+
+
+LOCAL_WINDOW = 512  # MiniLM's window: with the tiled 1D table, every block sees MiniLM's positions 0..511
+GLOBAL_GATE_GAIN = 20.0  # the gate's effective step: Adam moves a parameter by about the rate per step, so at a
+                         # finetuning rate (1e-4) an un-scaled gate would stay below 0.05 for a whole short run
+
+
+class LocalCosformerSelfAttention(QKVProjections):
+    """Softmax inside blocks of ``local_window`` tokens plus a gated global cosFormer term over the whole sequence.
+
+    The gate (one per head) starts at 0, so the model starts as exactly MiniLM reading 512-token blocks (what the
+    windowed models read, minus the [CLS]/[SEP] of each window); training opens the global term, which carries
+    context across blocks in linear time. The cosFormer path reuses the block's query/key/value projections."""
+
+    def __init__(self, config):
+        super().__init__(config)
+        self.window = int(getattr(config, "local_window", LOCAL_WINDOW) or LOCAL_WINDOW)
+        self.global_gate = nn.Parameter(torch.zeros(config.num_attention_heads))
+
+    def forward(self, hidden: torch.Tensor, inputs: AttentionInputs) -> torch.Tensor:
+        query, key, value = self.project(hidden)  # each (B, H, S, d)
+        local = block_local_attention(query, key, value, inputs.attention_mask, self.window)
+        key_mask = inputs.attention_mask.to(query.dtype)[:, None, :, None]  # (B, 1, S, 1)
+        phi_q, phi_k = F.relu(query), F.relu(key) * key_mask
+        outputs = [cosformer_attention(phi_q, phi_k, value, weights) for weights in inputs.cos_weights]
+        global_ = outputs[0] if len(outputs) == 1 else select_by_magnitude(*outputs)  # (B, H, S, d)
+        gate = (GLOBAL_GATE_GAIN * self.global_gate).to(local.dtype).view(1, -1, 1, 1)
+        return merge_heads(local + gate * global_)
+
+
+ATTENTION_CLASSES = {"softmax": SoftmaxSelfAttention, "cosformer": CosformerSelfAttention, "linformer": LinformerSelfAttention,
+                     "local_cosformer": LocalCosformerSelfAttention}

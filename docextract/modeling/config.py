@@ -71,6 +71,7 @@ class LayoutConfig(PretrainedConfig):
         attention: str = "softmax",
         cosformer_reweight: str = "cos1d",
         linformer_k: int = 256,
+        local_window: int = 512,  # local_cosformer: tokens per softmax block
         # extras
         page_embeddings: bool = False,
         max_pages: int = 1024,
@@ -117,6 +118,7 @@ class LayoutConfig(PretrainedConfig):
         self.attention = attention
         self.cosformer_reweight = cosformer_reweight
         self.linformer_k = linformer_k
+        self.local_window = local_window
         self.page_embeddings = page_embeddings
         self.max_pages = max_pages
         self.lop_classes = lop_classes

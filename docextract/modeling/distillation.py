@@ -28,7 +28,7 @@ def softmax_twin(student: LayoutEncoder) -> LayoutEncoder:
     config.attention = "softmax"
     teacher = LayoutEncoder(config)
     missing, unexpected = teacher.load_state_dict(student.state_dict(), strict=False)
-    extra = {".w_o.", ".proj_k", ".proj_v"}
+    extra = {".w_o.", ".proj_k", ".proj_v", ".global_gate"}
     if missing or any(not any(part in name for part in extra) for name in unexpected):
         raise ValueError(f"the softmax twin does not fit the student: missing {missing}, unexpected {unexpected}")
     teacher.eval().requires_grad_(False)

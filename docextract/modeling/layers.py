@@ -161,7 +161,7 @@ class LayoutEncoderParts:
     def attention_inputs(self, bbox: torch.Tensor, attention_mask: torch.Tensor, dtype: torch.dtype) -> AttentionInputs:
         """Everything computed once per forward and shared by the layers (masks, biases, bucket indices)."""
         config = self.config
-        if config.attention == "cosformer":
+        if config.attention in ("cosformer", "local_cosformer"):
             return AttentionInputs(attention_mask, None, cos_weights=reweight_features(config.cosformer_reweight, bbox, attention_mask))
         if config.attention == "linformer":
             return AttentionInputs(attention_mask, None)

@@ -34,6 +34,12 @@ PRESETS: dict[str, dict] = {
         position_1d="learned", position_2d="learned", page_embeddings=True, attention="cosformer",
         cosformer_reweight="cos1d", max_position_embeddings=LONG_SEQUENCE_POSITIONS,
     ),
+    # The same with softmax inside 512-token blocks plus a gated global cosFormer term (attention.py): starts as
+    # MiniLM reading blocks, so it needs no adaptation of linear attention before finetuning [A].
+    "layout-cosformer-local": dict(
+        position_1d="learned", position_2d="learned", page_embeddings=True, attention="local_cosformer",
+        cosformer_reweight="cos1d", max_position_embeddings=LONG_SEQUENCE_POSITIONS,
+    ),
     # LayoutLM v1 baseline: learned 1D + learned 2D tables.
     "layoutlm": dict(position_1d="learned", position_2d="learned"),
     # LAGaBi on a BERT backbone: no 2D embedding, Gaussian polar bias.

@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 POSITION_KINDS = ("learned", "sinusoidal", "lspe", "lspe_sc", "none")
 LAYOUT_BIASES = ("none", "polar", "gaussian", "squircle", "cross")
-ATTENTION_KINDS = ("softmax", "cosformer", "linformer")
+ATTENTION_KINDS = ("softmax", "cosformer", "linformer", "local_cosformer")
 COSFORMER_REWEIGHTS = ("cos1d", "squircle", "cross_select", "cross_sum", "none")
 POLAR_DISTANCE_SCHEMES = ("quantile", "t5")
 POLAR_REL1D = ("off", "frozen", "trainable")
@@ -73,7 +73,8 @@ def uses_layout(config) -> bool:
     return (
         config.position_2d != "none"
         or config.layout_bias != "none"
-        or (config.attention == "cosformer" and config.cosformer_reweight in ("squircle", "cross_select", "cross_sum"))
+        or (config.attention in ("cosformer", "local_cosformer")
+            and config.cosformer_reweight in ("squircle", "cross_select", "cross_sum"))
     )
 
 
