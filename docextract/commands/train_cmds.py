@@ -390,6 +390,9 @@ def pretrain(
     max_tokens: int = typer.Option(510, min=16, help="Word tokens per window ([CLS]/[SEP] come on top)."),
     stride: int = typer.Option(128, min=0, help="Tokens of context shared by neighbouring windows."),
     heldout: int = typer.Option(0, min=0, help="Keep the last N documents out of training and report their masked-LM loss/accuracy (distill: agreement with the teacher) each epoch."),
+    max_positions: Optional[int] = typer.Option(
+        None, "--max-positions", min=64, help="Presets only: positions of the model (e.g. 16384 for a layout-cosformer "
+                                              "that will read whole contracts; the learned 1D table is tiled from MiniLM's 512 rows)."),
     seed: int = typer.Option(42, help="Seed of masks and batches: the same seed on the same machine gives the same model."),
     limit: Optional[int] = typer.Option(None, min=1, help="Use only the first N documents of each source (quick runs)."),
     threads: Optional[int] = typer.Option(None, min=1, help="torch CPU threads (default: all cores)."),
@@ -422,7 +425,13 @@ def pretrain(
             limit=limit, heldout=heldout,
             masking=MaskingSettings(mask_rate=mask_rate, lop_rate=lop_rate, lop_unit=lop_unit.value),
             layout_lr_scale=layout_lr_scale, device=device.value, mixed_precision=mixed_precision.value,
+            model_overrides={} if max_positions is None else {"max_position_embeddings": max_positions},
         )
+        from docextract.modeling.presets import PRESETS
+
+        if max_positions is not None and model not in PRESETS:
+            raise UsageError(f"--max-positions applies to presets only: {model} already has a trained position table",
+                             path=model)
         check_device(device.value, mixed_precision.value)  # before the progress bar and the documents
         main = _main_process()
         with _progress(main) as progress:
