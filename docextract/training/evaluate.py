@@ -76,8 +76,8 @@ FIELD_ACCURACY_RULE = (
 
 KLEISTER_METRIC_RULE = (
     "F1 over (key, value) pairs, micro over documents: predicted pairs from document_values (mentions "
-    "normalised and merged, one value per single-valued key, every party above its threshold), expected "
-    "pairs from the document's fields; values compared upper-cased with spaces as underscores (Kleister's "
+    "normalised and merged, one value per single-valued key, at most two parties above their threshold named on "
+    "the first two pages), expected pairs from the document's fields; values compared upper-cased with spaces as underscores (Kleister's "
     "F1 (UC)); a predicted key the document does not have counts as a false positive"
 )
 

@@ -2,6 +2,7 @@
 contract, the Kleister metric, and the `values` output against the schema."""
 
 from collections import Counter
+from dataclasses import replace
 
 import jsonschema
 import pytest
@@ -167,7 +168,8 @@ def test_short_mentions_of_a_party_merge_into_its_full_name():
         Entity("party", (ref(4), ref(5), ref(6)), 0.96), Entity("party", (ref(7), ref(8)), 0.90),
         Entity("party", (ref(9), ref(10)), 0.8),
     ]
-    values = document_values(doc, entities, KLEISTER_NDA_POLICY)["party"]
+    uncapped = {**KLEISTER_NDA_POLICY, "party": replace(KLEISTER_NDA_POLICY["party"], max_values=None)}
+    values = document_values(doc, entities, uncapped)["party"]
     assert [(v.value, v.confidence, len(v.evidence)) for v in values] == [
         ("Clovis Oncology Inc.", 0.96, 2), ("Peter H. Kesser", 0.96, 2), ("Oak Bank", 0.8, 1)]
     assert values[0].text == "Clovis Oncology, Inc."  # the full name's own mention, not the more confident short one
@@ -216,3 +218,17 @@ def test_evaluate_table_shows_the_kleister_rows():
     console.print(_report_table({"none": report}))
     text = console.export_text()
     assert "kleister micro" in text and "kleister party" in text
+
+
+def test_a_contract_keeps_its_two_most_confident_parties_named_on_its_first_two_pages():
+    def page(number, texts):
+        words = tuple(Word(t, Box(10 + 60 * i, 100, 60 + 60 * i, 112)) for i, t in enumerate(texts))
+        return Page(number=number, width=600.0, height=800.0, words=words)
+
+    doc = Document(source="nda.pdf", pages=(page(1, ["Acme", "Corp", "Widget", "LLC", "Oak", "Bank"]), page(2, []),
+                                            page(3, ["Late", "Inc."])), sha256="0" * 64)
+    entities = [Entity("party", (WordRef(0, 0), WordRef(0, 1)), 0.8), Entity("party", (WordRef(0, 2), WordRef(0, 3)), 0.95),
+                Entity("party", (WordRef(0, 4), WordRef(0, 5)), 0.7), Entity("party", (WordRef(2, 0), WordRef(2, 1)), 0.99)]
+    values = document_values(doc, entities, KLEISTER_NDA_POLICY)["party"]
+    # "Late Inc." is first named on page 3 (a signatory block, an affiliate); Oak Bank is the third most confident
+    assert [v.value for v in values] == ["Widget LLC", "Acme Corp."]
