@@ -94,7 +94,7 @@ def finetune(
     train_file: List[Path] = typer.Argument(..., help="Labelled JSONL file(s) to train on (docs/labelled-format.md)."),
     output: Path = typer.Option(..., "--output", "-o", help="Folder for checkpoints; the final model is OUTPUT/model."),
     eval_file: List[Path] = typer.Option([], "--eval", help="Labelled JSONL to evaluate on after each epoch (picks the best epoch)."),
-    model: str = typer.Option("lspe-layoutlm", "--model", "-m", help="A preset (lspe-layoutlm, docpolarbert, layout-cosformer, layoutlm, lagabi, layout-linformer) or a model folder from pretrain/finetune."),
+    model: str = typer.Option("lspe-layoutlm", "--model", "-m", help="A preset (lspe-layoutlm, docpolarbert, layout-cosformer, layout-cosformer-local, layoutlm, lagabi, layout-linformer) or a model folder from pretrain/finetune."),
     epochs: int = typer.Option(10, min=1, help="Passes over the training data."),
     learning_rate: float = typer.Option(5e-5, "--lr", min=0.0, help="Peak AdamW learning rate (warmup, then linear decay)."),
     warmup: float = typer.Option(0.1, "--warmup", min=0.0, max=1.0, help="Share of the steps spent warming up to --lr."),
@@ -375,7 +375,7 @@ class Objective(str, Enum):
 def pretrain(
     source: List[Path] = typer.Argument(..., help="Unlabelled documents: JSONL files (labelled format, labels ignored), PDFs/images, or folders of them."),
     output: Path = typer.Option(..., "--output", "-o", help="Folder for checkpoints; the final model is OUTPUT/model."),
-    model: str = typer.Option("lspe-layoutlm", "--model", "-m", help="A preset (lspe-layoutlm, docpolarbert, layout-cosformer, layoutlm, lagabi, layout-linformer) or a model folder to continue from."),
+    model: str = typer.Option("lspe-layoutlm", "--model", "-m", help="A preset (lspe-layoutlm, docpolarbert, layout-cosformer, layout-cosformer-local, layoutlm, lagabi, layout-linformer) or a model folder to continue from."),
     objective: Objective = typer.Option(
         Objective.mlm, "--objective",
         help="mlm: masked LM + 1D local order. distill: a linear-attention model (layout-cosformer, layout-linformer) "

@@ -18,7 +18,7 @@ from docextract.modeling.saved_config import IncompleteConfig
 from docextract.modeling.tokenizer import load_tokenizer, load_wordpiece
 from docextract.pipeline import load_model
 
-PRESETS = ("docpolarbert", "lspe-layoutlm", "layout-cosformer", "layoutlm", "lagabi", "layout-linformer")
+PRESETS = ("docpolarbert", "lspe-layoutlm", "layout-cosformer", "layout-cosformer-local", "layoutlm", "lagabi", "layout-linformer")
 
 
 def _batch():
