@@ -25,22 +25,28 @@ def shared_data_fixture():
     return shared_data
 
 
+def funsd_jsonl(path: Path, split: str, limit: int) -> Path:
+    """The first ``limit`` real FUNSD forms of ``split``, converted and written to ``path`` (skips without the data)."""
+    from docextract.data.funsd import convert_funsd
+    from docextract.data.labelled import write_jsonl
+
+    documents, _ = convert_funsd(shared_data("funsd"), split, limit=limit)
+    write_jsonl(documents, path)
+    return path
+
+
 @pytest.fixture(scope="module")
 def tiny_funsd(tmp_path_factory):
     """A folder with 6 real FUNSD training forms (train.jsonl), 3 test forms for validation (val.jsonl) and a 1-layer
     MiniLM layout model without dropout saved as pretrain writes one (tiny/), so that the CLI can start from it."""
     import torch
 
-    from docextract.data.funsd import convert_funsd
-    from docextract.data.labelled import write_jsonl
     from docextract.modeling import from_preset
     from docextract.modeling.tokenizer import load_tokenizer
 
     folder = tmp_path_factory.mktemp("tiny-funsd")
-    train, _ = convert_funsd(shared_data("funsd"), "train", limit=6)
-    val, _ = convert_funsd(shared_data("funsd"), "test", limit=3)
-    write_jsonl(train, folder / "train.jsonl")
-    write_jsonl(val, folder / "val.jsonl")
+    funsd_jsonl(folder / "train.jsonl", "train", limit=6)
+    funsd_jsonl(folder / "val.jsonl", "test", limit=3)
     torch.manual_seed(0)
     model = from_preset("lspe-layoutlm", task="pretraining", num_hidden_layers=1, hidden_dropout_prob=0.0)
     model.save_pretrained(folder / "tiny", safe_serialization=True)

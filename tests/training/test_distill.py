@@ -12,7 +12,6 @@ import torch
 from typer.testing import CliRunner
 
 from docextract.cli import app
-from docextract.data.labelled import write_jsonl
 from docextract.errors import UsageError
 from docextract.modeling.distillation import softmax_twin
 from docextract.modeling.presets import from_preset
@@ -29,13 +28,9 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def funsd_forms(tmp_path_factory):
     """5 real FUNSD training forms: 4 to distil on, the last held out."""
-    from docextract.data.funsd import convert_funsd
-    from tests.conftest import shared_data
+    from tests.conftest import funsd_jsonl
 
-    docs, _ = convert_funsd(shared_data("funsd"), "train", limit=5)
-    path = tmp_path_factory.mktemp("funsd") / "funsd5.jsonl"
-    write_jsonl(docs, path)
-    return path
+    return funsd_jsonl(tmp_path_factory.mktemp("funsd") / "funsd5.jsonl", "train", limit=5)
 
 
 @pytest.fixture(scope="module")

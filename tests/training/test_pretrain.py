@@ -7,7 +7,6 @@ import torch
 from typer.testing import CliRunner
 
 from docextract.cli import app
-from docextract.data.labelled import write_jsonl
 from docextract.document import Box, Document, Page, Word
 from docextract.errors import InputError
 from docextract.layout import analyze_layout
@@ -27,13 +26,9 @@ def tokenizer():
 
 @pytest.fixture(scope="module")
 def funsd_jsonl(tmp_path_factory):
-    from docextract.data.funsd import convert_funsd
-    from tests.conftest import shared_data
+    from tests.conftest import funsd_jsonl as write_funsd
 
-    docs, _ = convert_funsd(shared_data("funsd"), "train", limit=4)
-    path = tmp_path_factory.mktemp("funsd") / "funsd4.jsonl"
-    write_jsonl(docs, path)
-    return path
+    return write_funsd(tmp_path_factory.mktemp("funsd") / "funsd4.jsonl", "train", limit=4)
 
 
 @pytest.fixture(scope="module")
