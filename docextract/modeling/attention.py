@@ -78,6 +78,15 @@ class SoftmaxSelfAttention(QKVProjections):
         return merge_heads(context)
 
 
+def cosformer_context(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor, inputs: AttentionInputs) -> torch.Tensor:
+    """cosFormer over the whole sequence: ReLU features, pad keys zeroed, each re-weighting's linear attention
+    (``cross_select``: the larger-magnitude of its two). (B, H, S, d) each -> (B, H, S, d)."""
+    key_mask = inputs.attention_mask.to(query.dtype)[:, None, :, None]  # (B, 1, S, 1)
+    phi_q, phi_k = F.relu(query), F.relu(key) * key_mask
+    outputs = [cosformer_attention(phi_q, phi_k, value, weights) for weights in inputs.cos_weights]
+    return outputs[0] if len(outputs) == 1 else select_by_magnitude(*outputs)
+
+
 class CosformerSelfAttention(QKVProjections):
     """LayoutCosformer attention (spec §4.4): ReLU features, pad keys zeroed, re-weighted linear attention,
     then the extra ``w_o`` projection of the official code (before BERT's own output projection)."""
@@ -88,11 +97,7 @@ class CosformerSelfAttention(QKVProjections):
         self.dropout = nn.Dropout(config.hidden_dropout_prob)
 
     def forward(self, hidden: torch.Tensor, inputs: AttentionInputs) -> torch.Tensor:
-        query, key, value = self.project(hidden)  # each (B, H, S, d)
-        key_mask = inputs.attention_mask.to(query.dtype)[:, None, :, None]  # (B, 1, S, 1)
-        phi_q, phi_k = F.relu(query), F.relu(key) * key_mask
-        outputs = [cosformer_attention(phi_q, phi_k, value, weights) for weights in inputs.cos_weights]
-        context = outputs[0] if len(outputs) == 1 else select_by_magnitude(*outputs)  # (B, H, S, d)
+        context = cosformer_context(*self.project(hidden), inputs)  # (B, H, S, d)
         return self.dropout(self.w_o(merge_heads(context)))
 
 
@@ -155,10 +160,7 @@ class LocalCosformerSelfAttention(QKVProjections):
     def forward(self, hidden: torch.Tensor, inputs: AttentionInputs) -> torch.Tensor:
         query, key, value = self.project(hidden)  # each (B, H, S, d)
         local = block_local_attention(query, key, value, inputs.attention_mask, self.window)
-        key_mask = inputs.attention_mask.to(query.dtype)[:, None, :, None]  # (B, 1, S, 1)
-        phi_q, phi_k = F.relu(query), F.relu(key) * key_mask
-        outputs = [cosformer_attention(phi_q, phi_k, value, weights) for weights in inputs.cos_weights]
-        global_ = outputs[0] if len(outputs) == 1 else select_by_magnitude(*outputs)  # (B, H, S, d)
+        global_ = cosformer_context(query, key, value, inputs)  # (B, H, S, d)
         gate = (GLOBAL_GATE_GAIN * self.global_gate).to(local.dtype).view(1, -1, 1, 1)
         return merge_heads(local + gate * global_)
 
