@@ -425,13 +425,8 @@ def pretrain(
             limit=limit, heldout=heldout,
             masking=MaskingSettings(mask_rate=mask_rate, lop_rate=lop_rate, lop_unit=lop_unit.value),
             layout_lr_scale=layout_lr_scale, device=device.value, mixed_precision=mixed_precision.value,
-            model_overrides={} if max_positions is None else {"max_position_embeddings": max_positions},
+            max_positions=max_positions,
         )
-        from docextract.modeling.presets import PRESETS
-
-        if max_positions is not None and model not in PRESETS:
-            raise UsageError(f"--max-positions applies to presets only: {model} already has a trained position table",
-                             path=model)
         check_device(device.value, mixed_precision.value)  # before the progress bar and the documents
         main = _main_process()
         with _progress(main) as progress:

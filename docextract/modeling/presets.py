@@ -179,6 +179,20 @@ def minilm_preset_config(name: str, **overrides) -> LayoutConfig:
     return preset_config(name, **{**dimensions, **overrides})
 
 
+def with_max_positions(model: str, max_positions: int | None, overrides: dict) -> dict:
+    """``overrides`` plus ``max_position_embeddings`` when ``max_positions`` is given; a UsageError when ``model`` is a
+    folder, whose trained position table `finetune` and `pretrain` keep."""
+    from docextract.errors import UsageError
+
+    if max_positions is None:
+        return dict(overrides)
+    if model not in PRESETS:
+        raise UsageError(
+            f"--max-positions applies to presets only: {model} already has a trained position table "
+            "(finetune keeps it; start from a preset, or pretrain one with more positions)", path=model)
+    return {**overrides, "max_position_embeddings": max_positions}
+
+
 def from_preset(name: str, num_labels: int | None = None, task: str = "token-classification", **overrides):
     """A model of preset ``name`` with MiniLM-L6's pretrained text encoder; ``overrides`` change config fields.
 

@@ -173,15 +173,9 @@ def resolve_window_options(options: FinetuneOptions) -> FinetuneOptions:
     """``options`` with ``max_tokens`` settled and ``max_positions`` folded into the model overrides;
     a UsageError (saying why) for windows the model cannot read."""
     from docextract.modeling.config import SPECIAL_TOKENS, max_window_tokens
-    from docextract.modeling.presets import PRESETS
+    from docextract.modeling.presets import PRESETS, with_max_positions
 
-    overrides = dict(options.model_overrides)
-    if options.max_positions is not None:
-        if options.model not in PRESETS:
-            raise UsageError(
-                f"--max-positions applies to presets only: {options.model} already has a trained position table "
-                "(finetune keeps it; start from a preset, or pretrain one with more positions)", path=options.model)
-        overrides["max_position_embeddings"] = options.max_positions
+    overrides = with_max_positions(options.model, options.max_positions, options.model_overrides)
     config = target_config(options.model, overrides)
     if options.cross_pages and not config.page_embeddings:
         raise UsageError(

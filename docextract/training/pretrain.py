@@ -11,7 +11,7 @@ tokenizer; ``finetune --model OUTPUT/model`` keeps its encoder and puts a fresh 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
@@ -49,6 +49,7 @@ class PretrainOptions:
     heldout: int = 0  # the last N documents are not trained on; their MLM loss/accuracy is measured each epoch
     masking: MaskingSettings = field(default_factory=MaskingSettings)
     model_overrides: dict[str, Any] = field(default_factory=dict)  # config changes for a preset (tests: tiny models)
+    max_positions: int | None = None  # presets only: max_position_embeddings (e.g. 16384 for whole contracts)
     layout_lr_scale: float = 1.0  # learning-rate multiplier of the untrained layout parameters (see TrainConfig)
     device: str = "auto"  # auto|cpu|cuda|mps (modeling/devices.py)
     mixed_precision: str = "auto"  # autocast on GPUs (bf16 where supported, else fp16); fp32 on the CPU
@@ -263,6 +264,10 @@ def pretrain(options: PretrainOptions, *, on_step: Callable | None = None, on_ep
     check_device(options.device, options.mixed_precision)  # a GPU that is not there fails before the data is read
     if options.objective not in OBJECTIVES:
         raise UsageError(f"unknown pre-training objective {options.objective!r}; choose one of {', '.join(OBJECTIVES)}")
+    from docextract.modeling.presets import with_max_positions
+
+    options = replace(options, model_overrides=with_max_positions(options.model, options.max_positions,
+                                                                   options.model_overrides))
     skipped: list[str] = []
 
     def skip(path: Path, error: DocextractError) -> None:

@@ -111,11 +111,20 @@ def test_distilling_a_softmax_model_is_refused():
 def test_pretrain_cli_runs_the_distill_objective(funsd_forms, tmp_path):
     result = CliRunner().invoke(app, [
         "pretrain", str(funsd_forms), "--objective", "distill", "--model", "layout-cosformer", "--output",
-        str(tmp_path / "run"), "--epochs", "1", "--limit", "2", "--max-tokens", "62", "--stride", "16", "--batch-size", "4",
+        str(tmp_path / "run"), "--epochs", "1", "--limit", "2", "--max-tokens", "62", "--stride", "16", "--batch-size", "4", "--max-positions", "1024",
     ], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     record = json.loads((tmp_path / "run" / "model" / "pretraining.json").read_text())
     assert record["options"]["objective"] == "distill"
+    assert json.loads((tmp_path / "run" / "model" / "config.json").read_text())["max_position_embeddings"] == 1024
+
+
+def test_max_positions_is_refused_for_a_model_folder(distilled, tmp_path):
+    options, _ = distilled
+    with pytest.raises(UsageError, match="presets only"):
+        pretrain(PretrainOptions(sources=options.sources, output_dir=tmp_path / "run", model=str(options.output_dir / "model"),
+                                 objective="distill", max_positions=16384))
+    assert not (tmp_path / "run").exists()  # refused before anything was read or written
 
 
 def test_gradient_checkpointing_gives_the_same_gradients():
