@@ -162,13 +162,20 @@ def extract_document(path: str, doc: Document, timings: dict[str, int], options:
     object. ``path`` is opened again only for a PDF's embedded invoice. The Ray engine runs the two halves in
     separate workers (docextract.batch.stages), so OCR and the model can scale apart."""
     from docextract.extraction.output import build_output
-    from docextract.extraction.scoring import FieldScoring
 
     if options.model is None:
         return _with_embedded(build_output(doc, [], model=None, timings_ms=timings if options.include_timings else None,
                                            ocr=_ocr_info(doc, options)), path, doc, options)
+    model_name, routing, model, tagged = tag_document(doc, options, timings)
+    return _with_embedded(document_output(doc, tagged, model, model_name, routing, timings, options), path, doc, options)
+
+
+def tag_document(doc: Document, options: RunOptions, timings: dict[str, int] | None = None):
+    """The model's half of a run: (model name, ``--model auto``'s routing or None, the loaded model, every word's
+    tags and label probabilities). Benchmarks that try decodings on fixed tags cache what this returns."""
     from docextract.inference import tag_words  # torch: only where a model runs (a --model none worker never maps it)
 
+    timings = {} if timings is None else timings
     model_name, routing = options.model, None
     if options.model == AUTO:
         from docextract.modeling.tokenizer import load_wordpiece
@@ -181,6 +188,15 @@ def extract_document(path: str, doc: Document, timings: dict[str, int], options:
     windows = model_windows(doc, model, tokenizer, options)
     tagged = tag_words(model, tokenizer, doc, windows)
     timings["model"] = _ms_since(start)
+    return model_name, routing, model, tagged
+
+
+def document_output(doc: Document, tagged, model, model_name: str, routing, timings: dict[str, int],
+                    options: RunOptions) -> dict[str, Any]:
+    """The entity JSON of a tagged document (before an e-invoice's embedded values are added)."""
+    from docextract.extraction.output import build_output
+    from docextract.extraction.scoring import FieldScoring
+
     scoring = FieldScoring.from_model(model, options.precision)
     calibration = scoring.calibration
     model_info = {
@@ -192,9 +208,9 @@ def extract_document(path: str, doc: Document, timings: dict[str, int], options:
         **({} if calibration is None else {"field_calibration": calibration.to_config()}),
         "review": scoring.describe(),
     }
-    output = build_output(doc, tagged, model=model_info, timings_ms=timings if options.include_timings else None,
-                          include_tokens=options.include_tokens, ocr=_ocr_info(doc, options), field_calibration=calibration,
-                          scoring=scoring, split=options.split)
+    return build_output(doc, tagged, model=model_info, timings_ms=timings if options.include_timings else None,
+                        include_tokens=options.include_tokens, ocr=_ocr_info(doc, options), field_calibration=calibration,
+                        scoring=scoring, split=options.split)
     return _with_embedded(output, path, doc, options)
 
 

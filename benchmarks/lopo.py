@@ -1,0 +1,317 @@
+"""Leave-one-producer-out: how well an invoice model reads the invoices of a producer it never saw.
+
+The yardstick every choice of the invoice model is made on (data mixture, epochs, decoding, thresholds).
+Each fold trains without one producer's documents (and without any other producer's rendering of the same
+invoice content: :func:`docextract.data.producers.leave_out`) and measures that producer's documents through
+the pipeline ``docextract run`` runs, page only (``--ignore-embedded``), every output field's normalised value
+against the truth (the rules of ``docextract/training/extraction_eval.py``).
+
+Steps (each resumable; WORK holds the data, the fold models and the tag cache, never the repository):
+
+    # 1. the folds' data: real e-invoices (`docextract convert einvoice`), plus any labelled JSONL of other
+    #    producers (renderers, `producer` per record) that training may use
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/lopo.py prepare --work WORK --real EINVOICES.jsonl \
+        --synth SYNTH/labels.jsonl --sroie SROIE_TRAIN.jsonl [--extra RENDERED.jsonl ...]
+    # 2. one model per fold (the recipe: RECIPE below; `--fold NAME` for one)
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/lopo.py train --work WORK [--fold factur-x-kit] [--threads 1]
+    # 3. every held-out document through the pipeline, scored; writes benchmarks/results/lopo_NAME.{json,md}
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/lopo.py measure --work WORK --name NAME
+
+``measure`` caches each document's tags (the model's half of a run) under WORK/FOLD/tags/, keyed by the fold
+model's weights, so that decoding changes are measured on the same tags in seconds; ``--no-cache`` re-tags.
+``--model DIR`` measures one fixed model on every fold's held-out documents instead (e.g. the shipped
+default, which trained on most of these producers: not a leave-one-producer-out figure, named as such).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import pickle
+import platform
+import shlex
+import subprocess
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+RESULTS = REPO / "benchmarks" / "results"
+SROIE_LABEL_MAP = "company=vendor_name,date=invoice_date,address=vendor_address,total=total"
+# The shortened recipe of examples/train_invoice.sh that fits a fold on this CPU (about an hour on 2 threads):
+# 300 synthetic invoices instead of 700, 300 SROIE receipts instead of 626, 3 epochs instead of 6 and no epoch
+# picked by validation (the real validation invoices would be other producers'; the rate decays to 0, so the last
+# epoch is the model). The real training invoices are listed twice, as in the full recipe.
+RECIPE = {"base": "models/sroie", "epochs": 3, "lr": 1e-4, "batch_size": 8, "seed": 42, "sroie_receipts": 300,
+          "real_copies": 2}
+CORE_FIELDS = ("invoice_number", "invoice_date", "total", "currency", "vendor_name")
+
+
+def _read(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _write(path: Path, records: list[dict]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+    tmp.replace(path)
+
+
+def prepare(args) -> None:
+    from docextract.data.producers import EINVOICE_PRODUCERS, leave_out, producers
+
+    work = Path(args.work)
+    real = _read(Path(args.real))
+    extra = [r for path in args.extra for r in _read(Path(path))]
+    folds = args.folds.split(",") if args.folds else list(EINVOICE_PRODUCERS)
+    plan = {"real": str(args.real), "extra": args.extra, "synth": str(args.synth), "sroie": str(args.sroie),
+            "recipe": RECIPE, "producers": producers(real + extra), "folds": {}}
+    for fold in folds:
+        training, held_out = leave_out(real + extra, fold)
+        if not held_out:
+            raise SystemExit(f"lopo: no record of producer {fold!r}")
+        for r in held_out:  # `convert` wrote sources relative to where it ran (run this from there too)
+            if r.get("source"):
+                r["source"] = str(Path(r["source"]).resolve())
+        copies = [{**r, "id": f"{r['id']}#copy{k}"} if k else r for k in range(RECIPE["real_copies"]) for r in training]
+        _write(work / fold / "train_real.jsonl", copies)
+        _write(work / fold / "test.jsonl", held_out)
+        plan["folds"][fold] = {"train_real_documents": len(training), "train_producers": producers(training),
+                               "test_documents": len(held_out)}
+        print(f"{fold}: train {len(training)} real/rendered documents (x{RECIPE['real_copies']}), test {len(held_out)}",
+              file=sys.stderr)
+    (work / "plan.json").write_text(json.dumps(plan, indent=2), encoding="utf-8")
+
+
+def train_command(work: Path, fold: str, plan: dict, threads: int | None) -> list[str]:
+    return [str(REPO / ".venv" / "bin" / "docextract"), "finetune", plan["synth"], str(work / fold / "train_real.jsonl"),
+            plan["sroie"], "--output", str(work / fold / "run"), "--model", str(REPO / RECIPE["base"]),
+            "--label-map", SROIE_LABEL_MAP, "--epochs", str(RECIPE["epochs"]), "--lr", str(RECIPE["lr"]),
+            "--batch-size", str(RECIPE["batch_size"]), "--seed", str(RECIPE["seed"]),
+            "--limit", str(RECIPE["sroie_receipts"]), *(["--threads", str(threads)] if threads else [])]
+
+
+def train(args) -> None:
+    work = Path(args.work)
+    plan = json.loads((work / "plan.json").read_text(encoding="utf-8"))
+    for fold in ([args.fold] if args.fold else list(plan["folds"])):
+        if (work / fold / "run" / "model" / "config.json").is_file():
+            print(f"{fold}: trained", file=sys.stderr)
+            continue
+        command = train_command(work, fold, plan, args.threads)
+        (work / fold / "command.txt").write_text(shlex.join(command) + "\n", encoding="utf-8")
+        print(f"{fold}: {shlex.join(command)}", file=sys.stderr)
+        with open(work / fold / "train.log", "a", encoding="utf-8") as log:
+            subprocess.run(command, check=True, stdout=log, stderr=subprocess.STDOUT, cwd=REPO)
+
+
+def _weights_key(model_dir: Path) -> str:
+    weights = model_dir / "model.safetensors"
+    stat = weights.stat()
+    return hashlib.sha256(f"{weights.resolve()}:{stat.st_size}:{stat.st_mtime_ns}".encode()).hexdigest()[:16]
+
+
+def tagged_document(record: dict, model_dir: Path, cache: Path | None, options):
+    """(document, model, tagged words) of one held-out record: read and laid out as `run` does, tagged by the
+    model (cached by record and model weights)."""
+    from docextract.pipeline import load_model, read_and_analyze, tag_document
+
+    key = hashlib.sha256(f"{record['id']}:{_weights_key(model_dir)}".encode()).hexdigest()[:24]
+    path = None if cache is None else cache / f"{key}.pkl"
+    if path is not None and path.is_file():
+        doc, tagged = pickle.loads(path.read_bytes())
+        model, _ = load_model(str(model_dir))
+        return doc, model, tagged
+    doc, _ = read_and_analyze(record["source"], options)
+    _, _, model, tagged = tag_document(doc, options)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_bytes(pickle.dumps((doc, tagged)))
+        tmp.replace(path)
+    return doc, model, tagged
+
+
+def tag_fold(records: list[dict], model_dir: Path, cache: Path | None) -> list[tuple]:
+    """(record, document, model, tagged words) of every held-out record."""
+    from docextract.pipeline import RunOptions
+
+    options = RunOptions(model=str(model_dir), ignore_embedded=True)
+    out = []
+    for n, record in enumerate(records, 1):
+        out.append((record, *tagged_document(record, model_dir, cache, options)))
+        print(f"\r{n}/{len(records)}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    return out
+
+
+def judge_fold(tagged_records: list[tuple], model_dir: Path, scorer=None) -> list[dict]:
+    """Every tagged held-out record through the rest of `run` (with ``scorer`` as the model's candidate scorer when
+    given, else the model's own), judged against its truth."""
+    from docextract.extraction.candidate_scorer import SCORER_KEY
+    from docextract.pipeline import RunOptions, document_output
+    from docextract.training.extraction_eval import judge_output
+
+    options = RunOptions(model=str(model_dir), ignore_embedded=True)
+    results = []
+    for record, doc, model, tagged in tagged_records:
+        saved = getattr(model.config, SCORER_KEY, None)
+        if scorer is not None:
+            setattr(model.config, SCORER_KEY, scorer.to_config())
+        try:
+            output = document_output(doc, tagged, model, str(model_dir), None, {}, options)
+        finally:
+            setattr(model.config, SCORER_KEY, saved)
+        fields = output["documents"][0]["fields"] if output["documents"] else {}
+        judgements = judge_output(output, record["fields"])
+        results.append({"id": record["id"], "group": record.get("group"), "judgements": [
+            {"key": j.key, "correct": j.correct, "confidence": j.confidence, "in_truth": j.in_truth,
+             "status": (fields.get(j.key) or {}).get("status"), "method": (fields.get(j.key) or {}).get("method"),
+             "value": (fields.get(j.key) or {}).get("value"), "truth": record["fields"].get(j.key)}
+            for j in judgements]})
+    return results
+
+
+def scorer_rows(fold: str, tagged_records: list[tuple]) -> list:
+    from docextract.training.candidate_fit import candidate_rows
+
+    return [row for record, doc, _, tagged in tagged_records
+            for row in candidate_rows(record["id"], fold, doc, tagged, record["fields"])]
+
+
+def summary(results: list[dict]) -> dict:
+    """Micro accuracy over true fields, the five first fields, invoice numbers, per field; what the review policy
+    accepted and how much of it was right."""
+    true = [j for r in results for j in r["judgements"] if j["in_truth"]]
+    accepted = [j for r in results for j in r["judgements"] if j["status"] == "accepted"]
+    per_field = defaultdict(Counter)
+    for j in true:
+        per_field[j["key"]]["n"] += 1
+        per_field[j["key"]]["right"] += j["correct"]
+    core = [j for j in true if j["key"] in CORE_FIELDS]
+    return {
+        "documents": len(results), "true_fields": len(true),
+        "micro_accuracy": sum(j["correct"] for j in true) / len(true) if true else None,
+        "core_accuracy": sum(j["correct"] for j in core) / len(core) if core else None,
+        "invoice_number": (per_field["invoice_number"]["right"] / per_field["invoice_number"]["n"]
+                           if per_field["invoice_number"]["n"] else None),
+        "accepted_share_of_true": sum(j["in_truth"] for j in accepted) / len(true) if true else None,
+        "accepted": len(accepted),
+        "accepted_right": sum(j["correct"] for j in accepted),
+        "accepted_precision": sum(j["correct"] for j in accepted) / len(accepted) if accepted else None,
+        "per_field": {k: {"accuracy": c["right"] / c["n"], "n": c["n"]} for k, c in sorted(per_field.items())},
+    }
+
+
+def measure(args) -> None:
+    work = Path(args.work)
+    plan = json.loads((work / "plan.json").read_text(encoding="utf-8"))
+    start = time.perf_counter()
+    tagged: dict[str, list[tuple]] = {}
+    models: dict[str, Path] = {}
+    for fold in ([args.fold] if args.fold else list(plan["folds"])):
+        model_dir = Path(args.model) if args.model else work / fold / "run" / "model"
+        if not (model_dir / "config.json").is_file():
+            print(f"{fold}: no model yet ({model_dir})", file=sys.stderr)
+            continue
+        records = [r for r in _read(work / fold / "test.jsonl") if r.get("fields")]
+        cache = None if args.no_cache else work / fold / "tags" / (model_dir.name if args.model else "fold")
+        print(f"{fold}: {len(records)} documents", file=sys.stderr)
+        tagged[fold], models[fold] = tag_fold(records, model_dir, cache), model_dir
+    scorers = {}
+    if args.scorer == "lopo":  # each fold's scorer fitted on the other folds' documents (their own fold tags)
+        from docextract.training.candidate_fit import fit_scorer
+
+        rows = {fold: scorer_rows(fold, records) for fold, records in tagged.items()}
+        for fold in tagged:
+            scorers[fold] = fit_scorer([r for other, rs in rows.items() if other != fold for r in rs],
+                                       c=args.scorer_c, min_probability=args.scorer_min)
+        if args.save_scorer:
+            final = fit_scorer([r for rs in rows.values() for r in rs], c=args.scorer_c, min_probability=args.scorer_min)
+            Path(args.save_scorer).write_text(json.dumps(final.to_config(), indent=1), encoding="utf-8")
+    folds, all_results = {}, []
+    for fold, records in tagged.items():
+        results = judge_fold(records, models[fold], scorers.get(fold))
+        folds[fold] = {"summary": summary(results), "results": results, "model": str(models[fold]),
+                       "train_command": (work / fold / "command.txt").read_text().strip()
+                       if (work / fold / "command.txt").is_file() and not args.model else None}
+        all_results += results
+    report = {
+        "name": args.name,
+        "what": ("one fixed model on each producer's documents (NOT leave-one-producer-out)" if args.model else
+                 "leave-one-producer-out: each producer measured with the fold model trained without it")
+                + ("; candidate scorer fitted on the other folds' documents" if args.scorer == "lopo" else ""),
+        "command": "PYTHONPATH=$PWD .venv/bin/python " + shlex.join(["benchmarks/lopo.py", *sys.argv[1:]]),
+        "recipe": RECIPE, "plan": {k: v for k, v in plan.items() if k != "folds"}, "fold_data": plan["folds"],
+        "machine": {"cpu_count": os.cpu_count(), "python": platform.python_version()},
+        "micro": summary(all_results),
+        "per_producer": {fold: f["summary"] for fold, f in folds.items()},
+        "folds": folds, "seconds": round(time.perf_counter() - start, 1),
+    }
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / f"lopo_{args.name}.json").write_text(json.dumps(report, indent=1, ensure_ascii=False, default=str),
+                                                     encoding="utf-8")
+    (RESULTS / f"lopo_{args.name}.md").write_text(markdown(report), encoding="utf-8")
+    print(markdown(report))
+
+
+def _pct(value) -> str:
+    return "-" if value is None else f"{100 * value:.1f}"
+
+
+def markdown(report: dict) -> str:
+    lines = [f"# Leave-one-producer-out: {report['name']}", "", report["what"], "", f"`{report['command']}`", "",
+             "| held-out producer | documents | true fields | micro accuracy | five first fields | invoice number | "
+             "accepted (share of true fields) | accepted right |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for name, s in [*report["per_producer"].items(), ("**micro, all folds**", report["micro"])]:
+        lines.append(f"| {name} | {s['documents']} | {s['true_fields']} | {_pct(s['micro_accuracy'])} | "
+                     f"{_pct(s['core_accuracy'])} | {_pct(s['invoice_number'])} | {_pct(s['accepted_share_of_true'])} | "
+                     f"{_pct(s['accepted_precision'])} ({s['accepted_right']}/{s['accepted']}) |")
+    fields = sorted({k for s in report["per_producer"].values() for k in s["per_field"]})
+    lines += ["", "Per field (accuracy %, true fields):", "", "| field | " + " | ".join(report["per_producer"]) + " | all |",
+              "|---|" + "---:|" * (len(report["per_producer"]) + 1)]
+    for field in fields:
+        cells = [f"{_pct(s['per_field'][field]['accuracy'])} ({s['per_field'][field]['n']})" if field in s["per_field"]
+                 else "" for s in report["per_producer"].values()]
+        total = report["micro"]["per_field"].get(field)
+        lines.append(f"| {field} | " + " | ".join(cells) + f" | {_pct(total['accuracy'])} ({total['n']}) |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="step", required=True)
+    p = sub.add_parser("prepare")
+    p.add_argument("--work", required=True)
+    p.add_argument("--real", required=True, help="labelled real e-invoices (docextract convert einvoice)")
+    p.add_argument("--synth", required=True, help="synthetic training invoices (docextract synth .../labels.jsonl)")
+    p.add_argument("--sroie", required=True, help="SROIE training receipts (docextract convert sroie --split train)")
+    p.add_argument("--extra", action="append", default=[], help="more labelled producers (records with `producer`)")
+    p.add_argument("--folds", help="producers to hold out, comma-separated (default: the four e-invoice producers)")
+    p = sub.add_parser("train")
+    p.add_argument("--work", required=True)
+    p.add_argument("--fold")
+    p.add_argument("--threads", type=int)
+    p = sub.add_parser("measure")
+    p.add_argument("--work", required=True)
+    p.add_argument("--name", required=True)
+    p.add_argument("--fold")
+    p.add_argument("--model", help="measure this model on every fold instead of the fold models")
+    p.add_argument("--no-cache", action="store_true")
+    p.add_argument("--scorer", choices=("model", "lopo"), default="model",
+                   help="model: the model's own candidate scorer (if any); lopo: one fitted per fold on the other folds")
+    p.add_argument("--scorer-c", type=float, default=0.3)
+    p.add_argument("--scorer-min", type=float, default=0.2)
+    p.add_argument("--save-scorer", help="with --scorer lopo: write the scorer fitted on every fold here (JSON)")
+    args = parser.parse_args()
+    {"prepare": prepare, "train": train, "measure": measure}[args.step](args)
+
+
+if __name__ == "__main__":
+    main()
