@@ -19,7 +19,7 @@ from docextract.extraction.identifiers import (
     check_tax_id,
 )
 from docextract.extraction.locales import document_year, guess_locale, locale_evidence
-from docextract.extraction.normalize import parse_amount, parse_currency, parse_date, parse_number
+from docextract.extraction.normalize import identifier_text, parse_amount, parse_currency, parse_date, parse_number
 
 # Field type by label name; every label not listed is a plain string.
 FIELD_TYPES = {
@@ -33,6 +33,7 @@ FIELD_TYPES = {
     "vendor_address": "address", "billing_address": "address", "shipping_address": "address", "address": "address",
 }
 LINE_ITEM_PREFIX = "line_item_"
+IDENTIFIER_FIELDS = ("invoice_number", "purchase_order")  # normalised without a leading "#", "n°", "Nr."
 
 
 @dataclass(frozen=True)
@@ -212,6 +213,8 @@ def normalize_value(label: str, text: str, locale: str, default_currency: str | 
         country = locale.split("_")[1] if "_" in locale else None
         checked = check_iban(text) if kind == "iban" else check_bic(text) if kind == "bic" else check_tax_id(text, country)
         return kind, checked.normalized, checked.extra()
+    if label in IDENTIFIER_FIELDS:
+        return kind, identifier_text(text) or None, extra
     return kind, " ".join(text.split()), extra
 
 

@@ -56,6 +56,14 @@ PARTY_NAME_LABELS = frozenset({"vendor_name", "customer_name", "company"})
 LEGAL_FORMS = frozenset({"gmbh", "ag", "kg", "ohg", "ug", "ev", "ltd", "llc", "llp", "inc", "plc", "co", "corp", "sa",
                          "sas", "sarl", "eurl", "bv", "nv", "vof", "spa", "srl", "sl", "slu", "sdn", "bhd", "mbh", "und",
                          "and", "cie"})
+
+
+def is_legal_form(text: str) -> bool:
+    """A word that is a company's legal form: "GmbH", "Ltd.", "B.V." (its letters joined), "&"-free."""
+    tokens = key_tokens(text)
+    return bool(tokens) and (set(tokens) <= LEGAL_FORMS or "".join(tokens) in LEGAL_FORMS)
+
+
 CONFIDENCE_EPSILON = 1e-4  # confidences are clamped to [eps, 1 - eps] before a logit
 CONTEXT_WORDS = 8  # words left of a value that can hold its key word
 ABOVE_LINES_OF_HEIGHT = 3.0  # a key word above a value stands within this many value heights

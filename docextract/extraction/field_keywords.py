@@ -6,7 +6,7 @@ of another field (a due date's "Fällig" before a value labelled ``invoice_date`
 (:mod:`docextract.extraction.evidence`). English, German, French, Dutch, Italian and Spanish.
 
 Key words are compared in :func:`key_form`: accents removed, case-folded, punctuation dropped, and the many
-ways of writing "number" ("No.", "Nr.", "N°", "Nº", "#") read as ``no``.
+ways of writing "number" ("No.", "Nr.", "N°", "Nº", "#", and "-nr." glued to its word: "Rechnungsnr.") read as ``no``.
 """
 
 from __future__ import annotations
@@ -50,7 +50,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     ),
     "purchase_order": (
         "po", "po no", "purchase order", "purchase order no", "order no", "order number", "your order", "order ref",
-        "bestellnummer", "bestellung", "ihre bestellung", "auftragsnummer", "auftrag", "auftrag no",
+        "bestellnummer", "bestellung", "ihre bestellung", "auftragsnummer", "auftrag", "auftrag no", "bestell no",
+        "auftrags no",
         "bon de commande", "commande", "no de commande", "votre commande", "bestelnummer", "bestelling",
         "ordine", "numero ordine", "ordine no", "pedido", "orden de compra", "no pedido",
     ),
@@ -118,7 +119,13 @@ FILLER_TOKENS = frozenset({"eur", "usd", "gbp", "chf", "€", "$", "£", "in", "
 def key_tokens(text: str) -> list[str]:
     """``text`` as comparable key-word tokens: accents removed, case-folded, "No."/"Nr."/"N°"/"#" read as ``no``."""
     folded = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch)).casefold()
-    return [_NUMBER_SIGNS.get(token, token) for token in _TOKEN.findall(folded)]
+    tokens = []
+    for token in _TOKEN.findall(folded):
+        if len(token) > 5 and token.endswith("nr") and token[:-2].isalpha():  # "Rechnungsnr." is "Rechnungs Nr."
+            tokens += [token[:-2], "no"]
+        else:
+            tokens.append(_NUMBER_SIGNS.get(token, token))
+    return tokens
 
 
 def key_form(text: str) -> str:

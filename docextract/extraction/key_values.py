@@ -28,10 +28,12 @@ from dataclasses import replace
 from typing import Iterator, Mapping, Sequence
 
 from docextract.document import Document, Line, WordRef
+from docextract.extraction.candidates import CANDIDATE_KINDS, KEY_LABELS, generate
 from docextract.extraction.entities import FIELD_TYPES, Entity
-from docextract.extraction.evidence import LEGAL_FORMS, PARTY_NAME_LABELS, odd_shape
+from docextract.extraction.evidence import PARTY_NAME_LABELS, is_legal_form, odd_shape
 from docextract.extraction.field_keywords import closing_keys, key_tokens, trim_context
 from docextract.extraction.identifiers import check_iban
+from docextract.extraction.key_context import LineIndex, key_above, key_left
 from docextract.extraction.normalize import parse_date, parse_number
 
 # The fields read from a key, by the value shape they take. Names and addresses are not: their extent
@@ -178,8 +180,7 @@ def _line_below(doc: Document, last: WordRef) -> list[WordRef]:
 
 
 def _legal_form_word(text: str) -> bool:
-    tokens = key_tokens(text)
-    return text.strip() == "&" or bool(tokens) and set(tokens) <= LEGAL_FORMS
+    return text.strip() == "&" or is_legal_form(text)
 
 
 def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequence[str],
@@ -194,12 +195,11 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     found: dict[str, Entity] = {}
     relabelled: set[int] = set()
     if wanted:
-        for label, value_words in _keyed_values(doc, set(labels)):
-            if label not in wanted or label in found:
+        for label, words in _keyed_candidates(doc, wanted, locale, year):
+            if label in found:
                 continue
-            words = _value(doc, label, value_words, locale, year)
             owners = {id(taken[r]): taken[r] for r in words if r in taken}
-            if words and all(_may_take(label, owner, words) for owner in owners.values()):
+            if all(_may_take(label, owner, words) for owner in owners.values()):
                 found[label] = Entity(label, words, _mean_probability(words, label, label_probabilities), "rule")
                 relabelled |= set(owners)
     if "iban" in wanted and "iban" not in found:
@@ -209,6 +209,35 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     # dropped: unusable entities of the labels found, and entities whose words a key gave to another label
     kept = [e for e in entities if e.label not in found and id(e) not in relabelled]
     return [*kept, *found.values()]
+
+
+def _keyed_candidates(doc: Document, wanted: Sequence[str], locale: str, year: int | None
+                      ) -> Iterator[tuple[str, tuple[WordRef, ...]]]:
+    """(label, value words) for each value of a wanted label's type that a whole key of that label (and of no other
+    field of its type) stands before: left of it on its row, or, for dates and identifiers, over it in its column
+    (an amount under a "Total" column header is a line item's). Values with a key on their row first, then in
+    reading order; an IBAN is read as a whole run of groups after "IBAN:"."""
+    index = LineIndex(doc)
+    candidates = generate(doc, index, locale, year)
+    kinds = {label: CANDIDATE_KINDS[label] for label in wanted if label in CANDIDATE_KINDS}
+    rows, columns = [], []
+    for kind in sorted(set(kinds.values())):
+        same_kind = {label for label, k in CANDIDATE_KINDS.items() if k == kind}
+        for candidate in candidates[kind]:
+            left = key_left(index, candidate.words, KEY_LABELS)
+            above = key_above(index, candidate.words, KEY_LABELS) if kind != "amount" and left is None else None
+            for hit, out in ((left, rows), (above, columns)):
+                named = hit.labels & same_kind if hit is not None else set()
+                if len(named) == 1 and (label := next(iter(named))) in kinds:
+                    out.append((label, candidate.words))
+    yield from rows
+    yield from columns
+    for label in wanted:
+        if label == "iban":
+            for iban_label, value_words in _keyed_values(doc, {"iban"}):
+                words = _value(doc, iban_label, value_words, locale, year)
+                if words:
+                    yield "iban", words
 
 
 def keyed_values(doc: Document, labels: Sequence[str], locale: str, year: int | None

@@ -96,6 +96,16 @@ _AMOUNT_NUMBER = re.compile(r"[-−(]?\d[\d.,' \u00a0\u202f]*")
 _GROUP_SEPARATORS = re.compile(r"[.,' \u00a0\u202f]")
 
 
+# An identifier's leading number sign, glued or not: "#4711", "n°562", "Nr.4711", "No:4711".
+_NUMBER_SIGN = re.compile(r"^(?:#|n[°º]\.?|nr\.|no\.|nr:|no:)\s*", re.IGNORECASE)
+
+
+def identifier_text(text: str) -> str:
+    """An identifier (invoice or order number) as printed, without a leading number sign or outer punctuation:
+    "#BLR_0042" -> "BLR_0042", "n°562" -> "562", "4711," -> "4711"."""
+    return _NUMBER_SIGN.sub("", " ".join(text.split())).strip(".,;:)(")
+
+
 @dataclass(frozen=True)
 class Money:
     amount: str  # a decimal string, e.g. "1234.56"

@@ -1,0 +1,221 @@
+"""Typed candidates for the fields an invoice prints once, each described by its neighbourhood.
+
+The approach of Majumder et al. (ACL 2020, "Representation Learning for Information Extraction from Form-like
+Documents"), which generalises to templates never seen: for each field, the words that *could* be its value by
+their type (every identifier, every date, every amount on the page) are candidates, and each is scored from what
+stands around it rather than from where a known template puts it. Here the description is a handful of numbers
+(:data:`FEATURES`) that a small per-field model combines (:mod:`docextract.extraction.candidate_scorer`):
+
+* the tagger's view: its probability of the field over the candidate's words, of any other field, and whether its
+  decoded entity of the field is this candidate;
+* the keys around it (:mod:`docextract.extraction.key_context`): a whole key of the field left of it on its row or
+  over it in its column, a key of another field there instead, how far away;
+* where it stands: its position on the page, on the first page or not;
+* its type's own evidence: an identifier's shape (letters and digits, length, separators); a date's place among
+  the document's dates (the earliest, the latest); an amount's rank among the amounts (the largest is usually the
+  total) and whether it recurs.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Any, Mapping, Sequence
+
+from docextract.document import Document, WordRef
+from docextract.extraction.entities import Entity
+from docextract.extraction.evidence import logit, odd_shape
+from docextract.extraction.field_keywords import FIELD_KEYWORDS
+from docextract.extraction.key_context import KeyHit, LineIndex, key_above, key_left
+from docextract.extraction.normalize import MONTH_NUMBERS, identifier_text, parse_date, parse_number
+
+# The fields scored from candidates, by the kind of value they take.
+CANDIDATE_KINDS: dict[str, str] = {
+    "invoice_number": "identifier", "purchase_order": "identifier",
+    "invoice_date": "date", "due_date": "date",
+    "subtotal": "amount", "total_tax": "amount", "total": "amount", "amount_due": "amount",
+}
+KEY_LABELS = frozenset(FIELD_KEYWORDS) - {"date"}  # "date" is SROIE's name of the invoice date's key
+MAX_DATE_WORDS = 4  # "1. Oktober 2023", "October 1, 2023"
+MIN_IDENTIFIER_CHARACTERS = 3
+MAX_IDENTIFIER_CHARACTERS = 40
+_AMOUNT_WITH_DECIMALS = re.compile(r"\d[.,]\d{2}(?!\d)")
+_NUMERIC_DATE = re.compile(r"\d{1,4}\s*[./-]\s*\d{1,2}\s*[./-]\s*\d{2,4}|\d{8}")
+_MONTH_WORD = re.compile(r"[^\W\d_]{3,}\.?,?")
+MAX_KEY_DISTANCE_OF_HEIGHT = 40.0  # a key farther than this many line heights counts as this far
+
+FEATURES = (
+    "bias", "tag_logit", "tag_other_logit", "tagged", "key_left_own", "key_left_other", "key_above_own",
+    "key_above_other", "key_distance", "x", "y", "first_page", "recurs",
+    "id_letters", "id_digits_only", "id_separator", "id_length_log", "id_amount_shape",
+    "date_first", "date_last", "dates_log",
+    "amount_rank", "amount_largest", "amount_zero",
+)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """Words that read as a value of ``kind``: ``value`` is what they mean (an identifier's text without its number
+    sign, a ``date``, a ``Decimal``)."""
+
+    kind: str
+    words: tuple[WordRef, ...]
+    value: Any
+
+
+def _identifier(text: str, locale: str, year: int | None) -> str | None:
+    value = identifier_text(text)
+    if not MIN_IDENTIFIER_CHARACTERS <= len(value) <= MAX_IDENTIFIER_CHARACTERS or not any(ch.isdigit() for ch in value):
+        return None
+    if _AMOUNT_WITH_DECIMALS.search(value) and parse_number(value, locale) is not None and value[-3] in ".,":
+        return None  # "1.190,00": an amount
+    if _NUMERIC_DATE.fullmatch(value) and not value.isdigit() and parse_date(value, locale, year) is not None:
+        return None  # "05.03.2018"; an 8-digit number stays an identifier (and is a date candidate too)
+    return value
+
+
+def _date_shaped(span: str) -> bool:
+    """A date prints its parts as a numeric date ("05.03.2018", "20180305") or with a month's name: a lenient parser
+    also reads "1.234,50" as a date."""
+    if _NUMERIC_DATE.search(span):
+        return True
+    return any(word.strip(".,").casefold() in MONTH_NUMBERS for word in span.split())
+
+
+def _maybe_date_start(text: str) -> bool:
+    return any(ch.isdigit() for ch in text) or _MONTH_WORD.fullmatch(text) is not None and \
+        text.strip(".,").casefold() in MONTH_NUMBERS
+
+
+def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> dict[str, list[Candidate]]:
+    """Every identifier, date and amount the document prints, in reading order per kind. A date is the longest run
+    of at most :data:`MAX_DATE_WORDS` words of one line that parses; an amount one word, or two when a currency
+    stands apart ("160,65 €"); an identifier one word with a digit that is neither an amount nor a date."""
+    out: dict[str, list[Candidate]] = {"identifier": [], "date": [], "amount": []}
+    for p, page in enumerate(doc.pages):
+        for line in page.lines:
+            refs = [WordRef(p, w) for w in line.word_indices]
+            texts = [page.words[w].text for w in line.word_indices]
+            in_date = -1
+            for i, text in enumerate(texts):
+                if i > in_date and _maybe_date_start(text):
+                    for n in range(min(MAX_DATE_WORDS, len(texts) - i), 0, -1):
+                        span = " ".join(texts[i:i + n])
+                        if not any(ch.isdigit() for ch in span) or not _date_shaped(span):
+                            continue
+                        parsed = parse_date(span, locale, year)
+                        if parsed is not None and not odd_shape("invoice_date", "date", span):
+                            out["date"].append(Candidate("date", tuple(refs[i:i + n]), parsed))
+                            in_date = i + n - 1
+                            break
+                if i <= in_date:
+                    continue
+                if _AMOUNT_WITH_DECIMALS.search(text):
+                    for n in (2, 1):
+                        span = " ".join(texts[i:i + n])
+                        if n == 2 and (i + 1 >= len(texts) or any(ch.isdigit() for ch in texts[i + 1])):
+                            continue
+                        number = parse_number(span, locale)
+                        if number is not None and not odd_shape("total", "amount", span):
+                            out["amount"].append(Candidate("amount", tuple(refs[i:i + n]), number))
+                            break
+                    continue
+                value = _identifier(text, locale, year)
+                if value is not None:
+                    out["identifier"].append(Candidate("identifier", (refs[i],), value))
+    return out
+
+
+@dataclass
+class DocumentContext:
+    """What every candidate's features share: the line index, the tagger's probabilities and entities, the
+    document's dates and amounts, and the keys found so far (cached per value start)."""
+
+    doc: Document
+    index: LineIndex
+    probabilities: Mapping[WordRef, Mapping[str, float]]
+    entities: Sequence[Entity]
+    candidates: dict[str, list[Candidate]]
+
+    def __post_init__(self) -> None:
+        self._keys: dict[tuple[WordRef, ...], tuple[KeyHit | None, KeyHit | None]] = {}
+        self.dates = sorted({c.value for c in self.candidates["date"]})
+        amounts = sorted({abs(c.value) for c in self.candidates["amount"]}, reverse=True)
+        self.amount_rank = {a: i for i, a in enumerate(amounts)}
+        self.value_counts: dict[Any, int] = {}
+        for kind in ("identifier", "date", "amount"):
+            for c in self.candidates[kind]:
+                key = (kind, abs(c.value) if kind == "amount" else c.value)
+                self.value_counts[key] = self.value_counts.get(key, 0) + 1
+        self.entity_words = {e.label: set().union(*(set(x.words) for x in self.entities if x.label == e.label))
+                             for e in self.entities}
+
+    def keys(self, words: tuple[WordRef, ...]) -> tuple[KeyHit | None, KeyHit | None]:
+        if words not in self._keys:
+            self._keys[words] = (key_left(self.index, words, KEY_LABELS), key_above(self.index, words, KEY_LABELS))
+        return self._keys[words]
+
+
+def features(context: DocumentContext, candidate: Candidate, label: str) -> list[float]:
+    """The :data:`FEATURES` of ``candidate`` as the value of ``label``, in that order."""
+    doc = context.doc
+    words = candidate.words
+    probabilities = [context.probabilities.get(r, {}) for r in words]
+    own = sum(p.get(label, 0.0) for p in probabilities) / len(words)
+    other = max((sum(p.get(l, 0.0) for p in probabilities) / len(words)
+                 for l in {l for p in probabilities for l in p} if l != label), default=0.0)
+    left, above = context.keys(words)
+    first = doc.word(words[0])
+    page = doc.pages[words[0].page_index]
+    height = max(first.box.height, 1e-6)
+    hits = [h for h in (left, above) if h is not None]
+    own_hits = [h for h in hits if label in h.labels]
+    distance = min((h.distance for h in own_hits), default=None)
+    value = candidate.value
+    count = context.value_counts.get((candidate.kind, abs(value) if candidate.kind == "amount" else value), 1)
+    row = {
+        "bias": 1.0,
+        "tag_logit": logit(own),
+        "tag_other_logit": logit(other),
+        "tagged": float(bool(set(words) & context.entity_words.get(label, set()))),
+        "key_left_own": float(left is not None and label in left.labels),
+        "key_left_other": float(left is not None and label not in left.labels),
+        "key_above_own": float(above is not None and label in above.labels),
+        "key_above_other": float(above is not None and label not in above.labels),
+        "key_distance": (min(distance / height, MAX_KEY_DISTANCE_OF_HEIGHT) / MAX_KEY_DISTANCE_OF_HEIGHT
+                         if distance is not None else 1.0),
+        "x": first.box.x0 / max(page.width, 1e-6),
+        "y": first.box.top / max(page.height, 1e-6),
+        "first_page": float(words[0].page_index == 0),
+        "recurs": float(count > 1),
+        "id_letters": 0.0, "id_digits_only": 0.0, "id_separator": 0.0, "id_length_log": 0.0, "id_amount_shape": 0.0,
+        "date_first": 0.0, "date_last": 0.0, "dates_log": 0.0,
+        "amount_rank": 0.0, "amount_largest": 0.0, "amount_zero": 0.0,
+    }
+    if candidate.kind == "identifier":
+        row.update(id_letters=float(any(ch.isalpha() for ch in value)), id_digits_only=float(value.isdigit()),
+                   id_separator=float(any(ch in "-_/." for ch in value)), id_length_log=math.log(len(value)),
+                   id_amount_shape=float(parse_number(value, "en_US") is not None and not value.isdigit()))
+    elif candidate.kind == "date":
+        row.update(date_first=float(value == context.dates[0]), date_last=float(value == context.dates[-1]),
+                   dates_log=math.log(len(context.dates)))
+    elif candidate.kind == "amount":
+        rank = context.amount_rank[abs(value)]
+        row.update(amount_rank=math.log1p(rank), amount_largest=float(rank == 0), amount_zero=float(value == 0))
+    return [row[name] for name in FEATURES]
+
+
+def candidate_text(doc: Document, candidate: Candidate) -> str:
+    return " ".join(doc.word(r).text for r in candidate.words)
+
+
+def value_key(candidate: Candidate) -> Any:
+    """What two candidates of one value share (an amount's absolute value: credit notes print both signs)."""
+    if candidate.kind == "amount":
+        return abs(candidate.value)
+    if isinstance(candidate.value, (date, Decimal)):
+        return candidate.value
+    return candidate.value.casefold()

@@ -1,0 +1,170 @@
+"""Where a value's key stands: left of it on its row, or over it in its column; whole keys only.
+
+Invoice tools print a field's key in one of a few places relative to its value, whatever their layout:
+
+* on the value's own line, right before it: ``Factuurnummer: 993012``, ``Invoice No : # BLR_0042``,
+  ``Kundennr. 123  Rechnungsnr. 4711`` (the key need not start the line: the line reader often joins a key to a
+  table header or an address on its left);
+* in a column of its own, on the value's row: ``Invoice No.`` at the left margin, the value far to its right;
+* over the value, in a header row: ``Invoice No. | Date | Customer`` above ``4711 | 01.02.2024 | ACME``.
+
+:func:`key_left` and :func:`key_above` read the key in these places. A key is *whole* when nothing that belongs to
+it stands before it: its first word starts the line or the cell (after a wide gap), or follows a value (a word with
+a digit), a word that ends with a colon, or a company's legal form ("ACME B.V. Invoice No"). "Date" of "Delivery Date:" is no whole key of the invoice date; "Date"
+after "Invoice 2024-001" is. Separators between key and value (":", "#", "-", "|", "n°") are skipped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from docextract.document import Box, Document, Line, WordRef
+from docextract.extraction.evidence import is_legal_form
+from docextract.extraction.field_keywords import closing_keys, key_tokens, trim_context
+
+MAX_KEY_WORDS = 6  # a key is a short label, not a sentence
+# A gap between two words of one line wider than this many line heights separates two cells: a key after it is whole.
+CELL_GAP_OF_HEIGHT = 1.2
+ABOVE_LINES_OF_HEIGHT = 3.0  # a header stands within this many value heights above its value
+SEPARATORS = frozenset(":#-–|/.*")  # words made only of these stand between a key and its value
+
+
+@dataclass(frozen=True)
+class KeyHit:
+    """A whole key before a value: the fields it names, its words, and how far it stands from the value (points
+    between the key's end and the value's start, left keys; between the key's bottom and the value's top, above)."""
+
+    labels: frozenset[str]
+    words: tuple[WordRef, ...]
+    distance: float
+
+
+class LineIndex:
+    """Each word's line and position in it, built once per document."""
+
+    def __init__(self, doc: Document):
+        self.doc = doc
+        self.line_of: dict[WordRef, tuple[int, int]] = {}
+        for p, page in enumerate(doc.pages):
+            for li, line in enumerate(page.lines):
+                for position, w in enumerate(line.word_indices):
+                    self.line_of[WordRef(p, w)] = (li, position)
+
+    def line(self, ref: WordRef) -> Line | None:
+        where = self.line_of.get(ref)
+        return None if where is None else self.doc.pages[ref.page_index].lines[where[0]]
+
+
+def is_separator(text: str) -> bool:
+    stripped = text.strip()
+    return bool(stripped) and (all(ch in SEPARATORS for ch in stripped) or key_tokens(stripped) == ["no"]
+                               and not any(ch.isalpha() for ch in stripped.replace("°", "").replace("º", "")))
+
+
+def _ends_a_cell(doc: Document, before: WordRef, after: WordRef, height: float) -> bool:
+    """Whether a key may start at ``after`` given the word ``before`` it on the same line."""
+    text = doc.word(before).text.strip()
+    if text.endswith((":", ";", "|")) or any(ch.isdigit() for ch in text):
+        return True
+    if is_legal_form(text):  # "ACME B.V. Invoice No": a name ends with its legal form
+        return True
+    return doc.word(after).box.x0 - doc.word(before).box.x1 > CELL_GAP_OF_HEIGHT * height
+
+
+def whole_key(doc: Document, words: Sequence[WordRef], labels: frozenset[str] | None = None) -> KeyHit | None:
+    """The longest whole key that ends ``words`` (the words right before a value, separators already dropped):
+    its words are exactly a key of one or more fields (fillers such as "(EUR)" or "19 %" after it allowed) and the
+    word before it, if any, ends a cell (a value, a colon, a legal form, a wide gap). ``labels``: only keys of these fields count."""
+    if not words:
+        return None
+    height = max(doc.word(words[-1]).box.height, 1e-6)
+    best: KeyHit | None = None
+    tokens: list[str] = []
+    for start in range(len(words) - 1, max(-1, len(words) - 1 - MAX_KEY_WORDS), -1):
+        tokens = key_tokens(doc.word(words[start]).text) + tokens
+        trimmed = trim_context(tokens)
+        if not trimmed:
+            continue
+        keys, length = closing_keys(trimmed)
+        if labels is not None:
+            keys = keys & labels
+        if not keys or length != len(trimmed):
+            continue
+        if start > 0 and not _ends_a_cell(doc, words[start - 1], words[start], height):
+            continue
+        best = KeyHit(frozenset(keys), tuple(words[start:]), 0.0)
+    return best
+
+
+def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] | None = None) -> KeyHit | None:
+    """The whole key left of the value on its row: the words before it on its line (separators skipped), or, when
+    none stand there, the nearest line to its left on the same row (a key column)."""
+    doc, first = index.doc, value[0]
+    where = index.line_of.get(first)
+    if where is None:
+        return None
+    page = doc.pages[first.page_index]
+    line = page.lines[where[0]]
+    own = set(value)
+    left = [WordRef(first.page_index, w) for w in line.word_indices[:where[1]]]
+    left = [r for r in left if r not in own]
+    while left and is_separator(doc.word(left[-1]).text):
+        left.pop()
+    value_box = doc.word(first).box
+    if not left:
+        row = [other for other in page.lines if other is not line and other.box.x1 <= value_box.x0 + 1
+               and other.box.vertical_overlap(value_box) > 0.5 * min(other.box.height, value_box.height)]
+        if not row:
+            return None
+        left = [WordRef(first.page_index, w) for w in max(row, key=lambda other: other.box.x1).word_indices]
+        while left and is_separator(doc.word(left[-1]).text):
+            left.pop()
+    hit = whole_key(doc, left, labels)
+    if hit is None:
+        return None
+    return KeyHit(hit.labels, hit.words, max(0.0, value_box.x0 - doc.word(hit.words[-1]).box.x1))
+
+
+def key_above(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] | None = None) -> KeyHit | None:
+    """The whole key over the value in its column: on the nearest line above (within
+    :data:`ABOVE_LINES_OF_HEIGHT` value heights) that has words over the value, the cell (words closer than a
+    cell gap) holding those words."""
+    doc, first = index.doc, value[0]
+    line = index.line(first)
+    if line is None:
+        return None
+    page = doc.pages[first.page_index]
+    value_box = Box.enclosing([doc.word(r).box for r in value if r.page_index == first.page_index
+                               and index.line_of.get(r, (None,))[0] == index.line_of[first][0]])
+    height = max(value_box.height, 1e-6)
+    above = None
+    for candidate in page.lines:
+        if candidate is line or candidate.box.bottom > value_box.top + 0.3 * height:
+            continue
+        if value_box.top - candidate.box.bottom > ABOVE_LINES_OF_HEIGHT * height:
+            continue
+        if not any(page.words[w].box.horizontal_overlap(value_box) > 0 for w in candidate.word_indices):
+            continue
+        if above is None or candidate.box.bottom > above.box.bottom:
+            above = candidate
+    if above is None:
+        return None
+    words = [WordRef(first.page_index, w) for w in above.word_indices]
+    over = [i for i, r in enumerate(words) if doc.word(r).box.horizontal_overlap(value_box) > 0]
+    start, end = over[0], over[-1]
+    while start > 0 and not _cell_break(doc, words[start - 1], words[start], height):
+        start -= 1
+    while end + 1 < len(words) and not _cell_break(doc, words[end], words[end + 1], height):
+        end += 1
+    cell = [r for r in words[start:end + 1]]
+    while cell and is_separator(doc.word(cell[-1]).text):
+        cell.pop()
+    hit = whole_key(doc, cell, labels)
+    if hit is None or hit.words[0] != cell[0]:  # the whole cell is the key, not its last words
+        return None
+    return KeyHit(hit.labels, hit.words, max(0.0, value_box.top - above.box.bottom))
+
+
+def _cell_break(doc: Document, before: WordRef, after: WordRef, height: float) -> bool:
+    return doc.word(after).box.x0 - doc.word(before).box.x1 > CELL_GAP_OF_HEIGHT * height

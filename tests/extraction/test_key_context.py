@@ -1,0 +1,105 @@
+"""Keys wherever the page prints them (key_context), the typed candidates of a page (candidates), and the fields the
+key rule reads through them when the model gave none."""
+
+from datetime import date
+from decimal import Decimal
+
+from docextract.document import Box, Document, Page, Word
+from docextract.extraction.candidates import KEY_LABELS, generate
+from docextract.extraction.key_context import LineIndex, key_above, key_left
+from docextract.extraction.key_values import key_value_entities
+from docextract.extraction.normalize import identifier_text
+from docextract.layout import analyze_layout
+
+INVOICE_LABELS = ("invoice_number", "invoice_date", "due_date", "purchase_order", "subtotal", "total_tax", "total",
+                  "amount_due", "iban")
+
+
+def _page(rows: list[list[tuple[str, float]]]) -> Document:
+    """A one-page document laid out as `run` does: each row a list of (cell text, x) at 20 pt line spacing; a
+    cell's words 6 pt per character apart by one space."""
+    words = []
+    for r, row in enumerate(rows):
+        top = 60 + 20 * r
+        for cell, x in row:
+            for text in cell.split():
+                words.append(Word(text, Box(x, top, x + 6 * len(text), top + 11)))
+                x += 6 * len(text) + 4
+    doc = Document(source="in/invoice.pdf", pages=(Page(number=1, width=595.0, height=842.0, words=tuple(words)),),
+                   sha256="0" * 64)
+    return analyze_layout(doc)
+
+
+def _rule_fields(doc, locale="en_GB", year=2024):
+    return {e.label: e.text(doc) for e in key_value_entities(doc, [], INVOICE_LABELS, {}, locale, year)}
+
+
+def test_a_key_after_other_words_on_its_line_still_names_its_value():
+    # the line reader joined the key to a customer number on its left: the key does not start the line
+    doc = _page([[("Klantnummer 20417 Factuurnummer: 993012", 40)],
+                 [("ACME Hosting B.V. Invoice No : # BLR_0042", 40)]])
+    found = _rule_fields(doc, "nl_NL")
+    assert found["invoice_number"] == "993012"
+    doc = _page([[("ACME Hosting B.V. Invoice No : # BLR_0042", 40)]])
+    assert _rule_fields(doc)["invoice_number"] == "BLR_0042"
+
+
+def test_a_number_sign_glued_to_the_value_is_not_part_of_the_invoice_number():
+    doc = _page([[("Facture n°562019", 40)]])
+    found = key_value_entities(doc, [], INVOICE_LABELS, {}, "fr_FR", 2024)
+    (number,) = [e for e in found if e.label == "invoice_number"]
+    assert identifier_text(number.text(doc)) == "562019"
+
+
+def test_a_key_inside_a_longer_key_is_not_whole():
+    doc = _page([[("Delivery Date: 05.10.2023", 40)], [("Invoice Date: 01.10.2023", 40)]])
+    assert _rule_fields(doc)["invoice_date"] == "01.10.2023"  # "Date" of "Delivery Date" names nothing
+    doc = _page([[("Delivery Date: 05.10.2023", 40)]])
+    assert "invoice_date" not in _rule_fields(doc)
+
+
+def test_a_key_over_its_value_in_a_header_row():
+    doc = _page([
+        [("Invoice No.", 40), ("Invoice Date", 200), ("Customer", 360)],
+        [("INV-4711", 40), ("01.02.2024", 200), ("ACME GmbH", 360)],
+    ])
+    found = _rule_fields(doc)
+    assert found["invoice_number"] == "INV-4711"
+    assert found["invoice_date"] == "01.02.2024"
+
+
+def test_a_key_in_a_column_of_its_own_left_of_its_value():
+    doc = _page([[("Order number", 40), ("PO-88123", 330)], [("Amount due", 40), ("1.234,50 EUR", 330)]])
+    found = _rule_fields(doc, "de_DE")
+    assert found["purchase_order"] == "PO-88123"
+    assert found["amount_due"].startswith("1.234,50")
+
+
+def test_an_amount_under_a_total_column_header_is_no_total():
+    doc = _page([[("Description", 40), ("Qty", 300), ("Total", 400)], [("Widgets", 40), ("2", 300), ("20.00", 400)]])
+    assert "total" not in _rule_fields(doc)
+
+
+def test_key_left_and_above_say_where_the_key_stands():
+    doc = _page([[("Our ref 77 Rechnungsnr. 4711", 40)], [("Due date", 300)], [("15.03.2024", 300)]])
+    index = LineIndex(doc)
+    words = {doc.word(r).text: r for r in index.line_of}
+    left = key_left(index, (words["4711"],), KEY_LABELS)
+    assert left is not None and left.labels == {"invoice_number"}
+    assert [doc.word(r).text for r in left.words] == ["Rechnungsnr."]
+    above = key_above(index, (words["15.03.2024"],), KEY_LABELS)
+    assert above is not None and "due_date" in above.labels
+
+
+def test_the_candidates_are_every_typed_value_the_page_prints():
+    rows = [[("Invoice INV-2024-017", 40), ("Date 3 March 2024", 300)],
+            [("Order PO/88-1", 40), ("Due 02.04.2024", 300)],
+            [("Net 1.000,00", 40), ("VAT 19 % 190,00", 300)],
+            [("Total 1.190,00 €", 40)]]
+    doc = _page(rows)
+    index = LineIndex(doc)
+    found = generate(doc, index, "de_DE", 2024)
+    assert {c.value for c in found["identifier"]} >= {"INV-2024-017", "PO/88-1"}
+    assert {c.value for c in found["date"]} == {date(2024, 3, 3), date(2024, 4, 2)}
+    assert {c.value for c in found["amount"]} == {Decimal("1000.00"), Decimal("190.00"), Decimal("1190.00")}
+    assert "19" not in {c.value for c in found["identifier"]}  # too short to be an identifier
