@@ -33,6 +33,7 @@ from decimal import Decimal
 from typing import Mapping, Sequence
 
 from docextract.document import Document, WordRef
+from docextract.extraction.candidate_scorer import CandidateScorer, choose_fields
 from docextract.extraction.entities import (
     Entity,
     TaggedWord,
@@ -74,10 +75,13 @@ AMOUNT_WITH_DECIMALS = re.compile(r"\d[.,]\d{2}\b")
 LabelProbabilities = Mapping[WordRef, Mapping[str, float]]  # word -> label (prefix-free) -> probability
 
 
-def decode_document_entities(doc: Document, tagged: Sequence[TaggedWord]) -> list[Entity]:
+def decode_document_entities(doc: Document, tagged: Sequence[TaggedWord],
+                             scorer: CandidateScorer | None = None) -> list[Entity]:
     """Entities from the tags, amounts whole across digit-group spaces, and one-value labels decoded jointly
     where the tags carry label probabilities (what `run` and `evaluate` both read); then dates, IBANs, names and
-    addresses cut short are completed and fields the model left empty are read from their keys (:mod:`docextract.extraction.key_values`)."""
+    addresses cut short are completed; with a candidate ``scorer`` (the model's) the one-value fields it knows are
+    chosen among the page's typed values (:mod:`docextract.extraction.candidate_scorer`); fields still empty are
+    read from their keys (:mod:`docextract.extraction.key_values`)."""
     entities = join_digit_groups(doc, decode_entities(tagged), tagged)
     probabilities = {w.ref: w.label_probabilities for w in tagged if w.label_probabilities is not None}
     if not probabilities:
@@ -86,6 +90,8 @@ def decode_document_entities(doc: Document, tagged: Sequence[TaggedWord]) -> lis
     locale, year = document_locale(doc), document_date_year(doc)
     entities = complete_dates(doc, entities, locale, year)
     entities = complete_addresses(doc, complete_party_names(doc, complete_ibans(doc, entities)))
+    if scorer is not None:
+        entities = choose_fields(doc, entities, probabilities, scorer, locale, year)
     labels = sorted({label for p in probabilities.values() for label in p})
     return key_value_entities(doc, entities, labels, probabilities, locale, year)
 

@@ -81,7 +81,7 @@ def build_output(
     entities: list[Entity] = []
     for index, segment in enumerate(segments):
         part, part_tagged = _part(doc, tagged, segment)
-        entities = decode_document_entities(part, part_tagged)
+        entities = decode_document_entities(part, part_tagged, scoring.candidates if scoring else None)
         if not model:
             break
         part_locale = locale if part is doc else document_locale(part)

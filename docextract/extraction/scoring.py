@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from docextract.document import Document
-from docextract.extraction.checks import validate_invoice
 from docextract.errors import ModelRefusedError
+from docextract.extraction.candidate_scorer import SCORER_KEY, CandidateScorer
+from docextract.extraction.checks import validate_invoice
 from docextract.extraction.confidence import EvidenceModel, FieldCalibration, model_field_calibration
 from docextract.extraction.entities import LINE_ITEM_PREFIX, Entity
 from docextract.extraction.identifiers import INVALID_IDENTIFIER_MAX_CONFIDENCE
@@ -42,6 +43,9 @@ class FieldScoring:
     policy: ReviewPolicy | None
     labels: tuple[str, ...]  # the model's entity labels
     precision: float | None = None  # None: the policy's own target (else DEFAULT_PRECISION)
+    # picks the one-value fields among the page's typed values (docextract.extraction.candidate_scorer); None: the
+    # tagger's entities and the key rules decide
+    candidates: CandidateScorer | None = None
 
     @staticmethod
     def from_model(model, precision: float | None = None) -> FieldScoring:
@@ -50,8 +54,12 @@ class FieldScoring:
             policy = ReviewPolicy.from_config(getattr(model.config, REVIEW_POLICY_KEY, None))
         except (ValueError, KeyError, TypeError, AttributeError) as error:
             raise ModelRefusedError(f"the model's {REVIEW_POLICY_KEY} is malformed: {error}") from error
+        try:
+            candidates = CandidateScorer.from_config(getattr(model.config, SCORER_KEY, None))
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
+            raise ModelRefusedError(f"the model's {SCORER_KEY} is malformed: {error}") from error
         labels = tuple(sorted({t.split("-", 1)[1] for t in model.config.id2label.values() if "-" in t}))
-        return FieldScoring(model_field_calibration(model), policy, labels, precision)
+        return FieldScoring(model_field_calibration(model), policy, labels, precision, candidates)
 
     @property
     def target(self) -> float:

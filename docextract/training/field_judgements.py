@@ -64,7 +64,7 @@ def judge_document(ldoc: LabelledDocument, tagged: Sequence[TaggedWord], scoring
                           field_calibration=scoring.calibration, scoring=scoring)
     document = output["documents"][0]
     locale = output["run"]["locale"]
-    evidence = document_evidence(doc, document, decode_document_entities(doc, tagged)) if with_evidence else {}
+    evidence = document_evidence(doc, document, decode_document_entities(doc, tagged, scoring.candidates)) if with_evidence else {}
     by_key = {}
     for label, field in document["fields"].items():
         if label_map is None or label in label_map:

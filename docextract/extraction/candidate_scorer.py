@@ -1,0 +1,167 @@
+"""Picking each one-value field among its typed candidates, with a small model fitted per field.
+
+:mod:`docextract.extraction.candidates` lists every identifier, date and amount a document prints and describes
+each by its neighbourhood; a :class:`CandidateScorer` turns those numbers into the probability that a candidate is
+a field's value (one logistic regression per field over standardised features, stored in the model's config.json
+under :data:`SCORER_KEY`, fitted by :mod:`docextract.training.candidate_fit` on documents whose tags came from
+models that never saw their producer). :func:`choose_fields` then decodes each kind's fields jointly, as
+:mod:`docextract.extraction.fields` does with the tagger's probabilities: every way of giving each field at most one
+candidate (and each printed value at most one field of its kind) is scored by the candidates' probabilities, plus
+the invoice's arithmetic for amounts (subtotal + tax = total) and its dates' order (due on or after issue).
+
+A field whose best candidate stays under :data:`MIN_PROBABILITY` keeps what the tagger decoded. The chosen
+candidates become the fields (``method: "candidates"``, assigned) with their probability as raw confidence; the
+tagger's other entities of those labels stay as alternatives.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from docextract.document import Document, WordRef
+from docextract.extraction.candidates import (
+    CANDIDATE_KINDS,
+    FEATURES,
+    Candidate,
+    DocumentContext,
+    features,
+    generate,
+    value_key,
+)
+from docextract.extraction.entities import Entity
+from docextract.extraction.key_context import LineIndex
+
+SCORER_KEY = "docextract_candidate_scorer"  # model config key written by the candidate fit
+# A candidate under this probability never becomes a field by the scorer: the tagger's reading stays.
+MIN_PROBABILITY = 0.2
+MAX_CANDIDATES = 4  # per field, the most probable; bounds the joint search (5**4 amount assignments)
+CHECK_WEIGHT = 0.5  # a satisfied arithmetic check or date order, in probability units
+FAILED_CHECK_WEIGHT = 0.5
+
+
+@dataclass(frozen=True)
+class FieldModel:
+    """One field's logistic regression over standardised :data:`FEATURES`."""
+
+    mean: tuple[float, ...]
+    scale: tuple[float, ...]
+    weights: tuple[float, ...]
+    intercept: float
+
+    def probability(self, row: Sequence[float]) -> float:
+        z = self.intercept + sum(w * (x - m) / s for w, x, m, s in zip(self.weights, row, self.mean, self.scale))
+        return 1.0 / (1.0 + math.exp(-max(min(z, 50.0), -50.0)))
+
+
+@dataclass(frozen=True)
+class CandidateScorer:
+    features: tuple[str, ...]
+    fields: Mapping[str, FieldModel]
+    min_probability: float = MIN_PROBABILITY
+
+    def to_config(self) -> dict[str, Any]:
+        return {"features": list(self.features), "min_probability": self.min_probability,
+                "fields": {label: {"mean": list(m.mean), "scale": list(m.scale), "weights": list(m.weights),
+                                   "intercept": m.intercept} for label, m in sorted(self.fields.items())}}
+
+    @staticmethod
+    def from_config(value: Mapping[str, Any] | None) -> CandidateScorer | None:
+        """The scorer a config.json stores; None when it stores none. A scorer fitted on other features than
+        this version computes cannot be applied: ValueError."""
+        if not value:
+            return None
+        if tuple(value["features"]) != FEATURES:
+            raise ValueError("it was fitted on other candidate features than this docextract computes; refit it")
+        fields = {label: FieldModel(tuple(m["mean"]), tuple(m["scale"]), tuple(m["weights"]), float(m["intercept"]))
+                  for label, m in value["fields"].items()}
+        return CandidateScorer(FEATURES, fields, float(value.get("min_probability", MIN_PROBABILITY)))
+
+
+def document_context(doc: Document, entities: Sequence[Entity],
+                     probabilities: Mapping[WordRef, Mapping[str, float]], locale: str, year: int | None
+                     ) -> DocumentContext:
+    index = LineIndex(doc)
+    return DocumentContext(doc, index, probabilities, entities, generate(doc, index, locale, year))
+
+
+def choose_fields(doc: Document, entities: Sequence[Entity], probabilities: Mapping[WordRef, Mapping[str, float]],
+                  scorer: CandidateScorer, locale: str, year: int | None) -> list[Entity]:
+    """``entities`` with the scorer's fields (see the module docstring): for each label the scorer knows, the
+    chosen candidate becomes the field and the tagger's entities of that label stay behind it."""
+    context = document_context(doc, entities, probabilities, locale, year)
+    chosen: dict[str, tuple[Candidate, float]] = {}
+    for kind in ("identifier", "date", "amount"):
+        labels = [label for label, k in CANDIDATE_KINDS.items() if k == kind and label in scorer.fields]
+        if labels and context.candidates[kind]:
+            chosen.update(_decode_kind(context, kind, labels, scorer))
+    out = [replace_unassigned(e) if e.label in chosen else e for e in entities]
+    for label, (candidate, probability) in chosen.items():
+        out.append(Entity(label, candidate.words, probability, "candidates", assigned=True))
+    return out
+
+
+def replace_unassigned(entity: Entity) -> Entity:
+    """A tagger entity of a label the scorer decided: an alternative behind the scorer's choice."""
+    return entity if not entity.assigned else Entity(entity.label, entity.words, entity.confidence, entity.method)
+
+
+def _decode_kind(context: DocumentContext, kind: str, labels: Sequence[str], scorer: CandidateScorer
+                 ) -> dict[str, tuple[Candidate, float]]:
+    candidates = context.candidates[kind]
+    scores = {label: [scorer.fields[label].probability(features(context, c, label)) for c in candidates]
+              for label in labels}
+    options = []
+    for label in labels:
+        ranked = sorted(range(len(candidates)), key=lambda i: -scores[label][i])
+        best, seen = [], set()
+        for i in ranked:
+            if scores[label][i] < scorer.min_probability or len(best) >= MAX_CANDIDATES:
+                break
+            key = value_key(candidates[i])
+            if key not in seen:  # one printed value is one option per field (its first, most probable occurrence)
+                best.append(i)
+                seen.add(key)
+        options.append([None, *best])
+
+    def utility(assignment: tuple[int | None, ...]) -> float:
+        total = sum(scores[label][i] for label, i in zip(labels, assignment) if i is not None)
+        values = {label: candidates[i].value for label, i in zip(labels, assignment) if i is not None}
+        return total + CHECK_WEIGHT * _checks_met(kind, values) - FAILED_CHECK_WEIGHT * _checks_failed(kind, values)
+
+    def distinct(assignment: tuple[int | None, ...]) -> bool:
+        chosen = [i for i in assignment if i is not None]
+        if kind == "amount":  # one printed amount may be subtotal, total and amount due (the checks judge the tax)
+            return True
+        if kind == "date":  # the due date may be the invoice date, printed twice
+            return len(chosen) == len(set(chosen))
+        return len({value_key(candidates[i]) for i in chosen}) == len(chosen)
+
+    best = max((a for a in itertools.product(*options) if distinct(a)), key=utility)
+    return {label: (candidates[i], scores[label][i]) for label, i in zip(labels, best) if i is not None}
+
+
+def _checks_met(kind: str, values: Mapping[str, Any]) -> int:
+    if kind == "amount":
+        subtotal, tax, total = (values.get(k) for k in ("subtotal", "total_tax", "total"))
+        if None in (subtotal, tax, total):
+            return 0
+        return int(abs(subtotal) + abs(tax) == abs(total))
+    if kind == "date":
+        issued, due = values.get("invoice_date"), values.get("due_date")
+        return int(issued is not None and due is not None and due >= issued)
+    return 0
+
+
+def _checks_failed(kind: str, values: Mapping[str, Any]) -> int:
+    if kind == "amount":
+        subtotal, tax, total = (values.get(k) for k in ("subtotal", "total_tax", "total"))
+        sum_fails = None not in (subtotal, tax, total) and abs(subtotal) + abs(tax) != abs(total)
+        tax_too_large = tax is not None and any(v is not None and v != 0 and abs(tax) >= abs(v) for v in (subtotal, total))
+        return int(sum_fails) + int(tax_too_large)
+    if kind == "date":
+        issued, due = values.get("invoice_date"), values.get("due_date")
+        return int(issued is not None and due is not None and due < issued)
+    return 0
