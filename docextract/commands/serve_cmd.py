@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Optional
 
@@ -32,9 +33,10 @@ def serve(
     Example: docextract serve --port 8000 & curl -F file=@examples/invoice.pdf http://127.0.0.1:8000/extract
     """
     with user_errors():
-        from docextract.serve.auth import check_listen, read_token, readable_by_others
+        from docextract.serve.auth import TOKEN_ENV, check_listen, read_token, readable_by_others
 
         token = read_token(token_file)
+        os.environ.pop(TOKEN_ENV, None)  # the workers, which open untrusted files, inherit the environment: not the token
         check_listen(host, token is not None, insecure_no_token)  # before anything is loaded or bound
         if token_file is not None and readable_by_others(token_file):
             stderr.print(f"docextract serve: warning: the token file {token_file} can be read by other users "
