@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Mapping
 
 from docextract.errors import EXIT_USAGE, UsageError
-from docextract.serve.app import error_response
 
 TOKEN_ENV = "DOCEXTRACT_TOKEN"
 MIN_TOKEN_CHARS = 16  # 16 random characters are beyond guessing over HTTP; shorter ones are mostly words
@@ -91,8 +90,12 @@ class BearerToken:
     body every failure has, code ``UNAUTHORIZED``) before the application or its body is touched."""
 
     def __init__(self, app, token: str):
+        # here, not at the top: the checks above run before `serve` imports FastAPI (an optional extra)
+        from docextract.serve.app import error_response
+
         self.app = app
         self._expected = _digest(token.encode("ascii"))
+        self._error_response = error_response
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http" or (scope["method"], scope["path"]) in OPEN_ROUTES:
@@ -102,7 +105,7 @@ class BearerToken:
             return await self.app(scope, receive, send)
         problem = ("this server needs a token: send the header 'Authorization: Bearer <token>'" if given is None
                    else "the bearer token is not this server's")
-        response = error_response(401, "UNAUTHORIZED", problem, EXIT_USAGE,
+        response = self._error_response(401, "UNAUTHORIZED", problem, EXIT_USAGE,
                                   headers={"WWW-Authenticate": 'Bearer realm="docextract"'})
         await response(scope, receive, send)
 
