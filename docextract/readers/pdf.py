@@ -23,6 +23,7 @@ from docextract.errors import InputError, UsageError
 from docextract.readers import ocr as ocr_mod
 from docextract.readers import text_layer
 from docextract.readers.limits import DEFAULT_OCR_TIMEOUT, MAX_PDF_PAGES, MAX_RENDER_PIXELS, MAX_TESSERACT_SIDE
+from docextract.readers.pdf_end import open_for_pdfminer
 
 # What pdfminer raises on a file it cannot parse (narrowly: anything else is a bug to see).
 PDFMINER_ERRORS = (PdfminerException, MalformedPDFException, PDFException, PSException, RecursionError)
@@ -50,9 +51,13 @@ def _open_pdfium(path: Path, password: str | None) -> pdfium.PdfDocument:
 
 def _open_pdfplumber(path: Path, password: str | None, warnings: list[str]):
     """The pdfplumber document, or None (with a warning) when pdfminer cannot read what PDFium could."""
+    stream = open_for_pdfminer(path)  # without the padding some files carry after %%EOF (see pdf_end)
     try:
-        return pdfplumber.open(str(path), password=password or "")
-    except PDFMINER_ERRORS as exc:
+        return pdfplumber.PDF(stream, path=Path(path), password=password or "")  # closes the stream when closed
+    except BaseException as exc:
+        stream.close()
+        if not isinstance(exc, PDFMINER_ERRORS):
+            raise
         inner = exc.args[0] if isinstance(exc, PdfminerException) and exc.args else exc
         if isinstance(inner, PDFPasswordIncorrect):
             raise InputError(f"the PDF is encrypted; {PASSWORD_HINT}", path=str(path), code="PDF_ENCRYPTED", stage="open") from exc

@@ -1,5 +1,7 @@
 """The HTTP application: ``POST /extract``, ``GET /health``, and the OpenAPI schema FastAPI serves at
-``/openapi.json`` (browsable at ``/docs``).
+``/openapi.json``. FastAPI's browsable pages (``/docs``, ``/redoc``) are off: they load their scripts from a CDN
+(blank offline, and every visit announced to a third party), and a browser cannot send the bearer token a
+networked server asks for (:mod:`docextract.serve.auth`).
 
 ``POST /extract`` takes one file (multipart field ``file``) and the options of `docextract run` as form fields,
 runs it in an isolated worker (:mod:`docextract.serve.dispatch`) and answers with the JSON `run` prints
@@ -26,6 +28,7 @@ from typing import Any, Optional
 from fastapi import FastAPI, File, Form, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from docextract import __version__
 from docextract.errors import (
@@ -159,9 +162,11 @@ def create_app(config: ServeConfig, dispatcher: Dispatcher | None = None) -> Fas
                 dispatcher.close()
 
     app = FastAPI(
-        title="docextract", version=__version__, lifespan=lifespan,
+        title="docextract", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
         description="Business documents (PDFs, scans, photos) to structured entity JSON, as `docextract run` gives it. "
-                    "Errors: {\"error\": {\"code\", \"message\", \"exit_code\", \"stage\"}} with the CLI's error codes.",
+                    "Errors: {\"error\": {\"code\", \"message\", \"exit_code\", \"stage\"}} with the CLI's error codes. "
+                    "A server started with a token (docextract serve --token-file) answers every request but GET /health "
+                    "401 UNAUTHORIZED without the header Authorization: Bearer <token>.",
     )
 
     @app.exception_handler(RequestValidationError)
@@ -169,6 +174,13 @@ def create_app(config: ServeConfig, dispatcher: Dispatcher | None = None) -> Fas
         problems = "; ".join(f"{'.'.join(str(p) for p in e.get('loc', ())[1:]) or 'request'}: {e.get('msg')}"
                              for e in error.errors())
         return error_response(400, "USAGE_ERROR", problems or "bad request", EXIT_USAGE)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def no_such_route(request: Request, error: StarletteHTTPException):
+        # FastAPI's own {"detail": ...} for an unknown path or method, in the error body every other failure has
+        code = {404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}.get(error.status_code, "USAGE_ERROR")
+        return error_response(error.status_code, code, f"{request.method} {request.url.path}: {error.detail}",
+                              EXIT_USAGE, headers=getattr(error, "headers", None))
 
     @app.get("/health", summary="Whether the workers are up, and what they serve")
     async def health() -> JSONResponse:
