@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
-from docextract.document import Box, Document, WordRef
+from docextract.document import Box, Document, WordRef, join_words
 from docextract.extraction.identifiers import (
     INVALID_IDENTIFIER_MAX_CONFIDENCE,
     check_bic,
@@ -62,16 +62,15 @@ class Entity:
         return (not self.assigned, -self.confidence)
 
     def text(self, doc: Document) -> str:
-        """The value as printed: words joined by spaces, lines by newlines."""
-        parts: list[str] = []
-        previous: WordRef | None = None
+        """The value as printed: words joined by spaces, lines by newlines; words whose boxes touch with no gap
+        (a text layer that breaks "471102" into "4" and "71102" at a font change) joined as they print."""
+        lines: list[list[WordRef]] = []
         for ref in self.words:
-            if previous is not None:
-                same_line = _same_line(doc, previous, ref)
-                parts.append(" " if same_line else "\n")
-            parts.append(doc.word(ref).text)
-            previous = ref
-        return "".join(parts)
+            if lines and _same_line(doc, lines[-1][-1], ref):
+                lines[-1].append(ref)
+            else:
+                lines.append([ref])
+        return "\n".join(join_words([doc.word(r) for r in line]) for line in lines)
 
 
 def _same_line(doc: Document, a: WordRef, b: WordRef) -> bool:

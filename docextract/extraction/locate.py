@@ -37,7 +37,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any, Iterable, Mapping, Sequence
 
-from docextract.document import Box, Document, WordRef
+from docextract.document import Box, Document, WordRef, join_words
 
 AMOUNT_FIELDS = ("total", "subtotal", "total_tax", "amount_due")  # also the preference without a key
 DATE_FIELDS = ("invoice_date", "due_date")
@@ -301,7 +301,7 @@ class _PageText:
                 rows[-1].append(i)
             else:
                 rows.append([i])
-        return ", ".join(" ".join(self.texts[i] for i in row) for row in rows)
+        return ", ".join(join_words([self.doc.word(self.refs[i]) for i in row]) for row in rows)
 
 
 def _hard_separator(between: str) -> bool:
