@@ -112,8 +112,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
 }
 # Printed after a key word and before its value without changing what the key word says: "Total (EUR)",
 # "MwSt. 19 %", "Fällig am:". Dropped from the end of a value's context before it is compared.
-FILLER_TOKENS = frozenset({"eur", "usd", "gbp", "chf", "€", "$", "£", "in", "en", "am", "on", "the", "of", "de", "du",
-                           "incl", "inkl", "zzgl", "excl", "exkl"})
+FILLER_TOKENS = frozenset({"eur", "usd", "gbp", "chf", "rm", "myr", "sgd", "aud", "cad", "inr", "€", "$", "£", "in", "en",
+                           "am", "on", "the", "of", "de", "du", "incl", "inkl", "zzgl", "excl", "exkl"})
 
 
 def key_tokens(text: str) -> list[str]:

@@ -17,11 +17,13 @@ from docextract.errors import ModelRefusedError
 from docextract.extraction.candidate_scorer import SCORER_KEY, CandidateScorer
 from docextract.extraction.checks import validate_invoice
 from docextract.extraction.confidence import EvidenceModel, FieldCalibration, model_field_calibration
+from docextract.extraction.doctype import document_type, model_document_types
 from docextract.extraction.entities import LINE_ITEM_PREFIX, Entity
 from docextract.extraction.identifiers import INVALID_IDENTIFIER_MAX_CONFIDENCE
 from docextract.extraction.evidence import DocumentIndex, field_evidence, is_unnormalised
 from docextract.extraction.review import (
     DEFAULT_PRECISION,
+    REVIEW,
     REVIEW_POLICY_KEY,
     UNNORMALISED_MAX_CONFIDENCE,
     ReviewPolicy,
@@ -88,7 +90,9 @@ class FieldScoring:
     def apply(self, doc: Document, document: dict[str, Any], entities: Sequence[Entity]) -> None:
         """Score ``document`` (one entry of the output's ``documents``) in place: each field's confidence (from
         its evidence for an evidence model; capped for a value that does not normalise) and ``status``; then
-        ``needs_review`` by the required fields (models with invoice labels)."""
+        ``needs_review`` by the required fields (models with invoice labels). A model made for some document types
+        (:func:`docextract.extraction.doctype.model_document_types`) gets the document's ``document_type``; on a
+        document of another type no field is accepted and the document needs review, with the type as its reason."""
         fields = document["fields"]
         before = {label: field["confidence"] for label, field in fields.items()}
         if isinstance(self.calibration, EvidenceModel):
@@ -100,11 +104,23 @@ class FieldScoring:
             if field.get("valid") is False:  # an identifier failing its check (the evidence model does not see it)
                 field["confidence"] = min(field["confidence"], INVALID_IDENTIFIER_MAX_CONFIDENCE)
             field["status"] = field_status(field, self.threshold(label))
+        made_for = model_document_types(self.labels)
+        kind = document_type(doc) if made_for is not None else None
+        if kind is not None:
+            document["document_type"] = kind.to_dict()
+            if kind.type not in made_for:  # nothing the model reads on such a page is what its policy measured
+                for field in fields.values():
+                    field["status"] = REVIEW
         required = required_fields(self.labels)
         if required:
             document["validation"] = review_validation(document["validation"], fields, required)
         elif any(fields[label]["confidence"] != c for label, c in before.items()):  # its low-confidence reasons moved
             document["validation"] = validate_invoice(fields, document["line_items"])
+        if kind is not None and kind.type not in made_for:
+            reason = f"document type: {kind.type}, not one this model reads ({', '.join(made_for)})"
+            validation = document["validation"]
+            document["validation"] = {**validation, "needs_review": True,
+                                      "review_reasons": [reason, *validation.get("review_reasons", [])]}
 
 
 def document_evidence(doc: Document, document: Mapping[str, Any], entities: Sequence[Entity]

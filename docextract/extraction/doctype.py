@@ -1,0 +1,153 @@
+"""What kind of document this is: an invoice, a credit note, a receipt, a contract, or something else.
+
+An invoice model tags the words of whatever it is given: a paper's "Hello World!" becomes a vendor name, a form's
+"hallway" a billing address. Before any of its fields can be trusted, the document has to be one the model was
+made for. :func:`document_type` decides from the page's own words and layout, in six languages:
+
+* an invoice proves itself by its *keyed values*: a whole key of an invoice field before a value of that field's
+  type (:mod:`docextract.extraction.key_context`: "Invoice No. 4711", "Total 1.190,00", "Rechnungsdatum 05.03.2018",
+  "IBAN DE89 ..."), and by a title that names it ("Invoice", "Rechnung", "Facture", "Factuur", "Fattura",
+  "Factura", "Tax invoice"); a credit note's title names it so ("Credit note", "Gutschrift", "Avoir", ...);
+* a receipt prints a total and amounts, but no invoice number, due date or bank details, on a short page;
+* a contract is prose about parties ("Agreement", "the Parties", "hereby", "shall", "governed by");
+* anything else is ``other``.
+
+The decision is a few counted signals and fixed thresholds (:data:`MIN_STRONG_KEYS` and the rules in
+:func:`document_type`), chosen a priori and measured on documents of every kind the shared data holds
+(``benchmarks/document_types.py``). A model declares which types it was made for (:func:`model_document_types`);
+a document of another type gets no accepted field (:mod:`docextract.extraction.scoring`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from docextract.document import Document
+from docextract.extraction.candidates import KEY_LABELS, generate
+from docextract.extraction.entities import document_date_year, document_locale
+from docextract.extraction.field_keywords import key_tokens
+from docextract.extraction.key_context import LineIndex, key_left
+
+TYPES = ("invoice", "credit_note", "receipt", "contract", "other")
+INVOICE_TYPES = ("invoice", "credit_note", "receipt")
+
+# Titles, as whole lines or a line's first words (after key_tokens: accents off, case-folded).
+INVOICE_TITLES = (
+    "invoice", "tax invoice", "commercial invoice", "proforma invoice", "pro forma invoice", "invoice receipt",
+    "rechnung", "handelsrechnung", "steuerrechnung", "abschlagsrechnung", "schlussrechnung", "teilrechnung",
+    "facture", "facture proforma", "factuur", "fattura", "factura", "faktura", "bill", "tax invoice receipt",
+    "beitragsrechnung", "kostenrechnung", "warenrechnung", "mietrechnung", "rechnung gutschrift",
+)
+CREDIT_TITLES = (
+    "credit note", "credit memo", "gutschrift", "rechnungskorrektur", "rechnungs korrektur", "stornorechnung", "avoir",
+    "facture d avoir",
+    "creditnota", "creditfactuur", "nota di credito", "nota de credito", "factura rectificativa",
+)
+RECEIPT_WORDS = frozenset({"receipt", "cash", "change", "tendered", "cashier", "quittung", "kassenbon", "beleg", "recu",
+                           "ticket", "kassa", "scontrino", "recibo", "rounding", "gst", "qty"})
+CONTRACT_WORDS = frozenset({"agreement", "agreements", "party", "parties", "hereby", "hereto", "hereof", "herein",
+                            "hereunder", "whereas", "shall", "governed", "confidential", "confidentiality", "witness",
+                            "vertrag", "vereinbarung", "contrat", "overeenkomst", "contratto", "contrato"})
+# Fields whose key before a typed value is invoice evidence: what receipts, letters and papers rarely print so.
+INVOICE_KEY_FIELDS = frozenset({"invoice_number", "invoice_date", "due_date", "purchase_order", "subtotal", "total_tax",
+                                "total", "amount_due", "iban"})
+AMOUNT_KEY_FIELDS = frozenset({"subtotal", "total_tax", "total", "amount_due"})
+# Keys that forms, letters and papers print too ("Date:", "Order No."): evidence only beside the others.
+WEAK_KEY_FIELDS = frozenset({"invoice_date", "purchase_order"})
+STRONG_KEY_FIELDS = INVOICE_KEY_FIELDS - WEAK_KEY_FIELDS
+MIN_STRONG_KEYS = 2  # an invoice number and a total, a due date and an IBAN, ...: an invoice without a title
+MIN_INVOICE_KEYS = 3  # or three keyed fields with one strong among them (or one strong one under an invoice title)
+MIN_RECEIPT_WORDS = 2  # distinct receipt words ("cash", "change", "gst", ...) beside amounts, without a total key
+MIN_RECEIPT_AMOUNTS = 2
+MAX_RECEIPT_WORDS = 800  # a receipt is one short page
+MIN_CONTRACT_DENSITY = 0.02  # contract words per word
+MIN_CONTRACT_WORDS = 300  # a contract is prose: a form with "Party" on it is not one
+MAX_TITLE_LINE_TOKENS = 4  # a title is a short line ("Rechnung Nr. 4711" counts by its first word)
+
+
+@dataclass(frozen=True)
+class DocumentType:
+    type: str
+    reasons: tuple[str, ...]
+    signals: dict = field(default_factory=dict, compare=False)
+
+    def to_dict(self) -> dict:
+        return {"type": self.type, "reasons": list(self.reasons)}
+
+
+def _titles(doc: Document, phrases: Iterable[str]) -> set[str]:
+    wanted = {tuple(key_tokens(p)) for p in phrases}
+    found = set()
+    for page in doc.pages[:2]:
+        for line in page.lines:
+            texts = [page.words[w].text for w in line.word_indices]
+            if len(texts) > 2 and all(len(t) == 1 for t in texts):  # a letter-spaced title: "R E C H N U N G"
+                texts = ["".join(texts)]
+            tokens = [t for text in texts for t in key_tokens(text)]
+            for n in range(1, min(len(tokens), MAX_TITLE_LINE_TOKENS) + 1):
+                if tuple(tokens[:n]) in wanted:
+                    found.add(" ".join(tokens[:n]))
+    return found
+
+
+def keyed_fields(doc: Document) -> set[str]:
+    """The invoice fields that a whole key names right before a value of their type, anywhere in the document."""
+    index = LineIndex(doc)
+    candidates = generate(doc, index, document_locale(doc), document_date_year(doc))
+    kinds = {"identifier": {"invoice_number", "purchase_order"}, "date": {"invoice_date", "due_date"},
+             "amount": set(AMOUNT_KEY_FIELDS)}
+    found: set[str] = set()
+    for kind, labels in kinds.items():
+        for candidate in candidates[kind]:
+            hit = key_left(index, candidate.words, KEY_LABELS)
+            if hit is not None:
+                found |= hit.labels & labels
+    text = [t for p in doc.pages for w in p.words for t in key_tokens(w.text)]
+    if "iban" in text:
+        found.add("iban")
+    return found & INVOICE_KEY_FIELDS
+
+
+def document_type(doc: Document) -> DocumentType:
+    """The document's type and the signals that decided it."""
+    tokens = [t for page in doc.pages for w in page.words for t in key_tokens(w.text)]
+    words = len(tokens)
+    keys = keyed_fields(doc) if words else set()
+    invoice_titles = _titles(doc, INVOICE_TITLES)
+    credit_titles = _titles(doc, CREDIT_TITLES)
+    contract_density = sum(t in CONTRACT_WORDS for t in tokens) / words if words else 0.0
+    receipt_words = {t for t in tokens if t in RECEIPT_WORDS}
+    signals = {"words": words, "keyed_fields": sorted(keys), "invoice_titles": sorted(invoice_titles),
+               "credit_titles": sorted(credit_titles), "contract_density": round(contract_density, 4),
+               "receipt_words": sorted(receipt_words)}
+    amount_keys = keys & AMOUNT_KEY_FIELDS
+    strong = keys & STRONG_KEY_FIELDS
+    titled = bool(invoice_titles or credit_titles)
+    invoice_like = len(strong) >= MIN_STRONG_KEYS or titled and bool(strong) or len(keys) >= MIN_INVOICE_KEYS and bool(strong)
+    keyed = f"keys before values: {', '.join(sorted(keys))}" if keys else "no invoice key before a value"
+    if words >= MIN_CONTRACT_WORDS and contract_density >= MIN_CONTRACT_DENSITY and not invoice_like:
+        return DocumentType("contract", (f"contract wording ({contract_density:.1%} of {words} words)", keyed), signals)
+    if invoice_like and credit_titles:
+        return DocumentType("credit_note", (f"title: {', '.join(sorted(credit_titles))}", keyed), signals)
+    if invoice_like:
+        reasons = (f"title: {', '.join(sorted(invoice_titles))}",) if invoice_titles else ()
+        return DocumentType("invoice", (*reasons, keyed), signals)
+    amounts = len(generate(doc, LineIndex(doc), "en_US", None)["amount"]) if words <= MAX_RECEIPT_WORDS else 0
+    receipt_like = (amount_keys and (receipt_words or invoice_titles)
+                    or len(receipt_words) >= MIN_RECEIPT_WORDS and amounts >= MIN_RECEIPT_AMOUNTS)
+    if receipt_like and words <= MAX_RECEIPT_WORDS and not keys & {"invoice_number", "due_date", "iban"}:
+        evidence = ", ".join(sorted(receipt_words or invoice_titles))
+        return DocumentType("receipt", (f"amounts and receipt words: {evidence}", keyed), signals)
+    return DocumentType("other", (keyed, "no invoice, receipt or contract evidence"), signals)
+
+
+def model_document_types(labels: Iterable[str]) -> tuple[str, ...] | None:
+    """The document types a model with these entity labels was made for; None: any (a form model, a research
+    model without invoice or contract labels)."""
+    labels = set(labels)
+    if {"invoice_number", "total"} & labels and "vendor_name" in labels or {"company", "total"} <= labels:
+        return INVOICE_TYPES
+    if {"party", "jurisdiction"} & labels:
+        return ("contract",)
+    return None
