@@ -178,9 +178,10 @@ def tag_document(doc: Document, options: RunOptions, timings: dict[str, int] | N
     timings = {} if timings is None else timings
     model_name, routing = options.model, None
     if options.model == AUTO:
+        from docextract.extraction.doctype import document_type
         from docextract.modeling.tokenizer import load_wordpiece
 
-        model_name, routing = choose_model(doc, load_route(), load_wordpiece())
+        model_name, routing = choose_model(doc, load_route(), load_wordpiece(), document_type(doc).type)
     start = time.perf_counter()
     model, tokenizer = load_model(model_name, options.device)
     timings["load_model"] = _ms_since(start)

@@ -56,3 +56,34 @@ def test_the_shipped_route_names_shipped_models():
         if route[key] is not None:
             assert (SHIPPED.parent / route[key] / "config.json").is_file(), route[key]
     assert route["measured"]
+
+
+def test_the_shipped_route_names_a_shipped_model_for_every_document_type():
+    route = json.loads((SHIPPED.parent / "auto.json").read_text())
+    for kind, target in route["types"].items():
+        assert target == "contract" or (SHIPPED.parent / target / "config.json").is_file(), (kind, target)
+    assert route["types"]["invoice"] == "invoice" and route["types"]["contract"] == "contract"
+
+
+CONTRACT = ("This Mutual Non-Disclosure Agreement is entered into by and between the Parties named below. "
+            "Whereas each Party wishes to disclose Confidential Information to the other, the Parties hereby agree "
+            "that the receiving Party shall hold it in confidence and shall not disclose it. This Agreement shall be "
+            "governed by the laws of the State of Delaware and shall remain in effect for two years. ")
+
+
+def test_auto_reads_an_invoice_with_the_invoice_model_and_a_contract_with_the_contract_model(tmp_path):
+    from pdf_factory import text_lines_pdf
+
+    result = CliRunner().invoke(app, ["run", str(EXAMPLE), "--model", "auto"])
+    assert result.exit_code == 0, result.output
+    model = json.loads(result.stdout)["run"]["model"]
+    assert model["name"] == "invoice" and model["auto"]["document_type"] == "invoice"
+
+    words = (CONTRACT * 8).split()
+    lines = [" ".join(words[i:i + 12]) for i in range(0, len(words), 12)]
+    contract = tmp_path / "nda.pdf"
+    text_lines_pdf(contract, lines, width=612, height=40 + 14 * len(lines), leading=14, font_size=9)
+    result = CliRunner().invoke(app, ["run", str(contract), "--model", "auto"])
+    assert result.exit_code == 0, result.output
+    model = json.loads(result.stdout)["run"]["model"]
+    assert model["auto"]["document_type"] == "contract" and model["name"] == "nda"
