@@ -38,6 +38,7 @@ from docextract.errors import (
     EXIT_MISSING_DEPENDENCY,
     EXIT_MODEL_REFUSED,
     EXIT_OK,
+    EXIT_TERMINATED,
     DocextractError,
     MissingDependencyError,
     ModelRefusedError,
@@ -50,7 +51,6 @@ DEFAULT_PROCESS = "docextract.pipeline:extract_file"
 SUMMARY_NAME = "summary.json"
 LOCK_NAME = ".docextract.lock"
 WORKER_LOG_NAME = "workers.log"  # the workers' stderr (library warnings, faulthandler tracebacks)
-EXIT_TERMINATED = 143  # 128 + SIGTERM
 _ABORTING_EXIT_CODES = {EXIT_MISSING_DEPENDENCY: MissingDependencyError, EXIT_MODEL_REFUSED: ModelRefusedError}
 
 

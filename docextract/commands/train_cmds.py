@@ -156,6 +156,7 @@ def finetune(
     """Finetune a layout model on labelled documents. Interrupted? Run the same command again: it resumes.
 
     On several processes or machines, start the same command with torchrun (--batch-size stays the global batch):
+
     torchrun --standalone --nproc-per-node 2 -m docextract finetune ...
     """
     with user_errors():
@@ -241,7 +242,7 @@ def evaluate(
                                   "else the CPU), cpu, cuda or mps (fp32 everywhere). A GPU named but not there: exit 3."),
     plot: Optional[Path] = typer.Option(
         None, "--plot", help="Write a PNG of the field confidence: reliability diagram, risk-coverage curve and "
-                             "straight-through per field (data with `fields`; needs pip install 'docextract[plots]')."),
+                             "straight-through per field (data with `fields`; needs pip install 'docextract\\[plots]')."),
     precision: Optional[float] = typer.Option(
         None, "--precision", min=0.5, max=1.0,
         help="Judge the review statuses at this point of the model's policy (as run --precision; default: its own)."),
@@ -407,6 +408,7 @@ def pretrain(
 
     The result OUTPUT/model is what `docextract finetune --model OUTPUT/model` starts from. On several processes or
     machines, start the same command with torchrun (--batch-size stays the global batch):
+
     torchrun --standalone --nproc-per-node 2 -m docextract pretrain ...
     """
     with user_errors():
