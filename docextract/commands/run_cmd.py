@@ -32,7 +32,7 @@ def run(
                                           "(the model loaded once: a warm process for integrations)."),
     model: str = typer.Option("invoice", "--model", "-m", help="A shipped model name (see models/), a model folder, 'auto' (a windowed or a long-range model by the document's length, see models/auto.json), or 'none' for text and layout only."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="FILE: write there instead of stdout. Required for a folder: outputs mirror its tree under OUT, with OUT/manifest.jsonl."),
-    output_format: OutputFormat = typer.Option(OutputFormat.json, "--format", "-f", help="json (pretty), jsonl (one line), csv (one row per document; line items in a second file), or labelstudio (Label Studio tasks, one per page, with the model's predictions as pre-annotations; import them into a project set up with `docextract labelstudio-config`)."),
+    output_format: OutputFormat = typer.Option(OutputFormat.json, "--format", "-f", help="json (pretty), jsonl (one line; a folder: also OUT/documents.jsonl, one file's output a line), csv (one row per document; line items in a second file; a folder: OUT/documents.csv and OUT/line_items.csv), or labelstudio (Label Studio tasks, one per page, with the model's predictions as pre-annotations; import them into a project set up with `docextract labelstudio-config`)."),
     ocr: OcrMode = typer.Option(OcrMode.auto, help="auto: OCR only pages without a usable text layer."),
     lang: str = typer.Option("eng", help="Tesseract language(s), e.g. eng+deu."),
     dpi: int = typer.Option(300, min=50, max=1200, help="Rendering resolution for OCR."),
@@ -52,7 +52,7 @@ def run(
                                 "workers run under a memory cap a GPU context cannot start in). A GPU named but not "
                                 "there: exit 3."),
     workers: Optional[int] = typer.Option(None, min=1, help="Folder: files processed in parallel (one model per worker); default 1, with --engine ray one per CPU of the cluster (less --model-workers)."),
-    glob: str = typer.Option("**/*", help="Folder: which files to take (recursive glob)."),
+    glob: Optional[str] = typer.Option(None, help="Folder: which files to take (recursive glob, e.g. '**/*.pdf'). Default: every file docextract reads (PDF, PNG, JPEG, TIFF, words JSON, known by their first bytes); the others are recorded as skipped, not failed."),
     resume: bool = typer.Option(False, "--resume", help="Folder: skip files already done in OUT, redo the rest."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace outputs that already exist."),
     timeout: float = typer.Option(300, min=1, help="Folder: seconds per file before it is stopped and recorded as TIMEOUT."),
@@ -115,6 +115,10 @@ def _run_file(path: Path, out: Optional[Path], options, output_format: OutputFor
                  ".line_items": to_csv(line_item_rows([result]), LINE_ITEM_KEYS)}
         if out is None:
             typer.echo(texts[""], nl=False)
+            items = sum(len(document["line_items"]) for document in result["documents"])
+            if items:  # one table on stdout; the second would make it unreadable as CSV
+                stderr.print(f"docextract: note: stdout has the documents table only; the {items} line items go to "
+                             "FILE.line_items.csv with --out FILE.csv", highlight=False)
             return
         for suffix, text in texts.items():
             target = out if not suffix else out.with_name(out.stem + suffix + (out.suffix or ".csv"))
@@ -179,6 +183,9 @@ def _write(target: Path, data: bytes, overwrite: bool) -> None:
     from docextract.errors import OutputError
     from docextract.files import write_bytes_atomic
 
+    if target.is_dir():
+        raise OutputError("is a folder: --out names the file to write for one input (a folder of inputs writes "
+                          "into an --out folder)", path=str(target))
     if target.exists() and not overwrite:
         raise OutputError("the output file exists (pass --overwrite to replace it)", path=str(target))
     write_bytes_atomic(target, data)
@@ -198,21 +205,28 @@ def _run_folder(path: Path, out: Optional[Path], options, output_format: OutputF
         overwrite=batch["overwrite"], follow_symlinks=batch["follow_symlinks"], console=stderr,
         engine=batch["engine"], address=batch["address"], model_workers=batch["model_workers"],
     )
-    if output_format is OutputFormat.csv:
-        _write_folder_csv(Path(out), batch["overwrite"] or batch["resume"])
+    if output_format in (OutputFormat.csv, OutputFormat.jsonl):
+        _write_folder_tables(Path(out), output_format, batch["overwrite"] or batch["resume"])
 
     if summary.exit_code:
         raise typer.Exit(summary.exit_code)
 
 
-def _write_folder_csv(out: Path, overwrite: bool) -> None:
-    """documents.csv and line_items.csv over every successful output of the batch."""
+def _write_folder_tables(out: Path, output_format: OutputFormat, overwrite: bool) -> None:
+    """Over every successful output of the batch, in the manifest's order: documents.csv and line_items.csv
+    (csv), or documents.jsonl, one file's output a line (jsonl). The per-file JSON stays: it is what --resume
+    checks."""
     from docextract.batch.manifest import MANIFEST_NAME, read_manifest
-    from docextract.extraction.tabular import DOCUMENT_KEYS, LINE_ITEM_KEYS, document_rows, line_item_rows, to_csv
 
     outputs = []
     for record in read_manifest(str(out / MANIFEST_NAME)).values():
         if record.get("status") == "ok" and record.get("output"):
-            outputs.append(json.loads((out / record["output"]).read_text()))
+            outputs.append(json.loads((out / record["output"]).read_text(encoding="utf-8")))
+    if output_format is OutputFormat.jsonl:
+        lines = "".join(json.dumps(output, ensure_ascii=False) + "\n" for output in outputs)
+        _write(out / "documents.jsonl", lines.encode(), overwrite)
+        return
+    from docextract.extraction.tabular import DOCUMENT_KEYS, LINE_ITEM_KEYS, document_rows, line_item_rows, to_csv
+
     _write(out / "documents.csv", to_csv(document_rows(outputs), DOCUMENT_KEYS).encode(), overwrite)
     _write(out / "line_items.csv", to_csv(line_item_rows(outputs), LINE_ITEM_KEYS).encode(), overwrite)
