@@ -205,16 +205,45 @@ def _leave_process_group() -> None:
     stop()
 
 
+SELECT_BY_NAMES = {"f1": "entity F1", "field_f1": "field F1", "field_accuracy": "field accuracy"}
+
+
+def best_epoch_lines(history: dict, select_by: str) -> list[str]:
+    """What picked the kept epoch, said in words: the metric (--select-by) and its value, the other --eval scores of
+    that epoch, and, when the picking metric never rose while another did, that the first epoch was kept for it."""
+    best = history.get("best")
+    if not best or select_by not in best:
+        return []
+    name = SELECT_BY_NAMES.get(select_by, select_by)
+    others = ", ".join(f"{SELECT_BY_NAMES[key]} {best[key]:.4f}" for key in SELECT_BY_NAMES
+                       if key != select_by and key in best)
+    lines = [f"best epoch {best['epoch']}, picked by {name} on the --eval data (--select-by {select_by}): "
+             f"{best[select_by]:.4f}" + (f" ({others})" if others else "")]
+    epochs = [record for record in history.get("epochs", []) if select_by in record]
+    if len(epochs) > 1 and all(record[select_by] <= epochs[0][select_by] for record in epochs):
+        for key, other in SELECT_BY_NAMES.items():
+            values = [record.get(key) for record in epochs]
+            if key != select_by and None not in values and max(values) > values[0]:
+                top = max(epochs, key=lambda record: record[key])
+                lines.append(f"{name} never rose above its first epoch's {epochs[0][select_by]:.4f}, so epoch "
+                             f"{best['epoch']} was kept; {other} rose from {values[0]:.4f} to {top[key]:.4f} (epoch "
+                             f"{top['epoch']}): --select-by {key} picks the epoch by it")
+    return lines
+
+
 def _finetune_summary(record: dict, output: Path, select_by: str) -> None:
-    """Which epoch was kept, and how the run ended: early-stopped, or at --epochs while still improving."""
+    """Which epoch was kept and by which metric, and how the run ended: early-stopped, or at --epochs while still
+    improving."""
     history = record["history"]
     best = history.get("best")
-    chosen = f"{select_by} {best[select_by]:.4f}" if best and select_by in best else ""
-    stderr.print(f"model written to {output / 'model'}" + (f" (best epoch {best['epoch']}, {chosen})" if best else ""))
+    stderr.print(f"model written to {output / 'model'}", highlight=False)
+    for line in best_epoch_lines(history, select_by):
+        stderr.print(line, highlight=False)
     stopped = history.get("stopped_early")
     ending = history.get("convergence", {})
     if stopped:
-        stderr.print(f"stopped at epoch {stopped['epoch']}: no better {select_by} for {stopped['patience']} epochs")
+        stderr.print(f"stopped at epoch {stopped['epoch']}: no better {SELECT_BY_NAMES.get(select_by, select_by)} for "
+                     f"{stopped['patience']} epochs", highlight=False)
     elif ending.get("still_improving"):
         stderr.print(f"[bold yellow]still improving:[/] the best epoch is the last one ({best['epoch']}, learning rate "
                      f"{ending.get('final_lr', 0):.3g} at the end): the model may not have converged; run longer "
