@@ -305,6 +305,9 @@ def evaluate(
         net, tokenizer = load_model(model)
         net.to(where)
         documents = load_documents(data, limit)
+        if plot is not None and not any(document.fields for document in documents):
+            raise UsageError("--plot draws the field confidence, which needs documents with `fields` (true field "
+                             "values); this data has none", path=str(data[0]))
         modes = list(ROBUSTNESS_MODES) if robustness is Robustness.all else [robustness.value]
         reports = {}
         with _progress() as progress:
@@ -319,9 +322,6 @@ def evaluate(
         result = {"model": model, "data": [str(p) for p in data], "metric": "seqeval entity-level", "reports": reports}
         if plot is not None:
             mode, first = next(iter(reports.items()))
-            if "confidence" not in first:
-                raise InputError("--plot needs documents with `fields` (true field values) to judge confidences",
-                                 path=str(data[0]), code="INPUT_EMPTY")
             from docextract.training.plots import plot_confidence
 
             names = ", ".join(p.name for p in data)
@@ -338,7 +338,8 @@ def evaluate(
 
 
 def _report_table(reports: dict) -> Table:
-    table = Table(title="entity-level (seqeval), field and Kleister value scores")
+    table = Table(title="entity-level (seqeval), field and Kleister value scores; field precision/recall/F1: the "
+                        "model's most confident entity per label; field accuracy: the field as `run` prints it")
     numeric = ("precision", "recall", "F1", "accuracy", "support")
     for column in ("mode", "label", *numeric):
         table.add_column(column, justify="right" if column in numeric else "left")
@@ -365,9 +366,9 @@ def _report_table(reports: dict) -> Table:
 
 def _confidence_table(reports: dict) -> Table:
     """Per mode, overall and per field: how far the confidence ranks and calibrates, and what could go unread."""
-    table = Table(title="field confidence (true fields as `run` prints them): straight-through = share accepted "
-                        "at that precision")
-    columns = ("mode", "field", "fields", "accuracy", "AUROC", "ECE", "straight 99%", "straight 95%",
+    table = Table(title="field confidence (true fields as `run` prints them; their accuracy is the table above's): "
+                        "straight-through = share accepted at that precision")
+    columns = ("mode", "field", "fields", "AUROC", "ECE", "straight 99%", "straight 95%",
                "own thresholds 99%", "policy accepted", "policy right")
     for column in columns:
         table.add_column(column, justify="left" if column in ("mode", "field") else "right")
@@ -378,7 +379,7 @@ def _confidence_table(reports: dict) -> Table:
 
         policy = s.get("policy") or {}
         own = s.get("straight_through_per_field", s["straight_through"])  # a single field: its own threshold
-        return [str(s["fields"]), fmt(s["accuracy"]), fmt(s["auroc"]), fmt(s["ece"]),
+        return [str(s["fields"]), fmt(s["auroc"]), fmt(s["ece"]),
                 fmt(s["straight_through"]["0.99"]["coverage"]), fmt(s["straight_through"]["0.95"]["coverage"]),
                 fmt(own["0.99"]["coverage"]), fmt(policy.get("coverage")), fmt(policy.get("precision"))]
 
