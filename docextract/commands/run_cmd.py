@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Optional
 
 import typer
+from rich.text import Text
 
 from docextract.commands.common import PDF_TEXT_HELP, Device, OcrMode, PdfText, fail, stderr, user_errors
 from docextract.errors import InputError, UsageError
@@ -108,6 +109,9 @@ def _run_file(path: Path, out: Optional[Path], options, output_format: OutputFor
         _write_labelstudio(path, out, options, overwrite)
         return
     result = extract_file(str(path), options)
+    for warning in result["warnings"]:  # also in the output; said here so that a person reading stdout sees them
+        stderr.print(Text.assemble(("docextract: warning: ", "yellow"), f"{path}: {warning}"), highlight=False,
+                     soft_wrap=True)
     if output_format is OutputFormat.csv:
         from docextract.extraction.tabular import DOCUMENT_KEYS, LINE_ITEM_KEYS, document_rows, line_item_rows, to_csv
 
