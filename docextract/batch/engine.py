@@ -493,7 +493,10 @@ def print_summary(summary: BatchSummary, console: Console) -> None:
         console.print(f"  fields: {summary.fields_accepted} accepted, {summary.fields_review} to review; "
                       f"{summary.documents_needing_review} documents need review", highlight=False)
     if summary.interrupted:
-        console.print(f"  interrupted by {summary.interrupted}: run again with resume to finish", highlight=False)
+        done = sum(summary.by_status.values())
+        console.print(f"  interrupted by {summary.interrupted}: {done} of {summary.inputs} inputs are done and kept "
+                      "(each output is written whole, then its manifest record); run the same command with --resume "
+                      "to finish the rest", highlight=False)
 
 
 def _canonical(value: Any) -> bytes:

@@ -11,7 +11,7 @@ from typing import Optional
 import typer
 from rich.text import Text
 
-from docextract.commands.common import PDF_TEXT_HELP, Device, OcrMode, PdfText, fail, stderr, user_errors
+from docextract.commands.common import PDF_TEXT_HELP, Device, OcrMode, PdfText, fail, interrupted, stderr, user_errors
 from docextract.errors import InputError, UsageError
 
 
@@ -90,14 +90,19 @@ def run(
             options = replace(options, device="cpu")
         if str(path) == "-":
             _run_stream(out, options, output_format)
-        elif path.is_dir():
+        elif path.is_dir():  # the batch engine stops cleanly on Ctrl-C and says what is kept (--resume)
             _run_folder(path, out, options, output_format, workers=workers, glob=glob, resume=resume,
                         overwrite=overwrite, timeout=timeout, max_memory=max_memory, follow_symlinks=follow_symlinks,
                         engine=engine.value, address=address, model_workers=model_workers)
         elif path.exists() and (engine is not Engine.local or address is not None or model_workers):
             raise UsageError("--engine ray, --address and --model-workers take a folder", path=str(path))
         else:
-            _run_file(path, out, options, output_format, overwrite=overwrite)
+            try:
+                _run_file(path, out, options, output_format, overwrite=overwrite)
+            except KeyboardInterrupt:
+                kept = ("nothing was printed" if out is None else f"{out} was not written" +
+                        (" (its previous content is kept)" if out.exists() else ""))
+                raise interrupted(f"{path} was not finished: {kept}; run the command again") from None
 
 
 def _run_file(path: Path, out: Optional[Path], options, output_format: OutputFormat, *, overwrite: bool) -> None:
@@ -145,7 +150,7 @@ def _run_stream(out: Optional[Path], options, output_format: OutputFormat) -> No
     if out is not None or output_format in (OutputFormat.csv, OutputFormat.labelstudio):
         raise UsageError("`run -` prints one JSON line per document on stdout: --out and --format csv or labelstudio "
                          "do not apply")
-    failed = 0
+    failed = printed = 0
     for line in sys.stdin:
         source = line.rstrip("\r\n")
         if not source.strip():
@@ -158,8 +163,12 @@ def _run_stream(out: Optional[Path], options, output_format: OutputFormat) -> No
             failed += 1
             fail(error)  # the one line on stderr
             result = {"source": source, "error": {**error.to_dict(), "exit_code": error.exit_code}}
+        except KeyboardInterrupt:
+            raise interrupted(f"{printed} documents were printed, one line each; {source} was not finished and "
+                              "the paths after it were not read") from None
         sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
         sys.stdout.flush()
+        printed += 1
     if failed:
         raise typer.Exit(EXIT_INPUT_FAILED)
 

@@ -12,7 +12,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from docextract.commands.common import Device, fail, stderr, user_errors
+from docextract.commands.common import Device, fail, interrupted, stderr, user_errors
 from docextract.errors import InputError, UsageError
 
 
@@ -184,6 +184,7 @@ def finetune(
         )
         check_device(device.value, mixed_precision.value)  # before the progress bar and the data
         main = _main_process()
+        stopped = False
         with _progress(main) as progress:
             task = progress.add_task("finetune", total=None, info="preparing data")
 
@@ -193,10 +194,33 @@ def finetune(
                 record = run_finetune(options, on_step=on_step, on_epoch=on_epoch)
             except TrainingAborted as error:
                 raise fail(UsageError(str(error), path=str(output)))
+            except KeyboardInterrupt:
+                stopped = True  # said below, once the progress bar has stopped
             finally:
                 _leave_process_group()
+        if stopped:
+            if not main:
+                raise KeyboardInterrupt
+            raise interrupted(training_kept(output))
         if main:
             _finetune_summary(record, output, select_by.value)
+
+
+def training_kept(output: Path) -> str:
+    """What an interrupted finetune or pretrain leaves in ``output``: the checkpoint of the last epoch that ended (the
+    same command resumes from it), or nothing when the first epoch did not end."""
+    from docextract.training.checkpoints import latest_complete_checkpoint
+
+    checkpoint = latest_complete_checkpoint(output) if output.is_dir() else None
+    if checkpoint is None:
+        return ("before the first epoch ended: nothing was kept (a checkpoint is written at the end of each epoch); "
+                "the same command starts over")
+    try:
+        epoch = json.loads((checkpoint / "trainer_state.json").read_text())["epoch"]
+    except (OSError, ValueError, KeyError):
+        epoch = "?"
+    return (f"the checkpoint of epoch {epoch} is kept ({checkpoint}); run the same command again to resume from it "
+            "(the epoch under way is done again)")
 
 
 def _leave_process_group() -> None:
@@ -461,6 +485,7 @@ def pretrain(
         )
         check_device(device.value, mixed_precision.value)  # before the progress bar and the documents
         main = _main_process()
+        stopped = False
         with _progress(main) as progress:
             task = progress.add_task("pretrain", total=None, info="reading documents")
 
@@ -474,8 +499,14 @@ def pretrain(
                 record = run_pretrain(options, on_step=on_step, on_epoch=on_epoch, on_skip=on_skip)
             except TrainingAborted as error:
                 raise fail(UsageError(str(error), path=str(output)))
+            except KeyboardInterrupt:
+                stopped = True  # said below, once the progress bar has stopped
             finally:
                 _leave_process_group()
+        if stopped:
+            if not main:
+                raise KeyboardInterrupt
+            raise interrupted(training_kept(output))
         if main:
             stderr.print(f"model written to {output / 'model'} ({record['train_documents']} documents, "
                          f"{record['train_windows']} windows); finetune it with --model {output / 'model'}")
