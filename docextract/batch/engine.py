@@ -346,8 +346,10 @@ def review_counts(payload: bytes) -> dict[str, int] | None:
     if not isinstance(documents, list):
         return None
     statuses = [f.get("status") for d in documents for f in (d.get("fields") or {}).values()]
+    # the whole output says needs_review under validation; the fields view (run --fields-only) on the document
+    needing = sum(bool(d.get("needs_review", (d.get("validation") or {}).get("needs_review"))) for d in documents)
     return {"fields_accepted": statuses.count("accepted"), "fields_review": statuses.count("review"),
-            "documents_needing_review": sum(bool((d.get("validation") or {}).get("needs_review")) for d in documents)}
+            "documents_needing_review": needing}
 
 
 def _review_totals(records) -> dict[str, int]:

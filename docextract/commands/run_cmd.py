@@ -39,6 +39,7 @@ def run(
     dpi: int = typer.Option(300, min=50, max=1200, help="Rendering resolution for OCR."),
     password: Optional[str] = typer.Option(None, help="Password of an encrypted PDF."),
     pdf_text: PdfText = typer.Option(PdfText.pdfplumber, "--pdf-text", help=PDF_TEXT_HELP),
+    fields_only: bool = typer.Option(False, "--fields-only", help="A short view for people and shell pipelines: per document each field's value, normalised value, confidence and status, the line items, and whether it needs review and why (json and jsonl; the schema's fields view). Without it: the whole output, with boxes, words, entities and checks."),
     include_tokens: bool = typer.Option(False, "--include-tokens", help="Add every word with its tag to the output."),
     ignore_embedded: bool = typer.Option(False, "--ignore-embedded", help="Read the page only, even when a PDF carries its invoice as embedded XML (ZUGFeRD, Factur-X, XRechnung); by default the XML's values are reported beside the model's and every disagreement is flagged for review."),
     split: bool = typer.Option(True, "--split/--no-split", help="A file may hold several invoices (a scanned stack): each becomes its own entry of documents[] with its page range, fields, line items and checks, decided from the pages (a new invoice number, 'Page 1 of N', a new header after totals). --no-split reads the whole file as one document."),
@@ -73,10 +74,15 @@ def run(
     with user_errors():
         from docextract.pipeline import RunOptions
 
+        if fields_only and output_format in (OutputFormat.csv, OutputFormat.labelstudio):
+            raise UsageError(f"--fields-only is a view of the JSON output (--format json or jsonl); --format "
+                             f"{output_format.value} has its own shape")
+        if fields_only and (include_tokens or timings):
+            raise UsageError("--fields-only leaves out the words and timings that --include-tokens and --timings add")
         options = RunOptions(model=None if model.lower() == "none" else model, ocr=ocr.value, lang=lang, dpi=dpi,
                              password=password, include_tokens=include_tokens, include_timings=timings,
                              precision=precision, ignore_embedded=ignore_embedded, split=split,
-                             pdf_text=pdf_text.value, device=device.value)
+                             pdf_text=pdf_text.value, device=device.value, fields_only=fields_only)
         if device is not Device.cpu and options.model is not None:
             from docextract.modeling.devices import resolve_device
 
