@@ -74,7 +74,7 @@ def test_the_xml_rows_replace_the_models_which_stay_beside_them_and_are_cross_ch
     checks = {c["name"]: c for c in validation["checks"]}
     assert checks[LINE_ITEMS_CHECK_NAME] == {"name": LINE_ITEMS_CHECK_NAME, "status": "fail", "rows": [1],
                                              "model_only_rows": 0}
-    assert checks["line_items_sum_equals_subtotal"]["status"] == "pass"  # on the XML's rows: 1000 + 500 = 1500
+    assert checks["line_items_sum_equals_line_total"]["status"] == "pass"  # on the XML's rows: 1000 + 500 = 1500
     assert ("page disagrees with the embedded invoice: line item 2: amount: page '250,00' vs embedded 500.00 EUR"
             in validation["review_reasons"]) and validation["needs_review"]
 
@@ -104,6 +104,31 @@ def test_without_model_rows_nothing_is_compared_and_the_csv_exports_the_xml_rows
         ("Beratung", "1", "1000.00"), ("Schulung vor Ort", "2", "500.00")]
     output = json.loads(runner.invoke(app, ["run", str(pdf), "--model", "none"]).stdout)
     checks = {c["name"]: c["status"] for c in output["documents"][0]["validation"]["checks"]}
-    assert checks[LINE_ITEMS_CHECK_NAME] == "skipped" and checks["line_items_sum_equals_subtotal"] == "pass"
+    assert checks[LINE_ITEMS_CHECK_NAME] == "skipped" and checks["line_items_sum_equals_line_total"] == "pass"
     page_only = json.loads(runner.invoke(app, ["run", str(pdf), "--model", "none", "--ignore-embedded"]).stdout)
     assert page_only["documents"] == []
+
+
+def test_the_rows_sum_to_the_xmls_line_total_not_to_a_subtotal_after_an_allowance(tmp_path):
+    """A 50.00 allowance on the whole invoice: the rows sum to the line total (1500.00), the tax basis is 1450.00."""
+    xml = cii_xml(net="1450.00", line_total="1500.00", tax="275.50", total="1725.50", due_payable="1725.50",
+                  lines=XML_ROWS)
+    pdf = einvoice_pdf(tmp_path / "allowance.pdf", PRINTED, xml)
+    output = json.loads(runner.invoke(app, ["run", str(pdf), "--model", "none"]).stdout)
+    jsonschema.validate(output, load_schema())
+    document = output["documents"][0]
+    checks = {c["name"]: c for c in document["validation"]["checks"]}
+    assert checks["line_items_sum_equals_line_total"] == {"name": "line_items_sum_equals_line_total", "status": "pass",
+                                                          "expected": "1500.00", "observed": "1500.00"}
+    assert "line_items_sum_equals_subtotal" not in checks
+    assert document["embedded_invoice"]["line_total"] == "1500.00"
+
+
+def test_sub_lines_are_not_summed_twice(shared_data):
+    """CII EXTENDED sub-invoice lines: each group line's amount holds its detail lines' (3000.00 summed naively)."""
+    pdf = shared_data("einvoices-more", "ferd-2.4", "Extended_SubInvoiceLines_Hardware_Bsp2_fx.pdf")
+    output = json.loads(runner.invoke(app, ["run", str(pdf), "--model", "none"]).stdout)
+    document = output["documents"][0]
+    assert sum("parent_line" in row for row in document["line_items"]) == 4
+    check = next(c for c in document["validation"]["checks"] if c["name"] == "line_items_sum_equals_line_total")
+    assert (check["status"], check["observed"]) == ("pass", "1500.00")

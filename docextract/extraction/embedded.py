@@ -9,6 +9,10 @@ the embedded one, ``model_agrees`` is false and the field goes into ``validation
 both values, and the ``page_matches_embedded_invoice`` check fails: a page that says something else than
 its XML is what an accounts-payable team must catch. Fields the model reads that the XML does not state
 stay the model's.
+
+The line items are the XML's rows the same way (:func:`embedded_line_items`): each cell embedded and located, the
+model's row read there beside it, each disagreement a review reason (check ``line_items_match_embedded_invoice``),
+and the sum check against the line total the XML states (``line_items_sum_equals_line_total``).
 """
 
 from __future__ import annotations
@@ -17,13 +21,14 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Mapping, Sequence
 
 from docextract.document import Box, Document
-from docextract.extraction.checks import validate_invoice
+from docextract.extraction.checks import MONEY_TOLERANCE, validate_invoice
 from docextract.extraction.entities import FIELD_TYPES, LINE_ITEM_PREFIX
 from docextract.extraction.locate import LINE_ITEM_CELLS, Location, compact, locate_fields, locate_line_items
 from docextract.extraction.output import token_ids
 
 CHECK_NAME = "page_matches_embedded_invoice"
 LINE_ITEMS_CHECK_NAME = "line_items_match_embedded_invoice"
+SUM_CHECK_NAME = "line_items_sum_equals_line_total"  # the XML's rows against the XML's own line total
 MIN_SHARE = 2 / 3  # a text read from the page agrees when it holds (or is) at least this share of the value
 
 
@@ -67,6 +72,8 @@ def add_embedded_values(output: dict[str, Any], doc: Document, values: Mapping[s
         if extra:
             document["model_only_line_items"] = extra
     validation = validate_invoice(document["fields"], document["line_items"])
+    if summary.get("line_items") and summary.get("line_total") is not None:
+        _sum_against_line_total(validation, document["line_items"], Decimal(summary["line_total"]))
     compared = [name for name, f in fields.items() if "model_agrees" in f]
     validation["checks"].append({"name": CHECK_NAME, "status": "fail" if disagreements else "pass" if compared else "skipped",
                                  "fields": sorted(n for n in compared if not fields[n]["model_agrees"])})
@@ -86,7 +93,7 @@ def embedded_line_items(doc: Document, xml_rows: Sequence[Mapping[str, Any]], mo
     of every disagreement. A model row pairs with the XML row whose cells it agrees with most (in order among equals);
     the rows left on both sides pair in order, so a row the model read wrongly is set beside the one the XML states
     there. Without model rows nothing is compared (the check is skipped)."""
-    locations = locate_line_items(doc, [{k: _decimal_or_text(k, v) for k, v in row.items()} for row in xml_rows])
+    locations = locate_line_items(doc, [{k: _decimal_or_text(k, row.get(k)) for k in LINE_ITEM_CELLS} for row in xml_rows])
     rows = [_embedded_row(doc, index, row, location, currency, ids)
             for index, (row, location) in enumerate(zip(xml_rows, locations))]
     pairs = _pair_rows(rows, model_rows)
@@ -113,6 +120,29 @@ def embedded_line_items(doc: Document, xml_rows: Sequence[Mapping[str, Any]], mo
     status = "skipped" if not model_rows else "fail" if disagreeing or extra else "pass"
     check = {"name": LINE_ITEMS_CHECK_NAME, "status": status, "rows": disagreeing, "model_only_rows": len(extra)}
     return rows, extra, check, reasons
+
+
+def _sum_against_line_total(validation: dict[str, Any], rows: Sequence[Mapping[str, Any]], line_total: Decimal) -> None:
+    """On the XML's rows, the sum check compares with the line total the XML states (LineTotalAmount: the sum of the
+    line net amounts), not with the subtotal, which document-level allowances and charges move away from it (28 of
+    the 119 shared e-invoices); a sub-line's amount is in its parent's. In place: the check and its reason."""
+    amounts = [_money(row["fields"].get("amount")) for row in rows if "parent_line" not in row]
+    observed = sum(amounts, Decimal(0)) if amounts and None not in amounts else None
+    check = {"name": SUM_CHECK_NAME, "status": "skipped"} if observed is None else {
+        "name": SUM_CHECK_NAME, "status": "pass" if abs(observed - line_total) <= MONEY_TOLERANCE else "fail",
+        "expected": str(line_total), "observed": str(observed)}
+    validation["checks"] = [check if c["name"] == "line_items_sum_equals_subtotal" else c for c in validation["checks"]]
+    validation["review_reasons"] = [r for r in validation["review_reasons"]
+                                    if r != "check failed: line_items_sum_equals_subtotal"]
+    if check["status"] == "fail":
+        validation["review_reasons"].insert(0, f"check failed: {SUM_CHECK_NAME}")
+
+
+def _money(cell: Mapping[str, Any] | None) -> Decimal | None:
+    try:
+        return Decimal(cell["normalized"]["amount"]) if cell else None
+    except (KeyError, TypeError, InvalidOperation):
+        return None
 
 
 def _decimal_or_text(name: str, value: Any) -> Any:
@@ -147,6 +177,7 @@ def _embedded_row(doc: Document, index: int, row: Mapping[str, Any], location: M
     located = [c for c in cells.values() if "page" in c]
     regions = sorted({(c["page"], tuple(c["bbox"])) for c in located})
     return {"index": index, "confidence": 1.0, "method": "embedded",
+            **({"parent_line": row["parent"]} if row.get("parent") else {}),
             **({"page": min(c["page"] for c in located), "regions": [{"page": p, "bbox": list(b)} for p, b in regions]}
                if located else {}),
             "fields": cells}
