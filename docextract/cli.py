@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import os
 import sys
 import traceback
@@ -46,19 +47,31 @@ def _main(
 # Each command lives in docextract/commands/; this file only registers them.
 from docextract.commands import calibrate_cmd, data_cmds, inspect_cmd, run_cmd, serve_cmd, synth_cmd, train_cmds  # noqa: E402
 
-app.command("run", epilog=EXIT_CODES_HELP)(run_cmd.run)
-app.command("inspect")(inspect_cmd.inspect)
-app.command("finetune")(train_cmds.finetune)
-app.command("pretrain")(train_cmds.pretrain)
-app.command("evaluate")(train_cmds.evaluate)
-app.command("calibrate")(calibrate_cmd.calibrate)
-app.command("convert")(data_cmds.convert)
-app.command("validate")(data_cmds.validate)
-app.command("split")(data_cmds.split)
-app.command("labelstudio-config")(data_cmds.labelstudio_config)
-app.command("serve", epilog=EXIT_CODES_HELP)(serve_cmd.serve)
-app.command("synth")(synth_cmd.synth)
 
+def help_paragraphs(docstring: str | None) -> str:
+    """A command's docstring as its help: each paragraph on one line. Typer's Rich help keeps the line breaks of
+    every paragraph after the first, so a docstring wrapped at 120 columns would be printed broken at 120 columns
+    and wrapped again at the terminal's width. A command line shown on its own is a paragraph of its own."""
+    paragraphs = inspect.cleandoc(docstring or "").split("\n\n")
+    return "\n\n".join(" ".join(paragraph.split()) for paragraph in paragraphs)
+
+
+COMMANDS = {
+    "run": run_cmd.run,
+    "inspect": inspect_cmd.inspect,
+    "finetune": train_cmds.finetune,
+    "pretrain": train_cmds.pretrain,
+    "evaluate": train_cmds.evaluate,
+    "calibrate": calibrate_cmd.calibrate,
+    "convert": data_cmds.convert,
+    "validate": data_cmds.validate,
+    "split": data_cmds.split,
+    "labelstudio-config": data_cmds.labelstudio_config,
+    "serve": serve_cmd.serve,
+    "synth": synth_cmd.synth,
+}
+for _name, _function in COMMANDS.items():
+    app.command(_name, help=help_paragraphs(_function.__doc__), epilog=EXIT_CODES_HELP)(_function)
 
 def main() -> None:
     """Entry point of `docextract`: usage errors exit 2, Ctrl-C 130, a bug 1 with a one-line message."""

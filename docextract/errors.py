@@ -16,6 +16,7 @@ Exit codes (also in ``docextract --help`` and the README):
 5     output or file-access error (output folder not writable, disk full, file exists)
 6     model refused (not safetensors, remote code, unreadable weights)
 130   interrupted (Ctrl-C)
+143   terminated (SIGTERM); like 130, finished work is kept
 ====  =========================================================================
 """
 
@@ -29,11 +30,12 @@ EXIT_INPUT_FAILED = 4
 EXIT_OUTPUT = 5
 EXIT_MODEL_REFUSED = 6
 EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143  # 128 + SIGTERM
 
 EXIT_CODES_HELP = (
     "Exit codes: 0 ok; 1 internal error; 2 usage error; 3 missing dependency (Tesseract, model, GPU); "
     "4 input failed (in a batch: at least one file failed); 5 output not writable; "
-    "6 model refused (not safetensors); 130 interrupted."
+    "6 model refused (not safetensors); 130 interrupted (Ctrl-C); 143 terminated (SIGTERM)."
 )
 
 # The closed set of per-file error codes (manifest records and --json error output).

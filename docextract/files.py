@@ -116,10 +116,14 @@ def replace_folder_atomic(folder: str | os.PathLike[str], fill: Callable[[Path],
     try:
         fill(staging)
         for written in sorted(staging.rglob("*")):
+            # ordinary permissions, whoever wrote the file: transformers' save_pretrained writes model.safetensors
+            # through a 0600 temporary file, which left the weights unreadable to the group beside a 0644 config
             if written.is_file():
+                os.chmod(written, 0o644)
                 with open(written, "rb") as handle:
                     os.fsync(handle.fileno())
             elif written.is_dir():
+                os.chmod(written, 0o755)
                 fsync_directory(written)
         fsync_directory(staging)
         os.chmod(staging, 0o755)  # mkdtemp creates 0700

@@ -43,6 +43,7 @@ class RunOptions:
     pdf_text: str = "pdfplumber"  # how PDF text layers are read: "pdfplumber", or "auto" (PDFium where it agrees)
     split: bool = True  # an invoice model's file may hold several invoices: one document each (extraction/segments.py)
     device: str = "cpu"  # auto|cpu|cuda|mps: where the model runs (modeling/devices.py); fp32 on every device
+    fields_only: bool = False  # the compact view (extraction.output.fields_view): fields, line items, review
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -164,10 +165,12 @@ def extract_document(path: str, doc: Document, timings: dict[str, int], options:
     from docextract.extraction.output import build_output
 
     if options.model is None:
-        return _with_embedded(build_output(doc, [], model=None, timings_ms=timings if options.include_timings else None,
-                                           ocr=_ocr_info(doc, options)), path, doc, options)
+        return _view(_with_embedded(build_output(doc, [], model=None, ocr=_ocr_info(doc, options),
+                                                 timings_ms=timings if options.include_timings else None),
+                                    path, doc, options), options)
     model_name, routing, model, tagged = tag_document(doc, options, timings)
-    return _with_embedded(document_output(doc, tagged, model, model_name, routing, timings, options), path, doc, options)
+    output = document_output(doc, tagged, model, model_name, routing, timings, options)
+    return _view(_with_embedded(output, path, doc, options), options)
 
 
 def tag_document(doc: Document, options: RunOptions, timings: dict[str, int] | None = None):
@@ -199,20 +202,39 @@ def document_output(doc: Document, tagged, model, model_name: str, routing, timi
     from docextract.extraction.scoring import FieldScoring
 
     scoring = FieldScoring.from_model(model, options.precision)
+    return build_output(doc, tagged, model=describe_model(model_name, model, scoring, routing),
+                        timings_ms=timings if options.include_timings else None,
+                        include_tokens=options.include_tokens, ocr=_ocr_info(doc, options),
+                        field_calibration=scoring.calibration, scoring=scoring, split=options.split,
+                        labels=scoring.labels)
+
+
+def describe_model(name: str, model, scoring, routing: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``run.model``: what names the model (its name, version and settings hash, :mod:`docextract.modeling.identity`),
+    its preset, and the review policy point the statuses follow. Once per output: the calibration's coefficients
+    and the thresholds stay in the model's config.json, which ``settings_hash`` names."""
+    from docextract.modeling.identity import model_identity
+    from docextract.modeling.store import resolve_model
+
     calibration = scoring.calibration
-    model_info = {
-        "name": model_name,
+    return {
+        "name": name,
+        **model_identity(resolve_model(name)),
         **({} if routing is None else {"auto": routing}),
         "preset": getattr(model.config, "preset", None),
         **({} if getattr(model, "compute", "float32") == "float32" else {"compute": model.compute}),
-        "labels": sorted({tag.split("-", 1)[1] for tag in model.config.id2label.values() if "-" in tag}),
-        **({} if calibration is None else {"field_calibration": calibration.to_config()}),
-        "review": scoring.describe(),
+        **({} if calibration is None else {"field_calibration": calibration.to_config()["method"]}),
+        "review": {"precision": scoring.target, "source": scoring.source, "required": scoring.describe()["required"]},
     }
-    return build_output(doc, tagged, model=model_info, timings_ms=timings if options.include_timings else None,
-                        include_tokens=options.include_tokens, ocr=_ocr_info(doc, options), field_calibration=calibration,
-                        scoring=scoring, split=options.split)
-    return _with_embedded(output, path, doc, options)
+
+
+def _view(output: dict[str, Any], options: RunOptions) -> dict[str, Any]:
+    """The output as asked: whole, or (``fields_only``) each field's value, normalised value, confidence and status."""
+    if not options.fields_only:
+        return output
+    from docextract.extraction.output import fields_view
+
+    return fields_view(output)
 
 
 def _with_embedded(output: dict[str, Any], path: str, doc: Document, options: RunOptions) -> dict[str, Any]:

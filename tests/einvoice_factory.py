@@ -19,7 +19,8 @@ def cii_xml(*, number="RE-2024-0042", issued="20240305", due="", seller="Muster 
             seller_street="Hauptstraße 5", seller_postcode="10115", seller_city="Berlin", vat_id="DE811234567",
             buyer="Kunde AG", buyer_street="Marktplatz 1", buyer_postcode="80331", buyer_city="München",
             currency="EUR", net="1000.00", tax="190.00", total="1190.00", due_payable="1190.00",
-            iban="", order="", terms="", lines=(("Beratung", "1", "1000.00", "1000.00"),)) -> bytes:
+            iban="", order="", terms="", lines=(("Beratung", "1", "1000.00", "1000.00"),),
+            line_total: str | None = None) -> bytes:
     items = "".join(
         f"<ram:IncludedSupplyChainTradeLineItem><ram:SpecifiedTradeProduct><ram:Name>{d}</ram:Name>"
         f"</ram:SpecifiedTradeProduct><ram:SpecifiedLineTradeAgreement><ram:NetPriceProductTradePrice>"
@@ -55,7 +56,7 @@ def cii_xml(*, number="RE-2024-0042", issued="20240305", due="", seller="Muster 
         f"</ram:BuyerTradeParty>{order_xml}</ram:ApplicableHeaderTradeAgreement><ram:ApplicableHeaderTradeDelivery/>"
         f"<ram:ApplicableHeaderTradeSettlement><ram:InvoiceCurrencyCode>{currency}</ram:InvoiceCurrencyCode>"
         f"{iban_xml}{terms_xml}<ram:SpecifiedTradeSettlementHeaderMonetarySummation>"
-        f"<ram:LineTotalAmount>{net}</ram:LineTotalAmount><ram:TaxBasisTotalAmount>{net}</ram:TaxBasisTotalAmount>"
+        f"<ram:LineTotalAmount>{line_total or net}</ram:LineTotalAmount><ram:TaxBasisTotalAmount>{net}</ram:TaxBasisTotalAmount>"
         f'<ram:TaxTotalAmount currencyID="{currency}">{tax}</ram:TaxTotalAmount>'
         f"<ram:GrandTotalAmount>{total}</ram:GrandTotalAmount><ram:DuePayableAmount>{due_payable}</ram:DuePayableAmount>"
         f"</ram:SpecifiedTradeSettlementHeaderMonetarySummation></ram:ApplicableHeaderTradeSettlement>"

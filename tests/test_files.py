@@ -50,3 +50,22 @@ def test_file_hash_is_read_once_per_version_of_the_file(tmp_path):
     path.write_bytes(b"%PDF-1.7 second version")  # another size: another version
     assert file_sha256(path, reuse=True).sha256 == hashlib.sha256(b"%PDF-1.7 second version").hexdigest()
     assert file_sha256(path) is not file_sha256(path)  # integrity checks always read
+
+
+def test_a_model_folder_is_readable_like_every_other_output(tmp_path):
+    """transformers' save_pretrained writes model.safetensors with mode 0600 (config.json 0644): the folder
+    docextract writes gives every file 0644 and every folder 0755, as its other outputs."""
+    import os
+    import stat
+
+    from docextract.modeling import from_preset
+
+    def save(staging):
+        from_preset("lspe-layoutlm", num_labels=3, num_hidden_layers=1).save_pretrained(staging, safe_serialization=True)
+        (staging / "sub").mkdir(mode=0o700)
+        (staging / "sub" / "notes.json").write_text("{}")
+
+    folder = replace_folder_atomic(tmp_path / "model", save)
+    modes = {p.relative_to(folder).as_posix(): stat.S_IMODE(os.stat(p).st_mode) for p in folder.rglob("*")}
+    assert modes["model.safetensors"] == modes["config.json"] == modes["sub/notes.json"] == 0o644, modes
+    assert modes["sub"] == stat.S_IMODE(os.stat(folder).st_mode) == 0o755

@@ -101,3 +101,30 @@ def test_inspect_stride_not_below_window_is_a_usage_error(two_column_pdf):
     result = runner.invoke(app, ["inspect", str(two_column_pdf), "--max-tokens", "32", "--stride", "32"])
     assert result.exit_code == EXIT_USAGE
     assert "stride" in result.output
+
+
+def test_block_numbers_never_cover_words():
+    """The examples' pages are crowded (one-line blocks stacked on each other, a table): every block's badge lies
+    beside its block, over no word of the page, and inside the image."""
+    from pathlib import Path
+
+    from PIL import ImageFont
+
+    from docextract.layout import analyze_layout
+    from docextract.layout.render import BADGE_FONT_SIZE, MIN_LONG_SIDE, block_badges
+    from docextract.readers import read_document
+
+    font = ImageFont.load_default(size=BADGE_FONT_SIZE)
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    for name in ("invoice.pdf", "multipage_invoice.pdf"):
+        doc = analyze_layout(read_document(examples / name, ocr="never"))
+        for page in doc.pages:
+            scale = max(RENDER_DPI, MIN_LONG_SIDE * 72 / max(page.width, page.height)) / 72
+            size = (round(page.width * scale), round(page.height * scale))
+            badges = block_badges(page, scale, size, font)
+            assert len(badges) == len(page.blocks)
+            for label, (x0, top, x1, bottom) in badges:
+                assert 0 <= x0 and 0 <= top and x1 <= size[0] and bottom <= size[1], (name, label)
+                for word in page.words:
+                    box = [v * scale for v in (word.box.x0, word.box.top, word.box.x1, word.box.bottom)]
+                    assert not (x0 < box[2] and box[0] < x1 and top < box[3] and box[1] < bottom), (name, label, word.text)

@@ -43,6 +43,16 @@ def _run(*args: str) -> dict:
     return json.loads(result.stdout)
 
 
+def _thresholds(model: str | Path, precision: str | None = None) -> dict:
+    """The thresholds `run` judged by: the model's review policy at ``precision`` (the output names the policy point;
+    the thresholds are the model's config)."""
+    from docextract.extraction.scoring import FieldScoring
+    from docextract.pipeline import load_model
+
+    net, _ = load_model(str(model))
+    return FieldScoring.from_model(net, float(precision) if precision else None).describe()["thresholds"]
+
+
 def test_run_marks_every_field_and_precision_moves_the_marks_as_the_curve_says(policy_model):
     accepted = {}
     for precision, threshold in THRESHOLDS.items():
@@ -50,7 +60,7 @@ def test_run_marks_every_field_and_precision_moves_the_marks_as_the_curve_says(p
         jsonschema.validate(output, load_schema())
         review = output["run"]["model"]["review"]
         assert review["source"] == "fitted" and review["precision"] == float(precision or 0.99)
-        assert set(review["thresholds"].values()) == {threshold}
+        assert set(_thresholds(policy_model, precision).values()) == {threshold}
         fields = output["documents"][0]["fields"]
         for label, field in fields.items():
             expected = field["confidence"] >= threshold and not is_unnormalised(field)
@@ -71,12 +81,13 @@ def test_the_shipped_model_accepts_by_the_per_field_policy_it_carries():
     output = _run()
     review = output["run"]["model"]["review"]
     assert review["source"] == "fitted" and review["precision"] == 0.99
-    assert len(set(review["thresholds"].values())) > 1  # a threshold per field, from its own curve
+    thresholds = _thresholds("invoice")
+    assert len(set(thresholds.values())) > 1  # a threshold per field, from its own curve
     assert review["required"] == ["invoice_number", "invoice_date", "total", "currency", "vendor_name"]
     fields = output["documents"][0]["fields"]
     assert {f["status"] for f in fields.values()} == {"accepted", "review"}
     for label, field in fields.items():
-        accepted = field["confidence"] >= review["thresholds"][label] and not is_unnormalised(field)
+        accepted = field["confidence"] >= thresholds[label] and not is_unnormalised(field)
         assert field["status"] == ("accepted" if accepted else "review"), label
 
 
@@ -145,10 +156,12 @@ def test_calibrate_fits_the_evidence_model_and_policy_that_run_then_applies(labe
     output = json.loads(runner.invoke(app, ["run", str(pdf), "--model", str(out)]).stdout)
     jsonschema.validate(output, load_schema())
     model = output["run"]["model"]
-    assert model["field_calibration"]["method"] == "evidence" and model["field_calibration"] == report["calibration"]
+    assert model["field_calibration"] == report["calibration"]["method"] == "evidence"
+    assert json.loads((out / "config.json").read_text())["docextract_field_calibration"] == report["calibration"]
     assert model["review"]["source"] == "fitted" and model["review"]["precision"] == 0.95
+    thresholds = _thresholds(out)
     for label, field in output["documents"][0]["fields"].items():
-        threshold = model["review"]["thresholds"][label]
+        threshold = thresholds[label]
         accepted = threshold is not None and field["confidence"] >= threshold and not is_unnormalised(field)
         assert field["status"] == ("accepted" if accepted else "review")
 

@@ -46,7 +46,7 @@ def test_run_prints_schema_valid_json(invoice_pdf, tiny_model):
     assert out["run"]["locale"] == "de_DE"
     assert [t["text"] for t in out["tokens"]][:2] == ["ACME", "GmbH"]
     assert "RE-2024-0042" in out["text"]
-    assert out["run"]["timings_ms"] == {}  # deterministic output unless --timings
+    assert "timings_ms" not in out["run"]  # deterministic output unless --timings
 
 
 def test_run_without_a_model_gives_text_and_layout(invoice_pdf):

@@ -6,7 +6,10 @@ Safety rules (docs/batch.md, reliability.md §5):
 * FIFOs, sockets and device nodes are always skipped: ``open()`` on a FIFO blocks forever;
 * with ``follow_symlinks`` a link must resolve to a regular file (or a folder, walked once:
   link loops are cut by remembering every folder's (device, inode));
-* the output folder is never walked, even when it lies inside the input folder.
+* the output folder is never walked, even when it lies inside the input folder;
+* without a glob, only the files docextract reads are inputs (decided by their first bytes, as the readers
+  decide: PDF, PNG, JPEG, TIFF, words JSON); every other file is ``skipped`` so that a folder with a README and
+  scripts beside its invoices is not a batch of failures. A glob takes what it names, readable or not.
 """
 
 from __future__ import annotations
@@ -17,6 +20,11 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from docextract.readers import detect
+
+# An empty file has no first bytes to tell its kind by; one of these names is a document that failed to arrive.
+DOCUMENT_SUFFIXES = (".pdf", ".png", ".jpg", ".jpeg", ".tif", ".tiff", ".json")
+
 
 @dataclass(frozen=True)
 class InputFile:
@@ -26,7 +34,8 @@ class InputFile:
     path: str  # absolute path to open
     size: int | None  # bytes; None when skipped
     mtime_ns: int | None
-    skip_reason: str | None = None  # set for links/special files that are not read
+    skip_reason: str | None = None  # set for links/special files that are not read, and unsupported files
+    skip_code: str = "INPUT_UNREADABLE"  # the manifest's error code of a skipped input (UNSUPPORTED_FORMAT, ...)
 
 
 @dataclass(frozen=True)
@@ -72,11 +81,13 @@ def glob_regex(pattern: str) -> re.Pattern[str]:
     return re.compile("".join(out) + r"\Z", re.DOTALL)
 
 
-def discover_inputs(root: str | os.PathLike[str], glob: str = "**/*", *, exclude_dir: str | os.PathLike[str] | None = None,
-                    follow_symlinks: bool = False) -> Discovery:
-    """Every file under ``root`` whose relative path matches ``glob``, sorted, with skip reasons."""
+def discover_inputs(root: str | os.PathLike[str], glob: str | None = "**/*", *,
+                    exclude_dir: str | os.PathLike[str] | None = None, follow_symlinks: bool = False) -> Discovery:
+    """Every file under ``root`` whose relative path matches ``glob``, sorted, with skip reasons. ``glob=None``:
+    every file, those docextract does not read (by their first bytes) skipped as ``UNSUPPORTED_FORMAT``."""
     root = Path(root)
-    matcher = glob_regex(glob)
+    supported_only = glob is None
+    matcher = glob_regex("**/*" if glob is None else glob)
     inputs: list[InputFile] = []
     errors: list[str] = []
     root_stat = os.stat(root)
@@ -126,12 +137,31 @@ def discover_inputs(root: str | os.PathLike[str], glob: str = "**/*", *, exclude
             elif not wanted:
                 continue
             elif stat.S_ISREG(info.st_mode):
-                inputs.append(InputFile(rel, entry.path, info.st_size, info.st_mtime_ns))
+                unsupported = _unsupported(entry.path) if supported_only else None
+                if unsupported is not None:
+                    inputs.append(_skipped(rel, entry.path, *unsupported))
+                else:
+                    inputs.append(InputFile(rel, entry.path, info.st_size, info.st_mtime_ns))
             else:
                 inputs.append(_skipped(rel, entry.path, "special file (FIFO, socket or device) not read"))
     inputs.sort(key=lambda item: item.rel)
     return Discovery(tuple(inputs), tuple(errors))
 
 
-def _skipped(rel: str, path: str, reason: str) -> InputFile:
-    return InputFile(rel, path, None, None, skip_reason=reason)
+def _skipped(rel: str, path: str, reason: str, code: str = "INPUT_UNREADABLE") -> InputFile:
+    return InputFile(rel, path, None, None, skip_reason=reason, skip_code=code)
+
+
+def _unsupported(path: str) -> tuple[str, str] | None:
+    """Why docextract does not read the regular file at ``path`` (its first bytes) and the code, or None when it
+    does. A file that cannot be opened stays an input: its failure is worth a record of its own."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(detect.SNIFF_BYTES)
+    except OSError:
+        return None
+    if not head:  # nothing to tell by: a document's name makes it an input that failed (a truncated download)
+        return None if Path(path).suffix.lower() in DOCUMENT_SUFFIXES else ("the file is empty (0 bytes)", "INPUT_EMPTY")
+    if detect.sniff(head) is not None:
+        return None
+    return f"not a file docextract reads ({detect.describe(head)}); pass --glob to take it anyway", "UNSUPPORTED_FORMAT"

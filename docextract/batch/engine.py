@@ -38,6 +38,7 @@ from docextract.errors import (
     EXIT_MISSING_DEPENDENCY,
     EXIT_MODEL_REFUSED,
     EXIT_OK,
+    EXIT_TERMINATED,
     DocextractError,
     MissingDependencyError,
     ModelRefusedError,
@@ -50,7 +51,6 @@ DEFAULT_PROCESS = "docextract.pipeline:extract_file"
 SUMMARY_NAME = "summary.json"
 LOCK_NAME = ".docextract.lock"
 WORKER_LOG_NAME = "workers.log"  # the workers' stderr (library warnings, faulthandler tracebacks)
-EXIT_TERMINATED = 143  # 128 + SIGTERM
 _ABORTING_EXIT_CODES = {EXIT_MISSING_DEPENDENCY: MissingDependencyError, EXIT_MODEL_REFUSED: ModelRefusedError}
 
 
@@ -60,7 +60,7 @@ class BatchSummary:
 
     inputs: int  # inputs discovered (== records in the manifest)
     by_status: dict[str, int]
-    by_code: dict[str, int]
+    by_code: dict[str, int]  # failed inputs per error code
     processed: int  # files run through the processing function in this run
     reused: int  # records kept from the previous run (resume)
     elapsed_s: float
@@ -80,6 +80,7 @@ class BatchSummary:
     engine: str = "local"  # or "ray" (docs/ray.md)
     model_workers: int = 0  # ray, split mode: actors running the model stage beside the `workers` reading files
     retried: int = 0  # ray: files sent again because the worker actor running them died
+    skipped_by_code: dict[str, int] = field(default_factory=dict)  # UNSUPPORTED_FORMAT, INPUT_UNREADABLE (links)
 
     @property
     def failed(self) -> int:
@@ -103,12 +104,13 @@ class _Terminated(Exception):
 
 
 def run_batch(inputs_root: str | os.PathLike[str], out_root: str | os.PathLike[str], *, process: str = DEFAULT_PROCESS,
-              options: dict | None = None, workers: int | None = None, glob: str = "**/*", timeout_s: float | None = 300,
+              options: dict | None = None, workers: int | None = None, glob: str | None = "**/*", timeout_s: float | None = 300,
               max_memory_mb: int | None = 2048, resume: bool = False, overwrite: bool = False,
               follow_symlinks: bool = False, progress: bool = True, isolate: bool = True,
               console: Console | None = None, engine: str = "local", address: str | None = None,
               model_workers: int = 0) -> BatchSummary:
     """Process every file under ``inputs_root`` matching ``glob``; outputs mirror the tree under ``out_root``.
+    ``glob=None``: the files docextract reads, by their first bytes; the others are recorded as skipped.
 
     ``process`` names ``process(path: str, options: dict) -> dict`` as ``"module:function"``.
     Per-file problems become manifest records, never exceptions. Raises ``UsageError`` (bad
@@ -159,7 +161,7 @@ def run_batch(inputs_root: str | os.PathLike[str], out_root: str | os.PathLike[s
                 reused += 1
             elif item.skip_reason:
                 records[item.rel] = _record(item, config_hash, status="skipped",
-                                            error=error_info("INPUT_UNREADABLE", item.skip_reason, stage="open"))
+                                            error=error_info(item.skip_code, item.skip_reason, stage="open"))
             else:
                 try:
                     rel_output = output_relpath(item.rel)
@@ -246,6 +248,8 @@ def run_batch(inputs_root: str | os.PathLike[str], out_root: str | os.PathLike[s
             walk_errors=discovery.walk_errors,
             **_review_totals(records.values()),
             engine=engine, model_workers=model_workers, retried=getattr(runner, "retried", 0),
+            skipped_by_code=dict(sorted(Counter(record["error"]["code"] for record in records.values()
+                                                if record["status"] == "skipped").items())),
         )
         write_json_atomic(os.path.join(out_real, SUMMARY_NAME), summary.to_dict())
     print_summary(summary, console)
@@ -342,8 +346,10 @@ def review_counts(payload: bytes) -> dict[str, int] | None:
     if not isinstance(documents, list):
         return None
     statuses = [f.get("status") for d in documents for f in (d.get("fields") or {}).values()]
+    # the whole output says needs_review under validation; the fields view (run --fields-only) on the document
+    needing = sum(bool(d.get("needs_review", (d.get("validation") or {}).get("needs_review"))) for d in documents)
     return {"fields_accepted": statuses.count("accepted"), "fields_review": statuses.count("review"),
-            "documents_needing_review": sum(bool((d.get("validation") or {}).get("needs_review")) for d in documents)}
+            "documents_needing_review": needing}
 
 
 def _review_totals(records) -> dict[str, int]:
@@ -473,6 +479,10 @@ def print_summary(summary: BatchSummary, console: Console) -> None:
     """One line per fact on stderr: counts, failures by code, throughput, where the manifest is."""
     statuses = ", ".join(f"{count} {status}" for status, count in summary.by_status.items()) or "nothing to do"
     console.print(f"docextract: {summary.inputs} inputs: {statuses}", highlight=False)
+    if summary.skipped_by_code:
+        console.print("  skipped by code: " + ", ".join(f"{code} {count}" for code, count in summary.skipped_by_code.items())
+                      + (" (files docextract does not read; --glob takes them anyway)"
+                         if "UNSUPPORTED_FORMAT" in summary.skipped_by_code else ""), highlight=False)
     if summary.by_code:
         console.print("  failed by code: " + ", ".join(f"{code} {count}" for code, count in summary.by_code.items()), highlight=False)
     console.print(f"  processed {summary.processed} in {summary.elapsed_s:.1f} s ({summary.files_per_s:.2f} files/s), "
@@ -485,7 +495,10 @@ def print_summary(summary: BatchSummary, console: Console) -> None:
         console.print(f"  fields: {summary.fields_accepted} accepted, {summary.fields_review} to review; "
                       f"{summary.documents_needing_review} documents need review", highlight=False)
     if summary.interrupted:
-        console.print(f"  interrupted by {summary.interrupted}: run again with resume to finish", highlight=False)
+        done = sum(summary.by_status.values())
+        console.print(f"  interrupted by {summary.interrupted}: {done} of {summary.inputs} inputs are done and kept "
+                      "(each output is written whole, then its manifest record); run the same command with --resume "
+                      "to finish the rest", highlight=False)
 
 
 def _canonical(value: Any) -> bytes:

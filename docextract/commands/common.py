@@ -9,9 +9,10 @@ from typing import Iterator
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.text import Text
 
-from docextract.errors import DocextractError
+from docextract.errors import EXIT_INTERRUPTED, DocextractError
 
 # Results go to stdout; progress and messages go here.
 stderr = Console(stderr=True)
@@ -35,6 +36,24 @@ def fail(error: DocextractError) -> typer.Exit:
     # Text, not markup: file names may contain [brackets].
     stderr.print(Text.assemble(("docextract: ", "bold red"), error.one_line()), highlight=False, soft_wrap=True)
     return typer.Exit(error.exit_code)
+
+
+def interrupted(what_happened: str) -> typer.Exit:
+    """Ctrl-C in a command: print ``docextract: interrupted: ...`` (what was done, what is kept) on stderr and return the
+    Exit with code 130. The words are the command's: only it knows what a half-done run leaves behind."""
+    stderr.print(Text.assemble(("docextract: interrupted: ", "bold red"), what_happened), highlight=False,
+                 soft_wrap=True)
+    return typer.Exit(EXIT_INTERRUPTED)
+
+
+@contextlib.contextmanager
+def documents_progress(description: str) -> Iterator:
+    """A progress bar on stderr over documents, like `run`'s batch bar: yields ``advance(done, total)``."""
+    progress = Progress(TextColumn(f"[bold]{description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                        TextColumn("ETA"), TimeRemainingColumn(), console=stderr, transient=False)
+    task = progress.add_task(description, total=None)
+    with progress:
+        yield lambda done, total: progress.update(task, completed=done, total=total)
 
 
 @contextlib.contextmanager

@@ -9,7 +9,7 @@ from typing import List, Optional
 import typer
 from rich.table import Table
 
-from docextract.commands.common import stderr, user_errors
+from docextract.commands.common import documents_progress, interrupted, stderr, user_errors
 from docextract.errors import InputError, UsageError
 
 
@@ -41,31 +41,48 @@ def convert(
 
         if not src.exists():
             raise InputError("no such folder", path=str(src), code="INPUT_NOT_FOUND")
-        if dataset is DataSet.labelstudio:
-            from docextract.data.labelstudio import convert_labelstudio
-            docs, report = convert_labelstudio(src, files_root)
-            if not docs:
-                raise InputError("no annotated task in the export", path=str(src))
-        elif dataset is DataSet.einvoice:
-            if split is not Split.train:
-                raise UsageError("e-invoices have no splits: convert them all, then `docextract split`", path=str(src))
-            from docextract.data.einvoice import convert_einvoices
-            docs, report = convert_einvoices(src)
-            if not docs:
-                raise InputError("no PDF with an embedded invoice (ZUGFeRD, Factur-X, XRechnung) found", path=str(src))
-        elif dataset is DataSet.funsd:
-            from docextract.data.funsd import convert_funsd
-            docs, report = convert_funsd(src, split.value)
-        elif dataset is DataSet.sroie:
-            from docextract.data.sroie import convert_sroie
-            docs, report = convert_sroie(src, split.value)
-        else:
-            if split is not Split.train:
-                raise UsageError("Kleister-NDA has expected values for its train split only", path=str(src))
-            from docextract.data.kleister import convert_kleister
-            docs, report = convert_kleister(src)
+        if dataset is DataSet.einvoice and split is not Split.train:
+            raise UsageError("e-invoices have no splits: convert them all, then `docextract split`", path=str(src))
+        if dataset is DataSet.kleister and split is not Split.train:
+            raise UsageError("Kleister-NDA has expected values for its train split only", path=str(src))
+        done = [0, None]  # documents converted, of how many: what an interruption reports
+        try:
+            with documents_progress(f"convert {dataset.value}") as advance:
+                def on_document(count: int, total: int) -> None:
+                    done[:] = [count, total]
+                    advance(count, total)
+
+                docs, report = _convert(dataset, src, split, files_root, on_document)
+        except KeyboardInterrupt:  # said once the bar has stopped
+            kept = ", its previous content is kept" if out.exists() else ""
+            raise interrupted(f"after {done[0]} of {done[1] or '?'} documents: {out} was not written (it is written "
+                              f"whole at the end{kept}); run the command again") from None
         write_jsonl(docs, out)
         stderr.print(_summary(report, out), highlight=False)
+
+
+def _convert(dataset: DataSet, src: Path, split: Split, files_root: Optional[Path], on_document):
+    """The converter of ``dataset``: its labelled documents and report."""
+    if dataset is DataSet.labelstudio:
+        from docextract.data.labelstudio import convert_labelstudio
+        docs, report = convert_labelstudio(src, files_root, on_document=on_document)
+        if not docs:
+            raise InputError("no annotated task in the export", path=str(src))
+        return docs, report
+    if dataset is DataSet.einvoice:
+        from docextract.data.einvoice import convert_einvoices
+        docs, report = convert_einvoices(src, on_document=on_document)
+        if not docs:
+            raise InputError("no PDF with an embedded invoice (ZUGFeRD, Factur-X, XRechnung) found", path=str(src))
+        return docs, report
+    if dataset is DataSet.funsd:
+        from docextract.data.funsd import convert_funsd
+        return convert_funsd(src, split.value, on_document=on_document)
+    if dataset is DataSet.sroie:
+        from docextract.data.sroie import convert_sroie
+        return convert_sroie(src, split.value, on_document=on_document)
+    from docextract.data.kleister import convert_kleister
+    return convert_kleister(src, on_document=on_document)
 
 
 def _summary(report, out: Path) -> Table:

@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Optional
 
 import typer
+from rich.text import Text
 
-from docextract.commands.common import PDF_TEXT_HELP, Device, OcrMode, PdfText, fail, stderr, user_errors
+from docextract.commands.common import PDF_TEXT_HELP, Device, OcrMode, PdfText, fail, interrupted, stderr, user_errors
 from docextract.errors import InputError, UsageError
 
 
@@ -32,12 +33,13 @@ def run(
                                           "(the model loaded once: a warm process for integrations)."),
     model: str = typer.Option("invoice", "--model", "-m", help="A shipped model name (see models/), a model folder, 'auto' (a windowed or a long-range model by the document's length, see models/auto.json), or 'none' for text and layout only."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="FILE: write there instead of stdout. Required for a folder: outputs mirror its tree under OUT, with OUT/manifest.jsonl."),
-    output_format: OutputFormat = typer.Option(OutputFormat.json, "--format", "-f", help="json (pretty), jsonl (one line), csv (one row per document; line items in a second file), or labelstudio (Label Studio tasks, one per page, with the model's predictions as pre-annotations; import them into a project set up with `docextract labelstudio-config`)."),
+    output_format: OutputFormat = typer.Option(OutputFormat.json, "--format", "-f", help="json (pretty), jsonl (one line; a folder: also OUT/documents.jsonl, one file's output a line), csv (one row per document; line items in a second file; a folder: OUT/documents.csv and OUT/line_items.csv), or labelstudio (Label Studio tasks, one per page, with the model's predictions as pre-annotations; import them into a project set up with `docextract labelstudio-config`)."),
     ocr: OcrMode = typer.Option(OcrMode.auto, help="auto: OCR only pages without a usable text layer."),
     lang: str = typer.Option("eng", help="Tesseract language(s), e.g. eng+deu."),
     dpi: int = typer.Option(300, min=50, max=1200, help="Rendering resolution for OCR."),
     password: Optional[str] = typer.Option(None, help="Password of an encrypted PDF."),
     pdf_text: PdfText = typer.Option(PdfText.pdfplumber, "--pdf-text", help=PDF_TEXT_HELP),
+    fields_only: bool = typer.Option(False, "--fields-only", help="A short view for people and shell pipelines: per document each field's value, normalised value, confidence and status, the line items, and whether it needs review and why (json and jsonl; the schema's fields view). Without it: the whole output, with boxes, words, entities and checks."),
     include_tokens: bool = typer.Option(False, "--include-tokens", help="Add every word with its tag to the output."),
     ignore_embedded: bool = typer.Option(False, "--ignore-embedded", help="Read the page only, even when a PDF carries its invoice as embedded XML (ZUGFeRD, Factur-X, XRechnung); by default the XML's values are reported beside the model's and every disagreement is flagged for review."),
     split: bool = typer.Option(True, "--split/--no-split", help="A file may hold several invoices (a scanned stack): each becomes its own entry of documents[] with its page range, fields, line items and checks, decided from the pages (a new invoice number, 'Page 1 of N', a new header after totals). --no-split reads the whole file as one document."),
@@ -52,7 +54,7 @@ def run(
                                 "workers run under a memory cap a GPU context cannot start in). A GPU named but not "
                                 "there: exit 3."),
     workers: Optional[int] = typer.Option(None, min=1, help="Folder: files processed in parallel (one model per worker); default 1, with --engine ray one per CPU of the cluster (less --model-workers)."),
-    glob: str = typer.Option("**/*", help="Folder: which files to take (recursive glob)."),
+    glob: Optional[str] = typer.Option(None, help="Folder: which files to take (recursive glob, e.g. '**/*.pdf'). Default: every file docextract reads (PDF, PNG, JPEG, TIFF, words JSON, known by their first bytes); the others are recorded as skipped, not failed."),
     resume: bool = typer.Option(False, "--resume", help="Folder: skip files already done in OUT, redo the rest."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace outputs that already exist."),
     timeout: float = typer.Option(300, min=1, help="Folder: seconds per file before it is stopped and recorded as TIMEOUT."),
@@ -72,10 +74,15 @@ def run(
     with user_errors():
         from docextract.pipeline import RunOptions
 
+        if fields_only and output_format in (OutputFormat.csv, OutputFormat.labelstudio):
+            raise UsageError(f"--fields-only is a view of the JSON output (--format json or jsonl); --format "
+                             f"{output_format.value} has its own shape")
+        if fields_only and (include_tokens or timings):
+            raise UsageError("--fields-only leaves out the words and timings that --include-tokens and --timings add")
         options = RunOptions(model=None if model.lower() == "none" else model, ocr=ocr.value, lang=lang, dpi=dpi,
                              password=password, include_tokens=include_tokens, include_timings=timings,
                              precision=precision, ignore_embedded=ignore_embedded, split=split,
-                             pdf_text=pdf_text.value, device=device.value)
+                             pdf_text=pdf_text.value, device=device.value, fields_only=fields_only)
         if device is not Device.cpu and options.model is not None:
             from docextract.modeling.devices import resolve_device
 
@@ -89,14 +96,19 @@ def run(
             options = replace(options, device="cpu")
         if str(path) == "-":
             _run_stream(out, options, output_format)
-        elif path.is_dir():
+        elif path.is_dir():  # the batch engine stops cleanly on Ctrl-C and says what is kept (--resume)
             _run_folder(path, out, options, output_format, workers=workers, glob=glob, resume=resume,
                         overwrite=overwrite, timeout=timeout, max_memory=max_memory, follow_symlinks=follow_symlinks,
                         engine=engine.value, address=address, model_workers=model_workers)
         elif path.exists() and (engine is not Engine.local or address is not None or model_workers):
             raise UsageError("--engine ray, --address and --model-workers take a folder", path=str(path))
         else:
-            _run_file(path, out, options, output_format, overwrite=overwrite)
+            try:
+                _run_file(path, out, options, output_format, overwrite=overwrite)
+            except KeyboardInterrupt:
+                kept = ("nothing was printed" if out is None else f"{out} was not written" +
+                        (" (its previous content is kept)" if out.exists() else ""))
+                raise interrupted(f"{path} was not finished: {kept}; run the command again") from None
 
 
 def _run_file(path: Path, out: Optional[Path], options, output_format: OutputFormat, *, overwrite: bool) -> None:
@@ -108,6 +120,9 @@ def _run_file(path: Path, out: Optional[Path], options, output_format: OutputFor
         _write_labelstudio(path, out, options, overwrite)
         return
     result = extract_file(str(path), options)
+    for warning in result["warnings"]:  # also in the output; said here so that a person reading stdout sees them
+        stderr.print(Text.assemble(("docextract: warning: ", "yellow"), f"{path}: {warning}"), highlight=False,
+                     soft_wrap=True)
     if output_format is OutputFormat.csv:
         from docextract.extraction.tabular import DOCUMENT_KEYS, LINE_ITEM_KEYS, document_rows, line_item_rows, to_csv
 
@@ -115,6 +130,10 @@ def _run_file(path: Path, out: Optional[Path], options, output_format: OutputFor
                  ".line_items": to_csv(line_item_rows([result]), LINE_ITEM_KEYS)}
         if out is None:
             typer.echo(texts[""], nl=False)
+            items = sum(len(document["line_items"]) for document in result["documents"])
+            if items:  # one table on stdout; the second would make it unreadable as CSV
+                stderr.print(f"docextract: note: stdout has the documents table only; the {items} line items go to "
+                             "FILE.line_items.csv with --out FILE.csv", highlight=False)
             return
         for suffix, text in texts.items():
             target = out if not suffix else out.with_name(out.stem + suffix + (out.suffix or ".csv"))
@@ -137,7 +156,7 @@ def _run_stream(out: Optional[Path], options, output_format: OutputFormat) -> No
     if out is not None or output_format in (OutputFormat.csv, OutputFormat.labelstudio):
         raise UsageError("`run -` prints one JSON line per document on stdout: --out and --format csv or labelstudio "
                          "do not apply")
-    failed = 0
+    failed = printed = 0
     for line in sys.stdin:
         source = line.rstrip("\r\n")
         if not source.strip():
@@ -150,8 +169,12 @@ def _run_stream(out: Optional[Path], options, output_format: OutputFormat) -> No
             failed += 1
             fail(error)  # the one line on stderr
             result = {"source": source, "error": {**error.to_dict(), "exit_code": error.exit_code}}
+        except KeyboardInterrupt:
+            raise interrupted(f"{printed} documents were printed, one line each; {source} was not finished and "
+                              "the paths after it were not read") from None
         sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
         sys.stdout.flush()
+        printed += 1
     if failed:
         raise typer.Exit(EXIT_INPUT_FAILED)
 
@@ -179,6 +202,9 @@ def _write(target: Path, data: bytes, overwrite: bool) -> None:
     from docextract.errors import OutputError
     from docextract.files import write_bytes_atomic
 
+    if target.is_dir():
+        raise OutputError("is a folder: --out names the file to write for one input (a folder of inputs writes "
+                          "into an --out folder)", path=str(target))
     if target.exists() and not overwrite:
         raise OutputError("the output file exists (pass --overwrite to replace it)", path=str(target))
     write_bytes_atomic(target, data)
@@ -198,21 +224,28 @@ def _run_folder(path: Path, out: Optional[Path], options, output_format: OutputF
         overwrite=batch["overwrite"], follow_symlinks=batch["follow_symlinks"], console=stderr,
         engine=batch["engine"], address=batch["address"], model_workers=batch["model_workers"],
     )
-    if output_format is OutputFormat.csv:
-        _write_folder_csv(Path(out), batch["overwrite"] or batch["resume"])
+    if output_format in (OutputFormat.csv, OutputFormat.jsonl):
+        _write_folder_tables(Path(out), output_format, batch["overwrite"] or batch["resume"])
 
     if summary.exit_code:
         raise typer.Exit(summary.exit_code)
 
 
-def _write_folder_csv(out: Path, overwrite: bool) -> None:
-    """documents.csv and line_items.csv over every successful output of the batch."""
+def _write_folder_tables(out: Path, output_format: OutputFormat, overwrite: bool) -> None:
+    """Over every successful output of the batch, in the manifest's order: documents.csv and line_items.csv
+    (csv), or documents.jsonl, one file's output a line (jsonl). The per-file JSON stays: it is what --resume
+    checks."""
     from docextract.batch.manifest import MANIFEST_NAME, read_manifest
-    from docextract.extraction.tabular import DOCUMENT_KEYS, LINE_ITEM_KEYS, document_rows, line_item_rows, to_csv
 
     outputs = []
     for record in read_manifest(str(out / MANIFEST_NAME)).values():
         if record.get("status") == "ok" and record.get("output"):
-            outputs.append(json.loads((out / record["output"]).read_text()))
+            outputs.append(json.loads((out / record["output"]).read_text(encoding="utf-8")))
+    if output_format is OutputFormat.jsonl:
+        lines = "".join(json.dumps(output, ensure_ascii=False) + "\n" for output in outputs)
+        _write(out / "documents.jsonl", lines.encode(), overwrite)
+        return
+    from docextract.extraction.tabular import DOCUMENT_KEYS, LINE_ITEM_KEYS, document_rows, line_item_rows, to_csv
+
     _write(out / "documents.csv", to_csv(document_rows(outputs), DOCUMENT_KEYS).encode(), overwrite)
     _write(out / "line_items.csv", to_csv(line_item_rows(outputs), LINE_ITEM_KEYS).encode(), overwrite)

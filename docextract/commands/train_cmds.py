@@ -12,7 +12,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from docextract.commands.common import Device, fail, stderr, user_errors
+from docextract.commands.common import Device, fail, interrupted, stderr, user_errors
 from docextract.errors import InputError, UsageError
 
 
@@ -156,6 +156,7 @@ def finetune(
     """Finetune a layout model on labelled documents. Interrupted? Run the same command again: it resumes.
 
     On several processes or machines, start the same command with torchrun (--batch-size stays the global batch):
+
     torchrun --standalone --nproc-per-node 2 -m docextract finetune ...
     """
     with user_errors():
@@ -183,6 +184,7 @@ def finetune(
         )
         check_device(device.value, mixed_precision.value)  # before the progress bar and the data
         main = _main_process()
+        stopped = False
         with _progress(main) as progress:
             task = progress.add_task("finetune", total=None, info="preparing data")
 
@@ -192,10 +194,33 @@ def finetune(
                 record = run_finetune(options, on_step=on_step, on_epoch=on_epoch)
             except TrainingAborted as error:
                 raise fail(UsageError(str(error), path=str(output)))
+            except KeyboardInterrupt:
+                stopped = True  # said below, once the progress bar has stopped
             finally:
                 _leave_process_group()
+        if stopped:
+            if not main:
+                raise KeyboardInterrupt
+            raise interrupted(training_kept(output))
         if main:
             _finetune_summary(record, output, select_by.value)
+
+
+def training_kept(output: Path) -> str:
+    """What an interrupted finetune or pretrain leaves in ``output``: the checkpoint of the last epoch that ended (the
+    same command resumes from it), or nothing when the first epoch did not end."""
+    from docextract.training.checkpoints import latest_complete_checkpoint
+
+    checkpoint = latest_complete_checkpoint(output) if output.is_dir() else None
+    if checkpoint is None:
+        return ("before the first epoch ended: nothing was kept (a checkpoint is written at the end of each epoch); "
+                "the same command starts over")
+    try:
+        epoch = json.loads((checkpoint / "trainer_state.json").read_text())["epoch"]
+    except (OSError, ValueError, KeyError):
+        epoch = "?"
+    return (f"the checkpoint of epoch {epoch} is kept ({checkpoint}); run the same command again to resume from it "
+            "(the epoch under way is done again)")
 
 
 def _leave_process_group() -> None:
@@ -204,16 +229,45 @@ def _leave_process_group() -> None:
     stop()
 
 
+SELECT_BY_NAMES = {"f1": "entity F1", "field_f1": "field F1", "field_accuracy": "field accuracy"}
+
+
+def best_epoch_lines(history: dict, select_by: str) -> list[str]:
+    """What picked the kept epoch, said in words: the metric (--select-by) and its value, the other --eval scores of
+    that epoch, and, when the picking metric never rose while another did, that the first epoch was kept for it."""
+    best = history.get("best")
+    if not best or select_by not in best:
+        return []
+    name = SELECT_BY_NAMES.get(select_by, select_by)
+    others = ", ".join(f"{SELECT_BY_NAMES[key]} {best[key]:.4f}" for key in SELECT_BY_NAMES
+                       if key != select_by and key in best)
+    lines = [f"best epoch {best['epoch']}, picked by {name} on the --eval data (--select-by {select_by}): "
+             f"{best[select_by]:.4f}" + (f" ({others})" if others else "")]
+    epochs = [record for record in history.get("epochs", []) if select_by in record]
+    if len(epochs) > 1 and all(record[select_by] <= epochs[0][select_by] for record in epochs):
+        for key, other in SELECT_BY_NAMES.items():
+            values = [record.get(key) for record in epochs]
+            if key != select_by and None not in values and max(values) > values[0]:
+                top = max(epochs, key=lambda record: record[key])
+                lines.append(f"{name} never rose above its first epoch's {epochs[0][select_by]:.4f}, so epoch "
+                             f"{best['epoch']} was kept; {other} rose from {values[0]:.4f} to {top[key]:.4f} (epoch "
+                             f"{top['epoch']}): --select-by {key} picks the epoch by it")
+    return lines
+
+
 def _finetune_summary(record: dict, output: Path, select_by: str) -> None:
-    """Which epoch was kept, and how the run ended: early-stopped, or at --epochs while still improving."""
+    """Which epoch was kept and by which metric, and how the run ended: early-stopped, or at --epochs while still
+    improving."""
     history = record["history"]
     best = history.get("best")
-    chosen = f"{select_by} {best[select_by]:.4f}" if best and select_by in best else ""
-    stderr.print(f"model written to {output / 'model'}" + (f" (best epoch {best['epoch']}, {chosen})" if best else ""))
+    stderr.print(f"model written to {output / 'model'}", highlight=False)
+    for line in best_epoch_lines(history, select_by):
+        stderr.print(line, highlight=False)
     stopped = history.get("stopped_early")
     ending = history.get("convergence", {})
     if stopped:
-        stderr.print(f"stopped at epoch {stopped['epoch']}: no better {select_by} for {stopped['patience']} epochs")
+        stderr.print(f"stopped at epoch {stopped['epoch']}: no better {SELECT_BY_NAMES.get(select_by, select_by)} for "
+                     f"{stopped['patience']} epochs", highlight=False)
     elif ending.get("still_improving"):
         stderr.print(f"[bold yellow]still improving:[/] the best epoch is the last one ({best['epoch']}, learning rate "
                      f"{ending.get('final_lr', 0):.3g} at the end): the model may not have converged; run longer "
@@ -241,7 +295,7 @@ def evaluate(
                                   "else the CPU), cpu, cuda or mps (fp32 everywhere). A GPU named but not there: exit 3."),
     plot: Optional[Path] = typer.Option(
         None, "--plot", help="Write a PNG of the field confidence: reliability diagram, risk-coverage curve and "
-                             "straight-through per field (data with `fields`; needs pip install 'docextract[plots]')."),
+                             "straight-through per field (data with `fields`; needs pip install 'docextract\\[plots]')."),
     precision: Optional[float] = typer.Option(
         None, "--precision", min=0.5, max=1.0,
         help="Judge the review statuses at this point of the model's policy (as run --precision; default: its own)."),
@@ -275,6 +329,9 @@ def evaluate(
         net, tokenizer = load_model(model)
         net.to(where)
         documents = load_documents(data, limit)
+        if plot is not None and not any(document.fields for document in documents):
+            raise UsageError("--plot draws the field confidence, which needs documents with `fields` (true field "
+                             "values); this data has none", path=str(data[0]))
         modes = list(ROBUSTNESS_MODES) if robustness is Robustness.all else [robustness.value]
         reports = {}
         with _progress() as progress:
@@ -289,9 +346,6 @@ def evaluate(
         result = {"model": model, "data": [str(p) for p in data], "metric": "seqeval entity-level", "reports": reports}
         if plot is not None:
             mode, first = next(iter(reports.items()))
-            if "confidence" not in first:
-                raise InputError("--plot needs documents with `fields` (true field values) to judge confidences",
-                                 path=str(data[0]), code="INPUT_EMPTY")
             from docextract.training.plots import plot_confidence
 
             names = ", ".join(p.name for p in data)
@@ -308,7 +362,8 @@ def evaluate(
 
 
 def _report_table(reports: dict) -> Table:
-    table = Table(title="entity-level (seqeval), field and Kleister value scores")
+    table = Table(title="entity-level (seqeval), field and Kleister value scores; field precision/recall/F1: the "
+                        "model's most confident entity per label; field accuracy: the field as `run` prints it")
     numeric = ("precision", "recall", "F1", "accuracy", "support")
     for column in ("mode", "label", *numeric):
         table.add_column(column, justify="right" if column in numeric else "left")
@@ -335,9 +390,9 @@ def _report_table(reports: dict) -> Table:
 
 def _confidence_table(reports: dict) -> Table:
     """Per mode, overall and per field: how far the confidence ranks and calibrates, and what could go unread."""
-    table = Table(title="field confidence (true fields as `run` prints them): straight-through = share accepted "
-                        "at that precision")
-    columns = ("mode", "field", "fields", "accuracy", "AUROC", "ECE", "straight 99%", "straight 95%",
+    table = Table(title="field confidence (true fields as `run` prints them; their accuracy is the table above's): "
+                        "straight-through = share accepted at that precision")
+    columns = ("mode", "field", "fields", "AUROC", "ECE", "straight 99%", "straight 95%",
                "own thresholds 99%", "policy accepted", "policy right")
     for column in columns:
         table.add_column(column, justify="left" if column in ("mode", "field") else "right")
@@ -348,7 +403,7 @@ def _confidence_table(reports: dict) -> Table:
 
         policy = s.get("policy") or {}
         own = s.get("straight_through_per_field", s["straight_through"])  # a single field: its own threshold
-        return [str(s["fields"]), fmt(s["accuracy"]), fmt(s["auroc"]), fmt(s["ece"]),
+        return [str(s["fields"]), fmt(s["auroc"]), fmt(s["ece"]),
                 fmt(s["straight_through"]["0.99"]["coverage"]), fmt(s["straight_through"]["0.95"]["coverage"]),
                 fmt(own["0.99"]["coverage"]), fmt(policy.get("coverage")), fmt(policy.get("precision"))]
 
@@ -407,6 +462,7 @@ def pretrain(
 
     The result OUTPUT/model is what `docextract finetune --model OUTPUT/model` starts from. On several processes or
     machines, start the same command with torchrun (--batch-size stays the global batch):
+
     torchrun --standalone --nproc-per-node 2 -m docextract pretrain ...
     """
     with user_errors():
@@ -429,6 +485,7 @@ def pretrain(
         )
         check_device(device.value, mixed_precision.value)  # before the progress bar and the documents
         main = _main_process()
+        stopped = False
         with _progress(main) as progress:
             task = progress.add_task("pretrain", total=None, info="reading documents")
 
@@ -442,8 +499,14 @@ def pretrain(
                 record = run_pretrain(options, on_step=on_step, on_epoch=on_epoch, on_skip=on_skip)
             except TrainingAborted as error:
                 raise fail(UsageError(str(error), path=str(output)))
+            except KeyboardInterrupt:
+                stopped = True  # said below, once the progress bar has stopped
             finally:
                 _leave_process_group()
+        if stopped:
+            if not main:
+                raise KeyboardInterrupt
+            raise interrupted(training_kept(output))
         if main:
             stderr.print(f"model written to {output / 'model'} ({record['train_documents']} documents, "
                          f"{record['train_windows']} windows); finetune it with --model {output / 'model'}")

@@ -29,7 +29,7 @@ from typing import Callable, Iterable, Sequence
 
 from docextract.data.kleister import clipped_to_pages
 from docextract.data.labelled import OUTSIDE, LabelledDocument
-from docextract.data.report import ConvertReport, MatchTally, count_entities
+from docextract.data.report import ConvertReport, DocumentProgress, MatchTally, count_entities
 from docextract.document import Document
 from docextract.errors import InputError
 from docextract.layout import analyze_layout
@@ -149,35 +149,47 @@ def label_document(record_id: str, document: Document, invoice: EmbeddedInvoice,
                             label_set, fields)
 
 
-def convert_einvoices(sources: Path | Iterable[Path], read_document: Callable[[Path], Document] | None = None
-                      ) -> tuple[list[LabelledDocument], ConvertReport]:
-    """Every PDF under ``sources`` (files or folders, searched recursively) that carries an invoice."""
+def convert_einvoices(sources: Path | Iterable[Path], read_document: Callable[[Path], Document] | None = None, *,
+                      on_document: DocumentProgress | None = None) -> tuple[list[LabelledDocument], ConvertReport]:
+    """Every PDF under ``sources`` (files or folders, searched recursively) that carries an invoice.
+    ``on_document(done, total)`` after each PDF, with or without an invoice."""
     sources = [Path(sources)] if isinstance(sources, (str, Path)) else [Path(s) for s in sources]
     read_document = read_document or default_reader()
     tally, notes = MatchTally(), Counter()
     docs, names, identities = [], [], []
-    for source in sources:
-        for pdf in find_pdfs(source):
-            invoice = read_embedded_invoice(pdf)
-            if invoice is None:
-                notes["PDFs without an embedded invoice (skipped)"] += 1
-                continue
-            document, clipped = clipped_to_pages(read_document(pdf))
-            document = analyze_layout(document)  # the lines, blocks and reading order `run` reads in
-            if clipped:
-                notes["boxes clipped to the page"] += clipped
-            if document.word_count == 0:
-                notes["PDFs without words (skipped)"] += 1
-                continue
-            record_id = (pdf.relative_to(source.parent) if source.is_dir() else Path(pdf.name)).with_suffix("").as_posix()
-            docs.append(label_document(record_id, document, invoice, tally))
-            names.append(scenario_name(pdf.stem))
-            identities.append(invoice_identity(invoice))
+    found = [(source, pdf) for source in sources for pdf in find_pdfs(source)]
+    for done, (source, pdf) in enumerate(found, start=1):
+        record = _einvoice_record(source, pdf, read_document, tally, notes)
+        if record is not None:
+            docs.append(record[0])
+            names.append(record[1])
+            identities.append(record[2])
+        if on_document:
+            on_document(done, len(found))
     groups = assign_groups(names, identities)
     docs = [dataclasses.replace(doc, group=group) for doc, group in zip(docs, groups)]
     if docs:
         notes["invoice groups"] = len(set(groups))
     return docs, einvoice_report(docs, tally, notes)
+
+
+def _einvoice_record(source: Path, pdf: Path, read_document: Callable[[Path], Document], tally: MatchTally,
+                     notes: Counter) -> tuple[LabelledDocument, str, tuple[str, str, str] | None] | None:
+    """One PDF's labelled document, scenario name and invoice identity; None (with a note) when it carries no
+    invoice or no words."""
+    invoice = read_embedded_invoice(pdf)
+    if invoice is None:
+        notes["PDFs without an embedded invoice (skipped)"] += 1
+        return None
+    document, clipped = clipped_to_pages(read_document(pdf))
+    document = analyze_layout(document)  # the lines, blocks and reading order `run` reads in
+    if clipped:
+        notes["boxes clipped to the page"] += clipped
+    if document.word_count == 0:
+        notes["PDFs without words (skipped)"] += 1
+        return None
+    record_id = (pdf.relative_to(source.parent) if source.is_dir() else Path(pdf.name)).with_suffix("").as_posix()
+    return label_document(record_id, document, invoice, tally), scenario_name(pdf.stem), invoice_identity(invoice)
 
 
 def einvoice_report(docs: list[LabelledDocument], tally: MatchTally, notes: Counter) -> ConvertReport:

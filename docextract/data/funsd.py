@@ -19,7 +19,7 @@ from pathlib import Path
 from PIL import Image
 
 from docextract.data.labelled import OUTSIDE, LabelledDocument
-from docextract.data.report import ConvertReport, build_report
+from docextract.data.report import ConvertReport, DocumentProgress, build_report
 from docextract.document import Box, Document, Page, Word
 from docextract.errors import InputError
 
@@ -90,14 +90,19 @@ def convert_annotation(annotation_path: Path, image_path: Path, notes: Counter |
     )
 
 
-def convert_funsd(src: str | Path, split: str = "train", limit: int | None = None) -> tuple[list[LabelledDocument], ConvertReport]:
-    """Every form of a FUNSD split (``src`` is the FUNSD root or a split folder), sorted by name."""
+def convert_funsd(src: str | Path, split: str = "train", limit: int | None = None, *,
+                  on_document: DocumentProgress | None = None) -> tuple[list[LabelledDocument], ConvertReport]:
+    """Every form of a FUNSD split (``src`` is the FUNSD root or a split folder), sorted by name. ``on_document(done,
+    total)`` after each form."""
     folder = split_dir(Path(src), split)
     notes: Counter = Counter()
     docs = []
-    for annotation in sorted((folder / "annotations").glob("*.json"))[:limit]:
+    annotations = sorted((folder / "annotations").glob("*.json"))[:limit]
+    for annotation in annotations:
         image = folder / "images" / f"{annotation.stem}.png"
         if not image.exists():
             raise InputError("FUNSD image missing for this annotation", path=str(image), code="INPUT_NOT_FOUND")
         docs.append(convert_annotation(annotation, image, notes))
+        if on_document:
+            on_document(len(docs), len(annotations))
     return docs, build_report("funsd", split, docs, notes=notes)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
+from docextract.data.jsonl import jsonl_lines
 from docextract.document import Document, WordRef
 from docextract.errors import InputError
 from docextract.files import atomic_writer
@@ -102,25 +103,17 @@ class LabelledDocument:
 
 
 def read_jsonl(path: str | Path) -> Iterator[LabelledDocument]:
-    """Every record of a labelled JSONL file, in order. A malformed line raises InputError naming its line."""
+    """Every record of a labelled JSONL file, in order. A file that is not JSONL, or a malformed line, raises
+    InputError naming the file (and the line)."""
     path = Path(path)
-    try:
-        handle = path.open("r", encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError("no such labelled data file", path=str(path), code="INPUT_NOT_FOUND") from None
-    except OSError as error:
-        raise InputError(f"cannot read labelled data: {error.strerror}", path=str(path)) from None
-    with handle:
-        for line_number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                yield LabelledDocument.from_dict(json.loads(line))
-            except (ValueError, KeyError, TypeError) as error:
-                raise InputError(
-                    f"line {line_number}: not a labelled document record ({type(error).__name__}: {error}); "
-                    "run `docextract validate` for every defect", path=str(path),
-                ) from None
+    for line_number, line in jsonl_lines(path):
+        try:
+            yield LabelledDocument.from_dict(json.loads(line))
+        except (ValueError, KeyError, TypeError) as error:
+            raise InputError(
+                f"line {line_number}: not a labelled document record ({type(error).__name__}: {error}); "
+                "run `docextract validate` for every defect", path=str(path),
+            ) from None
 
 
 def write_jsonl(docs: Iterable[LabelledDocument], path: str | Path) -> int:

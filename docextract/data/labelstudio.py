@@ -27,7 +27,7 @@ from typing import Any, Iterable
 from urllib.parse import parse_qs, unquote, urlparse
 
 from docextract.data.labelled import OUTSIDE, LabelledDocument
-from docextract.data.report import ConvertReport
+from docextract.data.report import ConvertReport, DocumentProgress
 from docextract.document import Box, Document, Page, Word
 from docextract.errors import InputError
 
@@ -36,8 +36,10 @@ IMAGE_KEYS = ("image", "ocr", "img", "page")
 
 
 def convert_labelstudio(export: str | Path, files_root: str | Path | None = None, *, ocr: str = "auto",
-                        lang: str = "eng") -> tuple[list[LabelledDocument], ConvertReport]:
-    """Label Studio's JSON export at ``export`` -> labelled documents, in task order (see the module docstring)."""
+                        lang: str = "eng", on_document: DocumentProgress | None = None
+                        ) -> tuple[list[LabelledDocument], ConvertReport]:
+    """Label Studio's JSON export at ``export`` -> labelled documents, in task order (see the module docstring).
+    ``on_document(done, total)`` after each task."""
     export = Path(export)
     try:
         tasks = json.loads(export.read_text(encoding="utf-8"))
@@ -62,6 +64,8 @@ def convert_labelstudio(export: str | Path, files_root: str | Path | None = None
         key, number, page = _page(task, name, root, export, ocr, lang)
         labels, entities, page = _labels(page, annotation, name, notes)
         pages.setdefault(key, []).append((number, page, labels, entities))
+        if on_document:
+            on_document(position + 1, len(tasks))
     documents = []
     label_set = sorted({label for group in pages.values() for _, _, labels, _ in group for label in labels} - {OUTSIDE})
     for key, group in pages.items():

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from docextract.data.labelled import OUTSIDE, LabelledDocument
+
+# A converter's progress: called with (documents done, documents in all) after each one (`convert`'s progress bar).
+DocumentProgress = Callable[[int, int], None]
 
 MAX_EXAMPLES = 5  # unmatched examples kept per key (enough to see why, small enough to read)
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from docextract.data.labelled import OUTSIDE, LabelledDocument
 from docextract.data.matching import compact, compact_words, exact_spans, fuzzy_span
-from docextract.data.report import ConvertReport, MatchTally, build_report
+from docextract.data.report import ConvertReport, DocumentProgress, MatchTally, build_report
 from docextract.document import Box, Document, Line, Page, Word
 from docextract.errors import InputError
 
@@ -165,14 +165,19 @@ def split_dir(src: Path, split: str) -> Path:
     return folder
 
 
-def convert_sroie(src: str | Path, split: str = "train", limit: int | None = None) -> tuple[list[LabelledDocument], ConvertReport]:
-    """Every receipt of a SROIE split (``src`` is the SROIE root or a split folder), sorted by name."""
+def convert_sroie(src: str | Path, split: str = "train", limit: int | None = None, *,
+                  on_document: DocumentProgress | None = None) -> tuple[list[LabelledDocument], ConvertReport]:
+    """Every receipt of a SROIE split (``src`` is the SROIE root or a split folder), sorted by name.
+    ``on_document(done, total)`` after each receipt."""
     folder = split_dir(Path(src), split)
     tally, notes = MatchTally(), Counter()
     docs = []
-    for box_path in sorted((folder / "box").glob("*.txt"))[:limit]:
+    boxes = sorted((folder / "box").glob("*.txt"))[:limit]
+    for box_path in boxes:
         entities_path = folder / "entities" / box_path.name
         if not entities_path.exists():
             raise InputError("SROIE entities file missing for this box file", path=str(entities_path), code="INPUT_NOT_FOUND")
         docs.append(convert_receipt(box_path, entities_path, tally, notes))
+        if on_document:
+            on_document(len(docs), len(boxes))
     return docs, build_report("sroie", split, docs, tally, notes)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from docextract.data.jsonl import jsonl_lines
 from docextract.data.labelled import OUTSIDE
 
 BOX_TOLERANCE = 0.01  # points a box may pass the page edge by (float rounding of converted pixels)
@@ -165,26 +166,20 @@ def _check_structure(check: _Checker, where: str, page: dict, word_count: int) -
 
 
 def _scan(path: Path) -> tuple[list[_Record], list[Issue]]:
+    """The file's records and their defects; a file that is not JSONL at all is an InputError (jsonl_lines)."""
     records: list[_Record] = []
     issues: list[Issue] = []
-    try:
-        handle = path.open("r", encoding="utf-8")
-    except OSError as error:
-        return records, [Issue(ERROR, str(path), None, None, "(file)", f"cannot read: {error.strerror}")]
-    with handle:
-        for number, text in enumerate(handle, start=1):
-            if not text.strip():
-                continue
-            try:
-                data = json.loads(text)
-            except ValueError as error:
-                issues.append(Issue(ERROR, str(path), number, None, "(line)", f"not JSON: {error}"))
-                continue
-            record_id = data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), str) else None
-            check = _Checker(str(path), number, record_id)
-            digest, labels, label_set = _check_record(check, data)
-            issues.extend(check.issues)
-            records.append(_Record(str(path), number, record_id, digest, labels, label_set))
+    for number, text in jsonl_lines(path):
+        try:
+            data = json.loads(text)
+        except ValueError as error:
+            issues.append(Issue(ERROR, str(path), number, None, "(line)", f"not JSON: {error}"))
+            continue
+        record_id = data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), str) else None
+        check = _Checker(str(path), number, record_id)
+        digest, labels, label_set = _check_record(check, data)
+        issues.extend(check.issues)
+        records.append(_Record(str(path), number, record_id, digest, labels, label_set))
     if not records and not issues:
         issues.append(Issue(ERROR, str(path), None, None, "(file)", "no records"))
     return records, issues

@@ -24,17 +24,35 @@ IMAGE = "image"  # the names the config gives its tags; predictions and the conv
 RECTANGLE = "bbox"
 LABELS = "label"
 TEXT = "transcription"
-# Colours cycled over the labels (Label Studio picks one per label otherwise, often two alike).
+# One colour per label (Label Studio picks one per label otherwise, often two alike): Trubetskoy's 18 distinct
+# colours first, then hues spread by the golden angle for a model with more labels (the invoice model has 21).
 _COLOURS = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#bfef45", "#fabed4",
             "#469990", "#dcbeff", "#9a6324", "#800000", "#aaffc3", "#808000", "#000075", "#a9a9a9", "#ffd8b1")
+_GOLDEN_ANGLE = 0.381966  # of a turn: consecutive hues land far apart
+
+
+def label_colours(count: int) -> list[str]:
+    """``count`` different colours (hex), the hand-picked ones first."""
+    import colorsys
+
+    colours = list(_COLOURS[:count])
+    n = 0
+    while len(colours) < count:
+        lightness = (0.38, 0.55, 0.72)[n % 3]
+        red, green, blue = colorsys.hls_to_rgb((n * _GOLDEN_ANGLE) % 1.0, lightness, 0.8)
+        colour = f"#{round(red * 255):02x}{round(green * 255):02x}{round(blue * 255):02x}"
+        if colour not in colours:
+            colours.append(colour)
+        n += 1
+    return colours
 
 
 def labelling_config(labels: Sequence[str]) -> str:
     """The Label Studio labelling config (XML) for regions of ``labels`` with their text."""
     if not labels:
         raise ValueError("no labels for the labelling config")
-    rows = "\n".join(f'    <Label value={quoteattr(label)} background="{_COLOURS[i % len(_COLOURS)]}"/>'
-                     for i, label in enumerate(labels))
+    rows = "\n".join(f'    <Label value={quoteattr(label)} background="{colour}"/>'
+                     for label, colour in zip(labels, label_colours(len(labels))))
     return f"""<View>
   <Image name="{IMAGE}" value="${IMAGE}" zoom="true"/>
   <Labels name="{LABELS}" toName="{IMAGE}">

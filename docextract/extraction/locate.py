@@ -658,3 +658,80 @@ def _locate_address(page: _PageText, address: Any) -> tuple[list[tuple[WordRef, 
     if street_spans or place_spans:
         return [], PRINTED_DIFFERENTLY  # one part printed, not the whole address together
     return [], _near_miss(page, compact(" ".join(lines)))
+
+
+# ---------------------------------------------------------------- line items
+
+LINE_ITEM_CELLS = ("description", "quantity", "unit_price", "amount")
+
+
+def locate_line_items(doc: Document, rows: Sequence[Mapping[str, Any]]) -> list[dict[str, tuple[WordRef, ...]]]:
+    """Where each of an invoice's line items is printed: per row, each cell's words (cells not found are absent).
+
+    ``rows``: the XML's rows in order, ``description`` a string and ``quantity``, ``unit_price``, ``amount`` Decimals
+    (or None). A row is found by its description (the first occurrence after the previous row's, else any free
+    one); its numbers are then read on the description's line (or the line under it): the amount and the unit price
+    right-most (columns end in the line total), the quantity left-most, each in any number format. No word is given
+    to two cells."""
+    page = _PageText(doc)
+    claimed: set[int] = set()
+    after = -1
+    located = []
+    for row in rows:
+        cells: dict[str, tuple[WordRef, ...]] = {}
+        span = _description_span(page, " ".join(str(row.get("description") or "").split()), claimed, after)
+        if span is not None:
+            claimed.update(span)
+            after = span[0]
+            cells["description"] = page.refs_of(span)
+            for name, rightmost in (("amount", True), ("unit_price", True), ("quantity", False)):
+                value = row.get(name)
+                if value is None:
+                    continue
+                found = _number_on_row(page, span, Decimal(value), claimed, rightmost, integer=name == "quantity")
+                if found is not None:
+                    claimed.update(found)
+                    cells[name] = page.refs_of(found)
+        located.append(cells)
+    return located
+
+
+def _description_span(page: _PageText, description: str, claimed: set[int], after: int) -> tuple[int, ...] | None:
+    """The words of a line item's description: the whole of it, else its first words (a long description the
+    page cuts or wraps around other columns), the first free occurrence after position ``after`` preferred."""
+    words = description.split()
+    for count in ([len(words)] + [n for n in (4, 3) if n < len(words)]):
+        needle = compact(" ".join(words[:count]))
+        if len(needle) < 4 and count < len(words):
+            continue
+        spans = [s for s in page.find(needle, multiline=True) if not claimed.intersection(s)] if needle else []
+        if spans:
+            return next((s for s in spans if s[0] > after), spans[0])
+    return None
+
+
+def _number_on_row(page: _PageText, row: tuple[int, ...], value: Decimal, claimed: set[int], rightmost: bool,
+                   integer: bool) -> tuple[int, ...] | None:
+    """The words on the row of ``row``, right of its first word, that print ``value`` and are not yet ``claimed``."""
+    forms = amount_forms(value)
+    if integer and value == value.to_integral_value():
+        forms.add(str(abs(int(value))))  # a quantity printed without decimals
+    first = page.box(row[0])
+    # on the description's line or the next one: a table may set its amounts a line lower than the text
+    low, high = first.top - 0.5 * first.height, first.bottom + 1.2 * first.height
+    on_row = {i for i in range(len(page.words))
+              if i not in claimed and page.page(i) == page.page(row[0]) and page.box(i).x0 > first.x0
+              and low <= (page.box(i).top + page.box(i).bottom) / 2 <= high}
+    candidates = []
+    for start in sorted(on_row):
+        for size in range(1, MAX_AMOUNT_WORDS + 1):
+            span = tuple(range(start, start + size))
+            if not on_row.issuperset(span) or not all(page.same_row(a, b) for a, b in zip(span, span[1:])):
+                break
+            if any(c.isdigit() for c in page.texts[start]) and _amount_text([page.texts[i] for i in span]) in forms:
+                candidates.append(span)
+    if not candidates:
+        return None
+    if rightmost:
+        return max(candidates, key=lambda s: (page.box(s[-1]).x1, len(s)))
+    return min(candidates, key=lambda s: (page.box(s[0]).x0, -len(s)))

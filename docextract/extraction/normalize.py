@@ -135,6 +135,10 @@ def parse_date(text: str, locale: str = DEFAULT_LOCALE, default_year: int | None
     cleaned, month_names = _FOREIGN_MONTH.subn(lambda m: _ENGLISH_MONTHS[MONTH_NUMBERS[m.group(1).lower()] - 1], cleaned)
     if month_names:
         cleaned = _SPANISH_DE.sub(" ", cleaned)
+    if month_names and len(re.findall(r"\d+", cleaned)) > 2:
+        cleaned = _around_month(cleaned)  # "10 Tuesday, January 13, 2009": the 10 is no part of the date
+        if len(re.findall(r"\d+", cleaned)) > 2:
+            return None  # "10 January 13 2009": three numbers at a month name, which two are the date is a guess
     if not month_names and len(re.findall(r"\d+", cleaned)) < 3 and not re.fullmatch(r"\d{8}", cleaned):
         return None  # "2.6", "12/24": a version, a fraction, a card expiry; a numeric date prints day, month and year
     iso_like = re.fullmatch(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}", cleaned)
@@ -151,6 +155,28 @@ def parse_date(text: str, locale: str = DEFAULT_LOCALE, default_year: int | None
     if not 1900 <= parsed.year <= 2100:
         return None
     return parsed.date()
+
+
+_DATE_NUMBER = re.compile(r"\d{1,4}(?:st|nd|rd|th)?[.,]?", re.IGNORECASE)
+
+
+def _around_month(text: str) -> str:
+    """The month name of ``text`` and the numbers right beside it: a date with a month name has at most a day and a
+    year, so a number further away (a line number, a count before a weekday) is another value. dateutil would
+    take it as the day and the real day as the year: "10 Tuesday, January 13, 2009" gave 2013-01-10."""
+    tokens = text.split()
+    month = next((i for i, token in enumerate(tokens) if token.strip(".,").capitalize() in _ENGLISH_MONTHS), None)
+    if month is None:
+        return text
+    start, end = month, month + 1
+    if start > 0 and _DATE_NUMBER.fullmatch(tokens[start - 1]):  # "13 January": a day before the month
+        start -= 1
+    # after it: a day and a year at most ("January 13, 2009"), the year last
+    while end < len(tokens) and end - month <= 2 and _DATE_NUMBER.fullmatch(tokens[end]):
+        end += 1
+        if len(re.sub(r"\D", "", tokens[end - 1])) == 4:
+            break
+    return " ".join(tokens[start:end])
 
 
 def currencies_in(text: str, *, any_case: bool = False) -> list[str]:

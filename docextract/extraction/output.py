@@ -64,16 +64,18 @@ def build_output(
     field_calibration: Callable[[float], float] | None = None,
     scoring: FieldScoring | None = None,
     split: bool = False,
+    labels: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """The full output object for one file. ``tagged``: every word in reading order with its tag;
     ``field_calibration`` maps raw field confidences to calibrated ones (None: raw, as before); ``scoring``
     (:mod:`docextract.extraction.scoring`, the model's calibration and review policy) then gives the fields their
     evidence confidence and review status (without one: the calibration alone and no fitted policy). ``split``:
     an invoice model's file may hold several invoices, each its own document (:mod:`docextract.extraction.segments`;
-    a file of one invoice gives the same single document either way)."""
+    a file of one invoice gives the same single document either way). ``labels``: the model's entity labels (None:
+    ``model["labels"]``); ``timings_ms`` appear only when given."""
     ids = token_ids(doc)
     locale = document_locale(doc)
-    labels = tuple(model.get("labels") or ()) if model else ()
+    labels = tuple(labels if labels is not None else (model.get("labels") or ())) if model else ()
     segments = [Segment(0, len(doc.pages))]
     if split and "invoice_number" in labels and len(doc.pages) > 1:
         segments = split_documents(doc)
@@ -103,7 +105,7 @@ def build_output(
             "ocr": ocr,
             "reading_order": "xycut",
             "locale": locale,
-            "timings_ms": timings_ms or {},
+            **({"timings_ms": timings_ms} if timings_ms else {}),
         },
         "pages": [
             {
@@ -121,6 +123,44 @@ def build_output(
         "warnings": list(doc.warnings),
         "errors": [],
     }
+
+
+def fields_view(output: dict[str, Any]) -> dict[str, Any]:
+    """The compact view of an output (``run --fields-only``), for people and shell pipelines: per document each
+    field's value, normalised value, confidence and status, the line items' cells (normalised where they normalise)
+    and whether the document needs review and why; the file, the model's name and the warnings. Everything else
+    (boxes, words, entities, checks) is in the full output."""
+    model = output["run"].get("model") or {}
+    documents = []
+    for document in output["documents"]:
+        validation = document.get("validation") or {}
+        documents.append({
+            "page_range": document["page_range"],
+            "fields": {label: {key: field.get(key) for key in ("value", "normalized", "confidence", "status")}
+                       for label, field in document["fields"].items()},
+            "line_items": [{name: _cell_value(cell) for name, cell in item["fields"].items()}
+                           for item in document["line_items"]],
+            "needs_review": bool(validation.get("needs_review")),
+            "review_reasons": list(validation.get("review_reasons") or []),
+        })
+    return {
+        "schema_version": output["schema_version"],
+        "view": "fields",
+        "source": output["source"]["path"],
+        "model": model.get("name"),
+        "documents": documents,
+        **({"values": {key: [value["value"] for value in values] for key, values in output["values"].items()}}
+           if "values" in output else {}),
+        "warnings": list(output["warnings"]),
+    }
+
+
+def _cell_value(cell: dict[str, Any]) -> str:
+    """A line item cell in one string: its normalised amount or value, else the text as printed."""
+    normalized = cell.get("normalized")
+    if isinstance(normalized, dict):
+        return normalized.get("amount") or cell["value"]
+    return cell["value"] if normalized is None else str(normalized)
 
 
 def reading_order_text(doc: Document) -> str:

@@ -4,7 +4,8 @@ Each page is drawn as the reader saw it (the PDF page rendered with pypdfium2, t
 itself, or a white page for pre-extracted words JSON), then annotated:
 
 * every word's box is tinted with the colour of the window whose core holds it;
-* every block is outlined, with its reading-order number in a badge at its top-left corner;
+* every block is outlined, with its reading-order number in a badge beside it (left of its first line where that
+  covers no word, else above it, right of it or below it: never over the block's own text);
 * a legend at the top names the window colours.
 """
 
@@ -40,6 +41,39 @@ def window_colour(window_index: int) -> tuple[int, int, int]:
 
 def _core_window_of(windows: Sequence[Window]) -> dict[WordRef, int]:
     return {ref: w.index for w in windows for ref in w.core}
+
+
+def block_badges(page, scale: float, size: tuple[int, int], font) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """Each block's reading-order number and the pixel rectangle of its badge: the first of left of the block's
+    top, above it, right of it and below it that covers no word and no earlier badge and lies inside the image;
+    left of it when every place covers something (a crowded page), never over the block's first words."""
+    words = [tuple(v * scale for v in (w.box.x0, w.box.top, w.box.x1, w.box.bottom)) for w in page.words]
+    placed: list[tuple[float, float, float, float]] = []
+    out = []
+    for rank, b in enumerate(page.block_order or range(len(page.blocks))):
+        box = page.blocks[b].box
+        x0, top, x1, bottom = box.x0 * scale - 2, box.top * scale - 2, box.x1 * scale + 2, box.bottom * scale + 2
+        label = str(rank + 1)
+        lx0, ly0, lx1, ly1 = font.getbbox(label)
+        width, height = lx1 - lx0 + 8, ly1 - ly0 + 6
+        candidates = [(x0 - width - 1, top), (x0, top - height - 1), (x1 + 1, top), (x0, bottom + 1)]
+        rects = [(x, y, x + width, y + height) for x, y in candidates]
+        inside = [r for r in rects if r[0] >= 0 and r[1] >= 0 and r[2] <= size[0] and r[3] <= size[1]]
+        free = [r for r in inside if not any(_overlap(r, other) for other in words + placed)]
+        badge = free[0] if free else _clamped(rects[0], size)
+        placed.append(badge)
+        out.append((label, badge))
+    return out
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _clamped(rect, size: tuple[int, int]) -> tuple[float, float, float, float]:
+    width, height = rect[2] - rect[0], rect[3] - rect[1]
+    x, y = min(max(rect[0], 0), size[0] - width), min(max(rect[1], 0), size[1] - height)
+    return (x, y, x + width, y + height)
 
 
 def page_background(doc: Document, page_index: int, dpi: float = RENDER_DPI, password: str | None = None) -> Image.Image:
@@ -89,12 +123,11 @@ def render_page(
         colour = UNWINDOWED if window is None else window_colour(window)
         draw.rectangle(px(word.box), fill=colour + (WORD_TINT_ALPHA,), outline=colour + (255,))
 
-    for rank, b in enumerate(page.block_order or range(len(page.blocks))):
+    for b in range(len(page.blocks)):
         x0, top, x1, bottom = px(page.blocks[b].box)
         draw.rectangle((x0 - 2, top - 2, x1 + 2, bottom + 2), outline=BLOCK_OUTLINE + (255,), width=BLOCK_OUTLINE_WIDTH)
-        label = str(rank + 1)
-        lx0, ly0, lx1, ly1 = draw.textbbox((0, 0), label, font=font)
-        badge = (x0 - 2, max(0, top - 2 - (ly1 - ly0) - 6), x0 - 2 + (lx1 - lx0) + 8, max(ly1 - ly0 + 6, top - 2))
+    for label, badge in block_badges(page, scale, base.size, font):
+        lx0, ly0, _, _ = font.getbbox(label)
         draw.rectangle(badge, fill=BLOCK_OUTLINE + (255,))
         draw.text((badge[0] + 4 - lx0, badge[1] + 3 - ly0), label, fill=(255, 255, 255, 255), font=font)
 

@@ -76,11 +76,13 @@ class InvoiceLine:
     quantity: Decimal | None = None
     unit_price: Decimal | None = None  # net price per unit
     amount: Decimal | None = None  # the line's net total
+    parent: str = ""  # a sub-line's parent line id (CII EXTENDED's ParentLineID): its amount is in its parent's
 
     def to_dict(self) -> dict[str, str | None]:
         return {"description": self.description,
                 **{k: None if v is None else str(v) for k, v in
-                   (("quantity", self.quantity), ("unit_price", self.unit_price), ("amount", self.amount))}}
+                   (("quantity", self.quantity), ("unit_price", self.unit_price), ("amount", self.amount))},
+                **({"parent": self.parent} if self.parent else {})}
 
 
 @dataclass(frozen=True)
@@ -138,7 +140,8 @@ class EmbeddedInvoice:
     def summary(self) -> dict[str, Any]:
         """What the output reports about the XML itself (``documents[].embedded_invoice``)."""
         return {"attachment": self.attachment, "syntax": self.syntax, "profile": self.profile,
-                "type_code": self.type_code, "line_items": [item.to_dict() for item in self.line_items]}
+                "type_code": self.type_code, "line_items": [item.to_dict() for item in self.line_items],
+                "line_total": None if self.line_total is None else normalized_text(self.line_total)}
 
 
 def normalized_text(value: Any) -> str:
@@ -404,6 +407,7 @@ def _cii_line(item, ns: dict[str, str], v1: bool) -> InvoiceLine:
         unit_price=(_decimal(agreement.find("ram:NetPriceProductTradePrice/ram:ChargeAmount", ns))
                     if agreement is not None else None),
         amount=_decimal(settlement.find(f"{summation}/ram:LineTotalAmount", ns)) if settlement is not None else None,
+        parent=_text(item.find("ram:AssociatedDocumentLineDocument/ram:ParentLineID", ns)),
     )
 
 

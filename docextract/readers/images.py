@@ -114,5 +114,8 @@ def _read_frame(image: Image.Image, index: int, *, ocr: str, lang: str, source: 
         return Page(number=number, width=upright.width * scale, height=upright.height * scale, words=(),
                     text_source="ocr", rotation_applied=exif_turn)
     words, turned = ocr_mod.ocr_upright(upright, dpi=dpi, lang=lang, source=source, timeout=timeout)
+    sparse = ocr_mod.sparse_text_warning(upright, len(words.words), dpi=dpi, number=number, asked=False)
+    if sparse:
+        warnings.append(sparse)
     return Page(number=number, width=words.width, height=words.height, words=words.words,
                 text_source="ocr", rotation_applied=(exif_turn + turned) % 360)

@@ -59,6 +59,12 @@ MIN_WORDS_FOR_ORIENTATION = 5  # words
 # 300 dpi and ~2x faster; at 100 dpi OSD starts to fail (measured). Smaller images are not reduced.
 OSD_SHORT_SIDE = 1275  # pixels
 
+# sparse_text_warning(): a page with print on it whose OCR gives fewer words than this was read at too coarse a
+# resolution (examples/invoice.pdf, 170 words: 4 at --dpi 50, 29 at 72, 135 at 100, 169 at 150).
+SPARSE_OCR_WORDS = 10  # words
+INK_SHARE = 0.002  # share of dark pixels (under half brightness) from which a page holds print, not a blank
+READABLE_DPI = 150  # dots per inch: below it, a warning names a higher --dpi
+
 INSTALL_HINT = "install Tesseract 5 (Debian/Ubuntu: apt-get install tesseract-ocr; macOS: brew install tesseract)"
 
 
@@ -188,6 +194,23 @@ def ocr_image(image: Image.Image, *, dpi: float, lang: str, source: str,
         words.append(Word(text=text, box=box, confidence=min(confidence / 100.0, 1.0)))
     scale = 72.0 / dpi
     return OcrWords(words=tuple(words), width=image.width * scale, height=image.height * scale)
+
+
+def sparse_text_warning(image: Image.Image, word_count: int, *, dpi: float, number: int, asked: bool) -> str | None:
+    """A warning when OCR found (almost) no words on page ``number`` although the image holds print: text this
+    coarse (``dpi``) is lost. None for a page with words, or a blank one. ``asked``: the resolution is --dpi's (a
+    PDF page rendered for OCR), else the image file's own."""
+    if word_count >= SPARSE_OCR_WORDS:
+        return None
+    histogram = to_ocr_mode(image).convert("L").histogram()
+    if sum(histogram[:128]) < INK_SHARE * image.width * image.height:
+        return None  # a blank page: nothing to read
+    where = f"page {number}: OCR at {dpi:g} dpi found {word_count} word{'s' if word_count != 1 else ''} on a page with print"
+    if dpi >= READABLE_DPI:
+        return where
+    if asked:
+        return f"{where}; small print needs more pixels: try --dpi 300 (the default)"
+    return f"{where}; the image is scanned at {dpi:g} dpi, too coarse for its print: scan it at 300 dpi"
 
 
 def looks_upright(words: tuple[Word, ...]) -> bool:

@@ -74,6 +74,14 @@ FIELD_ACCURACY_RULE = (
 )
 
 
+RUN_FIELD_ACCURACY_RULE = (  # what `evaluate` reports as field accuracy (judged by FIELD_ACCURACY_RULE's matching)
+    "share of documents that have the field whose field as `run` prints it (the most confident entity of its label, "
+    "or the value read from its key on the page) matches one expected value: both NFKC-normalised, case-folded, "
+    "whitespace collapsed and outer .,:; stripped; the prediction may also match in its typed-normalised form (ISO "
+    "date, decimal amount, canonical IBAN); no field printed counts as wrong"
+)
+
+
 KLEISTER_METRIC_RULE = (
     "F1 over (key, value) pairs, micro over documents: predicted pairs from document_values (mentions "
     "normalised and merged, one value per single-valued key, at most two parties above their threshold named on "
@@ -178,10 +186,27 @@ def evaluate_model(model, tokenizer, documents: Sequence[LabelledDocument], sett
         from docextract.training.risk_coverage import confidence_report
 
         report["confidence"] = {**confidence_report(judged), "review": scoring.describe()}
+        if "fields" in report:
+            _accuracy_as_run_prints(report["fields"], judged)
     # How the documents were read: window size and page crossing are the model's (see pipeline.model_windows).
     report["windows"] = {"max_tokens": settings.max_tokens, "stride": settings.stride,
                          "cross_pages": settings.cross_pages, **window_counts}
     return report
+
+
+def _accuracy_as_run_prints(fields: dict[str, Any], judged) -> None:
+    """The field accuracy of the report is that of the fields as `run` prints them (a value read from its key where the
+    model found none, ...), the one figure ``report["confidence"]`` judges too; precision, recall and F1 stay the
+    model's most confident entity per label. Before, evaluate printed both (0.5755 and 0.5468 on factur-x-kit)."""
+    counts: dict[str, Counter] = {}
+    for field in judged:
+        counts.setdefault(field.key, Counter()).update(documents=1, correct=field.correct)
+    for key, scores in fields["per_key"].items():
+        if key in counts:
+            scores["accuracy"] = counts[key]["correct"] / counts[key]["documents"]
+    total = sum(counts.values(), Counter())
+    fields["micro"]["accuracy"] = total["correct"] / total["documents"] if total["documents"] else 0.0
+    fields["accuracy_rule"] = RUN_FIELD_ACCURACY_RULE
 
 
 def score_tagged(pairs: Iterable[tuple[LabelledDocument, Sequence[TaggedWord]]], settings: EvalSettings) -> dict[str, Any]:

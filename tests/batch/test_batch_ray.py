@@ -144,7 +144,8 @@ def test_driver_killed_then_resume_gives_the_local_engines_outputs(cluster, mixe
     inputs, local = mixed
     out = tmp_path / "out"
     command = ["run", str(inputs), "--out", str(out), "--model", "none", "--engine", "ray", "--address", cluster,
-               "--workers", str(CPUS), "--timeout", str(TIMEOUT_S), "--max-memory", str(MEMORY_MB), "--follow-symlinks"]
+               "--workers", str(CPUS), "--timeout", str(TIMEOUT_S), "--max-memory", str(MEMORY_MB), "--follow-symlinks",
+               "--glob", "**/*"]  # every file, as the local reference run took them (hostile ones included)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(TESTS)])}
     driver = subprocess.Popen([sys.executable, "-c", "from docextract.cli import main; main()", *command], env=env,
                               start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -13,7 +13,7 @@ import sys
 from test_batch import make_tree, manifest
 from test_batch_kill import REPO, TESTS
 
-from docextract.errors import EXIT_INPUT_FAILED, EXIT_MISSING_DEPENDENCY
+from docextract.errors import EXIT_MISSING_DEPENDENCY, EXIT_OK
 
 WITHOUT_RAY = "import sys; sys.modules['ray'] = None; from docextract.cli import main; main()"  # import ray fails
 
@@ -27,8 +27,9 @@ def test_without_ray_the_local_engine_runs_and_the_ray_engine_names_the_extra(tm
                               timeout=120)
 
     local = cli("run", str(inputs), "--out", str(tmp_path / "local"), "--model", "none")
-    assert local.returncode == EXIT_INPUT_FAILED, local.stderr  # a.txt is not a document: a record, not a crash
-    assert manifest(tmp_path / "local")["a.txt"]["error"]["code"] == "UNSUPPORTED_FORMAT"
+    assert local.returncode == EXIT_OK, local.stderr  # a.txt is not a document: a skipped record, not a crash
+    record = manifest(tmp_path / "local")["a.txt"]
+    assert (record["status"], record["error"]["code"]) == ("skipped", "UNSUPPORTED_FORMAT")
     missing = cli("run", str(inputs), "--out", str(tmp_path / "ray"), "--model", "none", "--engine", "ray")
     assert missing.returncode == EXIT_MISSING_DEPENDENCY
     assert "pip install 'docextract[ray]'" in missing.stderr and "Traceback" not in missing.stderr

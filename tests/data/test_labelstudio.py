@@ -110,6 +110,15 @@ def test_the_labelling_config_names_the_models_labels_and_the_regions_tags(tasks
     assert {label.get("value") for label in ET.fromstring(custom.stdout).iter("Label")} == {"total", "iban"}
 
 
+def test_every_label_gets_a_colour_of_its_own():
+    """The invoice model has 21 labels; 18 colours cycled gave three pairs of labels the same colour."""
+    root = ET.fromstring(runner.invoke(app, ["labelstudio-config"]).stdout)
+    colours = [label.get("background") for label in root.iter("Label")]
+    assert len(colours) == 21 and len(set(colours)) == 21
+    many = ET.fromstring(runner.invoke(app, ["labelstudio-config", *[f"label_{n}" for n in range(60)]]).stdout)
+    assert len({label.get("background") for label in many.iter("Label")}) == 60
+
+
 def reviewed(made: list[dict]) -> list[dict]:
     """What Label Studio exports after a reviewer accepted the predictions and relabelled the first region 'total'."""
     export = []

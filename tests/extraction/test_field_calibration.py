@@ -166,7 +166,9 @@ def test_calibrated_run_output_has_mapped_confidences_and_stays_valid(tiny_folde
     assert compared
 
     # calibrated: the same extraction, confidences through the map, raw ones kept
-    assert mapped["run"]["model"]["field_calibration"] == known.to_config()
+    assert mapped["run"]["model"]["field_calibration"] == known.to_config()["method"]  # its coefficients: config.json
+    assert mapped["run"]["model"]["settings_hash"] != plain["run"]["model"]["settings_hash"]
+    assert mapped["run"]["model"]["version"] == plain["run"]["model"]["version"]  # the same weights
     assert _without_confidences(mapped) == _without_confidences(plain)
     pairs = list(zip(plain_fields, _field_objects(mapped)))
     assert len(pairs) == len(plain_fields)

@@ -92,6 +92,15 @@ def test_partial_date_takes_the_documents_year_never_todays():
     assert parse_date("July 2024", "en_US") == date(2024, 7, 1)  # no day: the first, never today's
 
 
+def test_a_number_away_from_the_month_is_no_part_of_the_date():
+    """A stray number before a weekday was read as the day and the real day as the year (2013-01-10)."""
+    assert parse_date("10 Tuesday, January 13, 2009", "en_US") == date(2009, 1, 13)
+    assert parse_date("10 Tuesday, January 13, 2009", "de_DE") == date(2009, 1, 13)
+    assert parse_date("Tuesday 13 January 2009, 10", "en_GB") == date(2009, 1, 13)
+    assert parse_date("Jan. 13, 2009 10:30", "en_US") == date(2009, 1, 13)
+    assert parse_date("10 January 13 2009", "en_US") is None  # three numbers at the month: no guess
+
+
 @pytest.mark.parametrize("text, expected", [
     ("Total: US$ 12.00", "USD"), ("RM 12.50", "MYR"), ("12,50 €", "EUR"), ("CHF 40.00", "CHF"),
     ("eur", "EUR"),  # a currency field's own text, any case
