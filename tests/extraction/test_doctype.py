@@ -1,0 +1,89 @@
+"""What kind of document a page is, and what an invoice model does with one that is not an invoice."""
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from docextract.cli import app
+from docextract.document import Box, Document, Page, Word
+from docextract.extraction.doctype import document_type, model_document_types
+from docextract.extraction.entities import normalize_value
+from docextract.extraction.key_values import key_value_entities
+from docextract.layout import analyze_layout
+
+
+def _page(rows: list[list[tuple[str, float]]]) -> Document:
+    words = []
+    for r, row in enumerate(rows):
+        top = 60 + 16 * r
+        for cell, x in row:
+            for text in cell.split():
+                words.append(Word(text, Box(x, top, x + 6 * len(text), top + 11)))
+                x += 6 * len(text) + 4
+    doc = Document(source="in/doc.pdf", pages=(Page(number=1, width=595.0, height=842.0, words=tuple(words)),),
+                   sha256="0" * 64)
+    return analyze_layout(doc)
+
+
+INVOICE = [[("ACME Hosting B.V.", 40)], [("Invoice", 40)], [("Invoice number:", 40), ("INV-2024-0042", 200)],
+           [("Invoice date:", 40), ("12.03.2024", 200)], [("Net amount", 40), ("100,00 EUR", 400)],
+           [("VAT 21 %", 40), ("21,00 EUR", 400)], [("Total", 40), ("121,00 EUR", 400)]]
+LETTER = [[("Dear Sir or Madam,", 40)], [("Hello World! Lorem ipsum dolor sit amet, consectetur adipiscing.", 40)],
+          [("Meeting on 12.03.2024 in the hallway, room 4.", 40)], [("Kind regards", 40)], [("Jane Doe", 40)]]
+
+
+def test_an_invoice_is_typed_by_its_keyed_values():
+    decided = document_type(_page(INVOICE))
+    assert decided.type == "invoice"
+    assert "invoice_number" in decided.signals["keyed_fields"] and "total" in decided.signals["keyed_fields"]
+
+
+def test_a_credit_note_keeps_its_title_and_its_amounts_their_sign():
+    rows = [[("Credit note", 40)], *INVOICE[2:6], [("Total", 40), ("-121,00 EUR", 400)]]
+    doc = _page(rows)
+    assert document_type(doc).type == "credit_note"
+    found = {e.label: e for e in key_value_entities(doc, [], ("total",), {}, "de_DE", 2024)}
+    _, normalized, _ = normalize_value("total", found["total"].text(doc), "de_DE", "EUR")
+    assert normalized == {"amount": "-121.00", "currency": "EUR"}
+
+
+def test_a_letter_a_contract_and_a_receipt_are_not_invoices():
+    assert document_type(_page(LETTER)).type == "other"
+    prose = ("This Agreement is made between the Parties. Whereas the Parties wish to exchange Confidential "
+             "Information, they hereby agree that each Party shall protect it. ") * 16
+    words = prose.split()
+    contract = _page([[(" ".join(words[i:i + 14]), 40)] for i in range(0, len(words), 14)])
+    assert document_type(contract).type == "contract"
+    receipt = _page([[("SUPERMART SDN BHD", 40)], [("Cashier: 03", 40)], [("Bread", 40), ("4.50", 300)],
+                     [("Milk", 40), ("6.20", 300)], [("TOTAL", 40), ("10.70", 300)], [("CASH", 40), ("20.00", 300)],
+                     [("CHANGE", 40), ("9.30", 300)]])
+    assert document_type(receipt).type == "receipt"
+
+
+def test_models_say_which_types_they_read():
+    assert model_document_types(["invoice_number", "total", "vendor_name"]) == ("invoice", "credit_note", "receipt")
+    assert model_document_types(["party", "jurisdiction", "term"]) == ("contract",)
+    assert model_document_types(["question", "answer", "header"]) is None
+
+
+def test_the_invoice_model_accepts_nothing_on_a_page_that_is_not_an_invoice(tmp_path):
+    from pdf_factory import text_lines_pdf
+
+    pdf = tmp_path / "letter.pdf"
+    text_lines_pdf(pdf, [" ".join(text for text, _ in row) for row in LETTER] + ["ACME GmbH, Main Street 4, Berlin"],
+                   width=595, height=400)
+    result = CliRunner().invoke(app, ["run", str(pdf)])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)["documents"][0]
+    assert document["document_type"]["type"] == "other"
+    assert all(field["status"] == "review" for field in document["fields"].values())
+    assert document["validation"]["needs_review"]
+    assert document["validation"]["review_reasons"][0].startswith("document type: other")
+
+
+def test_the_example_invoice_is_an_invoice():
+    example = Path(__file__).resolve().parents[2] / "examples" / "invoice.pdf"
+    result = CliRunner().invoke(app, ["run", str(example)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["documents"][0]["document_type"]["type"] == "invoice"
