@@ -72,6 +72,7 @@ def prepare(args) -> None:
     folds = args.folds.split(",") if args.folds else list(EINVOICE_PRODUCERS)
     plan = {"real": str(args.real), "extra": args.extra, "synth": str(args.synth), "sroie": str(args.sroie),
             "recipe": RECIPE, "producers": producers(real + extra), "folds": {}}
+    plan["extra_per_producer"] = args.extra_per_producer
     for fold in folds:
         training, held_out = leave_out(real + extra, fold)
         if not held_out:
@@ -79,19 +80,40 @@ def prepare(args) -> None:
         for r in held_out:  # `convert` wrote sources relative to where it ran (run this from there too)
             if r.get("source"):
                 r["source"] = str(Path(r["source"]).resolve())
-        copies = [{**r, "id": f"{r['id']}#copy{k}"} if k else r for k in range(RECIPE["real_copies"]) for r in training]
+        real_training = [r for r in training if not r.get("producer")]
+        copies = [{**r, "id": f"{r['id']}#copy{k}"} if k else r for k in range(RECIPE["real_copies"])
+                  for r in real_training]
         _write(work / fold / "train_real.jsonl", copies)
+        rendered = _per_producer([r for r in training if r.get("producer")], args.extra_per_producer)
+        if rendered:
+            _write(work / fold / "train_extra.jsonl", rendered)
         _write(work / fold / "test.jsonl", held_out)
-        plan["folds"][fold] = {"train_real_documents": len(training), "train_producers": producers(training),
-                               "test_documents": len(held_out)}
-        print(f"{fold}: train {len(training)} real/rendered documents (x{RECIPE['real_copies']}), test {len(held_out)}",
-              file=sys.stderr)
+        plan["folds"][fold] = {"train_real_documents": len(real_training), "train_extra_documents": len(rendered),
+                               "train_producers": producers(real_training + rendered), "test_documents": len(held_out)}
+        print(f"{fold}: train {len(real_training)} real documents (x{RECIPE['real_copies']}) and {len(rendered)} "
+              f"rendered, test {len(held_out)}", file=sys.stderr)
     (work / "plan.json").write_text(json.dumps(plan, indent=2), encoding="utf-8")
 
 
+def _per_producer(records: list[dict], limit: int | None) -> list[dict]:
+    """At most ``limit`` records of each producer, a seeded sample (all of them without a limit)."""
+    import random
+
+    from docextract.data.producers import producer_of
+
+    by_producer: dict[str, list[dict]] = defaultdict(list)
+    for r in sorted(records, key=lambda r: r["id"]):
+        by_producer[producer_of(r)].append(r)
+    out = []
+    for name, rs in sorted(by_producer.items()):
+        out += rs if limit is None or len(rs) <= limit else random.Random(f"lopo:{name}").sample(rs, limit)
+    return out
+
+
 def train_command(work: Path, fold: str, plan: dict, threads: int | None) -> list[str]:
+    extra = [str(work / fold / "train_extra.jsonl")] if (work / fold / "train_extra.jsonl").is_file() else []
     return [str(REPO / ".venv" / "bin" / "docextract"), "finetune", plan["synth"], str(work / fold / "train_real.jsonl"),
-            plan["sroie"], "--output", str(work / fold / "run"), "--model", str(REPO / RECIPE["base"]),
+            *extra, plan["sroie"], "--output", str(work / fold / "run"), "--model", str(REPO / RECIPE["base"]),
             "--label-map", SROIE_LABEL_MAP, "--epochs", str(RECIPE["epochs"]), "--lr", str(RECIPE["lr"]),
             "--batch-size", str(RECIPE["batch_size"]), "--seed", str(RECIPE["seed"]),
             "--limit", str(RECIPE["sroie_receipts"]), *(["--threads", str(threads)] if threads else [])]
@@ -294,6 +316,7 @@ def main() -> None:
     p.add_argument("--sroie", required=True, help="SROIE training receipts (docextract convert sroie --split train)")
     p.add_argument("--extra", action="append", default=[], help="more labelled producers (records with `producer`)")
     p.add_argument("--folds", help="producers to hold out, comma-separated (default: the four e-invoice producers)")
+    p.add_argument("--extra-per-producer", type=int, help="train on at most this many --extra records per producer")
     p = sub.add_parser("train")
     p.add_argument("--work", required=True)
     p.add_argument("--fold")
