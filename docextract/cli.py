@@ -44,7 +44,9 @@ def _main(
 
 
 # Each command lives in docextract/commands/; this file only registers them.
-from docextract.commands import calibrate_cmd, data_cmds, inspect_cmd, run_cmd, serve_cmd, synth_cmd, train_cmds  # noqa: E402
+from docextract.commands import (  # noqa: E402
+    calibrate_cmd, data_cmds, inspect_cmd, render_cmd, run_cmd, serve_cmd, synth_cmd, train_cmds,
+)
 
 app.command("run", epilog=EXIT_CODES_HELP)(run_cmd.run)
 app.command("inspect")(inspect_cmd.inspect)
@@ -58,6 +60,7 @@ app.command("split")(data_cmds.split)
 app.command("labelstudio-config")(data_cmds.labelstudio_config)
 app.command("serve", epilog=EXIT_CODES_HELP)(serve_cmd.serve)
 app.command("synth")(synth_cmd.synth)
+app.command("render")(render_cmd.render)
 
 
 def main() -> None:

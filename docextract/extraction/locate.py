@@ -658,3 +658,62 @@ def _locate_address(page: _PageText, address: Any) -> tuple[list[tuple[WordRef, 
     if street_spans or place_spans:
         return [], PRINTED_DIFFERENTLY  # one part printed, not the whole address together
     return [], _near_miss(page, compact(" ".join(lines)))
+
+
+# ---------------------------------------------------------------- line items (labelled data of renderers)
+
+LINE_ITEM_CELLS = ("description", "quantity", "unit_price", "amount")
+
+
+def quantity_forms(value: Decimal) -> set[str]:
+    """A quantity as item tables print it: ``2``, ``2,0``, ``2.00``, ``2,000``, ``1.500,00`` (absolute value)."""
+    value = abs(value)
+    places = max(0, -value.normalize().as_tuple().exponent)
+    forms = set(amount_forms(value)) if value >= 1000 else set()
+    for digits in range(places, 5):
+        text = f"{value:.{digits}f}"
+        forms.update({text, text.replace(".", ",")})
+    return forms
+
+
+def locate_line_items(doc: Document, items: Sequence[Mapping[str, Any]]) -> list[dict[str, tuple[WordRef, ...]]] | None:
+    """Each item's cells on the page: its description (by token sequence, wrapped lines allowed), then on
+    the description's rows its amount (the rightmost match), its unit price (the rightmost match left) and
+    its quantity (the one match left). ``items`` are mappings of ``description`` (str) and ``quantity``,
+    ``unit_price``, ``amount`` (Decimal, or None where the renderer does not print that cell), found in order,
+    each after the previous one's description. None when a description or a printed cell is not found, or a
+    quantity is ambiguous (its digits stand twice on the row)."""
+    page = _PageText(doc)
+    out: list[dict[str, tuple[WordRef, ...]]] = []
+    after, claimed = -1, set()
+    for item in items:
+        spans = [s for s in page.find(compact(str(item["description"])), multiline=True)
+                 if s[0] > after and not claimed.intersection(s)]
+        if not spans:
+            return None
+        description = spans[0]
+        row = {i for i in range(len(page.words)) if i not in description and i not in claimed
+               and any(page.same_row(i, d) for d in description)}
+        cells: dict[str, tuple[WordRef, ...]] = {"description": page.refs_of(description)}
+        for cell in ("amount", "unit_price", "quantity"):
+            if item.get(cell) is None:
+                continue
+            value = Decimal(item[cell])
+            forms = quantity_forms(value) if cell == "quantity" else amount_forms(value)
+            matches: list[tuple[int, ...]] = []
+            for size in (3, 2, 1):  # the longest reading first ("1 234,56" over "234,56")
+                for span in page.windows(size):
+                    if set(span) <= row and not any(set(span) & set(m) for m in matches) and all(
+                            any(c.isdigit() for c in page.texts[i]) for i in (span[0], span[-1])) \
+                            and _amount_text([page.texts[i] for i in span]) in forms:
+                        matches.append(span)
+            if not matches or (cell == "quantity" and len(matches) > 1):
+                return None
+            chosen = max(matches, key=lambda s: page.box(s[-1]).x1)
+            cells[cell] = page.refs_of(chosen)
+            row.difference_update(chosen)
+        claimed.update(description)
+        claimed.update(page.position[r] for refs in cells.values() for r in refs)
+        after = description[0]
+        out.append(cells)
+    return out
