@@ -679,7 +679,7 @@ def quantity_forms(value: Decimal) -> set[str]:
 def locate_line_items(doc: Document, items: Sequence[Mapping[str, Any]]) -> list[dict[str, tuple[WordRef, ...]]] | None:
     """Each item's cells on the page: its description (by token sequence, wrapped lines allowed), then on
     the description's rows its amount (the rightmost match), its unit price (the rightmost match left) and
-    its quantity (the one match left). ``items`` are mappings of ``description`` (str) and ``quantity``,
+    its quantity (the one match left, right of the description's start: a position number is no quantity). ``items`` are mappings of ``description`` (str) and ``quantity``,
     ``unit_price``, ``amount`` (Decimal, or None where the renderer does not print that cell), found in order,
     each after the previous one's description. None when a description or a printed cell is not found, or a
     quantity is ambiguous (its digits stand twice on the row)."""
@@ -707,6 +707,8 @@ def locate_line_items(doc: Document, items: Sequence[Mapping[str, Any]]) -> list
                             any(c.isdigit() for c in page.texts[i]) for i in (span[0], span[-1])) \
                             and _amount_text([page.texts[i] for i in span]) in forms:
                         matches.append(span)
+            if cell == "quantity" and len(matches) > 1:  # a position number left of the description is no quantity
+                matches = [m for m in matches if page.box(m[0]).x0 > page.box(description[0]).x0]
             if not matches or (cell == "quantity" and len(matches) > 1):
                 return None
             chosen = max(matches, key=lambda s: page.box(s[-1]).x1)
