@@ -679,14 +679,14 @@ def quantity_forms(value: Decimal) -> set[str]:
 def locate_line_items(doc: Document, items: Sequence[Mapping[str, Any]]) -> list[dict[str, tuple[WordRef, ...]]] | None:
     """Each item's cells on the page: its description (by token sequence, wrapped lines allowed), then on
     the description's rows its amount (the rightmost match), its unit price (the rightmost match left) and
-    its quantity (the one match left, right of the description's start: a position number is no quantity). ``items`` are mappings of ``description`` (str) and ``quantity``,
+    its quantity (the one match left that is not the item's position number left of its description). ``items`` are mappings of ``description`` (str) and ``quantity``,
     ``unit_price``, ``amount`` (Decimal, or None where the renderer does not print that cell), found in order,
     each after the previous one's description. None when a description or a printed cell is not found, or a
     quantity is ambiguous (its digits stand twice on the row)."""
     page = _PageText(doc)
     out: list[dict[str, tuple[WordRef, ...]]] = []
     after, claimed = -1, set()
-    for item in items:
+    for number, item in enumerate(items, start=1):
         spans = [s for s in page.find(compact(str(item["description"])), multiline=True)
                  if s[0] > after and not claimed.intersection(s)]
         if not spans:
@@ -707,8 +707,9 @@ def locate_line_items(doc: Document, items: Sequence[Mapping[str, Any]]) -> list
                             any(c.isdigit() for c in page.texts[i]) for i in (span[0], span[-1])) \
                             and _amount_text([page.texts[i] for i in span]) in forms:
                         matches.append(span)
-            if cell == "quantity" and len(matches) > 1:  # a position number left of the description is no quantity
-                matches = [m for m in matches if page.box(m[0]).x0 > page.box(description[0]).x0]
+            if cell == "quantity" and len(matches) > 1:  # the item's position number ("3", "3.") is no quantity
+                matches = [m for m in matches if not (page.texts[m[0]].rstrip(".") == str(number)
+                                                      and page.box(m[-1]).x1 <= page.box(description[0]).x0)]
             if not matches or (cell == "quantity" and len(matches) > 1):
                 return None
             chosen = max(matches, key=lambda s: page.box(s[-1]).x1)
