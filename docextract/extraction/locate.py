@@ -670,6 +670,8 @@ def quantity_forms(value: Decimal) -> set[str]:
     value = abs(value)
     places = max(0, -value.normalize().as_tuple().exponent)
     forms = set(amount_forms(value)) if value >= 1000 else set()
+    if value >= 1000 and value == value.to_integral_value():  # "5 000", "5.000", "5,000"
+        forms.update([form.rpartition(sep)[0] for form in forms for sep in ".," if form.endswith(sep + "00")])
     for digits in range(places, 5):
         text = f"{value:.{digits}f}"
         forms.update({text, text.replace(".", ",")})

@@ -14,10 +14,10 @@ from docextract.synth.render.base import Renderer
 
 def all_renderers() -> dict[str, Renderer]:
     """Every renderer docextract knows, by name (installed or not: ``Renderer.missing`` says)."""
-    from docextract.synth.render import arca, billwright, dinbrief, erechnung, invoicegenerator
+    from docextract.synth.render import arca, billwright, dinbrief, erechnung, invoicegenerator, node
 
     out: dict[str, Renderer] = {}
-    for module in (arca, dinbrief, invoicegenerator, erechnung, billwright):
+    for module in (arca, dinbrief, invoicegenerator, erechnung, billwright, node):
         for renderer in module.RENDERERS:
             out[renderer.name] = renderer
     return out

@@ -28,6 +28,12 @@ DOCUMENT_FIELDS = (
 )
 
 
+# The matcher attributes amounts and dates by key words it knows in these languages (extraction/locate.py); in
+# the others a keyed value it cannot attribute is left out of the label set (masked) instead of dropping the page.
+MATCHER_LANGUAGES = ("de", "en", "fr")
+KEYED_FIELDS = ("invoice_date", "due_date", "subtotal", "total_tax", "total", "amount_due")
+
+
 def content_rng(seed: int, index: int, purpose: str) -> random.Random:
     return random.Random(f"docextract-render:{seed}:{index}:{purpose}")
 
@@ -97,7 +103,8 @@ def produce(renderer: Renderer, invoice: RenderInvoice, doc_id: str, rng: random
                                                sha256=hashlib.sha256(rendering.pdf).hexdigest())
     printed = rendering.invoice
     values = printed.field_values(rendering.printed | rendering.optional)
-    required = sorted(name for name in values if name in rendering.printed)
+    required = sorted(name for name in values if name in rendering.printed and (
+        printed.language in MATCHER_LANGUAGES or name not in KEYED_FIELDS))
     items = []
     if rendering.line_items:
         items = [{"description": item.description, **{cell: getattr(item, cell) if cell in rendering.item_cells else None
