@@ -14,10 +14,10 @@ from docextract.synth.render.base import Renderer
 
 def all_renderers() -> dict[str, Renderer]:
     """Every renderer docextract knows, by name (installed or not: ``Renderer.missing`` says)."""
-    from docextract.synth.render import arca, billwright, dinbrief, erechnung, invoicegenerator, node
+    from docextract.synth.render import arca, billwright, dinbrief, erechnung, facturization, invoicegenerator, node
 
     out: dict[str, Renderer] = {}
-    for module in (arca, dinbrief, invoicegenerator, erechnung, billwright, node):
+    for module in (arca, dinbrief, invoicegenerator, erechnung, billwright, node, facturization):
         for renderer in module.RENDERERS:
             out[renderer.name] = renderer
     return out
