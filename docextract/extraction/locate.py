@@ -679,16 +679,16 @@ def quantity_forms(value: Decimal) -> set[str]:
 
 
 def locate_line_items(doc: Document, items: Sequence[Mapping[str, Any]]) -> list[dict[str, tuple[WordRef, ...]]] | None:
-    """Each item's cells on the page: its description (by token sequence, wrapped lines allowed), then on
-    the description's rows its amount (the rightmost match), its unit price (the rightmost match left) and
-    its quantity (the one match left that is not the item's position number left of its description). ``items`` are mappings of ``description`` (str) and ``quantity``,
-    ``unit_price``, ``amount`` (Decimal, or None where the renderer does not print that cell), found in order,
-    each after the previous one's description. None when a description or a printed cell is not found, or a
-    quantity is ambiguous (its digits stand twice on the row)."""
+    """Each item's cells on the page: its description (by token sequence, wrapped lines allowed, found in item
+    order), then on the description's rows the words that show its ``quantity``, ``unit_price`` and ``amount``
+    (Decimal, or None where the renderer prints no such cell). Numbers are right-aligned in columns, so a cell
+    whose value stands more than once on its row (a VAT column equal to the unit price, the position number
+    equal to the quantity) is the match nearest the right edge its column has on the rows where it is
+    unambiguous. None when a description or a printed cell is not found, or stays ambiguous."""
     page = _PageText(doc)
-    out: list[dict[str, tuple[WordRef, ...]]] = []
+    rows: list[tuple[tuple[int, ...], dict[str, list[tuple[int, ...]]]]] = []
     after, claimed = -1, set()
-    for number, item in enumerate(items, start=1):
+    for item in items:
         spans = [s for s in page.find(compact(str(item["description"])), multiline=True)
                  if s[0] > after and not claimed.intersection(s)]
         if not spans:
@@ -696,7 +696,7 @@ def locate_line_items(doc: Document, items: Sequence[Mapping[str, Any]]) -> list
         description = spans[0]
         row = {i for i in range(len(page.words)) if i not in description and i not in claimed
                and any(page.same_row(i, d) for d in description)}
-        cells: dict[str, tuple[WordRef, ...]] = {"description": page.refs_of(description)}
+        candidates: dict[str, list[tuple[int, ...]]] = {}
         for cell in ("amount", "unit_price", "quantity"):
             if item.get(cell) is None:
                 continue
@@ -709,16 +709,34 @@ def locate_line_items(doc: Document, items: Sequence[Mapping[str, Any]]) -> list
                             any(c.isdigit() for c in page.texts[i]) for i in (span[0], span[-1])) \
                             and _amount_text([page.texts[i] for i in span]) in forms:
                         matches.append(span)
-            if cell == "quantity" and len(matches) > 1:  # the item's position number ("3", "3.") is no quantity
-                matches = [m for m in matches if not (page.texts[m[0]].rstrip(".") == str(number)
-                                                      and page.box(m[-1]).x1 <= page.box(description[0]).x0)]
-            if not matches or (cell == "quantity" and len(matches) > 1):
+            if not matches:
                 return None
-            chosen = max(matches, key=lambda s: page.box(s[-1]).x1)
-            cells[cell] = page.refs_of(chosen)
-            row.difference_update(chosen)
+            candidates[cell] = matches
         claimed.update(description)
-        claimed.update(page.position[r] for refs in cells.values() for r in refs)
         after = description[0]
+        rows.append((description, candidates))
+    # where each number column ends: its right edge on the rows where the cell has exactly one match
+    edges: dict[str, list[float]] = {}
+    for _, candidates in rows:
+        for cell, matches in candidates.items():
+            if len(matches) == 1:
+                edges.setdefault(cell, []).append(page.box(matches[0][-1]).x1)
+    column = {cell: sorted(xs)[len(xs) // 2] for cell, xs in edges.items()}
+    out: list[dict[str, tuple[WordRef, ...]]] = []
+    for description, candidates in rows:
+        cells: dict[str, tuple[WordRef, ...]] = {"description": page.refs_of(description)}
+        used: set[int] = set()
+        for cell, matches in candidates.items():
+            free = [m for m in matches if not used.intersection(m)]
+            if len(free) > 1:
+                if cell not in column:
+                    return None
+                free.sort(key=lambda m: abs(page.box(m[-1]).x1 - column[cell]))
+                if abs(page.box(free[0][-1]).x1 - column[cell]) == abs(page.box(free[1][-1]).x1 - column[cell]):
+                    return None
+            if not free:
+                return None
+            cells[cell] = page.refs_of(free[0])
+            used.update(free[0])
         out.append(cells)
     return out
