@@ -14,10 +14,12 @@ from docextract.synth.render.base import Renderer
 
 def all_renderers() -> dict[str, Renderer]:
     """Every renderer docextract knows, by name (installed or not: ``Renderer.missing`` says)."""
-    from docextract.synth.render import arca, billwright, dinbrief, erechnung, facturization, invoicegenerator, node
+    from docextract.synth.render import (
+        arca, billwright, dinbrief, erechnung, facturization, invoicegenerator, latex, node,
+    )
 
     out: dict[str, Renderer] = {}
-    for module in (arca, dinbrief, invoicegenerator, erechnung, billwright, node, facturization):
+    for module in (arca, dinbrief, invoicegenerator, erechnung, billwright, node, facturization, latex):
         for renderer in module.RENDERERS:
             out[renderer.name] = renderer
     return out

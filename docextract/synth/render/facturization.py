@@ -32,6 +32,8 @@ LATEX_FONTS = {
     "helvetica": r"\usepackage[scaled]{helvet}\renewcommand\familydefault{\sfdefault}",
     "palatino": r"\usepackage{mathpazo}",
     "charter": r"\usepackage{charter}",
+    "bookman": r"\usepackage{bookman}",
+    "newcentury": r"\usepackage{newcent}",
 }
 
 
