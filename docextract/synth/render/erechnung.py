@@ -35,7 +35,11 @@ def _street(address: Address) -> tuple[str, str]:
 def render(invoice: RenderInvoice, rng: random.Random, scratch: Path) -> Rendering:
     import erechnung as er
 
+    from stdnum import iban as iban_number
+
     invoice = invoice.computed_as()  # lines rounded half-up, then VAT per rate: the package's rule
+    if invoice.iban and not iban_number.is_valid(invoice.iban):
+        invoice = replace(invoice, iban="")  # the package refuses an IBAN whose check digits are wrong
     english = invoice.language == "en" or rng.random() < 0.2
     # one street line: the package prints "street number", then postcode and city
     street, number = _street(invoice.vendor.address)
@@ -77,7 +81,8 @@ def render(invoice: RenderInvoice, rng: random.Random, scratch: Path) -> Renderi
                           issue_date=invoice.invoice_date, service_date=invoice.invoice_date,
                           due_date=invoice.due_date, logo=logo is not None, logo_path=str(logo) if logo else None,
                           font=font, brand_style=brand, language=er.Language.EN if english else er.Language.DE,
-                          fold_marks=rng.random() < 0.7)
+                          fold_marks=rng.random() < 0.7,
+                          payment_method=None if invoice.iban else er.PaymentMethod.CASH)
     pdf = document.pdf_bytes()
     printed = {"invoice_number", "invoice_date", "vendor_name", "vendor_address", "customer_name", "billing_address",
                "subtotal", "total", "vendor_tax_id"}

@@ -114,7 +114,7 @@ def render(invoice: RenderInvoice, rng: random.Random, scratch: Path) -> Renderi
         raise RenderFailed(f"facturization refused the input: {error}") from None
     tex.write_text(extractable(source_tex, font), encoding="utf-8")
     done = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", tex.name], cwd=scratch,
-                          capture_output=True, text=True, timeout=LATEX_TIMEOUT_S)
+                          capture_output=True, encoding="utf-8", errors="replace", timeout=LATEX_TIMEOUT_S)
     pdf = scratch / "invoice.pdf"
     if done.returncode != 0 or not pdf.exists():
         raise RenderFailed("pdflatex failed: " + done.stdout[-300:])

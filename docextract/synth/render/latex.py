@@ -55,7 +55,8 @@ def compile_tex(source: str, scratch: Path, files: dict[str, str] | None = None)
     (scratch / "invoice.tex").write_text(source, encoding="utf-8")
     for _ in range(2):  # page references ("Page 1 of 2") settle on the second run
         done = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "invoice.tex"],
-                              cwd=scratch, capture_output=True, text=True, timeout=LATEX_TIMEOUT_S)
+                              cwd=scratch, capture_output=True, encoding="utf-8", errors="replace",
+                              timeout=LATEX_TIMEOUT_S)
         if done.returncode != 0:
             log = (scratch / "invoice.log").read_text(errors="replace") if (scratch / "invoice.log").exists() else ""
             error = log[log.find("\n!"):][:300] if "\n!" in log else done.stdout[-300:]

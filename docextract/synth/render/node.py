@@ -69,7 +69,7 @@ def run_driver(script: str, options: dict, scratch: Path) -> bytes:
     source.write_text(json.dumps(options, ensure_ascii=False), encoding="utf-8")
     env = {**os.environ, "NODE_PATH": str(node_dir() / "node_modules")}
     done = subprocess.run(["node", str(SCRIPTS / script), str(source), str(target)], env=env, capture_output=True,
-                          text=True, timeout=NODE_TIMEOUT_S, cwd=scratch)
+                          encoding="utf-8", errors="replace", timeout=NODE_TIMEOUT_S, cwd=scratch)
     if done.returncode != 0 or not target.exists():
         raise RenderFailed(f"{script}: {(done.stderr or done.stdout).strip()[-200:]}")
     return target.read_bytes()
