@@ -14,7 +14,7 @@ from __future__ import annotations
 import gettext
 import random
 from dataclasses import replace
-from decimal import ROUND_HALF_EVEN, Decimal
+from decimal import ROUND_HALF_EVEN
 from io import BytesIO
 from pathlib import Path
 from xml.sax.saxutils import escape
@@ -55,7 +55,7 @@ def render(invoice: RenderInvoice, rng: random.Random, scratch: Path) -> Renderi
     from reportlab.platypus import Paragraph, Spacer
 
     german = invoice.language == "de" or (invoice.language != "en" and rng.random() < 0.5)
-    words = VOCAB["de" if german else "en"] if invoice.language not in VOCAB else VOCAB[invoice.language]
+    words = VOCAB["de" if german else "en"]  # the package speaks German or English: our words too
     invoice = invoice.computed_as(ROUND_HALF_EVEN, exact=True)  # f"{Decimal:.2f}" of unrounded sums
     symbol = SYMBOLS.get(invoice.currency, invoice.currency) if rng.random() < 0.7 else invoice.currency
     _patch_language(german)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from decimal import Decimal
 from pathlib import Path
 
 from docextract.synth.render.base import Renderer, Rendering, python_package_missing, python_package_version

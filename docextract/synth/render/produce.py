@@ -123,7 +123,7 @@ def produce(renderer: Renderer, invoice: RenderInvoice, doc_id: str, rng: random
         return None
     tally.written += 1
     tally.line_items[labels.line_items] += 1
-    tally.pages[document.page_count if hasattr(document, "page_count") else len(document.pages)] += 1
+    tally.pages[len(document.pages)] += 1
     tally.origins[printed.origin] += 1
     labelled = replace(labels.document, group=printed.group, producer=renderer.name)
     return record_with_rows(replace(labels, document=labelled), {
