@@ -46,7 +46,7 @@ def render(
     count: int = typer.Option(60, "--count", "-n", min=0, help="Synthetic documents to write per renderer (a dropped "
                               "document is replaced by the next content, up to 3x as many tries)."),
     seed: int = typer.Option(0, "--seed", help="Same seed, same contents and layout choices."),
-    einvoices: Optional[list[Path]] = typer.Option(None, "--einvoices", help="Also render each distinct real "
+    einvoices: Optional[list[Path]] = typer.Option(None, "--einvoices", metavar="DIR", help="Also render each distinct real "
                                                    "e-invoice's XML values found under this folder (repeatable), "
                                                    "grouped as `convert einvoice` groups the originals."),
     list_renderers: bool = typer.Option(False, "--list", help="Print every renderer, its version and whether it "
@@ -54,8 +54,8 @@ def render(
 ) -> None:
     """Render invoice content (synthetic, and real e-invoices' values) through invoice renderers other people
     wrote, read each PDF back as `run` does, and label every word by construction: one labelled JSONL per renderer,
-    with `group` (the content) and `producer` (the renderer) on every record. Needs the `render` extra
-    (pip install 'docextract[render]') and scripts/setup-render.sh for the Node and LaTeX renderers."""
+    with `group` (the content) and `producer` (the renderer) on every record. Needs the render extra and,
+    for the Node and LaTeX renderers, scripts/setup-render.sh (docs/render.md)."""
     with user_errors():
         from docextract.synth.render import all_renderers
         from docextract.synth.render.produce import render_renderer
