@@ -74,7 +74,7 @@ _AMOUNT_KEYS = (
     ("subtotal", 3, r"netto|ohne (?:ust|mwst|umsatzsteuer|steuer)|exkl|excl|zwischensumme|positionssumme|"
                     r"summe (?:der )?positionen|warenwert|summe waren|steuerbasis|basisbetrag|bemessungsgrundlage|"
                     r"tax basis|taxable|sub-?total|sub total|net total|net amount|total net|\bnet\b|\bht\b|"
-                    r"hors tax|line total|total lines"),
+                    r"hors tax|line total|total lines|sous-?total"),
     ("total", 3, r"brutto|\bbrut\b|gesamtbetrag|rechnungsbetrag|endbetrag|endsumme|inkl|incl|\bttc\b|grand total|"
                  r"gross|invoice total|total invoice"),
     ("total_tax", 2, r"mwst|mehrwertsteuer|\bust\b|umsatzsteuer|steuerbetrag|\bsteuer\b|\btva\b|\btaxe?s?\b|\bvat\b"),
@@ -87,7 +87,8 @@ _DATE_KEYS = (
     ("invoice_date", 3, r"rechnungsdatum|belegdatum|ausstellungsdatum|invoice date|date of invoice|issue date|"
                         r"date de (?:la )?facture|date d.[ée]mission|rechnung vom|gutschrift vom|date:? de facturation"),
     ("due_date", 3, r"f[aä]llig|zahlungsziel|zahlbar bis|zahlbar am|zahlbar zum|zahlungsfrist|netto bis|\bdue\b|"
-                    r"[ée]ch[ée]ance|payable (?:by|until|before|on)|pay by|payment date|zahlungsdatum|sp[aä]testens"),
+                    r"[ée]ch[ée]ance|payable (?:by|until|before|on)|pay by|payment date|zahlungsdatum|sp[aä]testens|"
+                    r"[aà] r[ée]gler avant|date limite de paiement"),
     ("other", 3, r"lieferdatum|lieferung|liefertermin|liefer-|geliefert|lieferschein|delivery note|leistungsdatum|leistungszeit|\bleistung\b|"
                  r"delivery|livraison|bestell|\border|commande|auftrag|period|zeitraum|skonto|"
                  r"discount|escompte|versand|ship|g[uü]ltig|valid|vertrag|contract|abschlag|anzahlung|received|"

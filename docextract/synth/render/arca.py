@@ -89,7 +89,7 @@ def render(invoice: RenderInvoice, rng: random.Random, scratch: Path) -> Renderi
     printed.add("total_tax")  # the one IVA row, or the "IVA:" sum of several
     invoice = replace(invoice, customer=Party(invoice.customer.name), shipping_address=None,
                       currency="ARS", iban="", purchase_order="")
-    return Rendering(pdf, invoice, frozenset(printed),
+    return Rendering(pdf, invoice, frozenset(printed), language="es",
                      options={"preset": preset, **style, "logo": with_logo, "breakdown": options["iva_breakdown"]})
 
 

@@ -35,6 +35,7 @@ class Rendering:
     line_items: bool = True  # the page prints a table of every item (description, quantity, price, amount)
     item_cells: tuple[str, ...] = ("quantity", "unit_price", "amount")  # the table's number columns
     options: dict[str, Any] = field(default_factory=dict)  # what this rendering varied (font, language, ...)
+    language: str | None = None  # the language of the page's own key words, where not the content's
 
 
 @dataclass(frozen=True)

@@ -36,9 +36,9 @@ def render(invoice: RenderInvoice, rng: random.Random, scratch: Path) -> Renderi
 
     language = "en" if invoice.language == "en" else "de"
     rate = rng.choice((Decimal("8.1"), Decimal("7.7"), Decimal("2.6"))) if rng.random() < 0.6 else None
-    items = tuple(replace(item, tax_rate=rate or Decimal(0)) for item in invoice.items)
+    # the package's arithmetic: each line quantity x price rounded half-up, VAT on the rounded net total
+    items = tuple(replace(item, tax_rate=rate or Decimal(0)) for item in invoice.computed_as().items)
     invoice = invoice.with_items(items)
-    # the package's arithmetic: lines rounded half-up, VAT on the rounded net total
     tax = (invoice.subtotal * (rate or 0) / 100).quantize(Decimal("0.01"), ROUND_HALF_UP)
     invoice = replace(invoice, total_tax=tax, total=invoice.subtotal + tax, amount_due=invoice.subtotal + tax,
                       currency="CHF")
@@ -86,7 +86,7 @@ def render(invoice: RenderInvoice, rng: random.Random, scratch: Path) -> Renderi
                                          customer_address.city)))
     if not company.uid:
         invoice = replace(invoice, vendor=replace(invoice.vendor, tax_id="", tax_id_value=""))
-    return Rendering(target.read_bytes(), invoice, frozenset(printed), frozenset(optional),
+    return Rendering(target.read_bytes(), invoice, frozenset(printed), frozenset(optional), language=language,
                      options={"language": language, "vat_rate": str(rate) if rate else None, "palette": palette,
                               "logo": with_logo})
 

@@ -117,6 +117,7 @@ def render(invoice: RenderInvoice, rng: random.Random, scratch: Path) -> Renderi
     cells = ("quantity", "amount") if units and any(item.unit for item in invoice.items) else (
         "quantity", "unit_price", "amount")
     return Rendering(buffer.getvalue(), invoice, frozenset(printed), frozenset({"currency"}), item_cells=cells,
+                     language="de" if german else "en",
                      options={"german": german, "currency_shown": symbol, "bank_form": form,
                               "date_in_infobox": not date_line})
 

@@ -93,7 +93,7 @@ def render(invoice: RenderInvoice, rng: random.Random, scratch: Path) -> Renderi
                           (f"{c_street} {c_number}".strip(),), invoice.customer.address.postcode,
                           invoice.customer.address.city)), shipping_address=None, purchase_order="",
                       payment_terms="")
-    return Rendering(pdf, invoice, frozenset(printed), frozenset(optional),
+    return Rendering(pdf, invoice, frozenset(printed), frozenset(optional), language="en" if english else "de",
                      options={"english": english, "logo": logo is not None, "dejavu": font is not None,
                               "tinted": brand != er.BrandStyle()})
 

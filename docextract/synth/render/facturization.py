@@ -129,7 +129,7 @@ def render(invoice: RenderInvoice, rng: random.Random, scratch: Path) -> Renderi
         printed.add("iban")
     if invoice.payment_terms:
         printed.add("payment_terms")
-    return Rendering(pdf.read_bytes(), invoice, frozenset(printed), frozenset(optional),
+    return Rendering(pdf.read_bytes(), invoice, frozenset(printed), frozenset(optional), language="en",
                      options={"font": font, "separator": data["separator"], "lang": data["lang"], "fontsize": data["fontsize"],
                               "geometry": data["geometry"]})
 

@@ -72,11 +72,13 @@ def render(invoice: RenderInvoice, rng: random.Random, scratch: Path) -> Renderi
     if document.paytype:
         optional.add("payment_terms")
     if with_tax:
-        optional.update({"subtotal", "total_tax"})  # breakdown rows under "Without VAT" / "Tax" column heads
+        # breakdown rows under "Without VAT" / "Tax" column heads; "Total with tax" names tax as much as total
+        optional.update({"subtotal", "total_tax", "total"})
+        printed.discard("total")
     else:
         invoice = replace(invoice, total=invoice.subtotal, total_tax=invoice.subtotal * 0)
     invoice = replace(invoice, amount_due=invoice.total)
-    return Rendering(pdf_path.read_bytes(), invoice, frozenset(printed), frozenset(optional),
+    return Rendering(pdf_path.read_bytes(), invoice, frozenset(printed), frozenset(optional), language=language,
                      options={"language": language, "with_tax": with_tax, "logo": logo is not None,
                               "babel_locale": document.currency_locale})
 

@@ -137,6 +137,7 @@ def render_simpleinvoice(invoice: RenderInvoice, rng: random.Random, scratch: Pa
     invoice = replace(invoice, payment_terms="", purchase_order="", shipping_address=None,
                       vendor=replace(invoice.vendor, tax_id="", tax_id_value=""))
     return Rendering(pdf, invoice, frozenset(printed), frozenset({"currency"}), item_cells=("unit_price", "amount"),
+                     language="en",
                      options={"font": font, "margin": margin})
 
 
@@ -192,9 +193,11 @@ def render_invoice2(invoice: RenderInvoice, rng: random.Random, scratch: Path) -
                       rf"\usepackage[{language}]{{babel}}\usepackage{{invoice2}}") + \
         "\n\\begin{document}\n" + body + "\\end{document}\n"
     pdf = compile_tex(source, scratch)
-    printed = {"invoice_number", "invoice_date", "vendor_name", "customer_name", "billing_address", "subtotal",
-               "total"}
-    optional = {"vendor_address", "currency", "total_tax"}
+    printed = {"invoice_number", "invoice_date", "vendor_name", "customer_name", "billing_address", "total"}
+    optional = {"vendor_address", "currency"}
+    if rate:  # without VAT the table ends with the gross total alone
+        printed.add("subtotal")
+        optional.add("total_tax")
     if invoice.due_date:
         printed.add("due_date")
     if invoice.payment_terms:
@@ -205,7 +208,7 @@ def render_invoice2(invoice: RenderInvoice, rng: random.Random, scratch: Path) -
                       vendor=replace(invoice.vendor, tax_id="", tax_id_value=""))
     cells = ("quantity", "unit_price") if rate else ("quantity", "unit_price", "amount")
     return Rendering(pdf, invoice, frozenset(printed), frozenset(optional), item_cells=cells,
-                     options={"font": font, "letter": letter_options, "colorize": colorize, "language": language})
+                     language="de" if german else "en", options={"font": font, "letter": letter_options, "colorize": colorize, "language": language})
 
 
 # ---------------------------------------------------------------- invoice-class (US commercial invoice)
@@ -244,7 +247,7 @@ def render_invoice_class(invoice: RenderInvoice, rng: random.Random, scratch: Pa
     printed = {"vendor_name", "vendor_address", "customer_name", "billing_address", "total", "invoice_number"}
     invoice = replace(invoice, due_date=None, purchase_order="", payment_terms="", iban="", shipping_address=None,
                       vendor=replace(invoice.vendor, tax_id="", tax_id_value=""))
-    return Rendering(pdf, invoice, frozenset(printed), frozenset({"invoice_date", "subtotal"}),
+    return Rendering(pdf, invoice, frozenset(printed), frozenset({"invoice_date", "subtotal"}), language="en",
                      options={"font": font, "origin": origin})
 
 

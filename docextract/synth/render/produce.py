@@ -103,8 +103,9 @@ def produce(renderer: Renderer, invoice: RenderInvoice, doc_id: str, rng: random
                                                sha256=hashlib.sha256(rendering.pdf).hexdigest())
     printed = rendering.invoice
     values = printed.field_values(rendering.printed | rendering.optional)
+    page_language = rendering.language or printed.language
     required = sorted(name for name in values if name in rendering.printed and (
-        printed.language in MATCHER_LANGUAGES or name not in KEYED_FIELDS) and not (
+        page_language in MATCHER_LANGUAGES or name not in KEYED_FIELDS) and not (
         printed.origin == "einvoice" and name == "payment_terms"))  # an XML's terms hold lines no page prints
     items = []
     if rendering.line_items:
