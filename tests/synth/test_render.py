@@ -71,7 +71,7 @@ def test_rendered_values_are_labelled_on_the_words_that_print_them(tmp_path):
     assert records, tally.to_dict()
     checked = 0
     for record in records:
-        assert record["producer"] == "arca-factura-pdf" and record["group"].startswith("synth-7-")
+        assert record["producer"] == "arca-factura-pdf" and record["group"].startswith("synth-7-arca-factura-pdf-")
         for (label, _), texts in _entities(record).items():
             if label in record["fields"] and not label.endswith("_address"):
                 assert _shows(label, texts, record["fields"][label][0]), (label, texts, record["fields"][label])
@@ -135,7 +135,7 @@ def test_render_command_writes_producer_and_group_that_validate(tmp_path):
     assert result.exit_code == 0, result.output
     records = [json.loads(line) for line in (out / "arca-factura-pdf.jsonl").read_text().splitlines()]
     assert len(records) == 2
-    assert all(r["producer"] == "arca-factura-pdf" and r["group"].startswith("synth-3-") for r in records)
+    assert all(r["producer"] == "arca-factura-pdf" and r["group"].startswith("synth-3-arca-") for r in records)
     assert all((out / r["source"]).is_file() for r in records)
     assert not [issue for issue in validate_files([out / "arca-factura-pdf.jsonl"]) if issue.severity == "error"]
     docs = list(read_jsonl(out / "arca-factura-pdf.jsonl"))
@@ -191,9 +191,10 @@ def test_real_e_invoice_content_keeps_the_group_convert_gives_it(tmp_path):
     assert content.items and content.total == found[0][2].total
 
 
-def test_synthetic_content_is_shared_by_renderers_that_take_its_locale():
+def test_each_renderer_prints_its_own_reproducible_synthetic_content():
     renderers = all_renderers()
     a = synthetic_invoice(renderers["microinvoice"], 0, 5)
     b = synthetic_invoice(renderers["jspdf-invoice-template"], 0, 5)
-    assert a.group == b.group == "synth-0-000005"
-    assert a.locale == b.locale and a.vendor == b.vendor and a.customer == b.customer
+    assert a.group == "synth-0-microinvoice-000005" and b.group == "synth-0-jspdf-invoice-template-000005"
+    assert a.vendor != b.vendor  # no content (so no group) shared between renderers
+    assert synthetic_invoice(renderers["microinvoice"], 0, 5) == a

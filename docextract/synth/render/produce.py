@@ -1,8 +1,8 @@
 """One rendered document end to end: content, renderer, PDF, the words read back, labels or a drop reason.
 
-Synthetic content is deterministic in ``(seed, index)`` and independent of the renderer where the renderer
-takes any locale, so one invoice's values rendered by several renderers share a ``group``
-(``synth-SEED-INDEX``); a real e-invoice's values keep the group ``convert einvoice`` gives the original.
+Synthetic content is deterministic in ``(seed, renderer, index)``: each renderer prints its own invoices
+(``group`` ``synth-SEED-RENDERER-INDEX``). A real e-invoice's values, printed by every renderer, keep the group
+``convert einvoice`` gives the original, so a fold that holds that invoice out drops all of its renderings.
 """
 
 from __future__ import annotations
@@ -46,15 +46,17 @@ def item_count(rng: random.Random, most: int) -> int:
 
 
 def synthetic_invoice(renderer: Renderer, seed: int, index: int) -> RenderInvoice:
-    """Document ``index``'s synthetic content for ``renderer`` (the same for every renderer that takes its
-    locale and item count)."""
-    rng = content_rng(seed, index, "plan")
+    """Document ``index``'s synthetic content for ``renderer``: its own content, shared with no other renderer
+    (group ``synth-SEED-RENDERER-INDEX``), so that holding one renderer out of training never takes the other
+    renderers' synthetic documents with it (a fold drops every training record of a held-out group)."""
+    rng = content_rng(seed, index, f"plan:{renderer.name}")
     locale = choose_locale(rng, renderer.locales) if renderer.locales else choose_locale(rng)
     count = item_count(rng, renderer.max_items)
     profile = ContentProfile(credit_note=0.04 if renderer.credit_notes else 0.0, adjustments=0.0,
                              multi_rate=0.22 if renderer.tax_rates > 1 else 0.0)
-    content = sample_invoice(content_rng(seed, index, f"content:{locale}"), locale, n_items=count, profile=profile)
-    return from_synthetic(content, group=f"synth-{seed}-{index:06d}")
+    content = sample_invoice(content_rng(seed, index, f"content:{renderer.name}:{locale}"), locale, n_items=count,
+                             profile=profile)
+    return from_synthetic(content, group=f"synth-{seed}-{renderer.name}-{index:06d}")
 
 
 @dataclass
