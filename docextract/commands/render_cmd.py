@@ -39,6 +39,14 @@ def _einvoice_contents(sources: list[Path]):
     return contents, skipped
 
 
+def _previous_report(path: Path) -> dict:
+    try:
+        previous = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {"renderers": {}}
+    return {"renderers": dict(previous.get("renderers") or {})} if isinstance(previous, dict) else {"renderers": {}}
+
+
 def render(
     out_dir: Optional[Path] = typer.Argument(None, help="Folder for RENDERER.jsonl, the PDFs (RENDERER/*.pdf) and render-report.json."),
     renderer: str = typer.Option(None, "--renderer", "-r", help="Comma-separated renderer names (default: every "
@@ -82,15 +90,18 @@ def render(
         contents, skipped = _einvoice_contents(list(einvoices or []))
         try:
             out_dir.mkdir(parents=True, exist_ok=True)
-            report = {"seed": seed, "count": count, "einvoices": [str(p) for p in einvoices or []],
-                      "einvoice_contents": len(contents), "einvoices_without_content": skipped, "renderers": {}}
+            run = {"seed": seed, "count": count, "einvoices": [str(p) for p in einvoices or []],
+                   "einvoice_contents": len(contents), "einvoices_without_content": skipped}
+            # a later run of some renderers into the same folder replaces their entries and keeps the others'
+            report = _previous_report(out_dir / "render-report.json")
             with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                           console=stderr, transient=True) as progress:
                 for name in names:
                     item = known[name]
                     task = progress.add_task(name, total=count + (len(contents) if item.einvoices else 0))
                     tally = render_renderer(item, seed, count, contents, out_dir, lambda: progress.advance(task))
-                    report["renderers"][name] = {"version": item.version(), "licence": item.licence, **tally.to_dict()}
+                    report["renderers"][name] = {"version": item.version(), "licence": item.licence, "run": run,
+                                                 **tally.to_dict()}
                     stderr.print(f"{name}: wrote {tally.written} documents, dropped {sum(tally.dropped.values())}",
                                  highlight=False)
             write_bytes_atomic(out_dir / "render-report.json",

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from docextract.data.einvoice import LABEL_FIELDS
+from docextract.data.kleister import clipped_to_pages
 from docextract.data.labelled import OUTSIDE, LabelledDocument
 from docextract.document import Document
 from docextract.extraction.locate import locate_fields, locate_line_items
@@ -44,9 +45,12 @@ class RenderedLabels:
 
 
 def read_rendered(pdf: Path) -> Document:
+    """The PDF's words as ``convert einvoice`` reads a real one: boxes clipped to the page (a renderer that
+    prints past the edge), then the lines, blocks and reading order ``run`` reads in."""
     from docextract.readers import read_document
 
-    return analyze_layout(read_document(pdf))  # the lines, blocks and reading order `run` reads in
+    document, _ = clipped_to_pages(read_document(pdf))
+    return analyze_layout(document)
 
 
 def field_value(name: str, value: Any, printed: str) -> str:

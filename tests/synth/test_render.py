@@ -131,6 +131,8 @@ def test_a_value_standing_twice_on_a_row_goes_to_its_column(tmp_path):
 def test_render_command_writes_producer_and_group_that_validate(tmp_path):
     _arca()
     out = tmp_path / "out"
+    out.mkdir()
+    (out / "render-report.json").write_text(json.dumps({"renderers": {"dinbrief": {"written": 5}}}))
     result = runner.invoke(app, ["render", str(out), "--renderer", "arca-factura-pdf", "--count", "2", "--seed", "3"])
     assert result.exit_code == 0, result.output
     records = [json.loads(line) for line in (out / "arca-factura-pdf.jsonl").read_text().splitlines()]
@@ -142,6 +144,8 @@ def test_render_command_writes_producer_and_group_that_validate(tmp_path):
     assert {doc.producer for doc in docs} == {"arca-factura-pdf"}
     report = json.loads((out / "render-report.json").read_text())
     assert report["renderers"]["arca-factura-pdf"]["written"] == 2
+    assert report["renderers"]["arca-factura-pdf"]["run"]["seed"] == 3
+    assert report["renderers"]["dinbrief"] == {"written": 5}  # an earlier run's renderer stays in the report
 
 
 def test_render_lists_every_renderer_and_refuses_unknown_ones(tmp_path):
