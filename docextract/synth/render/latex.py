@@ -10,7 +10,7 @@ Each renderer is a small document that calls the package's own commands, which d
   language's number format (English or German), inside a KOMA-Script ``scrlttr2`` business letter (address
   window, reference line with number and date, subject, opening and closing).
 * **invoice-class** (Alan Munn, LPPL): a US commercial (customs) invoice: "Commercial Invoice" running head,
-  waybill box, From/To columns, a boxed destination/carrier/packages/weight table, the item table from a CSV
+  waybill box (the carrier's number: no invoice number), From/To columns, a boxed destination/carrier/packages/weight table, the item table from a CSV
   file read by datatool (description, country of origin, quantity, unit value, amount) with cost rows and the
   total invoice value, the export notes and a signature table with the date.
 
@@ -225,12 +225,14 @@ def render_invoice_class(invoice: RenderInvoice, rng: random.Random, scratch: Pa
                               Decimal("0.01"), ROUND_HALF_UP)) for item in kept)
     invoice = replace(invoice.with_items(items), items=items, currency="USD")
     origin = rng.choice(("USA", "Germany", "China", "Mexico", "Canada", "Italy"))
+    # a customs invoice has no invoice number of its own: its waybill number is the carrier's, no field
+    waybill = f"{rng.choice(('1Z', 'JD', ''))}{rng.randint(10 ** 9, 10 ** 12)}"
     csv = "Description,Country,Quantity,UnitValue,Amount\n" + "".join(
         f"\"{item.description.replace(',', ' ')}\",{origin},{item.quantity},{item.unit_price},{item.amount}\n"
         for item in items)
     body = rf"""
 \InputFile{{items.csv}}
-\waybill{{{tex(invoice.invoice_number)}}}
+\waybill{{{waybill}}}
 \shippingdate{{{tex(invoice.date_text(invoice.invoice_date))}}}
 \fromaddress{{{tex(invoice.vendor.name)}\\ {lines(invoice.vendor.address.printed_lines())}\\ {tex(invoice.vendor.phone)}}}
 \toaddress{{{tex(invoice.customer.name)}\\ {lines(invoice.customer.address.printed_lines())}}}
@@ -244,8 +246,8 @@ def render_invoice_class(invoice: RenderInvoice, rng: random.Random, scratch: Pa
 """
     source = preamble(r"\documentclass{invoice-class}", font) + "\n\\begin{document}\n" + body + "\\end{document}\n"
     pdf = compile_tex(source, scratch, {"items.csv": csv})
-    printed = {"vendor_name", "vendor_address", "customer_name", "billing_address", "total", "invoice_number"}
-    invoice = replace(invoice, due_date=None, purchase_order="", payment_terms="", iban="", shipping_address=None,
+    printed = {"vendor_name", "vendor_address", "customer_name", "billing_address", "total"}
+    invoice = replace(invoice, invoice_number="", due_date=None, purchase_order="", payment_terms="", iban="", shipping_address=None,
                       vendor=replace(invoice.vendor, tax_id="", tax_id_value=""))
     return Rendering(pdf, invoice, frozenset(printed), frozenset({"invoice_date", "subtotal"}), language="en",
                      options={"font": font, "origin": origin})
