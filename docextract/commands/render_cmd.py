@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import partial
 from pathlib import Path
 from typing import Optional
 
@@ -99,7 +100,8 @@ def render(
                 for name in names:
                     item = known[name]
                     task = progress.add_task(name, total=count + (len(contents) if item.einvoices else 0))
-                    tally = render_renderer(item, seed, count, contents, out_dir, lambda: progress.advance(task))
+                    advance = partial(progress.advance, task)
+                    tally = render_renderer(item, seed, count, contents, out_dir, advance)
                     report["renderers"][name] = {"version": item.version(), "licence": item.licence, "run": run,
                                                  **tally.to_dict()}
                     stderr.print(f"{name}: wrote {tally.written} documents, dropped {sum(tally.dropped.values())}",
