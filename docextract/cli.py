@@ -45,7 +45,9 @@ def _main(
 
 
 # Each command lives in docextract/commands/; this file only registers them.
-from docextract.commands import calibrate_cmd, data_cmds, inspect_cmd, run_cmd, serve_cmd, synth_cmd, train_cmds  # noqa: E402
+from docextract.commands import (  # noqa: E402
+    calibrate_cmd, data_cmds, inspect_cmd, render_cmd, run_cmd, serve_cmd, synth_cmd, train_cmds,
+)
 
 
 def help_paragraphs(docstring: str | None) -> str:
@@ -69,6 +71,7 @@ COMMANDS = {
     "labelstudio-config": data_cmds.labelstudio_config,
     "serve": serve_cmd.serve,
     "synth": synth_cmd.synth,
+    "render": render_cmd.render,
 }
 for _name, _function in COMMANDS.items():
     app.command(_name, help=help_paragraphs(_function.__doc__), epilog=EXIT_CODES_HELP)(_function)

@@ -204,3 +204,28 @@ def einvoice_report(docs: list[LabelledDocument], tally: MatchTally, notes: Coun
         unmatched_examples=tally.examples,
         notes=dict(sorted(notes.items())),
     )
+
+
+def distinct_invoices(sources: Path | Iterable[Path]) -> list[tuple[str, str, EmbeddedInvoice]]:
+    """Each distinct invoice the PDFs under ``sources`` embed, once: ``(group, file, invoice)``, the group as
+    :func:`convert_einvoices` names it (all sources grouped together), one invoice per identity (number,
+    seller, grand total; per scenario name where the XML lacks one), the XML stating most values and items."""
+    sources = [Path(sources)] if isinstance(sources, (str, Path)) else [Path(s) for s in sources]
+    found: list[tuple[Path, EmbeddedInvoice]] = []
+    for source in sources:
+        for pdf in find_pdfs(source):
+            try:
+                invoice = read_embedded_invoice(pdf)
+            except InputError:
+                continue  # a broken attachment: convert einvoice reports it; nothing to render from
+            if invoice is not None:
+                found.append((pdf, invoice))
+    names = [scenario_name(pdf.stem) for pdf, _ in found]
+    groups = assign_groups(names, [invoice_identity(invoice) for _, invoice in found])
+    best: dict[object, tuple[tuple[int, int, str], str, Path, EmbeddedInvoice]] = {}
+    for (pdf, invoice), name, group in zip(found, names, groups):
+        key = invoice_identity(invoice) or ("name", name)
+        rank = (len(invoice.field_values()), len(invoice.line_items), str(pdf))
+        if key not in best or rank > best[key][0]:
+            best[key] = (rank, group, pdf, invoice)
+    return [(group, str(pdf), invoice) for _, group, pdf, invoice in sorted(best.values(), key=lambda b: str(b[2]))]

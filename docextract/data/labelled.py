@@ -28,7 +28,8 @@ class LabelledDocument:
     ``entities[p][w]`` groups the words of one entity (None: consecutive words with the same label in
     reading order form one entity). ``fields`` are document-level expected values (key -> values).
     ``group`` names what the document is a copy of (one invoice in several renderings): a split keeps a
-    group on one side; None: the document is its own group.
+    group on one side; None: the document is its own group. ``producer`` names the software whose layout the
+    page has (a renderer of ``docextract render``), for leave-one-producer-out evaluation; None: not known.
     """
 
     id: str
@@ -38,6 +39,7 @@ class LabelledDocument:
     label_set: tuple[str, ...]
     fields: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     group: str | None = None
+    producer: str | None = None
 
     def __post_init__(self) -> None:
         pages = self.document.pages
@@ -56,7 +58,8 @@ class LabelledDocument:
 
     def with_document(self, document: Document) -> LabelledDocument:
         """The same labels on a re-ordered document (same words per page, e.g. after augmentation)."""
-        return LabelledDocument(self.id, document, self.labels, self.entities, self.label_set, self.fields, self.group)
+        return LabelledDocument(self.id, document, self.labels, self.entities, self.label_set, self.fields, self.group,
+                                 self.producer)
 
     def renamed(self, mapping: Mapping[str, str]) -> LabelledDocument:
         """The same document with labels (and ``label_set`` and ``fields`` keys) renamed by ``mapping``
@@ -67,7 +70,8 @@ class LabelledDocument:
         labels = tuple(tuple(new(label) for label in page) for page in self.labels)
         fields = {new(key): values for key, values in self.fields.items()}
         return LabelledDocument(self.id, self.document, labels, self.entities,
-                                tuple(dict.fromkeys(new(label) for label in self.label_set)), fields)
+                                tuple(dict.fromkeys(new(label) for label in self.label_set)), fields, self.group,
+                                self.producer)
 
     # ---- the JSONL record ----
 
@@ -85,6 +89,8 @@ class LabelledDocument:
             record["fields"] = {key: list(values) for key, values in self.fields.items()}
         if self.group is not None:
             record["group"] = self.group
+        if self.producer is not None:
+            record["producer"] = self.producer
         return record
 
     @staticmethod
@@ -99,6 +105,7 @@ class LabelledDocument:
             id=str(data["id"]), document=document, labels=labels, entities=entities,
             label_set=tuple(data.get("label_set", ())), fields=fields,
             group=None if data.get("group") is None else str(data["group"]),
+            producer=None if data.get("producer") is None else str(data["producer"]),
         )
 
 

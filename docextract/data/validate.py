@@ -143,6 +143,9 @@ def _check_record(check: _Checker, data: Any) -> tuple[str | None, Counter, tupl
     if fields is not None and not (isinstance(fields, dict) and all(
             isinstance(v, list) and all(isinstance(s, str) for s in v) for v in fields.values())):
         check.error("fields", "must map each key to a list of strings")
+    for key in ("group", "producer"):  # optional: what the document is a rendering of, whose layout it has
+        if key in data and data[key] is not None and not (isinstance(data[key], str) and data[key].strip()):
+            check.error(key, f"must be a non-empty string when present, got {data[key]!r}")
     digest = hashlib.sha256(json.dumps(content, ensure_ascii=False).encode("utf-8")).hexdigest() if content else None
     return digest, labels, tuple(label_set)
 

@@ -74,7 +74,7 @@ _AMOUNT_KEYS = (
     ("subtotal", 3, r"netto|ohne (?:ust|mwst|umsatzsteuer|steuer)|exkl|excl|zwischensumme|positionssumme|"
                     r"summe (?:der )?positionen|warenwert|summe waren|steuerbasis|basisbetrag|bemessungsgrundlage|"
                     r"tax basis|taxable|sub-?total|sub total|net total|net amount|total net|\bnet\b|\bht\b|"
-                    r"hors tax|line total|total lines"),
+                    r"hors tax|line total|total lines|sous-?total"),
     ("total", 3, r"brutto|\bbrut\b|gesamtbetrag|rechnungsbetrag|endbetrag|endsumme|inkl|incl|\bttc\b|grand total|"
                  r"gross|invoice total|total invoice"),
     ("total_tax", 2, r"mwst|mehrwertsteuer|\bust\b|umsatzsteuer|steuerbetrag|\bsteuer\b|\btva\b|\btaxe?s?\b|\bvat\b"),
@@ -87,7 +87,8 @@ _DATE_KEYS = (
     ("invoice_date", 3, r"rechnungsdatum|belegdatum|ausstellungsdatum|invoice date|date of invoice|issue date|"
                         r"date de (?:la )?facture|date d.[ée]mission|rechnung vom|gutschrift vom|date:? de facturation"),
     ("due_date", 3, r"f[aä]llig|zahlungsziel|zahlbar bis|zahlbar am|zahlbar zum|zahlungsfrist|netto bis|\bdue\b|"
-                    r"[ée]ch[ée]ance|payable (?:by|until|before|on)|pay by|payment date|zahlungsdatum|sp[aä]testens"),
+                    r"[ée]ch[ée]ance|payable (?:by|until|before|on)|pay by|payment date|zahlungsdatum|sp[aä]testens|"
+                    r"[aà] r[ée]gler avant|date limite de paiement"),
     ("other", 3, r"lieferdatum|lieferung|liefertermin|liefer-|geliefert|lieferschein|delivery note|leistungsdatum|leistungszeit|\bleistung\b|"
                  r"delivery|livraison|bestell|\border|commande|auftrag|period|zeitraum|skonto|"
                  r"discount|escompte|versand|ship|g[uü]ltig|valid|vertrag|contract|abschlag|anzahlung|received|"
@@ -735,3 +736,81 @@ def _number_on_row(page: _PageText, row: tuple[int, ...], value: Decimal, claime
     if rightmost:
         return max(candidates, key=lambda s: (page.box(s[-1]).x1, len(s)))
     return min(candidates, key=lambda s: (page.box(s[0]).x0, -len(s)))
+
+
+def quantity_forms(value: Decimal) -> set[str]:
+    """A quantity as item tables print it: ``2``, ``2,0``, ``2.00``, ``2,000``, ``1.500,00`` (absolute value)."""
+    value = abs(value)
+    places = max(0, -value.normalize().as_tuple().exponent)
+    forms = set(amount_forms(value)) if value >= 1000 else set()
+    if value >= 1000 and value == value.to_integral_value():  # "5 000", "5.000", "5,000"
+        forms.update([form.rpartition(sep)[0] for form in forms for sep in ".," if form.endswith(sep + "00")])
+    for digits in range(places, 5):
+        text = f"{value:.{digits}f}"
+        forms.update({text, text.replace(".", ",")})
+    return forms
+
+
+def locate_line_items_exactly(doc: Document, items: Sequence[Mapping[str, Any]]) -> list[dict[str, tuple[WordRef, ...]]] | None:
+    """Each item's cells on the page, all or nothing (labels by construction, `docextract render`; `run` reads an
+    e-invoice's rows leniently with :func:`locate_line_items`): its description (by token sequence, wrapped lines allowed, found in item
+    order), then on the description's rows the words that show its ``quantity``, ``unit_price`` and ``amount``
+    (Decimal, or None where the renderer prints no such cell). Numbers are right-aligned in columns, so a cell
+    whose value stands more than once on its row (a VAT column equal to the unit price, the position number
+    equal to the quantity) is the match nearest the right edge its column has on the rows where it is
+    unambiguous. None when a description or a printed cell is not found, or stays ambiguous."""
+    page = _PageText(doc)
+    rows: list[tuple[tuple[int, ...], dict[str, list[tuple[int, ...]]]]] = []
+    after, claimed = -1, set()
+    for item in items:
+        spans = [s for s in page.find(compact(str(item["description"])), multiline=True)
+                 if s[0] > after and not claimed.intersection(s)]
+        if not spans:
+            return None
+        description = spans[0]
+        row = {i for i in range(len(page.words)) if i not in description and i not in claimed
+               and any(page.same_row(i, d) for d in description)}
+        candidates: dict[str, list[tuple[int, ...]]] = {}
+        for cell in ("amount", "unit_price", "quantity"):
+            if item.get(cell) is None:
+                continue
+            value = Decimal(item[cell])
+            forms = quantity_forms(value) if cell == "quantity" else amount_forms(value)
+            matches: list[tuple[int, ...]] = []
+            for size in (3, 2, 1):  # the longest reading first ("1 234,56" over "234,56")
+                for span in page.windows(size):
+                    if set(span) <= row and not any(set(span) & set(m) for m in matches) and all(
+                            any(c.isdigit() for c in page.texts[i]) for i in (span[0], span[-1])) \
+                            and _amount_text([page.texts[i] for i in span]) in forms:
+                        matches.append(span)
+            if not matches:
+                return None
+            candidates[cell] = matches
+        claimed.update(description)
+        after = description[0]
+        rows.append((description, candidates))
+    # where each number column ends: its right edge on the rows where the cell has exactly one match
+    edges: dict[str, list[float]] = {}
+    for _, candidates in rows:
+        for cell, matches in candidates.items():
+            if len(matches) == 1:
+                edges.setdefault(cell, []).append(page.box(matches[0][-1]).x1)
+    column = {cell: sorted(xs)[len(xs) // 2] for cell, xs in edges.items()}
+    out: list[dict[str, tuple[WordRef, ...]]] = []
+    for description, candidates in rows:
+        cells: dict[str, tuple[WordRef, ...]] = {"description": page.refs_of(description)}
+        used: set[int] = set()
+        for cell, matches in candidates.items():
+            free = [m for m in matches if not used.intersection(m)]
+            if len(free) > 1:
+                if cell not in column:
+                    return None
+                free.sort(key=lambda m: abs(page.box(m[-1]).x1 - column[cell]))
+                if abs(page.box(free[0][-1]).x1 - column[cell]) == abs(page.box(free[1][-1]).x1 - column[cell]):
+                    return None
+            if not free:
+                return None
+            cells[cell] = page.refs_of(free[0])
+            used.update(free[0])
+        out.append(cells)
+    return out

@@ -1,0 +1,25 @@
+"""Invoices rendered by software other people wrote, labelled by construction (``docextract render``).
+
+Each module adapts one renderer family to :class:`~docextract.synth.render.content.RenderInvoice` content:
+``arca`` (arca-factura-pdf), ``dinbrief``, ``invoicegenerator`` (InvoiceGenerator), ``erechnung``,
+``billwright`` (PyPI packages), ``node`` (npm packages run by Node), ``latex`` (invoice classes of TeX Live).
+:mod:`.produce` renders, reads the PDF back and labels it (:mod:`docextract.data.rendered`). docs/render.md
+lists the renderers, their versions, licences and looks.
+"""
+
+from __future__ import annotations
+
+from docextract.synth.render.base import Renderer
+
+
+def all_renderers() -> dict[str, Renderer]:
+    """Every renderer docextract knows, by name (installed or not: ``Renderer.missing`` says)."""
+    from docextract.synth.render import (
+        arca, billwright, dinbrief, erechnung, facturization, invoicegenerator, latex, node,
+    )
+
+    out: dict[str, Renderer] = {}
+    for module in (arca, dinbrief, invoicegenerator, erechnung, billwright, node, facturization, latex):
+        for renderer in module.RENDERERS:
+            out[renderer.name] = renderer
+    return out

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Install the invoice renderers `docextract render` drives (docs/render.md), so another machine makes the same data:
+#   * the Python renderers: the `render` extra into .venv (run scripts/setup.sh first);
+#   * TeX Live with the invoice packages (texlive-latex-extra), the PostScript fonts, babel languages and siunitx
+#     (Debian packages, about 1 GB, a few minutes);
+#   * Node.js and the npm renderers into $DOCEXTRACT_RENDER_NODE (default ~/.cache/docextract-render/node),
+#     outside the repository: nothing downloaded is committed.
+# Idempotent. Versions are pinned here and in pyproject.toml: the layouts, and so the data, depend on them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+NODE_DIR="${DOCEXTRACT_RENDER_NODE:-$HOME/.cache/docextract-render/node}"
+NPM_PACKAGES=(microinvoice@1.0.6 jspdf-invoice-template-nodejs@1.4.40 @h1dd3nsn1p3r/pdf-invoice@1.0.12)
+DEBIAN_PACKAGES=(texlive-latex-extra texlive-fonts-recommended texlive-science texlive-lang-german
+                 texlive-lang-french texlive-lang-italian texlive-lang-spanish texlive-lang-european nodejs npm)
+
+[ -x .venv/bin/python ] || { echo "setup-render: run scripts/setup.sh first (it makes .venv)" >&2; exit 1; }
+.venv/bin/python -m pip install -q --disable-pip-version-check -e ".[render]" 2>&1 | grep -v "^WARNING: Location" >&2 || true
+
+missing=()
+for package in "${DEBIAN_PACKAGES[@]}"; do
+    dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+    if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = "0" ]; then
+        echo "setup-render: installing ${missing[*]}" >&2
+        apt-get update -q >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+    else
+        echo "setup-render: WARNING: install these Debian packages for the LaTeX and Node renderers: ${missing[*]}" >&2
+    fi
+fi
+
+if command -v npm >/dev/null 2>&1; then
+    mkdir -p "$NODE_DIR"
+    npm install --prefix "$NODE_DIR" --no-audit --no-fund --silent "${NPM_PACKAGES[@]}"
+else
+    echo "setup-render: WARNING: npm is missing; the Node renderers stay unavailable" >&2
+fi
+.venv/bin/docextract render --list
