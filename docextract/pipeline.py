@@ -1,9 +1,9 @@
 """The document pipeline as plain functions: file -> Document -> layout -> windows -> tags -> entity JSON.
 
-``extract_file(path, options)`` is the one way from a file to its JSON: the Python API (:class:`docextract.Extractor`)
-calls it with the models it holds, `docextract run` calls it for each file, in-process or in a batch worker; the
-loaded model is kept per process so a worker pays for it once. The file is a path, or a
-:class:`~docextract.readers.source.Source` of bytes held in memory.
+``extract_file(path, options)`` is the one way from a file to its JSON: the Python API (:class:`docextract.Extractor`,
+which `docextract run` FILE and `-` and the workers of `serve` use) calls it with the models it holds, a batch
+worker of `run DIR` calls it by name; the loaded model is kept per process so a worker pays for it once. The file is
+a path, or a :class:`~docextract.readers.source.Source` of bytes held in memory.
 """
 
 from __future__ import annotations
