@@ -83,9 +83,9 @@ class ExtractionResult:
 class Extractor:
     """A model loaded once, and `run`'s options, for any number of documents.
 
-    ``model``: a shipped model name (``"invoice"``, ``"nda"``, ``"sroie"``, ``"funsd"``), a model folder,
-    ``"auto"`` (a model chosen per document by its length; each loaded the first time it is chosen), or ``"none"``
-    / None (text, layout and reading order only). ``options``: `run`'s options by their Python names (``ocr``,
+    ``model``: a shipped model name (``"invoice"``, ``"nda"``, ``"sroie"``, ``"funsd"``), a model folder (str or
+    ``os.PathLike``), ``"auto"`` (a model chosen per document by its length; each loaded the first time it is
+    chosen), or ``"none"`` / None (text, layout and reading order only). ``options``: `run`'s options by their Python names (``ocr``,
     ``lang``, ``dpi``, ``password``, ``pdf_text``, ``precision``, ``split``, ``ignore_embedded``,
     ``include_tokens``, ``include_timings``, ``device``, ... : the fields of
     :class:`docextract.pipeline.RunOptions`, with their defaults). An unknown name is a ``TypeError``; a value `run`
@@ -104,6 +104,8 @@ class Extractor:
         from docextract.modeling.routing import AUTO
         from docextract.pipeline import RunOptions
 
+        if isinstance(model, os.PathLike):
+            model = os.fspath(model)  # a model folder as a Path: named in the output as a string
         if isinstance(model, str) and model.lower() == NO_MODEL:
             model = None
         names = {field.name for field in fields(RunOptions)} - {"model"}

@@ -207,6 +207,8 @@ def test_a_second_extract_reuses_the_loaded_model(count_loads, tiny_model, pdfs)
     assert first.to_dict()["documents"][0]["page_range"] == again.to_dict()["documents"][0]["page_range"]
     Extractor("none").extract(pdfs[0])
     assert len(count_loads) == 1  # no model: nothing loaded
+    as_path = Extractor(tiny_model).extract(pdfs[0])  # a model folder given as a Path
+    assert as_path.to_dict() == first.to_dict()
 
 
 def test_run_file_is_the_api_output(tiny_model, pdfs):
