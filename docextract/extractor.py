@@ -210,6 +210,8 @@ def _check(options) -> None:
     low, high = PRECISION_RANGE
     if options.precision is not None and not low <= options.precision <= high:
         raise UsageError(f"precision must be between {low} and {high}, got {options.precision}")
+    if options.fields_only and (options.include_tokens or options.include_timings):
+        raise UsageError("fields_only leaves out the words and timings that include_tokens and include_timings add")
 
 
 def _as_source(source: Any, name: str | None):

@@ -216,9 +216,13 @@ def test_run_file_is_the_api_output(tiny_model, pdfs):
 
     from docextract.cli import app
 
-    printed = CliRunner().invoke(app, ["run", str(pdfs[0]), "--model", str(tiny_model)])
-    assert printed.exit_code == 0, printed.output
-    assert printed.stdout == Extractor(str(tiny_model)).extract(pdfs[0]).to_json() + "\n"
+    extractor = Extractor(str(tiny_model))
+    for flags, options in (([], {}), (["--fields-only"], {"fields_only": True}), (["--no-split"], {"split": False})):
+        printed = CliRunner().invoke(app, ["run", str(pdfs[0]), "--model", str(tiny_model), *flags])
+        assert printed.exit_code == 0, printed.output
+        result = extractor.with_options(**options).extract(pdfs[0])
+        assert printed.stdout == result.to_json() + "\n", flags
+        jsonschema.validate(result.to_dict(), load_schema())
 
 
 # ---------------------------------------------------------------- errors with run's codes
@@ -256,7 +260,8 @@ def test_bad_bytes_raise_input_errors_named_as_the_caller_named_them():
 def test_options_are_runs_and_bad_values_are_refused_as_run_refuses_them(tiny_model):
     with pytest.raises(TypeError, match="ocrr"):
         Extractor(None, ocrr="never")
-    for options in ({"ocr": "sometimes"}, {"dpi": 20}, {"pdf_text": "fast"}, {"precision": 0.2}):
+    for options in ({"ocr": "sometimes"}, {"dpi": 20}, {"pdf_text": "fast"}, {"precision": 0.2},
+                    {"fields_only": True, "include_tokens": True}):
         with pytest.raises(UsageError) as refused:
             Extractor(None, **options)
         assert refused.value.exit_code == EXIT_USAGE, options
