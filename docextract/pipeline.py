@@ -1,7 +1,9 @@
 """The document pipeline as plain functions: file -> Document -> layout -> windows -> tags -> entity JSON.
 
-``extract_file(path, options)`` is what `docextract run` calls for each file, in-process or in a
-batch worker; the loaded model is kept per process so a worker pays for it once.
+``extract_file(path, options)`` is the one way from a file to its JSON: the Python API (:class:`docextract.Extractor`,
+which `docextract run` FILE and `-` and the workers of `serve` use) calls it with the models it holds, a batch
+worker of `run DIR` calls it by name; the loaded model is kept per process so a worker pays for it once. The file is
+a path, or a :class:`~docextract.readers.source.Source` of bytes held in memory.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import os
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from docextract.document import Document, Window
 from docextract.layout import analyze_layout
@@ -19,9 +21,14 @@ from docextract.layout.windows import make_windows
 from docextract.modeling.routing import AUTO, choose_model, load_route
 from docextract.modeling.tokenizer import subword_counts
 
+if TYPE_CHECKING:
+    from docextract.readers.source import Source
+
 SPECIAL_TOKENS = 2  # [CLS] and [SEP] around every window
 COMPUTE_ENV = "DOCEXTRACT_COMPUTE"  # overrides a model's docextract_compute (float32, bfloat16, int8-linear)
 DEFAULT_STRIDE = 128  # tokens of context shared by neighbouring windows
+
+ModelLoader = Callable[[str, str], tuple[Any, Any]]  # (model name or folder, device) -> (model, tokenizer)
 
 
 @dataclass(frozen=True)
@@ -49,7 +56,7 @@ class RunOptions:
         return asdict(self)
 
 
-def read_and_analyze(path: str | Path, options: RunOptions) -> tuple[Document, dict[str, int]]:
+def read_and_analyze(path: str | Path | Source, options: RunOptions) -> tuple[Document, dict[str, int]]:
     """The no-ML half: read the file (text layer or OCR) and find lines, blocks and reading order."""
     from docextract.readers import read_document
 
@@ -150,15 +157,18 @@ def model_windows(doc: Document, model, tokenizer, options: RunOptions = RunOpti
     return document_windows(doc, tokenizer, max_tokens=window_tokens, stride=stride, cross_pages=cross_pages)
 
 
-def extract_file(path: str, options: dict[str, Any] | RunOptions) -> dict[str, Any]:
-    """One file to the output JSON object (schemas/output.schema.json)."""
+def extract_file(path: str | Path | Source, options: dict[str, Any] | RunOptions, *,
+                 loader: ModelLoader | None = None) -> dict[str, Any]:
+    """One file to the output JSON object (schemas/output.schema.json). ``loader(name, device)`` gives the
+    (model, tokenizer) to run: the Extractor's own; by default :func:`load_model`, once per process."""
     if isinstance(options, dict):
         options = RunOptions(**options)
     doc, timings = read_and_analyze(path, options)
-    return extract_document(path, doc, timings, options)
+    return extract_document(path, doc, timings, options, loader=loader)
 
 
-def extract_document(path: str, doc: Document, timings: dict[str, int], options: RunOptions) -> dict[str, Any]:
+def extract_document(path: str | Path | Source, doc: Document, timings: dict[str, int], options: RunOptions, *,
+                     loader: ModelLoader | None = None) -> dict[str, Any]:
     """The model half of ``extract_file``: a read and analysed document (``read_and_analyze``'s) to the output JSON
     object. ``path`` is opened again only for a PDF's embedded invoice. The Ray engine runs the two halves in
     separate workers (docextract.batch.stages), so OCR and the model can scale apart."""
@@ -168,14 +178,16 @@ def extract_document(path: str, doc: Document, timings: dict[str, int], options:
         return _view(_with_embedded(build_output(doc, [], model=None, ocr=_ocr_info(doc, options),
                                                  timings_ms=timings if options.include_timings else None),
                                     path, doc, options), options)
-    model_name, routing, model, tagged = tag_document(doc, options, timings)
+    model_name, routing, model, tagged = tag_document(doc, options, timings, loader=loader)
     output = document_output(doc, tagged, model, model_name, routing, timings, options)
     return _view(_with_embedded(output, path, doc, options), options)
 
 
-def tag_document(doc: Document, options: RunOptions, timings: dict[str, int] | None = None):
+def tag_document(doc: Document, options: RunOptions, timings: dict[str, int] | None = None, *,
+                 loader: ModelLoader | None = None):
     """The model's half of a run: (model name, ``--model auto``'s routing or None, the loaded model, every word's
-    tags and label probabilities). Benchmarks that try decodings on fixed tags cache what this returns."""
+    tags and label probabilities). Benchmarks that try decodings on fixed tags cache what this returns.
+    ``loader``: where the model comes from (default :func:`load_model`)."""
     from docextract.inference import tag_words  # torch: only where a model runs (a --model none worker never maps it)
 
     timings = {} if timings is None else timings
@@ -186,7 +198,7 @@ def tag_document(doc: Document, options: RunOptions, timings: dict[str, int] | N
 
         model_name, routing = choose_model(doc, load_route(), load_wordpiece(), document_type(doc).type)
     start = time.perf_counter()
-    model, tokenizer = load_model(model_name, options.device)
+    model, tokenizer = (loader or load_model)(model_name, options.device)
     timings["load_model"] = _ms_since(start)
     start = time.perf_counter()
     windows = model_windows(doc, model, tokenizer, options)
@@ -237,7 +249,8 @@ def _view(output: dict[str, Any], options: RunOptions) -> dict[str, Any]:
     return fields_view(output)
 
 
-def _with_embedded(output: dict[str, Any], path: str, doc: Document, options: RunOptions) -> dict[str, Any]:
+def _with_embedded(output: dict[str, Any], path: str | Path | Source, doc: Document,
+                   options: RunOptions) -> dict[str, Any]:
     """The output with the values of an e-invoice's embedded XML beside the model's (a PDF only, unless
     ``ignore_embedded``); unchanged for every other file. The XML modules load only for PDFs."""
     if options.ignore_embedded or doc.mime_type != "application/pdf":

@@ -71,6 +71,27 @@ def test_ctrl_c_in_a_single_file_run_says_nothing_was_written(tmp_path, monkeypa
     assert to_stdout.exit_code == EXIT_INTERRUPTED and "nothing was printed" in _said(to_stdout)
 
 
+def test_ctrl_c_in_run_dash_names_the_document_it_stopped_in(tmp_path, monkeypatch):
+    first, second = tmp_path / "a.pdf", tmp_path / "b.pdf"
+    text_lines_pdf(first, ["Invoice 1"])
+    text_lines_pdf(second, ["Invoice 2"])
+    import docextract.pipeline as pipeline
+
+    real = pipeline.extract_file
+
+    def interrupted_on_the_second(path, *args, **kwargs):
+        if str(getattr(path, "name", path)) == str(second):
+            raise KeyboardInterrupt
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "extract_file", interrupted_on_the_second)
+    result = runner.invoke(app, ["run", "-", "--model", "none"], input=f"{first}\n{second}\n")
+    assert result.exit_code == EXIT_INTERRUPTED
+    assert len(result.stdout.splitlines()) == 1 and json.loads(result.stdout)["source"]["path"] == str(first)
+    assert (f"1 documents were printed, one line each; {second} was not finished and the paths after it were not "
+            "read") in _said(result)
+
+
 def test_ctrl_c_in_finetune_before_the_first_epoch_says_nothing_was_kept(tmp_path, monkeypatch):
     data = tmp_path / "train.jsonl"
     data.write_text("{}\n")

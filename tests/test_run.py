@@ -108,10 +108,10 @@ def test_run_dash_reads_paths_from_stdin_one_json_line_each_with_the_model_loade
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert len(lines) == 4  # the blank line is skipped; one line per document, in input order
     assert lines[1] == {"source": str(tmp_path / "missing.pdf"), "error": {
-        "code": "INPUT_NOT_FOUND", "stage": None, "message": f"{tmp_path / 'missing.pdf'}: no such file", "exit_code": 4}}
+        "code": "INPUT_NOT_FOUND", "stage": "open", "message": f"{tmp_path / 'missing.pdf'}: no such file", "exit_code": 4}}
     assert lines[2]["source"] == str(broken) and lines[2]["error"]["exit_code"] == 4
     info = load_model.cache_info()
-    assert (info.misses, info.hits) == (1, 1)  # loaded for the first document, reused for the second
+    assert (info.misses, info.hits) == (1, 0)  # loaded once, at the start; the Extractor holds it for every document
     for line, path in ((lines[0], invoice_pdf), (lines[3], second)):
         jsonschema.validate(line, load_schema())
         alone = runner.invoke(app, ["run", str(path), "--model", str(tiny_model), "--format", "jsonl"])

@@ -112,14 +112,14 @@ def run(
 
 
 def _run_file(path: Path, out: Optional[Path], options, output_format: OutputFormat, *, overwrite: bool) -> None:
-    from docextract.pipeline import extract_file
+    from docextract.extractor import Extractor
 
     if not path.exists():
         raise InputError("no such file", path=str(path), code="INPUT_NOT_FOUND")
     if output_format is OutputFormat.labelstudio:
         _write_labelstudio(path, out, options, overwrite)
         return
-    result = extract_file(str(path), options)
+    result = Extractor(**options.to_dict()).extract(path).to_dict()
     for warning in result["warnings"]:  # also in the output; said here so that a person reading stdout sees them
         stderr.print(Text.assemble(("docextract: warning: ", "yellow"), f"{path}: {warning}"), highlight=False,
                      soft_wrap=True)
@@ -147,34 +147,39 @@ def _run_file(path: Path, out: Optional[Path], options, output_format: OutputFor
 
 
 def _run_stream(out: Optional[Path], options, output_format: OutputFormat) -> None:
-    """Paths from stdin, one JSON line per path on stdout, flushed as each is done; the model stays loaded."""
+    """Paths from stdin, one JSON line per path on stdout, flushed as each is done; the model stays loaded
+    (:meth:`Extractor.extract_many`: a file that fails gives its error line and the stream goes on)."""
     import sys
 
     from docextract.errors import EXIT_INPUT_FAILED
-    from docextract.pipeline import extract_file
+    from docextract.extractor import Extractor
 
     if out is not None or output_format in (OutputFormat.csv, OutputFormat.labelstudio):
         raise UsageError("`run -` prints one JSON line per document on stdout: --out and --format csv or labelstudio "
                          "do not apply")
     failed = printed = 0
-    for line in sys.stdin:
-        source = line.rstrip("\r\n")
-        if not source.strip():
-            continue
-        try:
-            if not Path(source).exists():
-                raise InputError("no such file", path=source, code="INPUT_NOT_FOUND")
-            result = extract_file(source, options)
-        except InputError as error:  # this document only; any other error would fail every one: it ends the run
-            failed += 1
-            fail(error)  # the one line on stderr
-            result = {"source": source, "error": {**error.to_dict(), "exit_code": error.exit_code}}
-        except KeyboardInterrupt:
-            raise interrupted(f"{printed} documents were printed, one line each; {source} was not finished and "
-                              "the paths after it were not read") from None
-        sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
-        sys.stdout.flush()
-        printed += 1
+    reading: list[str] = []  # the path being extracted, named if Ctrl-C stops it
+
+    def paths():
+        for line in sys.stdin:
+            source = line.rstrip("\r\n")
+            if source.strip():
+                reading[:] = [source]
+                yield source
+
+    try:
+        for result in Extractor(**options.to_dict()).extract_many(paths()):
+            if not result.ok:
+                failed += 1
+                fail(result.error)  # the one line on stderr
+            sys.stdout.write(result.to_json(indent=None) + "\n")
+            sys.stdout.flush()
+            printed += 1
+            reading.clear()
+    except KeyboardInterrupt:
+        stopped = (f"{reading[0]} was not finished and the paths after it were not read" if reading
+                   else "the paths after them were not read")
+        raise interrupted(f"{printed} documents were printed, one line each; {stopped}") from None
     if failed:
         raise typer.Exit(EXIT_INPUT_FAILED)
 
@@ -184,13 +189,13 @@ def _write_labelstudio(path: Path, out: Optional[Path], options, overwrite: bool
     from dataclasses import replace
 
     from docextract.extraction.labelstudio import prediction_tasks
-    from docextract.pipeline import extract_file
+    from docextract.extractor import Extractor
     from docextract.readers.page_images import page_data_uris
 
     if options.model is None:
         raise UsageError("--format labelstudio writes the model's predictions: give a model, not --model none", path=str(path))
     images = page_data_uris(path, password=options.password)  # refuses a words JSON before the model runs
-    result = extract_file(str(path), replace(options, include_tokens=True))
+    result = Extractor(**replace(options, include_tokens=True).to_dict()).extract(path).to_dict()
     text = json.dumps(prediction_tasks(result, images), ensure_ascii=False)
     if out is None:
         typer.echo(text)

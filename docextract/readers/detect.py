@@ -63,13 +63,18 @@ def describe(head: bytes) -> str:
 def detect_kind(path: Path) -> str:
     """Read the first bytes of ``path`` and return its kind; InputError when it is empty or unsupported."""
     with open(path, "rb") as handle:
-        head = handle.read(SNIFF_BYTES)
+        return kind_of(handle.read(SNIFF_BYTES), str(path))
+
+
+def kind_of(head: bytes, name: str) -> str:
+    """The kind of the document ``name`` whose first :data:`SNIFF_BYTES` are ``head``; InputError when it is empty
+    or unsupported."""
     if not head:
-        raise InputError("the file is empty (0 bytes)", path=str(path), code="INPUT_EMPTY", stage="open")
+        raise InputError("the file is empty (0 bytes)", path=name, code="INPUT_EMPTY", stage="open")
     kind = sniff(head)
     if kind is None:
         raise InputError(
             f"unsupported file type: {describe(head)}; docextract reads PDF, PNG, JPEG, TIFF and words JSON",
-            path=str(path), code="UNSUPPORTED_FORMAT", stage="open",
+            path=name, code="UNSUPPORTED_FORMAT", stage="open",
         )
     return kind

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from docextract.errors import InputError
+from docextract.readers.source import Source
 
 KNOWN_NAMES = ("factur-x.xml", "zugferd-invoice.xml", "xrechnung.xml", "order-x.xml")
 MAX_XML_BYTES = 50 * 1024 * 1024  # XRechnung files with base64 attachments inside reach a few MB
@@ -158,26 +159,28 @@ def normalized_text(value: Any) -> str:
 # ---------------------------------------------------------------- finding the attachment
 
 
-def read_embedded_invoice(path: str | Path, password: str | None = None) -> EmbeddedInvoice | None:
-    """The invoice embedded in the PDF at ``path``, or None when it carries none.
+def read_embedded_invoice(path: str | Path | Source, password: str | None = None) -> EmbeddedInvoice | None:
+    """The invoice embedded in the PDF at ``path`` (or in a :class:`Source`'s bytes), or None when it carries none.
 
     A PDF whose invoice attachment is not well-formed XML raises :class:`InputError` naming the file and
     the problem. A file pypdfium2 cannot open gives None (reading its pages reports that problem).
     """
-    found = invoice_attachment(path, password)
+    pdf = Source.of(path)
+    found = invoice_attachment(pdf, password)
     if found is None:
         return None
     name, data = found
-    return parse_invoice_xml(data, name, path=str(path))
+    return parse_invoice_xml(data, name, path=pdf.name)
 
 
-def invoice_attachment(path: str | Path, password: str | None = None) -> tuple[str, bytes] | None:
+def invoice_attachment(path: str | Path | Source, password: str | None = None) -> tuple[str, bytes] | None:
     """``(name, bytes)`` of the PDF's invoice attachment: a known name first, else any XML attachment whose
     root is an invoice syntax docextract reads."""
     import pypdfium2 as pdfium
 
+    source = Source.of(path)
     try:
-        pdf = pdfium.PdfDocument(str(path), password=password)
+        pdf = pdfium.PdfDocument(source.for_pdfium(), password=password)
     except (pdfium.PdfiumError, OSError):
         return None
     try:
@@ -195,7 +198,7 @@ def invoice_attachment(path: str | Path, password: str | None = None) -> tuple[s
                 data = bytes(attachment.get_data())
             except pdfium.PdfiumError as exc:
                 if name.lower() in KNOWN_NAMES:
-                    raise InputError(f"embedded invoice {name} cannot be read ({exc})", path=str(path),
+                    raise InputError(f"embedded invoice {name} cannot be read ({exc})", path=source.name,
                                      stage="embedded") from None
                 continue
             if name.lower() in KNOWN_NAMES or _root_syntax(data) is not None:

@@ -17,6 +17,7 @@ from docextract.document import POINTS_PER_INCH, Page
 from docextract.errors import InputError
 from docextract.readers import ocr as ocr_mod
 from docextract.readers.limits import DEFAULT_OCR_TIMEOUT, MAX_IMAGE_FRAMES, MAX_IMAGE_PIXELS
+from docextract.readers.source import Source
 
 # Scans without resolution metadata are taken to be 300 dpi, the usual office-scanner setting.
 DEFAULT_IMAGE_DPI = 300.0  # dots per inch
@@ -64,15 +65,18 @@ def _decode_error(exc: Exception, source: str, frame: int) -> InputError:
                       code="IMAGE_TRUNCATED", stage="open")
 
 
-def read_image(path: Path, *, ocr: str, lang: str, ocr_timeout: float = DEFAULT_OCR_TIMEOUT) -> ImagePages:
-    """Every frame of the image at ``path`` as a :class:`Page` in points (OCR unless ``ocr="never"``)."""
-    source = str(path)
+def read_image(path: Path | Source, *, ocr: str, lang: str, ocr_timeout: float = DEFAULT_OCR_TIMEOUT) -> ImagePages:
+    """Every frame of the image at ``path`` (or in a :class:`Source`'s bytes) as a :class:`Page` in points (OCR
+    unless ``ocr="never"``)."""
+    image_source = Source.of(path)
+    source = image_source.name
     warnings: list[str] = []
     with warnings_mod.catch_warnings():
         # our own limit (MAX_IMAGE_PIXELS) decides; Pillow's warning-only zone is not used
         warnings_mod.simplefilter("ignore", Image.DecompressionBombWarning)
         try:
-            image = Image.open(path)
+            # a path: Pillow opens the file and closes it with the image; bytes: a stream with nothing to close
+            image = Image.open(image_source.path if image_source.path is not None else image_source.open())
         except Image.DecompressionBombError as exc:
             raise InputError(f"image is too large ({exc})", path=source, code="IMAGE_TOO_LARGE", stage="open") from exc
         except (UnidentifiedImageError, SyntaxError, ValueError, OSError) as exc:

@@ -24,6 +24,7 @@ from docextract.readers import ocr as ocr_mod
 from docextract.readers import text_layer
 from docextract.readers.limits import DEFAULT_OCR_TIMEOUT, MAX_PDF_PAGES, MAX_RENDER_PIXELS, MAX_TESSERACT_SIDE
 from docextract.readers.pdf_end import open_for_pdfminer
+from docextract.readers.source import Source
 
 # What pdfminer raises on a file it cannot parse (narrowly: anything else is a bug to see).
 PDFMINER_ERRORS = (PdfminerException, MalformedPDFException, PDFException, PSException, RecursionError)
@@ -38,29 +39,29 @@ class PdfPages:
     warnings: tuple[str, ...]
 
 
-def _open_pdfium(path: Path, password: str | None) -> pdfium.PdfDocument:
+def _open_pdfium(source: Source, password: str | None) -> pdfium.PdfDocument:
     try:
-        return pdfium.PdfDocument(str(path), password=password)
+        return pdfium.PdfDocument(source.for_pdfium(), password=password)
     except pdfium.PdfiumError as exc:
         reason = str(exc)
         if "password" in reason.lower():
             problem = "the password given is wrong" if password else "the PDF is encrypted"
-            raise InputError(f"{problem}; {PASSWORD_HINT}", path=str(path), code="PDF_ENCRYPTED", stage="open") from exc
-        raise InputError(f"corrupt or truncated PDF ({reason})", path=str(path), code="PDF_MALFORMED", stage="open") from exc
+            raise InputError(f"{problem}; {PASSWORD_HINT}", path=source.name, code="PDF_ENCRYPTED", stage="open") from exc
+        raise InputError(f"corrupt or truncated PDF ({reason})", path=source.name, code="PDF_MALFORMED", stage="open") from exc
 
 
-def _open_pdfplumber(path: Path, password: str | None, warnings: list[str]):
+def _open_pdfplumber(source: Source, password: str | None, warnings: list[str]):
     """The pdfplumber document, or None (with a warning) when pdfminer cannot read what PDFium could."""
-    stream = open_for_pdfminer(path)  # without the padding some files carry after %%EOF (see pdf_end)
+    stream = open_for_pdfminer(source)  # without the padding some files carry after %%EOF (see pdf_end)
     try:
-        return pdfplumber.PDF(stream, path=Path(path), password=password or "")  # closes the stream when closed
+        return pdfplumber.PDF(stream, path=source.path, password=password or "")  # closes the stream when closed
     except BaseException as exc:
         stream.close()
         if not isinstance(exc, PDFMINER_ERRORS):
             raise
         inner = exc.args[0] if isinstance(exc, PdfminerException) and exc.args else exc
         if isinstance(inner, PDFPasswordIncorrect):
-            raise InputError(f"the PDF is encrypted; {PASSWORD_HINT}", path=str(path), code="PDF_ENCRYPTED", stage="open") from exc
+            raise InputError(f"the PDF is encrypted; {PASSWORD_HINT}", path=source.name, code="PDF_ENCRYPTED", stage="open") from exc
         warnings.append(f"text layer unreadable ({type(inner).__name__}: {inner}); pages treated as scans")
         return None
 
@@ -94,10 +95,11 @@ def _ocr_page(pdfium_page, number: int, *, dpi: float, lang: str, source: str, t
                 text_source="ocr", rotation_applied=rotation)
 
 
-def read_pdf(path: Path, *, ocr: str, lang: str, dpi: float, password: str | None,
+def read_pdf(path: Path | Source, *, ocr: str, lang: str, dpi: float, password: str | None,
              ocr_timeout: float = DEFAULT_OCR_TIMEOUT, max_pages: int = MAX_PDF_PAGES,
              text_reader: str = "pdfplumber") -> PdfPages:
-    """Every page of the PDF at ``path`` as a :class:`Page` (see :func:`docextract.readers.read_document`).
+    """Every page of the PDF at ``path`` (or in a :class:`Source`'s bytes) as a :class:`Page` (see
+    :func:`docextract.readers.read_document`).
 
     PDFium decides the page count; when PDFium cannot open a file that pdfminer can, the text layer
     alone is used (pages that would need OCR keep what text they have, with a warning). ``text_reader``
@@ -107,17 +109,18 @@ def read_pdf(path: Path, *, ocr: str, lang: str, dpi: float, password: str | Non
     """
     if text_reader not in TEXT_READERS:
         raise UsageError(f"the PDF text reader must be one of {', '.join(TEXT_READERS)}, got {text_reader!r}")
-    source = str(path)
+    pdf = Source.of(path)
+    source = pdf.name
     warnings: list[str] = []
     try:
-        document = _open_pdfium(path, password)
+        document = _open_pdfium(pdf, password)
         pdfium_error = None
     except InputError as exc:
         if exc.code == "PDF_ENCRYPTED":
             raise
         document, pdfium_error = None, exc
     lazy = text_reader == "auto" and document is not None and ocr != "always"
-    plumber = None if lazy else (_open_pdfplumber(path, password, warnings) if (ocr != "always" or document is None) else None)
+    plumber = None if lazy else (_open_pdfplumber(pdf, password, warnings) if (ocr != "always" or document is None) else None)
     try:
         if document is None and plumber is None:
             raise pdfium_error
@@ -139,7 +142,7 @@ def read_pdf(path: Path, *, ocr: str, lang: str, dpi: float, password: str | Non
                 text_page, doctop = _pdfium_text_page(document[index], number, doctop)
                 if text_page is None:  # a page PDFium's reading is not known to agree on: pdfplumber, as always
                     if plumber_pages is None:
-                        plumber = _open_pdfplumber(path, password, warnings)
+                        plumber = _open_pdfplumber(pdf, password, warnings)
                         plumber_pages = _plumber_pages(plumber, count, source, warnings)
                     text_page = _text_page(plumber_pages, index, number, source, warnings)
             else:

@@ -16,6 +16,8 @@ import os
 from pathlib import Path
 from typing import BinaryIO
 
+from docextract.readers.source import Source
+
 EOF_MARKER = b"%%EOF"
 STARTXREF = b"startxref"
 # A tail shorter than this costs pdfminer under a millisecond even without line breaks: such files are read as
@@ -24,11 +26,11 @@ TOLERATED_TAIL_BYTES = 64 * 1024
 SCAN_CHUNK_BYTES = 1 << 20
 
 
-def document_end(path: str | Path) -> int | None:
+def document_end(path: str | Path | Source) -> int | None:
     """The offset just past the file's last ``%%EOF`` when more than :data:`TOLERATED_TAIL_BYTES` of something
     that is not PDF follows it; None when the file should be read whole (a short tail, no ``%%EOF`` at all, or a
     ``startxref`` after it: a later revision, cut short, that pdfminer may still recover)."""
-    with open(path, "rb") as file:
+    with Source.of(path).open() as file:
         size = file.seek(0, os.SEEK_END)
         end = size
         overlap = b""  # the first bytes of the chunk read before, for a marker that straddles two chunks
@@ -88,10 +90,14 @@ class _Prefix(io.RawIOBase):
         super().close()
 
 
-def open_for_pdfminer(path: str | Path) -> BinaryIO:
-    """The file at ``path`` opened for reading, ending at :func:`document_end` where that cuts off padding."""
-    end = document_end(path)
-    raw = open(path, "rb", buffering=0)
+def open_for_pdfminer(path: str | Path | Source) -> BinaryIO:
+    """The file at ``path`` (or a :class:`Source`'s bytes) opened for reading, ending at :func:`document_end` where
+    that cuts off padding."""
+    source = Source.of(path)
+    end = document_end(source)
+    if source.data is not None:
+        return io.BytesIO(source.data if end is None else source.data[:end])
+    raw = open(source.path, "rb", buffering=0)
     if end is None:
         return io.BufferedReader(raw)
     return io.BufferedReader(_Prefix(raw, end))

@@ -18,6 +18,7 @@ from typing import Any
 from docextract.document import TEXT_SOURCES, Box, Page, Word
 from docextract.errors import InputError
 from docextract.readers.limits import MAX_WORDS_JSON_BYTES
+from docextract.readers.source import Source
 
 UNITS = ("pt", "px")
 
@@ -95,14 +96,15 @@ def parse_words_json(data: Any, source: str) -> tuple[Page, ...]:
     return tuple(_page(p, source, i + 1) for i, p in enumerate(data["pages"]))
 
 
-def read_words_json(path: Path) -> tuple[Page, ...]:
-    source = str(path)
-    size = path.stat().st_size
+def read_words_json(path: Path | Source) -> tuple[Page, ...]:
+    words = Source.of(path)
+    source = words.name
+    size = words.size()
     if size > MAX_WORDS_JSON_BYTES:
         raise InputError(f"words JSON of {size} bytes is over the limit of {MAX_WORDS_JSON_BYTES}",
                          path=source, code="RESOURCE_LIMIT", stage="parse")
     try:
-        data = json.loads(path.read_bytes().decode("utf-8-sig"))
+        data = json.loads(words.read_bytes().decode("utf-8-sig"))
     except UnicodeDecodeError as exc:
         raise _fail(source, "file", f"not UTF-8 ({exc.reason} at byte {exc.start})") from exc
     except json.JSONDecodeError as exc:

@@ -20,7 +20,7 @@ from typing import Any
 from docextract.batch.isolation import Outcome, WorkerCrashedAtStartup, WorkerPool
 from docextract.errors import DocextractError
 
-PROCESS = "docextract.pipeline:extract_file"
+PROCESS = "docextract.serve.worker:extract"
 WARMUP = "docextract.serve.worker:warm"
 
 
