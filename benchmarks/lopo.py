@@ -231,10 +231,8 @@ def summary(results: list[dict]) -> dict:
     }
 
 
-def measure(args) -> None:
-    work = Path(args.work)
-    plan = json.loads((work / "plan.json").read_text(encoding="utf-8"))
-    start = time.perf_counter()
+def tagged_folds(args, work: Path, plan: dict) -> tuple[dict[str, list[tuple]], dict[str, Path]]:
+    """Every fold's held-out records with their document, model and tags (cached)."""
     tagged: dict[str, list[tuple]] = {}
     models: dict[str, Path] = {}
     for fold in ([args.fold] if args.fold else list(plan["folds"])):
@@ -246,17 +244,31 @@ def measure(args) -> None:
         cache = None if args.no_cache else work / fold / "tags" / (model_dir.name if args.model else "fold")
         print(f"{fold}: {len(records)} documents", file=sys.stderr)
         tagged[fold], models[fold] = tag_fold(records, model_dir, cache), model_dir
-    scorers = {}
-    if args.scorer == "lopo":  # each fold's scorer fitted on the other folds' documents (their own fold tags)
-        from docextract.training.candidate_fit import fit_scorer
+    return tagged, models
 
-        rows = {fold: scorer_rows(fold, records) for fold, records in tagged.items()}
-        for fold in tagged:
-            scorers[fold] = fit_scorer([r for other, rs in rows.items() if other != fold for r in rs],
-                                       c=args.scorer_c, min_probability=args.scorer_min)
-        if args.save_scorer:
-            final = fit_scorer([r for rs in rows.values() for r in rs], c=args.scorer_c, min_probability=args.scorer_min)
-            Path(args.save_scorer).write_text(json.dumps(final.to_config(), indent=1), encoding="utf-8")
+
+def fold_scorers(args, tagged: dict[str, list[tuple]]) -> tuple[dict, object | None]:
+    """With ``--scorer lopo``: each fold's candidate scorer fitted on the other folds' documents (their own fold
+    tags), and the scorer fitted on every fold (to ship); else none."""
+    if args.scorer != "lopo":
+        return {}, None
+    from docextract.training.candidate_fit import fit_scorer
+
+    rows = {fold: scorer_rows(fold, records) for fold, records in tagged.items()}
+    scorers = {fold: fit_scorer([r for other, rs in rows.items() if other != fold for r in rs], c=args.scorer_c,
+                                min_probability=args.scorer_min) for fold in tagged}
+    final = fit_scorer([r for rs in rows.values() for r in rs], c=args.scorer_c, min_probability=args.scorer_min)
+    return scorers, final
+
+
+def measure(args) -> None:
+    work = Path(args.work)
+    plan = json.loads((work / "plan.json").read_text(encoding="utf-8"))
+    start = time.perf_counter()
+    tagged, models = tagged_folds(args, work, plan)
+    scorers, final = fold_scorers(args, tagged)
+    if final is not None and args.save_scorer:
+        Path(args.save_scorer).write_text(json.dumps(final.to_config(), indent=1), encoding="utf-8")
     folds, all_results = {}, []
     for fold, records in tagged.items():
         results = judge_fold(records, models[fold], scorers.get(fold))
@@ -281,6 +293,58 @@ def measure(args) -> None:
                                                      encoding="utf-8")
     (RESULTS / f"lopo_{args.name}.md").write_text(markdown(report), encoding="utf-8")
     print(markdown(report))
+
+
+def calibrate(args) -> None:
+    """The field confidence and review policy fitted across producers: each field judged as `run` prints it from
+    its fold model's tags (a model that never saw the producer), grouped by producer, so the cross-fitting that
+    picks the thresholds leaves whole producers out; per producer, what a calibration fitted on the other producers
+    alone accepts of it and how much of that is right. With ``--into MODEL``: the calibration, the policy and (with
+    ``--scorer lopo``) the candidate scorer fitted on every producer are written into that model's config.json."""
+    from dataclasses import replace as with_field
+
+    from docextract.data.labelled import LabelledDocument
+    from docextract.extraction.candidate_scorer import SCORER_KEY
+    from docextract.extraction.confidence import FIELD_CALIBRATION_KEY
+    from docextract.extraction.review import REVIEW_POLICY_KEY
+    from docextract.extraction.scoring import FieldScoring
+    from docextract.training.confidence_fit import fit_field_confidence, held_out_group_report
+    from docextract.training.field_judgements import judge_document
+
+    work = Path(args.work)
+    plan = json.loads((work / "plan.json").read_text(encoding="utf-8"))
+    tagged, models = tagged_folds(args, work, plan)
+    scorers, final = fold_scorers(args, tagged)
+    judged = []
+    for fold, records in tagged.items():
+        for record, doc, model, tags in records:
+            labels = tuple(sorted({t.split("-", 1)[1] for t in model.config.id2label.values() if "-" in t}))
+            scoring = FieldScoring(None, None, labels, None, scorers.get(fold))
+            ldoc = LabelledDocument(record["id"], doc, tuple(("O",) * len(p.words) for p in doc.pages),
+                                    tuple((None,) * len(p.words) for p in doc.pages), labels,
+                                    {k: tuple(v) for k, v in record["fields"].items()})
+            judged += [with_field(j, group=fold) for j in judge_document(ldoc, tags, scoring, with_evidence=True)]
+    calibration, policy, report = fit_field_confidence(judged, "evidence", args.precision, len(tagged))
+    held_out = held_out_group_report(judged, "evidence", args.precision)
+    total = {k: sum(r[k] for r in held_out.values()) for k in ("true_fields", "accepted", "right")}
+    out = {"name": args.name, "command": "PYTHONPATH=$PWD .venv/bin/python " + shlex.join(["benchmarks/lopo.py", *sys.argv[1:]]),
+           "what": ("field confidence (evidence) and review policy at the target precision, fitted on fields judged "
+                    "from leave-one-producer-out fold tags; per producer: fitted on the other producers only"),
+           "precision_target": args.precision, "held_out_producers": held_out,
+           "held_out_total": {**total, "coverage": total["accepted"] / total["true_fields"] if total["true_fields"] else None,
+                              "precision": total["right"] / total["accepted"] if total["accepted"] else None},
+           "fit_on_all": {k: v for k, v in report.items() if k not in ("calibration", "review_policy")}}
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / f"lopo_calibration_{args.name}.json").write_text(json.dumps(out, indent=1, default=str), encoding="utf-8")
+    print(json.dumps({"held_out_producers": held_out, "held_out_total": out["held_out_total"]}, indent=1))
+    if args.into:
+        from docextract.training.calibration import write_model_config
+
+        updates = {FIELD_CALIBRATION_KEY: calibration.to_config(), REVIEW_POLICY_KEY: policy.to_config()}
+        if final is not None:
+            updates[SCORER_KEY] = final.to_config()
+        write_model_config(Path(args.into), updates)
+        print(f"written into {args.into}/config.json: {', '.join(updates)}", file=sys.stderr)
 
 
 def _pct(value) -> str:
@@ -332,8 +396,19 @@ def main() -> None:
     p.add_argument("--scorer-c", type=float, default=0.3)
     p.add_argument("--scorer-min", type=float, default=0.2)
     p.add_argument("--save-scorer", help="with --scorer lopo: write the scorer fitted on every fold here (JSON)")
+    p = sub.add_parser("calibrate")
+    p.add_argument("--work", required=True)
+    p.add_argument("--name", required=True)
+    p.add_argument("--fold")
+    p.add_argument("--model", help="judge this model on every fold instead of the fold models")
+    p.add_argument("--no-cache", action="store_true")
+    p.add_argument("--scorer", choices=("model", "lopo"), default="model")
+    p.add_argument("--scorer-c", type=float, default=0.3)
+    p.add_argument("--scorer-min", type=float, default=0.2)
+    p.add_argument("--precision", type=float, default=0.99)
+    p.add_argument("--into", help="write the fitted calibration, policy (and scorer) into this model folder")
     args = parser.parse_args()
-    {"prepare": prepare, "train": train, "measure": measure}[args.step](args)
+    {"prepare": prepare, "train": train, "measure": measure, "calibrate": calibrate}[args.step](args)
 
 
 if __name__ == "__main__":

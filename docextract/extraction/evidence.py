@@ -24,7 +24,14 @@ a `run` output:
   the same label (1 without a rival);
 * ``ocr_doubt``: 1 - the mean OCR confidence of the value's words (0 for a text layer);
 * ``kind_date``, ``kind_amount``, ``kind_id``, ``kind_address``: what kind of value it is (names and other
-  strings are the baseline), and ``words_log``: log of the value's word count.
+  strings are the baseline), and ``words_log``: log of the value's word count;
+* ``key_whole_own`` / ``key_whole_other``: a *whole* key (:mod:`docextract.extraction.key_context`: not the "Date"
+  of "Delivery Date") of this field, or of another field instead, left of the value on its row or over it;
+* ``tagger_agrees``: +1 when the tagger read this value for the field (its own entity, or one of the same text),
+  -1 when it read the field elsewhere as something else, 0 when it read nothing for it;
+* ``by_candidates`` / ``by_rule``: the value was chosen by the candidate scorer, or read from a key by the rule;
+* ``letter_spaced``: a name or address printed (or read by OCR) in single letters ("R E Francois"), a shape that
+  names rarely have.
 
 Every feature is a plain function of the document's words and layout, the decoded entities and the output's
 fields and checks, so `run` computes exactly what a fit on labelled documents saw
@@ -42,28 +49,19 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from docextract.document import Box, Document, WordRef
 from docextract.extraction.entities import FIELD_TYPES, Entity
-from docextract.extraction.field_keywords import closing_keys, key_tokens
+from docextract.extraction.field_keywords import LEGAL_FORMS, closing_keys, key_tokens
+from docextract.extraction.key_context import LineIndex, key_above, key_left
 
 FEATURES = (
     "raw_logit", "unnormalised", "odd_shape", "key_own", "key_other", "recurs", "check_pass", "check_fail",
     "tax_rate", "dates_agree", "valid", "rival_gap", "ocr_doubt",
     "kind_date", "kind_amount", "kind_id", "kind_address", "words_log",
+    "key_whole_own", "key_whole_other", "tagger_agrees", "by_candidates", "by_rule", "letter_spaced",
 )
 # Types whose value must normalise to be usable: a date, an amount, a number, an ISO currency, an IBAN.
 NORMALISED_TYPES = frozenset({"date", "amount", "number", "currency_code", "iban"})
 IDENTIFIER_LABELS = frozenset({"invoice_number", "purchase_order", "vendor_tax_id", "iban"})
 PARTY_NAME_LABELS = frozenset({"vendor_name", "customer_name", "company"})
-LEGAL_FORMS = frozenset({"gmbh", "ag", "kg", "ohg", "ug", "ev", "ltd", "llc", "llp", "inc", "plc", "co", "corp", "sa",
-                         "sas", "sarl", "eurl", "bv", "nv", "vof", "spa", "srl", "sl", "slu", "sdn", "bhd", "mbh", "und",
-                         "and", "cie"})
-
-
-def is_legal_form(text: str) -> bool:
-    """A word that is a company's legal form: "GmbH", "Ltd.", "B.V." (its letters joined), "&"-free."""
-    tokens = key_tokens(text)
-    return bool(tokens) and (set(tokens) <= LEGAL_FORMS or "".join(tokens) in LEGAL_FORMS)
-
-
 CONFIDENCE_EPSILON = 1e-4  # confidences are clamped to [eps, 1 - eps] before a logit
 CONTEXT_WORDS = 8  # words left of a value that can hold its key word
 ABOVE_LINES_OF_HEIGHT = 3.0  # a key word above a value stands within this many value heights
@@ -97,16 +95,12 @@ def is_unnormalised(field: Mapping[str, Any]) -> bool:
     return field.get("type") in NORMALISED_TYPES and field.get("normalized") is None
 
 
-class DocumentIndex:
-    """What evidence needs of a document, built once: each word's line, and the words in reading order."""
+class DocumentIndex(LineIndex):
+    """What evidence needs of a document, built once: each word's line (:class:`LineIndex`), and the words in
+    reading order."""
 
     def __init__(self, doc: Document):
-        self.doc = doc
-        self.line_of: dict[WordRef, tuple[int, int]] = {}  # word -> (line index, position in the line)
-        for p, page in enumerate(doc.pages):
-            for li, line in enumerate(page.lines):
-                for position, w in enumerate(line.word_indices):
-                    self.line_of[WordRef(p, w)] = (li, position)
+        super().__init__(doc)
         self.order = doc.ordered_words()
         self._recurrence_keys: dict[str, list[str]] = {}
 
@@ -145,7 +139,35 @@ def field_evidence(index: DocumentIndex, label: str, field: Mapping[str, Any], c
         "kind_id": float(label in IDENTIFIER_LABELS or kind in ("iban", "vat_id")),
         "kind_address": float(kind == "address"),
         "words_log": math.log(len(words)),
+        **whole_key_evidence(index, entity, label),
+        "tagger_agrees": tagger_agrees(doc, candidates),
+        "by_candidates": float(entity.method == "candidates"),
+        "by_rule": float(entity.method == "rule"),
+        "letter_spaced": float(kind in ("string", "address") and letter_spaced(str(field.get("value", "")))),
     }
+
+
+def whole_key_evidence(index: LineIndex, entity: Entity, label: str) -> dict[str, float]:
+    """``key_whole_own`` / ``key_whole_other``: the whole key left of the value or over it names this field, or
+    only other fields."""
+    hits = [hit for hit in (key_left(index, entity.words), key_above(index, entity.words)) if hit is not None]
+    own = any(label in hit.labels for hit in hits)
+    return {"key_whole_own": float(own), "key_whole_other": float(bool(hits) and not own)}
+
+
+def tagger_agrees(doc: Document, candidates: Sequence[Entity]) -> float:
+    """+1 the tagger's own entities of the label include the field's value, -1 they hold only other values, 0 none."""
+    value = "".join(candidates[0].text(doc).split()).casefold()
+    tagged = ["".join(e.text(doc).split()).casefold() for e in candidates if e.method == "model"]
+    if not tagged:
+        return 0.0
+    return 1.0 if value in tagged else -1.0
+
+
+def letter_spaced(text: str) -> bool:
+    """Two single letters in a row: "R E Francois Communication EURL" (OCR of a letter-spaced name)."""
+    words = text.split()
+    return any(len(a) == 1 == len(b) and a.isalpha() and b.isalpha() for a, b in zip(words, words[1:]))
 
 
 def odd_shape(label: str, kind: str, text: str) -> bool:

@@ -77,19 +77,23 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "direccion de envio", "direccion de entrega", "enviar a",
     ),
     "subtotal": (
-        "subtotal", "sub total", "net", "net amount", "net total", "total net", "total excl vat", "total excl tax",
+        "subtotal", "sub total", "net", "net amount", "net total", "net total amount", "total net amount", "net value",
+        "total excl", "amount excl vat", "summe waren", "warensumme", "rechnungssumme netto", "montant net", "total net", "total net", "total excl vat", "total excl tax",
         "amount excl vat", "total before tax", "zwischensumme", "nettobetrag", "netto", "summe netto", "gesamt netto",
         "nettosumme", "warenwert", "rechnungssumme ohne ust", "summe ohne ust", "nettowert", "total ht", "montant ht", "sous total", "total hors taxes", "subtotaal",
         "totaal excl btw", "netto bedrag", "imponibile", "totale imponibile", "subtotale", "base imponible",
         "importe neto", "total neto",
     ),
     "total_tax": (
-        "vat", "tax", "sales tax", "vat amount", "tax amount", "total tax", "total vat", "gst", "mwst", "ust", "zzgl mwst",
+        "vat", "tax", "sales tax", "vat amount", "tax amount", "total tax", "total vat", "gst", "value added tax",
+        "summe umsatzsteuer", "summe mwst", "montant de la tva", "tva totale", "mwst", "ust", "zzgl mwst",
         "zzgl ust", "umsatzsteuer", "steuerbetrag", "ust betrag", "mwst betrag", "umsatzsteuerbetrag", "mehrwertsteuer", "steuer", "tva", "montant tva", "total tva", "btw", "btw bedrag",
         "iva", "imposta", "totale iva", "impuesto", "cuota iva",
     ),
     "total": (
-        "total", "total amount", "invoice total", "grand total", "total incl vat", "total inc vat", "total amount due",
+        "total", "total amount", "invoice total", "grand total", "gross total", "gross total amount", "gross amount",
+        "total gross", "invoice amount", "rechnungssumme", "rechnungssumme brutto", "summe brutto", "gesamtbetrag brutto",
+        "total incl tax", "montant total ttc", "totaal te betalen", "total incl vat", "total inc vat", "total amount due",
         "amount", "gesamtbetrag", "gesamt", "gesamtsumme", "summe", "rechnungsbetrag", "endbetrag", "bruttobetrag",
         "brutto", "gesamt brutto", "bruttosumme", "total ttc", "montant ttc", "montant total", "total a payer", "totaal",
         "totaal incl btw", "totaalbedrag", "totale", "totale fattura", "totale documento", "importe total",
@@ -165,3 +169,14 @@ def closing_keys(context: Iterable[str]) -> tuple[frozenset[str], int]:
                 best.add(label)
                 break
     return frozenset(best), best_length
+
+
+LEGAL_FORMS = frozenset({"gmbh", "ag", "kg", "ohg", "ug", "ev", "ltd", "llc", "llp", "inc", "plc", "co", "corp", "sa",
+                         "sas", "sarl", "eurl", "bv", "nv", "vof", "spa", "srl", "sl", "slu", "sdn", "bhd", "mbh", "und",
+                         "and", "cie"})
+
+
+def is_legal_form(text: str) -> bool:
+    """A word that is a company's legal form: "GmbH", "Ltd.", "B.V." (its letters joined), "&"-free."""
+    tokens = key_tokens(text)
+    return bool(tokens) and (set(tokens) <= LEGAL_FORMS or "".join(tokens) in LEGAL_FORMS)

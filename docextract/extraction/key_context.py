@@ -20,8 +20,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from docextract.document import Box, Document, Line, WordRef
-from docextract.extraction.evidence import is_legal_form
-from docextract.extraction.field_keywords import closing_keys, key_tokens, trim_context
+from docextract.extraction.field_keywords import closing_keys, is_legal_form, key_tokens, trim_context
 
 MAX_KEY_WORDS = 6  # a key is a short label, not a sentence
 # A gap between two words of one line wider than this many line heights separates two cells: a key after it is whole.

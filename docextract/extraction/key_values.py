@@ -30,8 +30,8 @@ from typing import Iterator, Mapping, Sequence
 from docextract.document import Document, Line, WordRef
 from docextract.extraction.candidates import CANDIDATE_KINDS, KEY_LABELS, generate
 from docextract.extraction.entities import FIELD_TYPES, Entity
-from docextract.extraction.evidence import PARTY_NAME_LABELS, is_legal_form, odd_shape
-from docextract.extraction.field_keywords import closing_keys, key_tokens, trim_context
+from docextract.extraction.evidence import PARTY_NAME_LABELS, odd_shape
+from docextract.extraction.field_keywords import closing_keys, is_legal_form, key_tokens, trim_context
 from docextract.extraction.identifiers import check_iban
 from docextract.extraction.key_context import LineIndex, key_above, key_left
 from docextract.extraction.normalize import parse_date, parse_number

@@ -175,3 +175,31 @@ def fit_field_confidence(judged: Sequence, method: str = "evidence", precision: 
         "review_policy": policy.to_config(),
     }
     return calibration, policy, report
+
+
+def held_out_group_report(judged: Sequence, method: str = "evidence", precision: float = 0.99,
+                          min_support: int = DEFAULT_MIN_SUPPORT) -> dict[str, dict[str, Any]]:
+    """For each group of ``judged`` (a producer of the leave-one-producer-out yardstick), what a calibration and
+    review policy fitted on the *other* groups alone do on it: the share of its true fields accepted at
+    ``precision`` and how many of those were right. The thresholds never saw the group, as they never see the
+    producers users bring. Groups whose others cannot be fitted (all right or all wrong) are left out."""
+    report = {}
+    for group in sorted({j.group for j in judged}):
+        train = [j for j in judged if j.group != group]
+        test = [j for j in judged if j.group == group]
+        if not _fittable(train) or len({j.group for j in train}) < 2:
+            continue
+        calibration, policy, _ = fit_field_confidence(train, method, precision, len({j.group for j in train}),
+                                                      min_support)
+        accepted = right = 0
+        for j in test:
+            threshold = policy.threshold(j.label, precision)
+            if j.evidence is None or not j.acceptable or threshold is None:
+                continue  # not output, not normalised, or a field no threshold reached: never accepted
+            if printed_confidence(calibration, j) >= threshold:  # field_status's rule, on the printed confidence
+                accepted += 1
+                right += j.correct
+        report[group] = {"true_fields": len(test), "accepted": accepted, "right": right,
+                         "coverage": accepted / len(test) if test else 0.0,
+                         "precision": right / accepted if accepted else None}
+    return report
