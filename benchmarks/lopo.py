@@ -255,10 +255,38 @@ def fold_scorers(args, tagged: dict[str, list[tuple]]) -> tuple[dict, object | N
     from docextract.training.candidate_fit import fit_scorer
 
     rows = {fold: scorer_rows(fold, records) for fold, records in tagged.items()}
-    scorers = {fold: fit_scorer([r for other, rs in rows.items() if other != fold for r in rs], c=args.scorer_c,
-                                min_probability=args.scorer_min) for fold in tagged}
-    final = fit_scorer([r for rs in rows.values() for r in rs], c=args.scorer_c, min_probability=args.scorer_min)
+    extra = extra_scorer_rows(args, tagged)
+    scorers = {fold: fit_scorer([r for other, rs in rows.items() if other != fold for r in rs] + extra.get(fold, []),
+                                c=args.scorer_c, min_probability=args.scorer_min) for fold in tagged}
+    # the scorer to ship: every fold's documents, and the other producers' rows once (as the first fold tagged them)
+    final = fit_scorer([r for rs in rows.values() for r in rs] + (next(iter(extra.values())) if extra else []),
+                       c=args.scorer_c, min_probability=args.scorer_min)
     return scorers, final
+
+
+def extra_scorer_rows(args, tagged: dict[str, list[tuple]]) -> dict[str, list]:
+    """Candidate rows from other producers' documents (``--scorer-extra``: rendered invoices of synthetic content,
+    ``--scorer-extra-per-producer`` of each), tagged by each fold's model: a fold model that never trained on them
+    tags them as it would a new producer's. Per fold, so each fold's scorer sees its own model's tags."""
+    from docextract.data.producers import content_group
+    from docextract.training.candidate_fit import candidate_rows
+
+    if not getattr(args, "scorer_extra", None):
+        return {}
+    records = []
+    for path in args.scorer_extra:
+        base = Path(path).resolve().parent
+        for r in _per_producer([r for r in _read(Path(path)) if content_group(r).startswith("synth-")],
+                               args.scorer_extra_per_producer):
+            records.append({**r, "source": str(base / r["source"]) if not Path(r["source"]).is_absolute() else r["source"]})
+    out = {}
+    for fold in tagged:
+        model_dir = Path(args.model) if args.model else Path(args.work) / fold / "run" / "model"
+        cache = Path(args.work) / fold / "tags" / ("extra-" + (model_dir.name if args.model else "fold"))
+        print(f"{fold}: tagging {len(records)} documents of other producers for the scorer", file=sys.stderr)
+        out[fold] = [row for record, doc, _, tags in tag_fold(records, model_dir, cache)
+                     for row in candidate_rows(record["id"], record.get("producer", "extra"), doc, tags, record["fields"])]
+    return out
 
 
 def measure(args) -> None:
@@ -393,6 +421,10 @@ def main() -> None:
     p.add_argument("--no-cache", action="store_true")
     p.add_argument("--scorer", choices=("model", "lopo"), default="model",
                    help="model: the model's own candidate scorer (if any); lopo: one fitted per fold on the other folds")
+    p.add_argument("--scorer-extra", action="append", default=[],
+                   help="labelled JSONL of other producers (rendered invoices) whose synthetic-content documents the "
+                        "scorer also learns from, tagged by each fold's model")
+    p.add_argument("--scorer-extra-per-producer", type=int, default=8)
     p.add_argument("--scorer-c", type=float, default=0.3)
     p.add_argument("--scorer-min", type=float, default=0.2)
     p.add_argument("--save-scorer", help="with --scorer lopo: write the scorer fitted on every fold here (JSON)")
@@ -403,6 +435,10 @@ def main() -> None:
     p.add_argument("--model", help="judge this model on every fold instead of the fold models")
     p.add_argument("--no-cache", action="store_true")
     p.add_argument("--scorer", choices=("model", "lopo"), default="model")
+    p.add_argument("--scorer-extra", action="append", default=[],
+                   help="labelled JSONL of other producers (rendered invoices) whose synthetic-content documents the "
+                        "scorer also learns from, tagged by each fold's model")
+    p.add_argument("--scorer-extra-per-producer", type=int, default=8)
     p.add_argument("--scorer-c", type=float, default=0.3)
     p.add_argument("--scorer-min", type=float, default=0.2)
     p.add_argument("--precision", type=float, default=0.99)

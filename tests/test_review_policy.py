@@ -170,3 +170,21 @@ def test_calibrate_refuses_a_label_map_naming_labels_the_model_lacks(labelled):
     result = runner.invoke(app, ["calibrate", "invoice", str(labelled), "--fields", "--dry-run",
                                  "--label-map", "date=receipt_date"])
     assert result.exit_code == 2 and "receipt_date" in result.output
+
+
+def test_evaluate_reports_what_the_policy_accepted_per_producer(policy_model, labelled, tmp_path):
+    records = [json.loads(line) for line in labelled.read_text().splitlines()]
+    for record, producer in zip(records, ("renderer-a", "renderer-b", "renderer-b")):
+        record["producer"] = producer  # the data names the producers of its layouts
+    named = tmp_path / "named.jsonl"
+    named.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
+    report = tmp_path / "report.json"
+    result = runner.invoke(app, ["evaluate", str(policy_model), str(named), "--report", str(report)],
+                           env={"COLUMNS": "240"})
+    assert result.exit_code == 0, result.output
+    confidence = json.loads(report.read_text())["reports"]["none"]["confidence"]
+    per_producer = confidence["per_producer"]
+    assert set(per_producer) == {"renderer-a", "renderer-b"}
+    assert sum(p["fields"] for p in per_producer.values()) == confidence["overall"]["fields"]
+    assert sum(p["policy"]["accepted"] for p in per_producer.values()) == confidence["overall"]["policy"]["accepted"]
+    assert "producer renderer-b" in result.output  # a row per producer in the confidence table

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -414,6 +415,8 @@ def _confidence_table(reports: dict) -> Table:
         table.add_row(mode, "[b]all fields[/b]", *cells(c["overall"]))
         for key, s in c["per_field"].items():
             table.add_row("", key, *cells(s))
+        for producer, s in (c.get("per_producer") or {}).items():
+            table.add_row("", f"producer {escape(producer)}", *cells(s))
     return table
 
 

@@ -17,6 +17,7 @@ from typing import Iterable
 
 _NUMBER_SIGNS = {"nr": "no", "n": "no", "n°": "no", "#": "no", "num": "no", "nro": "no"}  # "Nº" is "No" after NFKD
 _TOKEN = re.compile(r"#|n°|[^\W_]+", re.UNICODE)
+_ANNOTATION = re.compile(r"\(\s*[\w.%/-]{1,6}\s*\)")
 
 _INVOICE_DATE = (
     "invoice date", "date", "date of issue", "issue date", "issued", "issued on", "dated", "tax point",
@@ -34,7 +35,9 @@ _PARTY_TO = (
 FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     "invoice_number": (
         "invoice no", "invoice number", "invoice", "invoice id", "inv no", "bill no", "document no",
-        "rechnungsnummer", "rechnung no", "rechnungs no", "rechnung", "belegnummer", "beleg no",
+        "rechnungsnummer", "rechnung no", "rechnungs no", "rechnung", "belegnummer", "beleg no", "handelsrechnung no",
+        "abschlagsrechnung no", "schlussrechnung no", "teilrechnung no", "gutschrift no", "gutschriftsnummer",
+        "rechnungskorrektur no", "mietrechnung no", "beitragsrechnung no", "invoice ref", "booking id", "booking no",
         "facture no", "numero de facture", "no de facture", "facture", "numero facture",
         "factuurnummer", "factuur no", "factuur", "fattura no", "numero fattura", "fattura", "numero documento",
         "factura no", "numero de factura", "factura", "no factura",
@@ -123,6 +126,8 @@ FILLER_TOKENS = frozenset({"eur", "usd", "gbp", "chf", "rm", "myr", "sgd", "aud"
 def key_tokens(text: str) -> list[str]:
     """``text`` as comparable key-word tokens: accents removed, case-folded, "No."/"Nr."/"N°"/"#" read as ``no``."""
     folded = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch)).casefold()
+    if _ANNOTATION.fullmatch(folded.strip()):  # "(380)", "(EUR)": a code or unit beside a key, not part of it
+        return []
     tokens = []
     for token in _TOKEN.findall(folded):
         if len(token) > 5 and token.endswith("nr") and token[:-2].isalpha():  # "Rechnungsnr." is "Rechnungs Nr."

@@ -183,9 +183,14 @@ def evaluate_model(model, tokenizer, documents: Sequence[LabelledDocument], sett
 
     report = score_tagged(tagged_documents(), settings)
     if judged:  # how far the confidences rank and calibrate, and how much could be accepted unread
-        from docextract.training.risk_coverage import confidence_report
+        from docextract.data.producers import producer_of
+        from docextract.training.risk_coverage import confidence_report, per_group_report
 
         report["confidence"] = {**confidence_report(judged), "review": scoring.describe()}
+        producers = {ldoc.id: producer_of({"id": ldoc.id, "source": ldoc.document.source, "producer": ldoc.producer})
+                     for ldoc in documents}
+        if len(set(producers.values())) > 1:  # what the review policy accepted on each producer's documents
+            report["confidence"]["per_producer"] = per_group_report(judged, lambda j: producers.get(j.document))
         if "fields" in report:
             _accuracy_as_run_prints(report["fields"], judged)
     # How the documents were read: window size and page crossing are the model's (see pipeline.model_windows).

@@ -142,6 +142,16 @@ def confidence_report(judged: Sequence, targets: Sequence[float] = PRECISION_TAR
             "overall": overall, "per_field": per_field}
 
 
+def per_group_report(judged: Sequence, group_of) -> dict[str, Any]:
+    """Per group (``group_of(judged field)``: a producer), the figures of :func:`summary`, among them what the review
+    policy accepted of the group's true fields and how much of that was right."""
+    groups: dict[str, list] = {}
+    for j in judged:
+        groups.setdefault(str(group_of(j)), []).append(j)
+    return {name: summary([(j.confidence, j.correct, j.acceptable, j.status) for j in js])
+            for name, js in sorted(groups.items())}
+
+
 def _combined(per_field: Mapping[str, Mapping[str, Any]], target: str, total: int) -> dict[str, Any]:
     """Every field at its own straight-through threshold, together: what per-field thresholds chosen on this
     very set would accept (each field right at the target, so all of them too)."""
