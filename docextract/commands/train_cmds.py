@@ -133,7 +133,7 @@ def finetune(
              "trained head keeps it: labels your data does not annotate are masked, not taught as O, and a label it "
              "lacks is added (see --new-head)."),
     epochs: Optional[int] = typer.Option(
-        None, min=1, help="Passes over the training data (default: 3 when continuing a model's head, else 10)."),
+        None, min=1, help="Passes over the training data (default: 4 when continuing a model's head, else 10)."),
     learning_rate: Optional[float] = typer.Option(
         None, "--lr", min=0.0, help="Peak AdamW learning rate, warmup then linear decay (default: 5e-5)."),
     warmup: float = typer.Option(0.1, "--warmup", min=0.0, max=1.0, help="Share of the steps spent warming up to --lr."),

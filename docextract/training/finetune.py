@@ -42,7 +42,7 @@ AUGMENTATIONS = ("none", "global-shuffle", "neighbour-swap")
 # continuation with a replay, chosen on real e-invoices of producers the model never saw
 # (benchmarks/finetune_supplier.py; README "Teach it your suppliers").
 NEW_HEAD_EPOCHS, NEW_HEAD_LR = 10, 5e-5
-CONTINUE_EPOCHS, CONTINUE_LR = 3, 5e-5
+CONTINUE_EPOCHS, CONTINUE_LR = 4, 5e-5
 CONTINUE_REPEAT = 4  # the new documents' windows per epoch, against the replay's once
 CONTINUE_REPLAY_SYNTH = 32  # synthetic invoices of the model's recorded recipe
 CONTINUE_PULL = 0.0  # L2 pull towards the starting weights (TrainConfig.pull_to_start)
