@@ -230,20 +230,34 @@ def row(producer: str, run: dict, before: dict) -> str:
         cells.append("")
     t = a["target"]
     cells += [f"{t['accepted']} ({_pct(t['accepted_precision'])})", t["review_source"],
-              f"{run['finetune']['seconds'] / 60:.1f}"]
+              f"{run['finetune']['seconds'] / 60:.1f}", each_producer(b, a)]
     return " | ".join(cells)
+
+
+def each_producer(before: dict, after: dict) -> str:
+    """The change on each other producer: on all its documents (on those the shipped model never trained on)."""
+    key = "others_all" if "others_all" in after else "others_unseen"
+    parts = []
+    for name, was in before[key]["per_producer"].items():
+        change = f"{100 * (after[key]['per_producer'][name]['accuracy'] - was['accuracy']):+.1f}"
+        if key == "others_all" and name in before["others_unseen"]["per_producer"]:
+            unseen = before["others_unseen"]["per_producer"][name]
+            change += f" ({100 * (after['others_unseen']['per_producer'][name]['accuracy'] - unseen['accuracy']):+.1f})"
+        parts.append(f"{name} {change}")
+    return ", ".join(parts)
 
 
 def markdown(result: dict) -> str:
     lines = [f"# Finetuning {result['model']} on a few invoices of one producer",
              "", f"finetune options beyond the defaults: `{result['extra'] or 'none'}`, {result['threads']} thread(s)", "",
              "| producer | documents used | its other invoices, before -> after | change | other producers, unseen | "
-             "other producers, all | accepted on its other invoices (% right) | review policy | finetune minutes |",
-             "|---|---|---|---:|---:|---:|---|---|---:|"]
+             "other producers, all | accepted on its other invoices (% right) | review policy | finetune minutes | "
+             "each other producer, all (unseen) |",
+             "|---|---|---|---:|---:|---:|---|---|---:|---|"]
     for producer, entry in result["producers"].items():
         b = entry["before"]["target"]
         lines.append(f"| {producer} | 0 (shipped) | {_pct(b['accuracy'])} | | | | {b['accepted']} "
-                     f"({_pct(b['accepted_precision'])}) | {b['review_source']} | |")
+                     f"({_pct(b['accepted_precision'])}) | {b['review_source']} | | |")
         for run in entry["runs"]:
             lines.append("| " + row(producer, run, entry["before"]) + " |")
     lines += ["", "Accuracy: true fields of the producer's other invoices as `run` prints them (evaluate's field rule; "
