@@ -1,6 +1,6 @@
 """Teach it your supplier: `docextract finetune` from a shipped model on a few of one producer's e-invoices.
 
-For each producer (the invoicing tool that rendered the PDFs: its folder in the shared data, :func:`producer_of`)
+For each producer (who designed the page's layout: docextract.data.producers, the leave-one-producer-out unit)
 the documents the model never trained on are its pool. The pool is cut in two by the product's own rule
 (``docextract split --train 0.5``: whole invoices, the same group or true invoice number never on both sides):
 the training half and the producer's other invoices. The obvious command
@@ -21,7 +21,8 @@ invoice group of the rest to validation): its training side is never a pool or a
 
     docextract convert einvoice ../shared/data /tmp/einvoices.jsonl
     PYTHONPATH=$PWD .venv/bin/python benchmarks/finetune_supplier.py --data /tmp/einvoices.jsonl \\
-        [--producers factur-x-kit,symtrax] [--sizes 1,2,half] [--threads 1] [--extra "--epochs 2"] [--name NAME]
+        [--producers factur-x-kit,zugferd-stylesheet] [--sizes 1,2,5,half] [--threads 1] [--extra "--epochs 2"] \\
+        [--name NAME]
 
 Writes benchmarks/results/finetune_supplier[_NAME].json and .md.
 """
@@ -49,26 +50,18 @@ SHIPPED_HELD_OUT = "factur-x-kit"
 SHIPPED_EVERY = 3
 
 
-def producer_of(record_id: str) -> str | None:
-    """The invoicing tool that rendered an e-invoice of the shared data, from its id (its path there); None for
-    a document of none of them. The lead's leave-one-producer-out yardstick has the same map: keep them one."""
-    path = record_id.replace("\\", "/")
-    if "/factur-x-kit/" in path:
-        return "factur-x-kit"
-    if "/XML-Rechnung/FX/" in path or "/ferd-2.4/" in path:
-        return "ferd"
-    if "/Intarsys/" in path or "/intarsys/" in path:
-        return "intarsys"
-    if "/symtrax/" in path:
-        return "symtrax"
-    return None
+def producer_of(doc) -> str:
+    """The producer of a labelled document: the leave-one-producer-out yardstick's (docextract.data.producers)."""
+    from docextract.data.producers import producer_of as of_record
+
+    return of_record({"id": doc.id, "source": doc.document.source, "producer": doc.producer})
 
 
 def shipped_training_ids(documents) -> set[str]:
     """The documents examples/train_invoice.sh trains the shipped model on."""
     from docextract.data.splitting import split_every
 
-    rest = [d for d in documents if producer_of(d.id) != SHIPPED_HELD_OUT]
+    rest = [d for d in documents if producer_of(d) != SHIPPED_HELD_OUT]
     train, _ = split_every(rest, SHIPPED_EVERY)
     return {d.id for d in train}
 
@@ -140,8 +133,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, required=True, help="`docextract convert einvoice` of the shared data")
     parser.add_argument("--model", default="models/invoice")
-    parser.add_argument("--producers", default="factur-x-kit,symtrax")
-    parser.add_argument("--sizes", default="1,2,half", help="documents of the training half to finetune on")
+    parser.add_argument("--producers", default="factur-x-kit,zugferd-stylesheet")
+    parser.add_argument("--sizes", default="1,2,5,half", help="documents of the training half to finetune on")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--extra", default="", help="more finetune options (the levers), e.g. '--epochs 2'")
     parser.add_argument("--others", choices=("unseen", "all"), default="all",
@@ -151,9 +144,10 @@ def main() -> None:
     args = parser.parse_args()
 
     from docextract.data.labelled import read_jsonl, write_jsonl
+    from docextract.data.producers import EINVOICE_PRODUCERS
     from docextract.data.splitting import invoice_keys, split_train
 
-    documents = [d for d in read_jsonl(args.data) if d.fields and producer_of(d.id)]
+    documents = [d for d in read_jsonl(args.data) if d.fields and producer_of(d) in EINVOICE_PRODUCERS]
     seen = shipped_training_ids(documents)
     all_keys = invoice_keys(documents)
     extra = shlex.split(args.extra)
@@ -163,7 +157,7 @@ def main() -> None:
               "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()},
               "producers": {}}
     for producer in [p.strip() for p in args.producers.split(",") if p.strip()]:
-        pool = [d for d in documents if producer_of(d.id) == producer and d.id not in seen]
+        pool = [d for d in documents if producer_of(d) == producer and d.id not in seen]
         half, target = split_train(pool, 0.5)
         keys = dict(zip([d.id for d in pool], invoice_keys(pool)))
         invoices: dict[str, list] = defaultdict(list)
@@ -174,11 +168,11 @@ def main() -> None:
         on_train_side = {key for doc, key in zip(documents, all_keys) if doc.id in half_ids}
         others_unseen, others_all = defaultdict(list), defaultdict(list)
         for doc, key in zip(documents, all_keys):
-            if producer_of(doc.id) == producer or key in on_train_side:
+            if producer_of(doc) == producer or key in on_train_side:
                 continue
-            others_all[producer_of(doc.id)].append(doc)
+            others_all[producer_of(doc)].append(doc)
             if doc.id not in seen:
-                others_unseen[producer_of(doc.id)].append(doc)
+                others_unseen[producer_of(doc)].append(doc)
         entry = {"pool_documents": len(pool), "pool_invoices": len(set(keys.values())),
                  "half": [d.id for d in half], "target": [d.id for d in target], "runs": []}
         print(f"{producer}: pool {len(pool)} documents, training half {len(half)}, target {len(target)}",
@@ -187,10 +181,12 @@ def main() -> None:
                            "others_unseen": measure_others(args.model, others_unseen, args.threads)}
         if args.others == "all":
             entry["before"]["others_all"] = measure_others(args.model, others_all, args.threads)
+        counts_done = set()
         for size in [s.strip() for s in args.sizes.split(",") if s.strip()]:
             count = len(half) if size == "half" else int(size)
-            if count > len(half):
+            if count > len(half) or count in counts_done:  # more than the half holds, or measured already
                 continue
+            counts_done.add(count)
             few = first_documents(list(invoices.values()), count)
             run_dir = work / f"{producer}-{size}"
             train_file = work / f"{producer}-{size}.jsonl"
