@@ -13,7 +13,9 @@
 #   date -> invoice_date, address -> vendor_address, total -> total); a receipt's other words are never
 #   taught as O for the invoice labels it does not annotate (label_set, partial-label loss).
 # The encoder starts from the shipped SROIE model (lspe-layoutlm; examples/train_sroie.sh) with a new
-# invoice head. Validation (real e-invoices, field accuracy) picks the epoch and fits the confidence
+# invoice head (--new-head: finetune otherwise keeps a model's head, and SROIE's labels are not the invoice's).
+# The synthetic set's recipe (synth-config.json beside its labels.jsonl) is recorded in the model as
+# docextract_replay: `docextract finetune FEW.jsonl --model invoice` regenerates part of it to replay. Validation (real e-invoices, field accuracy) picks the epoch and fits the confidence
 # model and review policy (`calibrate --fields`, folds split by invoice).
 set -euo pipefail
 DATA=${DATA:-../shared/data}
@@ -36,7 +38,7 @@ docextract convert sroie "$DATA/sroie" "$WORK/sroie_train.jsonl" --split train
 docextract convert sroie "$DATA/sroie" "$WORK/sroie_test.jsonl" --split test
 
 docextract finetune "$WORK/train/labels.jsonl" "$WORK/einvoice_train.jsonl" "$WORK/einvoice_train_copy2.jsonl" \
-    "$WORK/sroie_train.jsonl" --eval "$WORK/einvoice_val.jsonl" --output "$WORK/run" --model "$BASE" \
+    "$WORK/sroie_train.jsonl" --eval "$WORK/einvoice_val.jsonl" --output "$WORK/run" --model "$BASE" --new-head \
     --label-map company=vendor_name,date=invoice_date,address=vendor_address,total=total \
     --epochs "$EPOCHS" --lr 1e-4 --batch-size 8 --select-by field_accuracy --patience 2 --seed 42 "${THREADS[@]}"
 # Field confidence (evidence model) and the per-field review policy, fitted on the real validation invoices
@@ -48,4 +50,5 @@ docextract evaluate "$WORK/run/model" "$WORK/einvoice_test_fxkit.jsonl" --report
     --plot "$WORK/run/fxkit_confidence.png" "${THREADS[@]}"
 docextract evaluate "$WORK/run/model" "$WORK/sroie_test.jsonl" --report "$WORK/run/sroie_test_report.json" \
     --label-map company=vendor_name,date=invoice_date,address=vendor_address,total=total "${THREADS[@]}"
-# shipped with: .venv/bin/python scripts/ship_model.py "$WORK/run/model" models/invoice
+# shipped with: .venv/bin/python scripts/ship_model.py "$WORK/run/model" models/invoice (finetune already saves it
+# compact; ship_model.py copies it with the model card)

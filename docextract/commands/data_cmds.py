@@ -127,25 +127,52 @@ def validate(
 def split(
     src: Path = typer.Argument(..., help="Labelled JSONL to split."),
     train_out: Path = typer.Argument(..., help="Where the training part goes."),
-    val_out: Path = typer.Argument(..., help="Where the validation part goes."),
-    every: int = typer.Option(10, min=2, help="Every N-th document (by sorted id), or every N-th group of documents when records carry 'group', goes to validation."),
+    val_out: Path = typer.Argument(..., help="Where the validation part goes (with --train: all the rest)."),
+    every: Optional[int] = typer.Option(None, min=2, help="Every N-th document (by sorted id), or every N-th group of documents when records carry 'group', goes to validation (default 10)."),
+    train: Optional[float] = typer.Option(
+        None, "--train", min=0.0,
+        help="A small training side instead: N documents (e.g. 5), or a share of them (e.g. 0.5), whole invoices only "
+             "(a group, or the same true invoice number, as calibrate folds); the rest to VAL_OUT, for measuring and "
+             "calibrating a model finetuned on the few."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="With --train: shuffle the invoices with this seed before "
+                                                             "taking them (default: in order of name)."),
 ) -> None:
     """Split a labelled file into train and validation by a fixed rule: documents sorted by id, every N-th
     to validation; records with a 'group' (one invoice in several renderings) move as whole groups, every
     N-th group (by name) to validation. Deterministic, so the split is the same on every machine and never
-    touches a test set."""
+    touches a test set. With --train N, the training side is N documents (whole invoices) and the rest validates:
+    the few documents to finetune on, and the supplier's other invoices to measure and calibrate on."""
     with user_errors():
         from docextract.data.labelled import read_jsonl, write_jsonl
-        from docextract.data.splitting import split_every
+        from docextract.data.splitting import invoice_keys, split_every, split_train
 
+        if train is not None and every is not None:
+            raise UsageError("give --every or --train, not both")
+        if train is not None and train >= 1 and train != int(train):
+            raise UsageError(f"--train {train:g}: a number of documents (a whole number) or a share below 1")
+        if seed is not None and train is None:
+            raise UsageError("--seed shuffles the invoices --train takes: give --train")
         if not src.is_file():
             raise InputError("no such labelled JSONL file", path=str(src), code="INPUT_NOT_FOUND")
-        train, val = split_every(list(read_jsonl(src)), every)
-        write_jsonl(train, train_out)
-        write_jsonl(val, val_out)
-        groups = {d.group for d in train + val if d.group is not None}
+        docs = list(read_jsonl(src))
+        if train is not None:
+            if train == 0:
+                raise UsageError("--train 0 leaves nothing to train on")
+            first, rest = split_train(docs, train, seed)
+        else:
+            first, rest = split_every(docs, every or 10)
+        write_jsonl(first, train_out)
+        write_jsonl(rest, val_out)
+        if train is not None:
+            invoices = len(set(invoice_keys(first)))
+            wanted = max(1, round(train * len(docs))) if train < 1 else int(train)
+            short = f" (asked for {wanted}: invoices are kept whole)" if len(first) != wanted else ""
+            stderr.print(f"{len(first)} documents of {invoices} invoices -> {train_out}{short}, "
+                         f"{len(rest)} -> {val_out}", highlight=False)
+            return
+        groups = {d.group for d in first + rest if d.group is not None}
         note = f" ({len(groups)} groups kept whole)" if groups else ""
-        stderr.print(f"{len(train)} documents -> {train_out}, {len(val)} -> {val_out}{note}", highlight=False)
+        stderr.print(f"{len(first)} documents -> {train_out}, {len(rest)} -> {val_out}{note}", highlight=False)
 
 
 def labelstudio_config(

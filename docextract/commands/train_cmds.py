@@ -63,9 +63,11 @@ class Robustness(str, Enum):
 
 
 def _progress(visible: bool = True) -> Progress:
+    """A live bar on a terminal; elsewhere (a log file, nohup) nothing live: :func:`_training_callbacks` prints lines."""
     return Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[info]}"),
-        TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=stderr, disable=not visible,
+        TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=stderr,
+        disable=not visible or not stderr.is_terminal,
     )
 
 
@@ -76,28 +78,64 @@ def _number(key: str, value) -> str:
     return f"{value:.3g}" if key == "lr" else f"{value:.4f}"
 
 
-def _training_callbacks(progress: Progress, task):
-    """Progress bar updates per optimizer step (loss, ETA) and a printed line per epoch."""
+LOG_EVERY_SECONDS = 60.0  # without a terminal: a progress line at least this often, and at every 10% of the steps
+
+
+def _clock(seconds: float) -> str:
+    minutes, seconds = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{seconds:02d}"
+
+
+def _training_callbacks(progress: Progress, task, name: str = "finetune", visible: bool = True):
+    """Progress per optimizer step and a printed line per epoch: a live bar on a terminal; in a log file a line
+    (step, loss, elapsed, estimated time left) every 10% of the steps and at least every minute. ``on_note`` prints
+    a line as it is (what the run is doing before its first step)."""
+    import time
+
+    lines = visible and progress.disable  # no live bar, but this process prints
+    started = time.monotonic()
+    last = {"printed": started, "step": 0}
 
     def on_step(step: int, total: int, loss: float) -> None:
         progress.update(task, completed=step, total=total, info=f"loss {loss:.4f}")
+        if not lines:
+            return
+        now = time.monotonic()
+        tenth = max(1, total // 10)
+        if step == total or step // tenth > last["step"] // tenth or now - last["printed"] >= LOG_EVERY_SECONDS:
+            left = (now - started) / step * (total - step)
+            stderr.print(f"{name}: step {step}/{total}  loss {loss:.4f}  elapsed {_clock(now - started)}  "
+                         f"left ~{_clock(left)}", highlight=False, markup=False)
+            last["printed"], last["step"] = now, step
 
     def on_epoch(epoch: int, record: dict) -> None:
-        if progress.disable:
+        if not visible:
             return
         scores = "  ".join(f"{k} {_number(k, v)}" for k, v in record.items() if k not in ("epoch", "step"))
         progress.console.print(f"epoch {epoch}: {scores}", highlight=False)
 
-    return on_step, on_epoch
+    def on_note(line: str) -> None:
+        if visible:
+            progress.console.print(f"{name}: {line}", highlight=False, markup=False, soft_wrap=True)
+
+    return on_step, on_epoch, on_note
 
 
 def finetune(
     train_file: List[Path] = typer.Argument(..., help="Labelled JSONL file(s) to train on (docs/labelled-format.md)."),
     output: Path = typer.Option(..., "--output", "-o", help="Folder for checkpoints; the final model is OUTPUT/model."),
     eval_file: List[Path] = typer.Option([], "--eval", help="Labelled JSONL to evaluate on after each epoch (picks the best epoch)."),
-    model: str = typer.Option("lspe-layoutlm", "--model", "-m", help="A preset (lspe-layoutlm, docpolarbert, layout-cosformer, layout-cosformer-local, layoutlm, lagabi, layout-linformer) or a model folder from pretrain/finetune."),
-    epochs: int = typer.Option(10, min=1, help="Passes over the training data."),
-    learning_rate: float = typer.Option(5e-5, "--lr", min=0.0, help="Peak AdamW learning rate (warmup, then linear decay)."),
+    model: str = typer.Option(
+        "lspe-layoutlm", "--model", "-m",
+        help="A preset (lspe-layoutlm, docpolarbert, layout-cosformer, layout-cosformer-local, layoutlm, lagabi, "
+             "layout-linformer), a shipped model (invoice) or a model folder from pretrain/finetune. A model with a "
+             "trained head keeps it: labels your data does not annotate are masked, not taught as O, and a label it "
+             "lacks is added (see --new-head)."),
+    epochs: Optional[int] = typer.Option(
+        None, min=1, help="Passes over the training data (default: 4 when continuing a model's head, else 10)."),
+    learning_rate: Optional[float] = typer.Option(
+        None, "--lr", min=0.0, help="Peak AdamW learning rate, warmup then linear decay (default: 5e-5)."),
     warmup: float = typer.Option(0.1, "--warmup", min=0.0, max=1.0, help="Share of the steps spent warming up to --lr."),
     lr_floor: float = typer.Option(
         0.0, "--lr-floor", min=0.0, max=1.0,
@@ -105,7 +143,7 @@ def finetune(
              "its last epochs; with --patience, --epochs is then only a cap."),
     batch_size: int = typer.Option(8, min=1, help="Windows per step."),
     grad_accumulation: int = typer.Option(1, "--grad-accum", min=1, help="Steps to accumulate before each optimizer update."),
-    scheme: Scheme = typer.Option(Scheme.BIO, help="Tagging scheme."),
+    scheme: Optional[Scheme] = typer.Option(None, help="Tagging scheme (default: the model's, else BIO)."),
     augment: Augment = typer.Option(Augment.none, help="Add reordered copies of the training documents (LSPE paper)."),
     max_tokens: Optional[int] = typer.Option(
         None, min=16, help="Word tokens per window ([CLS]/[SEP] come on top). Default 510; with --cross-pages the "
@@ -150,11 +188,32 @@ def finetune(
              "(whole contracts with --cross-pages) train in far less memory, for about a third more time per step."),
     device: Device = typer.Option(Device.auto, "--device", help=DEVICE_HELP),
     mixed_precision: MixedPrecision = typer.Option(MixedPrecision.auto, "--mixed-precision", help=PRECISION_HELP),
+    new_head: bool = typer.Option(
+        False, "--new-head", help="Replace the model's head with one for the data's labels (trained from scratch; "
+                                  "the model then forgets how to read every label the data does not have)."),
+    replay: List[Path] = typer.Option(
+        [], "--replay", help="Labelled JSONL the model learned from, trained on again beside the new documents so it "
+                             "does not forget them (e.g. your earlier suppliers' invoices)."),
+    replay_synth: Optional[int] = typer.Option(
+        None, "--replay-synth", min=0,
+        help="Synthetic invoices of the model's recorded recipe (docextract_replay) to regenerate and replay "
+             "(default: 32 when the model records one; 0: none)."),
+    repeat: Optional[int] = typer.Option(
+        None, "--repeat", min=1, help="Each training document's windows this many times per epoch, instead of copied "
+                                      "files (default: 4 with a replay, else 1)."),
+    pull: Optional[float] = typer.Option(
+        None, "--pull", min=0.0, help="L2 pull of every weight towards the model's starting weights (L2-SP; default 0)."),
+    save: str = typer.Option("compact", "--save", help="The final model: compact (fp16, int8 word embeddings; about "
+                                                       "40% of full) or full (fp32)."),
     calibrate: bool = typer.Option(False, "--calibrate", help="At the end, fit the softmax temperature on the --eval data "
                                    "and write it into the model's config (as `docextract calibrate` does; that command "
                                    "on a separate held-out set is the cleaner choice, since --eval also picks the epoch)."),
 ) -> None:
     """Finetune a layout model on labelled documents. Interrupted? Run the same command again: it resumes.
+
+    From a trained model (docextract finetune FEW.jsonl --model invoice -o RUN): its head is kept, a replay of what
+    it learned from keeps it from forgetting, and its review policy (fitted for its weights) is dropped until
+    `docextract calibrate RUN/model HELD_OUT.jsonl --fields` fits one for the new weights.
 
     On several processes or machines, start the same command with torchrun (--batch-size stays the global batch):
 
@@ -170,18 +229,21 @@ def finetune(
 
         if threads:
             torch.set_num_threads(threads)
-        for path in [*train_file, *eval_file]:
+        if save not in ("compact", "full"):
+            raise UsageError(f"--save must be compact or full, got {save!r}")
+        for path in [*train_file, *eval_file, *replay]:
             if not path.is_file():
                 raise InputError("no such labelled JSONL file", path=str(path), code="INPUT_NOT_FOUND")
         renames = {data: model for model, data in parse_label_map(label_map).items()} if label_map else {}
         options = FinetuneOptions(
             train_files=tuple(train_file), eval_files=tuple(eval_file), output_dir=output, model=model,
-            scheme=scheme.value, max_tokens=max_tokens, stride=stride, epochs=epochs, learning_rate=learning_rate,
+            scheme=scheme.value if scheme else None, max_tokens=max_tokens, stride=stride, epochs=epochs, learning_rate=learning_rate,
             warmup_ratio=warmup, lr_floor=lr_floor, batch_size=batch_size, grad_accumulation=grad_accumulation, seed=seed, augment=augment.value, limit=limit,
             lspe_lr_scale=lspe_lr_scale, layout_lr_scale=layout_lr_scale, cross_pages=cross_pages, max_positions=max_positions,
             calibrate=calibrate, negative_windows=negative_windows, entity_weight=entity_weight, label_map=renames,
             select_by=select_by.value, patience=patience, device=device.value, mixed_precision=mixed_precision.value,
-            gradient_checkpointing=gradient_checkpointing,
+            gradient_checkpointing=gradient_checkpointing, new_head=new_head, replay_files=tuple(replay),
+            replay_synth=replay_synth, repeat=repeat, pull=pull, save=save,
         )
         check_device(device.value, mixed_precision.value)  # before the progress bar and the data
         main = _main_process()
@@ -189,10 +251,10 @@ def finetune(
         with _progress(main) as progress:
             task = progress.add_task("finetune", total=None, info="preparing data")
 
-            on_step, on_epoch = _training_callbacks(progress, task)
+            on_step, on_epoch, on_note = _training_callbacks(progress, task, "finetune", main)
 
             try:
-                record = run_finetune(options, on_step=on_step, on_epoch=on_epoch)
+                record = run_finetune(options, on_step=on_step, on_epoch=on_epoch, on_note=on_note)
             except TrainingAborted as error:
                 raise fail(UsageError(str(error), path=str(output)))
             except KeyboardInterrupt:
@@ -261,7 +323,9 @@ def _finetune_summary(record: dict, output: Path, select_by: str) -> None:
     improving."""
     history = record["history"]
     best = history.get("best")
-    stderr.print(f"model written to {output / 'model'}", highlight=False)
+    weights = output / "model" / "model.safetensors"
+    size = f" ({record['options']['save']}, {weights.stat().st_size / 1e6:.1f} MB)" if weights.is_file() else ""
+    stderr.print(f"model written to {output / 'model'}{size}", highlight=False, soft_wrap=True)
     for line in best_epoch_lines(history, select_by):
         stderr.print(line, highlight=False)
     stopped = history.get("stopped_early")
@@ -492,7 +556,7 @@ def pretrain(
         with _progress(main) as progress:
             task = progress.add_task("pretrain", total=None, info="reading documents")
 
-            on_step, on_epoch = _training_callbacks(progress, task)
+            on_step, on_epoch, _ = _training_callbacks(progress, task, "pretrain", main)
 
             def on_skip(path: Path, error) -> None:
                 if main:

@@ -13,7 +13,9 @@ measured on held-out labelled documents, where the fields accepted were right at
   uses the curve of all fields together;
 * a model with a field calibration but no policy accepts a field when its calibrated confidence is at least
   P (right if the confidences are calibrated, unmeasured otherwise);
-* a model without either accepts nothing: its confidences say nothing measured about precision.
+* a model without either accepts nothing: its confidences say nothing measured about precision. A model
+  finetuned from one that had them says so (``docextract_review_policy_dropped``, written by `finetune`): they were
+  fitted for the weights it started from, so they were dropped until `calibrate --fields` fits them anew.
 
 A document ``needs_review`` (for a model whose labels include every one of :data:`REQUIRED_INVOICE_FIELDS`)
 when a required field is ``review`` or missing, or an arithmetic check fails; other models keep the
@@ -28,6 +30,9 @@ from typing import Any, Iterable, Mapping
 from docextract.extraction.evidence import is_unnormalised
 
 REVIEW_POLICY_KEY = "docextract_review_policy"  # model config key written by `docextract calibrate --fields`
+# model config key written by `finetune` when it dropped the starting model's policy and calibration (fitted for
+# other weights); `calibrate --fields` removes it
+POLICY_DROPPED_KEY = "docextract_review_policy_dropped"
 DEFAULT_PRECISION = 0.99  # the share of accepted fields that must be right
 ACCEPTED, REVIEW = "accepted", "review"
 # The fields without which an invoice cannot be booked: a document needs a person when one of them is not

@@ -23,6 +23,7 @@ from docextract.extraction.identifiers import INVALID_IDENTIFIER_MAX_CONFIDENCE
 from docextract.extraction.evidence import DocumentIndex, field_evidence, is_unnormalised
 from docextract.extraction.review import (
     DEFAULT_PRECISION,
+    POLICY_DROPPED_KEY,
     REVIEW,
     REVIEW_POLICY_KEY,
     UNNORMALISED_MAX_CONFIDENCE,
@@ -36,6 +37,8 @@ POLICY_SOURCES = {
     "fitted": "per-field thresholds measured on held-out labelled documents (docextract_review_policy)",
     "calibrated_confidence": "no fitted policy: a field is accepted when its calibrated confidence reaches the precision",
     "none": "no field calibration and no policy: nothing is accepted without review",
+    "dropped": "finetuning dropped the policy and calibration fitted for the weights it started from: nothing is "
+               "accepted without review until `docextract calibrate MODEL HELD_OUT.jsonl --fields` fits them anew",
 }
 
 
@@ -48,6 +51,7 @@ class FieldScoring:
     # picks the one-value fields among the page's typed values (docextract.extraction.candidate_scorer); None: the
     # tagger's entities and the key rules decide
     candidates: CandidateScorer | None = None
+    dropped: bool = False  # finetuning dropped a policy fitted for other weights (POLICY_DROPPED_KEY)
 
     @staticmethod
     def from_model(model, precision: float | None = None) -> FieldScoring:
@@ -61,7 +65,8 @@ class FieldScoring:
         except (ValueError, KeyError, TypeError, AttributeError) as error:
             raise ModelRefusedError(f"the model's {SCORER_KEY} is malformed: {error}") from error
         labels = tuple(sorted({t.split("-", 1)[1] for t in model.config.id2label.values() if "-" in t}))
-        return FieldScoring(model_field_calibration(model), policy, labels, precision, candidates)
+        dropped = bool(getattr(model.config, POLICY_DROPPED_KEY, None))
+        return FieldScoring(model_field_calibration(model), policy, labels, precision, candidates, dropped)
 
     @property
     def target(self) -> float:
@@ -73,7 +78,9 @@ class FieldScoring:
     def source(self) -> str:
         if self.policy is not None:
             return "fitted"
-        return "calibrated_confidence" if self.calibration is not None else "none"
+        if self.calibration is not None:
+            return "calibrated_confidence"
+        return "dropped" if self.dropped else "none"
 
     def threshold(self, label: str) -> float | None:
         if self.policy is not None:

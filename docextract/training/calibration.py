@@ -35,7 +35,7 @@ from docextract.document import WordRef
 from docextract.errors import InputError, OutputError
 from docextract.extraction.confidence import FIELD_CALIBRATION_KEY, FieldCalibration
 from docextract.extraction.entities import document_locale
-from docextract.extraction.review import DEFAULT_PRECISION, REVIEW_POLICY_KEY, ReviewPolicy
+from docextract.extraction.review import DEFAULT_PRECISION, POLICY_DROPPED_KEY, REVIEW_POLICY_KEY, ReviewPolicy
 from docextract.inference import TEMPERATURE_KEY, model_temperature, word_logits
 from docextract.modeling.batching import IGNORE_INDEX
 from docextract.training.confidence_fit import DEFAULT_FOLDS, fit_field_confidence
@@ -282,8 +282,10 @@ def write_field_calibration(model_dir: Path, calibration: FieldCalibration, out_
                             policy: ReviewPolicy | None = None) -> Path:
     """Record a field calibration (and the review policy fitted with it) in a model folder's config.json (see
     :func:`write_model_config`). Without a policy, one already there is removed: its thresholds were measured
-    on the old confidences."""
+    on the old confidences. Either way the note that finetuning dropped the old ones goes: these are fitted for
+    the model's own weights."""
     updates = {FIELD_CALIBRATION_KEY: calibration.to_config()}
     if policy is not None:
         updates[REVIEW_POLICY_KEY] = policy.to_config()
-    return write_model_config(model_dir, updates, out_dir, remove=() if policy is not None else (REVIEW_POLICY_KEY,))
+    remove = (POLICY_DROPPED_KEY,) if policy is not None else (REVIEW_POLICY_KEY, POLICY_DROPPED_KEY)
+    return write_model_config(model_dir, updates, out_dir, remove=remove)

@@ -37,20 +37,32 @@ from docextract.training.loop import TrainConfig, train
 AUGMENTATIONS = ("none", "global-shuffle", "neighbour-swap")
 
 
+# Defaults that depend on where training starts. From a preset or a pretrained encoder (a new head, nothing to
+# forget): the first recipes' 10 epochs at 5e-5. From a trained model folder (its head kept): a short, gentle
+# continuation with a replay, chosen on real e-invoices of producers the model never saw
+# (benchmarks/finetune_supplier.py; README "Teach it your suppliers").
+NEW_HEAD_EPOCHS, NEW_HEAD_LR = 10, 5e-5
+CONTINUE_EPOCHS, CONTINUE_LR = 4, 5e-5
+CONTINUE_REPEAT = 4  # the new documents' windows per epoch, against the replay's once
+CONTINUE_REPLAY_SYNTH = 32  # synthetic invoices of the model's recorded recipe
+CONTINUE_PULL = 0.0  # L2 pull towards the starting weights (TrainConfig.pull_to_start)
+SAVE_FORMATS = ("compact", "full")
+
+
 @dataclass(frozen=True)
 class FinetuneOptions:
     train_files: tuple[Path, ...]
     eval_files: tuple[Path, ...]
     output_dir: Path
-    model: str = "lspe-layoutlm"  # a preset name, or a folder written by pretrain/finetune
-    scheme: str = "BIO"
+    model: str = "lspe-layoutlm"  # a preset name, a shipped model's name, or a folder written by pretrain/finetune
+    scheme: str | None = None  # None: the starting head's scheme, else BIO
     # word tokens per window; None: 510, or with cross_pages the model's positions minus [CLS]/[SEP]
     max_tokens: int | None = None
     cross_pages: bool = False  # windows span pages (needs page embeddings)
     max_positions: int | None = None  # presets only: max_position_embeddings (learned 1D table tiled from 512)
     stride: int = 128
-    epochs: int = 10
-    learning_rate: float = 5e-5
+    epochs: int | None = None  # None: NEW_HEAD_EPOCHS, or CONTINUE_EPOCHS from a model's head
+    learning_rate: float | None = None  # None: NEW_HEAD_LR, or CONTINUE_LR from a model's head
     batch_size: int = 8
     grad_accumulation: int = 1
     warmup_ratio: float = 0.1
@@ -82,6 +94,15 @@ class FinetuneOptions:
     # Recompute each layer's activations in the backward pass instead of keeping them (see layers.py): whole
     # 16k-token contracts train in bounded memory, for about a third more compute per step.
     gradient_checkpointing: bool = False
+    # A head for the data's labels even when the model folder has one (which is otherwise kept: training/heads.py)
+    new_head: bool = False
+    # Replay (training/replay.py): labelled files trained on beside the new ones, and how many synthetic invoices
+    # of the model's recorded recipe (None: CONTINUE_REPLAY_SYNTH from a model's head with a recipe, else 0)
+    replay_files: tuple[Path, ...] = ()
+    replay_synth: int | None = None
+    repeat: int | None = None  # the training files' windows per epoch (None: CONTINUE_REPEAT with a replay, else 1)
+    pull: float | None = None  # L2 pull towards the starting weights (None: CONTINUE_PULL from a model's head, else 0)
+    save: str = "compact"  # the final model: compact (fp16, int8 word embeddings: modeling/compact.py) or full fp32
 
 
 def load_documents(files: Sequence[Path], limit: int | None = None) -> list[LabelledDocument]:
@@ -104,14 +125,16 @@ def label_set_of(documents: Sequence[LabelledDocument]) -> list[str]:
 
 
 def encode_documents(documents: Sequence[LabelledDocument], tokenizer, label_ids: dict[str, int], scheme: str,
-                     max_tokens: int, stride: int, cross_pages: bool = False) -> list[dict[str, list]]:
+                     max_tokens: int, stride: int, cross_pages: bool = False,
+                     partial: bool | None = None) -> list[dict[str, list]]:
     """Every window of every document, encoded with its labels. When some document annotates fewer labels
     than the model has (its ``label_set``), every window also carries ``open_tags``: the tags its O words
-    may also be (see ``modeling.heads.partial_label_loss``)."""
+    may also be (see ``modeling.heads.partial_label_loss``). ``partial`` decides that for windows that will
+    share batches with other documents' (None: from ``documents``)."""
     from docextract.pipeline import document_windows
 
-    model_labels = {split_tag(tag)[1] for tag in label_ids} - {None}
-    partial = any(model_labels - set(d.label_set) for d in documents)
+    if partial is None:
+        partial = is_partial(documents, label_ids)
     examples = []
     for ldoc in documents:
         windows = document_windows(ldoc.document, tokenizer, max_tokens=max_tokens, stride=stride,
@@ -123,6 +146,12 @@ def encode_documents(documents: Sequence[LabelledDocument], tokenizer, label_ids
                 example["open_tags"] = open_tags
             examples.append(example)
     return examples
+
+
+def is_partial(documents: Sequence[LabelledDocument], label_ids: dict[str, int]) -> bool:
+    """Whether some document annotates fewer labels than the model has (its windows need ``open_tags``)."""
+    model_labels = {split_tag(tag)[1] for tag in label_ids} - {None}
+    return any(model_labels - set(d.label_set) for d in documents)
 
 
 def unannotated_tags(label_set: Sequence[str], label_ids: dict[str, int]) -> list[int]:
@@ -163,10 +192,20 @@ def target_config(name_or_folder: str, overrides: dict[str, Any]):
 
     if name_or_folder in PRESETS:
         return minilm_preset_config(name_or_folder, **overrides)
-    folder = Path(name_or_folder)
-    if not folder.is_dir():
-        raise UsageError(f"--model {name_or_folder!r} is neither a preset ({', '.join(PRESETS)}) nor a model folder")
-    return LayoutConfig.from_pretrained(str(check_loadable_folder(folder)))
+    return LayoutConfig.from_pretrained(str(check_loadable_folder(model_folder(name_or_folder))))
+
+
+def model_folder(name_or_folder: str) -> Path:
+    """The folder of ``--model`` when it is not a preset: a path, or a shipped model's name (``invoice``)."""
+    from docextract.errors import DocextractError
+    from docextract.modeling.presets import PRESETS
+    from docextract.modeling.store import resolve_model
+
+    try:
+        return resolve_model(name_or_folder)
+    except DocextractError:
+        raise UsageError(f"--model {name_or_folder!r} is neither a preset ({', '.join(PRESETS)}), a shipped model "
+                         "nor a model folder") from None
 
 
 def resolve_window_options(options: FinetuneOptions) -> FinetuneOptions:
@@ -198,86 +237,161 @@ def resolve_window_options(options: FinetuneOptions) -> FinetuneOptions:
     return replace(options, max_tokens=max_tokens, model_overrides=overrides)
 
 
-def build_model(name_or_folder: str, labels: list[str], overrides: dict[str, Any]):
-    import torch
+def resolve_start(options: FinetuneOptions, config) -> tuple[FinetuneOptions, list[str] | None]:
+    """``options`` with the defaults that depend on the start settled (scheme, epochs, rate, replay, repeat,
+    pull, see NEW_HEAD_* and CONTINUE_*), and the starting head's tags (None: a new head)."""
+    from docextract.training.heads import head_tags
+    from docextract.training.replay import recorded_recipe
 
-    from docextract.extraction.confidence import FIELD_CALIBRATION_KEY
-    from docextract.inference import TEMPERATURE_KEY
+    model_scheme = getattr(config, "docextract_scheme", None) or "BIO"
+    tags = head_tags(config, model_scheme)
+    scheme = options.scheme or (model_scheme if tags is not None else "BIO")
+    if tags is not None and not options.new_head and scheme != model_scheme:
+        raise UsageError(f"--scheme {scheme} differs from {options.model}'s ({model_scheme}): keep its scheme, or "
+                         "start a head for the data's labels with --new-head")
+    continuing = tags is not None and not options.new_head
+    recipe = recorded_recipe(config) if continuing else None
+    if options.replay_synth and recipe is None:
+        why = "has no trained head to keep" if tags is None else "records no synthetic recipe (docextract_replay)"
+        raise UsageError(f"--replay-synth {options.replay_synth}: {options.model} {why}; name replay data with --replay")
+    replay_synth = options.replay_synth if options.replay_synth is not None else (
+        CONTINUE_REPLAY_SYNTH if recipe is not None else 0)
+    replaying = bool(replay_synth or options.replay_files)
+    resolved = replace(
+        options, scheme=scheme,
+        epochs=options.epochs or (CONTINUE_EPOCHS if continuing else NEW_HEAD_EPOCHS),
+        learning_rate=options.learning_rate if options.learning_rate is not None else (
+            CONTINUE_LR if continuing else NEW_HEAD_LR),
+        replay_synth=replay_synth,
+        repeat=options.repeat or (CONTINUE_REPEAT if replaying else 1),
+        pull=options.pull if options.pull is not None else (CONTINUE_PULL if continuing else 0.0))
+    return resolved, (tags if continuing else None)
+
+
+def build_model(name_or_folder: str, labels: list[str], overrides: dict[str, Any], kept: int | None = None):
+    """The model to train: a preset with a head for ``labels``, or a folder's model whose classifier keeps its
+    first ``kept`` rows (None: all of them when its tags are ``labels``' first ones, else none) and grows to
+    ``labels``. What was fitted to the folder model's outputs is dropped from its config (see :data:`FITTED_KEYS`)."""
     from docextract.modeling import LayoutForTokenClassification, from_preset
-    from docextract.modeling.compact import COMPACT_MARKER, is_compact, load_compact
+    from docextract.modeling.compact import is_compact, load_compact
     from docextract.modeling.loading import check_loadable_folder
     from docextract.modeling.presets import PRESETS
+    from docextract.training.heads import grow_classifier, head_tags
 
     id2label = dict(enumerate(labels))
     label2id = {v: k for k, v in id2label.items()}
     if name_or_folder in PRESETS:
         return from_preset(name_or_folder, num_labels=len(labels), id2label=id2label, label2id=label2id,
                            attention_probs_dropout_prob=0.0, **overrides)
-    folder = Path(name_or_folder)
-    if not folder.is_dir():
-        raise UsageError(f"--model {name_or_folder!r} is neither a preset ({', '.join(PRESETS)}) nor a model folder")
-    check_loadable_folder(folder)
+    folder = check_loadable_folder(model_folder(name_or_folder))
+    saved_tags = head_tags(target_config(str(folder), {}), "BIESO")  # any head (BIO tags are BIESO tags too)
+    if kept is None:
+        kept = len(saved_tags) if saved_tags and saved_tags == labels[:len(saved_tags)] else 0
     if is_compact(folder):  # a shipped model (fp16/int8): continue training it in fp32
         model = load_compact(folder, LayoutForTokenClassification)
-        if [model.config.id2label[i] for i in range(model.config.num_labels)] != labels:
-            model.classifier = torch.nn.Linear(model.config.hidden_size, len(labels))
-            model.num_labels = model.config.num_labels = len(labels)
-        model.config.id2label, model.config.label2id = id2label, label2id
-        model.train()
+        grow_classifier(model, labels, kept)
+    elif kept:  # its own head as saved, grown for new labels
+        model = LayoutForTokenClassification.from_pretrained(str(folder))
+        grow_classifier(model, labels, kept)
     else:
-        # A pretrained (or finetuned) folder: its encoder weights, a fresh classifier for these labels.
+        # A pretrained encoder (or --new-head): its encoder weights, a fresh classifier for these labels.
         model = LayoutForTokenClassification.from_pretrained(
-            str(folder), num_labels=len(labels), id2label=id2label, label2id=label2id, ignore_mismatched_sizes=True,
-        )
-    # What was fitted to the old model's outputs does not hold for the new one: refit after training.
-    for key in (TEMPERATURE_KEY, FIELD_CALIBRATION_KEY, COMPACT_MARKER):
+            str(folder), num_labels=len(labels), id2label=id2label, label2id=label2id, ignore_mismatched_sizes=True)
+        if saved_tags is not None:
+            grow_classifier(model, labels, 0)  # a head of the same size would have been loaded as it was
+    model.train()
+    for key in FITTED_KEYS:
         if hasattr(model.config, key):
             delattr(model.config, key)
     return model
 
 
-def finetune(options: FinetuneOptions, *, on_step: Callable | None = None, on_epoch: Callable | None = None,
-             stop_after_steps: int | None = None) -> dict[str, Any]:
-    """Validate the data, train, evaluate each epoch, keep the best; returns the training record."""
-    from docextract.modeling.tokenizer import load_tokenizer
-    from docextract.training.loop import check_device
+def fitted_keys() -> tuple[str, ...]:
+    from docextract.extraction.confidence import FIELD_CALIBRATION_KEY
+    from docextract.extraction.review import REVIEW_POLICY_KEY
+    from docextract.inference import TEMPERATURE_KEY
+    from docextract.modeling.compact import COMPACT_MARKER
 
+    return TEMPERATURE_KEY, FIELD_CALIBRATION_KEY, REVIEW_POLICY_KEY, COMPACT_MARKER
+
+
+# What was fitted to a model's outputs (temperature, field calibration, review policy) does not hold for the weights
+# finetuning makes from it; the compact marker describes the file, not the model. Refit with `docextract calibrate`.
+FITTED_KEYS = fitted_keys()
+
+
+def finetune(options: FinetuneOptions, *, on_step: Callable | None = None, on_epoch: Callable | None = None,
+             on_note: Callable[[str], None] | None = None, stop_after_steps: int | None = None) -> dict[str, Any]:
+    """Validate the data, train, evaluate each epoch, keep the best; returns the training record. ``on_note``
+    gets a line for each step worth logging (the head, the replay, the dropped review policy)."""
+    from docextract.modeling.tokenizer import load_tokenizer
+    from docextract.training.heads import plan_labels
+    from docextract.training.loop import check_device
+    from docextract.training.replay import REPLAY_KEY, recorded_recipe, synth_recipe_beside, synthetic_replay, weighted
+
+    note = on_note or (lambda line: None)
     check_device(options.device, options.mixed_precision)  # a GPU that is not there fails before the data is read
     options = resolve_window_options(options)
-    issues = validate_files(list(options.train_files), held_out=list(options.eval_files))
+    config = target_config(options.model, options.model_overrides)
+    options, start_tags = resolve_start(options, config)
+    issues = validate_files(list(options.train_files) + list(options.replay_files), held_out=list(options.eval_files))
     problems = validation_errors(issues)
     if problems:
         shown = "; ".join(str(p) for p in problems[:5])
         raise InputError(f"the training data has {len(problems)} defect(s), fix them first: {shown}",
                          path=str(options.train_files[0]), code="INPUT_UNREADABLE")
-    train_docs = [prepare_for_model(d.renamed(options.label_map))
-                  for d in load_documents(options.train_files, options.limit)]
-    eval_docs = [prepare_for_model(d.renamed(options.label_map))
-                 for d in load_documents(options.eval_files, options.limit)]
+
+    def read(files: Sequence[Path]) -> list[LabelledDocument]:
+        return [prepare_for_model(d.renamed(options.label_map)) for d in load_documents(files, options.limit)]
+
+    train_docs, eval_docs, user_replay = read(options.train_files), read(options.eval_files), read(options.replay_files)
     if not train_docs:
         raise InputError("no training documents", path=str(options.train_files[0]), code="INPUT_EMPTY")
     if options.calibrate and not eval_docs:
         raise UsageError("calibrating needs held-out documents: give --eval data")
     if options.select_by != "f1" and not any(d.fields for d in eval_docs):
         raise UsageError(f"--select-by {options.select_by} needs --eval documents with field truth (`fields`)")
-    labels = labels_for(label_set_of(train_docs + eval_docs), options.scheme)
+    recipe = recorded_recipe(config) if start_tags is not None else None
+    synthetic = []
+    if options.replay_synth:
+        note(f"replay: {options.replay_synth} synthetic invoices of {options.model}'s recipe "
+             f"(seed {recipe['seed']}, {len(recipe['families'])} layout families) -> {options.output_dir / 'replay'}")
+        synthetic = [prepare_for_model(d) for d in synthetic_replay(recipe, options.replay_synth, options.seed,
+                                                                    Path(options.output_dir) / "replay")]
+    replay_docs = user_replay + synthetic
+    plan = plan_labels(start_tags, label_set_of(train_docs + replay_docs + eval_docs), options.scheme,
+                       options.new_head, options.model, new_labels=label_set_of(train_docs))
+    note(plan.message)
+    labels = plan.labels
     label_ids = {tag: i for i, tag in enumerate(labels)}
     tokenizer = load_tokenizer()
     import torch
 
     torch.manual_seed(options.seed)  # the fresh layout and classifier weights are part of "same seed, same model"
-    model = build_model(options.model, labels, options.model_overrides)
+    model = build_model(options.model, labels, options.model_overrides, kept=plan.kept)
     model.layout.checkpoint_layers = options.gradient_checkpointing
     model.config.docextract_window_tokens = options.max_tokens
     model.config.docextract_scheme = options.scheme
     model.config.docextract_stride = options.stride
     model.config.docextract_cross_pages = options.cross_pages
     model.config.entity_loss_weight = options.entity_weight
+    own_recipe = synth_recipe_beside(options.train_files)
+    if own_recipe is not None or recipe is not None:  # what a later finetune of this model replays
+        setattr(model.config, REPLAY_KEY, {"synth": own_recipe or recipe})
+    elif hasattr(model.config, REPLAY_KEY):  # a new head: the old recipe's labels are not this model's
+        delattr(model.config, REPLAY_KEY)
+    dropped = _fitted_for_other_weights(options.model)
 
     train_set = augmented(train_docs, options.augment, options.augment_copies, options.seed)
-    examples = encode_documents(train_set, tokenizer, label_ids, options.scheme, options.max_tokens, options.stride,
-                                options.cross_pages)
-    examples = keep_negative_windows(examples, options.negative_windows, options.seed)
+    partial = is_partial(train_set + replay_docs, label_ids)
+    new = encode_documents(train_set, tokenizer, label_ids, options.scheme, options.max_tokens, options.stride,
+                           options.cross_pages, partial=partial)
+    old = encode_documents(replay_docs, tokenizer, label_ids, options.scheme, options.max_tokens, options.stride,
+                           options.cross_pages, partial=partial)
+    examples = keep_negative_windows(weighted(new, old, options.repeat), options.negative_windows, options.seed)
+    if replay_docs or options.repeat > 1:
+        note(f"each epoch: {len(new)} windows of {len(train_set)} training documents x {options.repeat}, "
+             f"{len(old)} windows of {len(replay_docs)} replay documents")
     settings = EvalSettings(scheme=options.scheme, max_tokens=options.max_tokens, stride=options.stride,
                             cross_pages=options.cross_pages)
     evaluate = (lambda m: _headline(evaluate_model(m, tokenizer, eval_docs, settings))) if eval_docs else None
@@ -285,8 +399,9 @@ def finetune(options: FinetuneOptions, *, on_step: Callable | None = None, on_ep
         output_dir=options.output_dir, epochs=options.epochs, learning_rate=options.learning_rate,
         batch_size=options.batch_size, grad_accumulation=options.grad_accumulation,
         warmup_ratio=options.warmup_ratio, lr_floor=options.lr_floor, seed=options.seed,
-        lspe_lr_scale=options.lspe_lr_scale, layout_lr_scale=options.layout_lr_scale, stop_after_steps=stop_after_steps, patience=options.patience,
-        device=options.device, mixed_precision=options.mixed_precision,
+        lspe_lr_scale=options.lspe_lr_scale, layout_lr_scale=options.layout_lr_scale, stop_after_steps=stop_after_steps,
+        patience=options.patience, device=options.device, mixed_precision=options.mixed_precision,
+        pull_to_start=options.pull,
     )
     history = train(model, examples, config, evaluate=evaluate, metric=options.select_by, on_step=on_step,
                     on_epoch=on_epoch)
@@ -297,11 +412,21 @@ def finetune(options: FinetuneOptions, *, on_step: Callable | None = None, on_ep
     main_process = from_environment().main  # under torchrun, process 0 writes the model; the others are done
     final = Path(options.output_dir) / "model"
     best = Path(options.output_dir) / "best"
+    if dropped:
+        from docextract.extraction.review import POLICY_DROPPED_KEY
+
+        setattr(model.config, POLICY_DROPPED_KEY, {"by": "finetune", "from": options.model, "dropped": dropped})
 
     def write_model(staging: Path) -> None:
-        if best.is_dir():
-            shutil.copytree(best, staging, dirs_exist_ok=True)
-        else:  # no evaluation data: the last epoch is the model
+        from docextract.modeling.compact import save_compact
+        from docextract.training.loop import load_weights
+
+        if best.is_dir():  # the best epoch's weights (without evaluation data: the last epoch's)
+            load_weights(model, best)
+        model.to("cpu")
+        if options.save == "compact":
+            save_compact(model, staging)
+        else:
             model.save_pretrained(staging, safe_serialization=True)
         tokenizer.save_pretrained(staging)
 
@@ -309,13 +434,20 @@ def finetune(options: FinetuneOptions, *, on_step: Callable | None = None, on_ep
         replace_folder_atomic(final, write_model)
     record = {
         "train_files": [str(p) for p in options.train_files], "eval_files": [str(p) for p in options.eval_files],
+        "replay_files": [str(p) for p in options.replay_files],
         "train_documents": len(train_docs), "train_windows": len(examples),
         "train_windows_spanning_pages": sum(len(set(e["page_ids"][1:-1])) > 1 for e in examples),
+        "replay_documents": len(replay_docs), "new_windows": len(new), "replay_windows": len(old),
         "eval_documents": len(eval_docs),
-        "labels": labels, "options": {k: str(v) if isinstance(v, Path) else v for k, v in asdict(options).items()
-                                      if k not in ("train_files", "eval_files")},
+        "labels": labels, "head": {"kept": plan.kept, "added": plan.added, "message": plan.message},
+        "options": {k: str(v) if isinstance(v, Path) else v for k, v in asdict(options).items()
+                    if k not in ("train_files", "eval_files", "replay_files")},
         "history": history,
     }
+    if dropped:
+        record["dropped"] = dropped
+        note(f"{' and '.join(dropped)} of {options.model} were fitted for its weights, not these, and were dropped: "
+             f"every field is `review` until `docextract calibrate {final} HELD_OUT.jsonl --fields` fits them anew")
     if not main_process:
         return record
     if options.calibrate:
@@ -324,14 +456,27 @@ def finetune(options: FinetuneOptions, *, on_step: Callable | None = None, on_ep
     return record
 
 
+def _fitted_for_other_weights(name_or_folder: str) -> list[str]:
+    """What the starting folder's config.json holds that was fitted to its outputs and that finetuning drops."""
+    from docextract.extraction.confidence import FIELD_CALIBRATION_KEY
+    from docextract.extraction.review import REVIEW_POLICY_KEY
+    from docextract.inference import TEMPERATURE_KEY
+    from docextract.modeling.presets import PRESETS
+
+    if name_or_folder in PRESETS:
+        return []
+    config = json.loads((model_folder(name_or_folder) / "config.json").read_text(encoding="utf-8"))
+    names = {REVIEW_POLICY_KEY: "the review policy", FIELD_CALIBRATION_KEY: "the field calibration",
+             TEMPERATURE_KEY: "the temperature"}
+    return [name for key, name in names.items() if key in config]
+
+
 def _calibrate_final(folder: Path, tokenizer, eval_docs: Sequence[LabelledDocument]) -> dict[str, Any]:
     """Fit the final model's temperature on the eval documents and write it into its config.json."""
-    import torch
-
-    from docextract.modeling import LayoutForTokenClassification
+    from docextract.pipeline import load_model
     from docextract.training.calibration import calibrate, write_temperature
 
-    model = LayoutForTokenClassification.from_pretrained(str(folder), dtype=torch.float32).eval()
+    model, _ = load_model(str(folder))  # compact or full, as `run` loads it
     report = calibrate(model, tokenizer, eval_docs)
     write_temperature(folder, report.temperature)
     return report.to_dict()

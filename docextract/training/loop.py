@@ -68,6 +68,10 @@ class TrainConfig:
     # best epoch is kept either way; the history records the epoch training stopped at.
     patience: int | None = None
     device: str = "cpu"  # auto|cpu|cuda|mps (modeling/devices.py); under torchrun each process takes its own GPU
+    # L2-SP (Li et al., 2018): each step adds pull_to_start * (w - w_start) to every weight's gradient, so a model
+    # continued on a few documents stays near the weights it started from (0: off). w_start is the model as given to
+    # train(), also when a run resumes from a checkpoint.
+    pull_to_start: float = 0.0
     mixed_precision: str = "auto"  # auto|no|bf16|fp16: autocast on GPUs; the CPU trains in fp32
 
     def to_json(self) -> dict[str, Any]:
@@ -135,6 +139,7 @@ def train(
     steps_per_epoch = math.ceil(math.ceil(len(train_examples) / config.batch_size) / config.grad_accumulation)
     total_steps = steps_per_epoch * config.epochs
     model.to(device)
+    start = starting_weights(model) if config.pull_to_start else None
     optimizer = torch.optim.AdamW(parameter_groups(model, config), lr=config.learning_rate)
     scheduler = warmup_linear_schedule(optimizer, int(config.warmup_ratio * total_steps), total_steps, config.lr_floor)
     scaler = torch.amp.GradScaler(device.type, enabled=amp_dtype == torch.float16)
@@ -145,7 +150,7 @@ def train(
     if resume_from is not None:
         state = json.loads((resume_from / "trainer_state.json").read_text())
         training_state = load_training_state(resume_from)
-        _load_weights(model, resume_from)
+        load_weights(model, resume_from)
         optimizer.load_state_dict(training_state["optimizer"])
         scheduler.load_state_dict(training_state["scheduler"])
         if "scaler" in training_state and scaler.is_enabled():
@@ -194,6 +199,8 @@ def train(
             epoch_batches += 1
             if updating:
                 scaler.unscale_(optimizer)
+                if start is not None:
+                    pull_towards(model, start, config.pull_to_start)
                 torch.nn.utils.clip_grad_norm_(model.parameters(), config.max_grad_norm)
                 scaler.step(optimizer)
                 scaler.update()
@@ -299,11 +306,25 @@ def _to_device(batch: dict[str, torch.Tensor], device: torch.device) -> dict[str
     return {k: v.to(device, non_blocking=True) if isinstance(v, torch.Tensor) else v for k, v in batch.items()}
 
 
-def _load_weights(model, folder: Path) -> None:
+def load_weights(model, folder: Path) -> None:
+    """The weights saved in ``folder`` (a checkpoint, ``best``) into ``model``, on the model's device."""
     from safetensors.torch import load_file
 
-    state = load_file(str(folder / "model.safetensors"))
+    state = load_file(str(folder / "model.safetensors"), device=str(next(model.parameters()).device))
     model.load_state_dict(state, strict=False)
+
+
+def starting_weights(model) -> dict[str, torch.Tensor]:
+    """A copy of every trainable weight, what :func:`pull_towards` pulls back to."""
+    return {name: param.detach().clone() for name, param in model.named_parameters() if param.requires_grad}
+
+
+@torch.no_grad()
+def pull_towards(model, start: dict[str, torch.Tensor], strength: float) -> None:
+    """Add ``strength * (w - w_start)`` to each weight's gradient: the gradient of ``strength / 2 * |w - w_start|^2``."""
+    for name, param in model.named_parameters():
+        if param.grad is not None and name in start:
+            param.grad.add_(param.detach() - start[name], alpha=strength)
 
 
 def _save_best(model, folder: Path) -> None:

@@ -17,7 +17,7 @@ from docextract.training.finetune import FinetuneOptions, finetune
 def main() -> None:
     args = json.loads(sys.argv[1])
     stop_after_steps = args.pop("stop_after_steps", None)
-    for key in ("train_files", "eval_files"):
+    for key in ("train_files", "eval_files", "replay_files"):
         args[key] = tuple(Path(p) for p in args[key])
     args["output_dir"] = Path(args["output_dir"])
     torch.set_num_threads(1)

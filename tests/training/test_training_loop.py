@@ -162,3 +162,29 @@ def test_the_untrained_layout_parameters_train_at_the_layout_scale(tmp_path):
             named = [p for n, p in model.named_parameters() if part in n]
             assert named, part
             assert all(rate[id(p)] == pytest.approx(lr) for p in named), part
+
+
+def test_a_pull_to_the_starting_weights_keeps_the_model_near_them(tmp_path):
+    data = _examples()
+
+    def distance(pull: float) -> float:
+        model = _tiny_model()
+        start = {name: p.detach().clone() for name, p in model.named_parameters()}
+        train(model, data, TrainConfig(tmp_path / f"pull-{pull}", epochs=3, learning_rate=5e-3, batch_size=4,
+                                       pull_to_start=pull))
+        return sum(float((p.detach() - start[name]).norm()) for name, p in model.named_parameters())
+
+    free, pulled = distance(0.0), distance(100.0)
+    assert pulled < 0.5 * free
+
+
+def test_the_pull_is_the_gradient_of_half_the_squared_distance():
+    from docextract.training.loop import pull_towards, starting_weights
+
+    model = torch.nn.Linear(3, 2)
+    start = starting_weights(model)
+    with torch.no_grad():
+        model.weight.add_(1.0)
+    model.weight.grad, model.bias.grad = torch.zeros(2, 3), torch.full((2,), 0.5)
+    pull_towards(model, start, 0.1)
+    assert torch.allclose(model.weight.grad, torch.full((2, 3), 0.1)) and torch.allclose(model.bias.grad, torch.full((2,), 0.5))

@@ -1,5 +1,5 @@
-"""finetune can continue from a shipped (compact) model: same labels keep its classifier, new labels get a fresh
-one, and what was fitted to the old model's outputs (temperature, field calibration) is dropped."""
+"""finetune can continue from a shipped (compact) model: same labels keep its classifier, new labels grow it (the
+old rows kept), and what was fitted to the old model's outputs (temperature, field calibration) is dropped."""
 
 import json
 
@@ -34,9 +34,18 @@ def test_a_compact_model_continues_with_its_classifier_and_without_its_calibrati
     assert "docextract_compact" not in config
 
 
-def test_new_labels_get_a_fresh_classifier(tmp_path):
-    _shipped(tmp_path, labels_for(["total"]))
+def test_new_labels_grow_the_classifier(tmp_path):
+    shipped = _shipped(tmp_path, labels_for(["total"]))
     labels = labels_for(["total", "due_date"])
     model = build_model(str(tmp_path / "shipped"), labels, {})
     assert model.classifier.out_features == len(labels) == model.config.num_labels
     assert model.config.id2label[len(labels) - 1] == "I-due_date"
+    assert torch.allclose(model.classifier.weight[:3], shipped.classifier.weight, atol=1e-3)
+
+
+def test_labels_in_another_order_get_a_fresh_classifier(tmp_path):
+    shipped = _shipped(tmp_path, labels_for(["total", "due_date"]))
+    labels = labels_for(["due_date", "total"])
+    model = build_model(str(tmp_path / "shipped"), labels, {})
+    assert model.config.id2label[1] == "B-due_date"
+    assert not torch.allclose(model.classifier.weight[1:], shipped.classifier.weight[1:], atol=1e-3)
