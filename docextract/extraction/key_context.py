@@ -93,7 +93,32 @@ def whole_key(doc: Document, words: Sequence[WordRef], labels: frozenset[str] | 
         if start > 0 and not _ends_a_cell(doc, words[start - 1], words[start], height):
             continue
         best = KeyHit(frozenset(keys), tuple(words[start:]), 0.0)
+    if best is None and (labels is None or "invoice_number" in labels):
+        best = titled_number_key(doc, words, height)
     return best
+
+
+_TITLE_WORDS = frozenset({"invoice", "rechnung", "gutschrift", "facture", "avoir", "factuur", "creditnota", "fattura",
+                          "factura"})
+
+
+def _is_title_word(token: str) -> bool:
+    return token in _TITLE_WORDS or token.endswith(("rechnung", "gutschrift"))  # "Teilrechnung", "Sammelgutschrift"
+
+
+def titled_number_key(doc: Document, words: Sequence[WordRef], height: float) -> KeyHit | None:
+    """A document's title that says its number: "Rechnung des Versicherers (575) Nr.", "Teilrechnung Bau Nr.",
+    "Gutschrift (Selbst ausgestellte Rechnung) (389) Nr.": a title word starts the key (at a cell's start), the
+    number sign ends it, and a few words that qualify the title stand between. Their words are no key phrase of
+    their own, so the exact match of :func:`whole_key` misses them."""
+    if not words or key_tokens(doc.word(words[-1]).text)[-1:] != ["no"]:
+        return None
+    for start in range(len(words) - 2, max(-1, len(words) - 1 - MAX_KEY_WORDS), -1):
+        first = key_tokens(doc.word(words[start]).text)
+        if first and _is_title_word(first[0]) and (
+                start == 0 or _ends_a_cell(doc, words[start - 1], words[start], height)):
+            return KeyHit(frozenset({"invoice_number"}), tuple(words[start:]), 0.0)
+    return None
 
 
 def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] | None = None) -> KeyHit | None:

@@ -44,6 +44,16 @@ def test_a_key_after_other_words_on_its_line_still_names_its_value():
     assert _rule_fields(doc)["invoice_number"] == "BLR_0042"
 
 
+def test_a_title_that_says_its_number_names_the_invoice_number():
+    # the title qualifies the document between its word and the number sign; an order's number is no invoice's
+    for title in ("Gutschrift (Selbst ausgestellte Rechnung) (389) Nr.", "Rechnung des Versicherers (575) Nr.",
+                  "Teilrechnung Bau (875) Nr."):
+        doc = _page([[(f"{title} 210112 vom 06.06.2025", 40)]])
+        assert _rule_fields(doc, "de_DE")["invoice_number"] == "210112", title
+    doc = _page([[("Bestellung Kunde Nr. 4711", 40)]])
+    assert "invoice_number" not in _rule_fields(doc, "de_DE")
+
+
 def test_a_number_sign_glued_to_the_value_is_not_part_of_the_invoice_number():
     doc = _page([[("Facture n°562019", 40)]])
     found = key_value_entities(doc, [], INVOICE_LABELS, {}, "fr_FR", 2024)
