@@ -110,13 +110,18 @@ class Word:
 TOUCHING_GAP_OF_HEIGHT = 0.05
 
 
+def touching(previous: Word, word: Word) -> bool:
+    """Whether ``word`` continues ``previous`` on its line with no space between: pieces of one printed word."""
+    gap = word.box.x0 - previous.box.x1
+    return 0 <= gap <= TOUCHING_GAP_OF_HEIGHT * min(word.box.height, previous.box.height)
+
+
 def join_words(words: Sequence[Word]) -> str:
     """The words of one line as printed: separated by a space, except pieces whose boxes touch."""
     parts: list[str] = []
     for previous, word in zip((None, *words), words):
         if previous is not None:
-            gap = word.box.x0 - previous.box.x1
-            parts.append("" if 0 <= gap <= TOUCHING_GAP_OF_HEIGHT * min(word.box.height, previous.box.height) else " ")
+            parts.append("" if touching(previous, word) else " ")
         parts.append(word.text)
     return "".join(parts)
 

@@ -25,7 +25,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any, Mapping, Sequence
 
-from docextract.document import Document, WordRef
+from docextract.document import Document, WordRef, touching
 from docextract.extraction.entities import Entity
 from docextract.extraction.evidence import logit, odd_shape
 from docextract.extraction.field_keywords import FIELD_KEYWORDS
@@ -34,7 +34,7 @@ from docextract.extraction.normalize import MONTH_NUMBERS, identifier_text, pars
 
 # The fields scored from candidates, by the kind of value they take.
 CANDIDATE_KINDS: dict[str, str] = {
-    "invoice_number": "identifier", "purchase_order": "identifier",
+    "invoice_number": "identifier", "purchase_order": "identifier", "vendor_tax_id": "identifier",
     "invoice_date": "date", "due_date": "date",
     "subtotal": "amount", "total_tax": "amount", "total": "amount", "amount_due": "amount",
 }
@@ -90,6 +90,27 @@ def _maybe_date_start(text: str) -> bool:
         text.strip(".,").casefold() in MONTH_NUMBERS
 
 
+def _printed_words(page, p: int, word_indices) -> tuple[list[tuple[WordRef, ...]], list[str]]:
+    """A line's words as printed: pieces whose boxes touch ("4" + "71102" of a bold "471102") are one word."""
+    refs: list[tuple[WordRef, ...]] = []
+    texts: list[str] = []
+    previous = None
+    for w in word_indices:
+        word = page.words[w]
+        if previous is not None and touching(previous, word):
+            refs[-1] += (WordRef(p, w),)
+            texts[-1] += word.text
+        else:
+            refs.append((WordRef(p, w),))
+            texts.append(word.text)
+        previous = word
+    return refs, texts
+
+
+def _flat(pieces) -> tuple[WordRef, ...]:
+    return tuple(ref for piece in pieces for ref in piece)
+
+
 def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> dict[str, list[Candidate]]:
     """Every identifier, date and amount the document prints, in reading order per kind. A date is the longest run
     of at most :data:`MAX_DATE_WORDS` words of one line that parses; an amount one word, or two when a currency
@@ -97,8 +118,7 @@ def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> 
     out: dict[str, list[Candidate]] = {"identifier": [], "date": [], "amount": []}
     for p, page in enumerate(doc.pages):
         for line in page.lines:
-            refs = [WordRef(p, w) for w in line.word_indices]
-            texts = [page.words[w].text for w in line.word_indices]
+            refs, texts = _printed_words(page, p, line.word_indices)
             in_date = -1
             for i, text in enumerate(texts):
                 if i > in_date and _maybe_date_start(text):
@@ -108,7 +128,7 @@ def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> 
                             continue
                         parsed = parse_date(span, locale, year)
                         if parsed is not None and not odd_shape("invoice_date", "date", span):
-                            out["date"].append(Candidate("date", tuple(refs[i:i + n]), parsed))
+                            out["date"].append(Candidate("date", _flat(refs[i:i + n]), parsed))
                             in_date = i + n - 1
                             break
                 if i <= in_date:
@@ -120,12 +140,12 @@ def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> 
                             continue
                         number = parse_number(span, locale)
                         if number is not None and not odd_shape("total", "amount", span):
-                            out["amount"].append(Candidate("amount", tuple(refs[i:i + n]), number))
+                            out["amount"].append(Candidate("amount", _flat(refs[i:i + n]), number))
                             break
                     continue
                 value = _identifier(text, locale, year)
                 if value is not None:
-                    out["identifier"].append(Candidate("identifier", (refs[i],), value))
+                    out["identifier"].append(Candidate("identifier", refs[i], value))
     return out
 
 

@@ -21,7 +21,7 @@ _ANNOTATION = re.compile(r"\(\s*[\w.%/-]{1,6}\s*\)")
 
 _INVOICE_DATE = (
     "invoice date", "date", "date of issue", "issue date", "issued", "issued on", "dated", "tax point",
-    "rechnungsdatum", "datum", "belegdatum", "ausstellungsdatum", "leistungsdatum",
+    "rechnungsdatum", "datum", "vom", "belegdatum", "ausstellungsdatum", "leistungsdatum",
     "date de facture", "date de la facture", "date d emission", "date facture", "emise le", "le",
     "factuurdatum", "datum factuur", "data fattura", "data", "data di emissione", "data documento",
     "fecha", "fecha de factura", "fecha factura", "fecha de emision",

@@ -113,3 +113,18 @@ def test_the_candidates_are_every_typed_value_the_page_prints():
     assert {c.value for c in found["date"]} == {date(2024, 3, 3), date(2024, 4, 2)}
     assert {c.value for c in found["amount"]} == {Decimal("1000.00"), Decimal("190.00"), Decimal("1190.00")}
     assert "19" not in {c.value for c in found["identifier"]}  # too short to be an identifier
+
+
+def test_a_value_the_text_layer_broke_at_a_font_change_is_one_candidate():
+    # "Nr. 471102 vom 05.03.2018" with a bold first digit: pdfplumber reads "4" + "71102" and "0" + "5.03.2018",
+    # the pieces' boxes touching; the candidates are the printed values, not their tails
+    pieces = [("Handelsrechnung", 50, 181), ("Nr.", 190, 216), ("4", 225, 234), ("71102", 234, 278),
+              ("vom", 287, 313), ("0", 322, 330.6), ("5.03.2018", 330.6, 380)]
+    words = tuple(Word(text, Box(x0, 140, x1, 151)) for text, x0, x1 in pieces)
+    doc = analyze_layout(Document(source="in/invoice.pdf", sha256="0" * 64,
+                                  pages=(Page(number=1, width=595.0, height=842.0, words=words),)))
+    found = generate(doc, LineIndex(doc), "de_DE", 2018)
+    assert {c.value for c in found["identifier"]} == {"471102"}
+    assert {c.value for c in found["date"]} == {date(2018, 3, 5)}
+    (number,) = found["identifier"]
+    assert key_left(LineIndex(doc), number.words).labels == {"invoice_number"}
