@@ -264,12 +264,11 @@ def fold_scorers(args, tagged: dict[str, list[tuple]]) -> tuple[dict, object | N
     return scorers, final
 
 
-def extra_scorer_rows(args, tagged: dict[str, list[tuple]]) -> dict[str, list]:
-    """Candidate rows from other producers' documents (``--scorer-extra``: rendered invoices of synthetic content,
-    ``--scorer-extra-per-producer`` of each), tagged by each fold's model: a fold model that never trained on them
-    tags them as it would a new producer's. Per fold, so each fold's scorer sees its own model's tags."""
+def extra_tagged(args, tagged: dict[str, list[tuple]]) -> dict[str, list[tuple]]:
+    """Other producers' documents (``--scorer-extra``: rendered invoices of synthetic content,
+    ``--scorer-extra-per-producer`` of each) tagged by each fold's model, as :func:`tag_fold` gives them: a fold
+    model that never trained on them tags them as it would a new producer's."""
     from docextract.data.producers import content_group
-    from docextract.training.candidate_fit import candidate_rows
 
     if not getattr(args, "scorer_extra", None):
         return {}
@@ -283,10 +282,19 @@ def extra_scorer_rows(args, tagged: dict[str, list[tuple]]) -> dict[str, list]:
     for fold in tagged:
         model_dir = Path(args.model) if args.model else Path(args.work) / fold / "run" / "model"
         cache = Path(args.work) / fold / "tags" / ("extra-" + (model_dir.name if args.model else "fold"))
-        print(f"{fold}: tagging {len(records)} documents of other producers for the scorer", file=sys.stderr)
-        out[fold] = [row for record, doc, _, tags in tag_fold(records, model_dir, cache)
-                     for row in candidate_rows(record["id"], record.get("producer", "extra"), doc, tags, record["fields"])]
+        print(f"{fold}: tagging {len(records)} documents of other producers", file=sys.stderr)
+        out[fold] = tag_fold(records, model_dir, cache)
     return out
+
+
+def extra_scorer_rows(args, tagged: dict[str, list[tuple]]) -> dict[str, list]:
+    """Candidate rows of :func:`extra_tagged`'s documents, per fold, so each fold's scorer sees its own model's
+    tags."""
+    from docextract.training.candidate_fit import candidate_rows
+
+    return {fold: [row for record, doc, _, tags in records
+                   for row in candidate_rows(record["id"], record.get("producer", "extra"), doc, tags, record["fields"])]
+            for fold, records in extra_tagged(args, tagged).items()}
 
 
 def measure(args) -> None:
@@ -344,15 +352,23 @@ def calibrate(args) -> None:
     tagged, models = tagged_folds(args, work, plan)
     scorers, final = fold_scorers(args, tagged)
     judged = []
-    for fold, records in tagged.items():
+    # With --calibrate-extra the rendered invoices are judged too, each renderer a producer of its own: more
+    # layouts for the thresholds. The per-producer report stays honest for the real producers (a renderer's
+    # fields never count for a real producer's report); a renderer's own row is optimistic, since the scorer
+    # that judged it learned from its rows.
+    sources = [(fold, fold, records) for fold, records in tagged.items()]
+    if args.calibrate_extra:
+        sources += [(fold, None, records) for fold, records in extra_tagged(args, tagged).items()]
+    for fold, group, records in sources:
         for record, doc, model, tags in records:
             labels = tuple(sorted({t.split("-", 1)[1] for t in model.config.id2label.values() if "-" in t}))
             scoring = FieldScoring(None, None, labels, None, scorers.get(fold))
             ldoc = LabelledDocument(record["id"], doc, tuple(("O",) * len(p.words) for p in doc.pages),
                                     tuple((None,) * len(p.words) for p in doc.pages), labels,
                                     {k: tuple(v) for k, v in record["fields"].items()})
-            judged += [with_field(j, group=fold) for j in judge_document(ldoc, tags, scoring, with_evidence=True)]
-    calibration, policy, report = fit_field_confidence(judged, "evidence", args.precision, len(tagged))
+            producer = group or "render:" + str(record.get("producer", "extra"))
+            judged += [with_field(j, group=producer) for j in judge_document(ldoc, tags, scoring, with_evidence=True)]
+    calibration, policy, report = fit_field_confidence(judged, "evidence", args.precision, len({j.group for j in judged}))
     held_out = held_out_group_report(judged, "evidence", args.precision)
     total = {k: sum(r[k] for r in held_out.values()) for k in ("true_fields", "accepted", "right")}
     out = {"name": args.name, "command": "PYTHONPATH=$PWD .venv/bin/python " + shlex.join(["benchmarks/lopo.py", *sys.argv[1:]]),
@@ -442,6 +458,8 @@ def main() -> None:
     p.add_argument("--scorer-c", type=float, default=0.3)
     p.add_argument("--scorer-min", type=float, default=0.2)
     p.add_argument("--precision", type=float, default=0.99)
+    p.add_argument("--calibrate-extra", action="store_true",
+                   help="judge the --scorer-extra documents too, each renderer a producer of its own, for the fit")
     p.add_argument("--into", help="write the fitted calibration, policy (and scorer) into this model folder")
     args = parser.parse_args()
     {"prepare": prepare, "train": train, "measure": measure, "calibrate": calibrate}[args.step](args)

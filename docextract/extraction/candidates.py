@@ -29,6 +29,7 @@ from docextract.document import Document, WordRef, touching
 from docextract.extraction.entities import Entity
 from docextract.extraction.evidence import logit, odd_shape
 from docextract.extraction.field_keywords import FIELD_KEYWORDS
+from docextract.extraction.identifiers import has_vat_module
 from docextract.extraction.key_context import KeyHit, LineIndex, key_above, key_left
 from docextract.extraction.normalize import MONTH_NUMBERS, identifier_text, parse_date, parse_number
 
@@ -50,7 +51,7 @@ MAX_KEY_DISTANCE_OF_HEIGHT = 40.0  # a key farther than this many line heights c
 FEATURES = (
     "bias", "tag_logit", "tag_other_logit", "tagged", "key_left_own", "key_left_other", "key_above_own",
     "key_above_other", "key_distance", "x", "y", "first_page", "recurs",
-    "id_letters", "id_digits_only", "id_separator", "id_length_log", "id_amount_shape",
+    "id_letters", "id_digits_only", "id_separator", "id_length_log", "id_amount_shape", "id_vat_prefix",
     "date_first", "date_last", "dates_log",
     "amount_rank", "amount_largest", "amount_zero",
 )
@@ -212,13 +213,15 @@ def features(context: DocumentContext, candidate: Candidate, label: str) -> list
         "first_page": float(words[0].page_index == 0),
         "recurs": float(count > 1),
         "id_letters": 0.0, "id_digits_only": 0.0, "id_separator": 0.0, "id_length_log": 0.0, "id_amount_shape": 0.0,
+        "id_vat_prefix": 0.0,
         "date_first": 0.0, "date_last": 0.0, "dates_log": 0.0,
         "amount_rank": 0.0, "amount_largest": 0.0, "amount_zero": 0.0,
     }
     if candidate.kind == "identifier":
         row.update(id_letters=float(any(ch.isalpha() for ch in value)), id_digits_only=float(value.isdigit()),
                    id_separator=float(any(ch in "-_/." for ch in value)), id_length_log=math.log(len(value)),
-                   id_amount_shape=float(parse_number(value, "en_US") is not None and not value.isdigit()))
+                   id_amount_shape=float(parse_number(value, "en_US") is not None and not value.isdigit()),
+                   id_vat_prefix=float(has_vat_prefix(value)))
     elif candidate.kind == "date":
         row.update(date_first=float(value == context.dates[0]), date_last=float(value == context.dates[-1]),
                    dates_log=math.log(len(context.dates)))
@@ -226,6 +229,16 @@ def features(context: DocumentContext, candidate: Candidate, label: str) -> list
         rank = context.amount_rank[abs(value)]
         row.update(amount_rank=math.log1p(rank), amount_largest=float(rank == 0), amount_zero=float(value == 0))
     return [row[name] for name in FEATURES]
+
+
+def has_vat_prefix(value: str) -> bool:
+    """An identifier shaped as a VAT number: a country's two-letter VAT prefix, then mostly digits ("DE123456789",
+    "GB987654321"), as a seller's VAT id is printed beside a national tax number ("201/113/40209")."""
+    compact = "".join(ch for ch in value if ch.isalnum())
+    prefix, rest = compact[:2], compact[2:]
+    starts_right = rest[:1].isdigit() or (prefix == "AT" and rest[:1] == "U")  # Austria's "ATU12345678"
+    return (prefix.isalpha() and prefix.isupper() and starts_right and sum(ch.isdigit() for ch in rest) >= 6
+            and has_vat_module(prefix))
 
 
 def candidate_text(doc: Document, candidate: Candidate) -> str:

@@ -31,7 +31,10 @@ a `run` output:
   -1 when it read the field elsewhere as something else, 0 when it read nothing for it;
 * ``by_candidates`` / ``by_rule``: the value was chosen by the candidate scorer, or read from a key by the rule;
 * ``letter_spaced``: a name or address printed (or read by OCR) in single letters ("R E Francois"), a shape that
-  names rarely have.
+  names rarely have;
+* ``keyed_rival``: another value on the page stands right after a whole key of this field ("USt.-Id.-Nr." of the
+  seller and of the buyer; "vom" after a stylesheet's version and after the invoice number): the choice between
+  them is the layout's to make, and a layout never seen makes it a guess.
 
 Every feature is a plain function of the document's words and layout, the decoded entities and the output's
 fields and checks, so `run` computes exactly what a fit on labelled documents saw
@@ -57,6 +60,7 @@ FEATURES = (
     "tax_rate", "dates_agree", "valid", "rival_gap", "ocr_doubt",
     "kind_date", "kind_amount", "kind_id", "kind_address", "words_log",
     "key_whole_own", "key_whole_other", "tagger_agrees", "by_candidates", "by_rule", "letter_spaced",
+    "keyed_rival",
 )
 # Types whose value must normalise to be usable: a date, an amount, a number, an ISO currency, an IBAN.
 NORMALISED_TYPES = frozenset({"date", "amount", "number", "currency_code", "iban"})
@@ -64,6 +68,7 @@ IDENTIFIER_LABELS = frozenset({"invoice_number", "purchase_order", "vendor_tax_i
 PARTY_NAME_LABELS = frozenset({"vendor_name", "customer_name", "company"})
 CONFIDENCE_EPSILON = 1e-4  # confidences are clamped to [eps, 1 - eps] before a logit
 CONTEXT_WORDS = 8  # words left of a value that can hold its key word
+KEYED_VALUE_GAP_OF_HEIGHT = 6.0  # a key farther left than this many text heights is a column header's, not this value's
 ABOVE_LINES_OF_HEIGHT = 3.0  # a key word above a value stands within this many value heights
 MAX_DUE_DAYS = 366  # a due date more than a year after the invoice date is suspicious
 RECURRENCE_MIN_CHARACTERS = 3  # shorter values ("1", "EUR") recur by chance
@@ -103,6 +108,25 @@ class DocumentIndex(LineIndex):
         super().__init__(doc)
         self.order = doc.ordered_words()
         self._recurrence_keys: dict[str, list[str]] = {}
+        self._keyed: dict[str, list[tuple[WordRef, str]]] | None = None
+
+    def keyed_values(self) -> dict[str, list[tuple[WordRef, str]]]:
+        """Per field, the words with a digit that stand right after a whole key of it on their line, with their
+        comparison text (computed once)."""
+        if self._keyed is None:
+            self._keyed = {}
+            for p, page in enumerate(self.doc.pages):
+                for line in page.lines:
+                    for w in line.word_indices[1:]:
+                        text = page.words[w].text
+                        if not any(ch.isdigit() for ch in text):
+                            continue
+                        hit = key_left(self, (WordRef(p, w),))
+                        if hit is None or hit.distance > KEYED_VALUE_GAP_OF_HEIGHT * page.words[w].box.height:
+                            continue
+                        for label in hit.labels:
+                            self._keyed.setdefault(label, []).append((WordRef(p, w), _compact(text)))
+        return self._keyed
 
     def keys(self, kind: str) -> list[str]:
         """Every word's comparison key (:func:`recurrence_key`) in reading order, computed once per kind."""
@@ -144,7 +168,22 @@ def field_evidence(index: DocumentIndex, label: str, field: Mapping[str, Any], c
         "by_candidates": float(entity.method == "candidates"),
         "by_rule": float(entity.method == "rule"),
         "letter_spaced": float(kind in ("string", "address") and letter_spaced(str(field.get("value", "")))),
+        "keyed_rival": keyed_rival(index, entity, label),
     }
+
+
+def _compact(text: str) -> str:
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
+def keyed_rival(index: DocumentIndex, entity: Entity, label: str) -> float:
+    """1 when a value other than this one stands right after a whole key of ``label`` (:meth:`keyed_values`)."""
+    keyed = index.keyed_values().get(label, [])
+    if not keyed:
+        return 0.0
+    own_words = set(entity.words)
+    value = _compact(entity.text(index.doc))
+    return float(any(ref not in own_words and text not in value and value not in text for ref, text in keyed))
 
 
 def whole_key_evidence(index: LineIndex, entity: Entity, label: str) -> dict[str, float]:

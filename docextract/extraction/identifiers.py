@@ -114,6 +114,11 @@ def check_tax_id(text: str, country: str | None = None) -> CheckedIdentifier:
     return CheckedIdentifier(normalized, False, schemes, first_error)
 
 
+def has_vat_module(prefix: str) -> bool:
+    """Whether a two-letter prefix is a country's VAT prefix (stdnum knows its VAT numbers)."""
+    return _vat_module(prefix) is not None
+
+
 def _vat_module(prefix: str):
     """stdnum's VAT module for a number's two-letter prefix (EL is Greece, XI Northern Ireland), or None."""
     country = {"EL": "gr", "XI": "gb"}.get(prefix, prefix.lower())

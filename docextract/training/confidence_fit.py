@@ -192,6 +192,7 @@ def held_out_group_report(judged: Sequence, method: str = "evidence", precision:
         calibration, policy, _ = fit_field_confidence(train, method, precision, len({j.group for j in train}),
                                                       min_support)
         accepted = right = 0
+        wrong_by_field: dict[str, int] = {}
         for j in test:
             threshold = policy.threshold(j.label, precision)
             if j.evidence is None or not j.acceptable or threshold is None:
@@ -199,7 +200,10 @@ def held_out_group_report(judged: Sequence, method: str = "evidence", precision:
             if printed_confidence(calibration, j) >= threshold:  # field_status's rule, on the printed confidence
                 accepted += 1
                 right += j.correct
+                if not j.correct:
+                    wrong_by_field[j.label] = wrong_by_field.get(j.label, 0) + 1
         report[group] = {"true_fields": len(test), "accepted": accepted, "right": right,
                          "coverage": accepted / len(test) if test else 0.0,
-                         "precision": right / accepted if accepted else None}
+                         "precision": right / accepted if accepted else None,
+                         "accepted_wrong_by_field": dict(sorted(wrong_by_field.items()))}
     return report

@@ -128,3 +128,26 @@ def test_a_value_the_text_layer_broke_at_a_font_change_is_one_candidate():
     assert {c.value for c in found["date"]} == {date(2018, 3, 5)}
     (number,) = found["identifier"]
     assert key_left(LineIndex(doc), number.words).labels == {"invoice_number"}
+
+
+def test_a_second_value_after_a_key_of_the_field_is_a_keyed_rival():
+    from docextract.document import WordRef
+    from docextract.extraction.entities import Entity
+    from docextract.extraction.evidence import DocumentIndex, keyed_rival
+
+    def entity_of(doc, text):
+        (ref,) = [WordRef(0, i) for i, w in enumerate(doc.pages[0].words) if w.text == text]
+        return Entity("vendor_tax_id", (ref,), 0.9)
+
+    # the seller's and the buyer's VAT id, both after "USt-IdNr.": choosing one is the layout's call
+    doc = _page([[("Verkäufer", 40), ("USt-IdNr.: DE123456789", 200)], [("Käufer", 40), ("USt-IdNr.: DE987654321", 200)]])
+    assert keyed_rival(DocumentIndex(doc), entity_of(doc, "DE123456789"), "vendor_tax_id") == 1.0
+    doc = _page([[("Verkäufer", 40), ("USt-IdNr.: DE123456789", 200)], [("Rechnungsnummer: 471102", 40)]])
+    assert keyed_rival(DocumentIndex(doc), entity_of(doc, "DE123456789"), "vendor_tax_id") == 0.0
+
+
+def test_a_vat_number_is_told_from_a_national_tax_number_by_its_prefix():
+    from docextract.extraction.candidates import has_vat_prefix
+
+    assert has_vat_prefix("DE123456789") and has_vat_prefix("GB 987 6543 21")
+    assert not has_vat_prefix("201/113/40209") and not has_vat_prefix("INV-2023-001") and not has_vat_prefix("XX123456")
