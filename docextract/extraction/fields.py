@@ -43,6 +43,7 @@ from docextract.extraction.entities import (
     join_digit_groups,
 )
 from docextract.extraction.key_values import (complete_addresses, complete_dates, complete_ibans, complete_party_names,
+                                              complete_payment_terms,
                                               key_value_entities)
 from docextract.extraction.normalize import parse_date, parse_number
 
@@ -90,6 +91,7 @@ def decode_document_entities(doc: Document, tagged: Sequence[TaggedWord],
     locale, year = document_locale(doc), document_date_year(doc)
     entities = complete_dates(doc, entities, locale, year)
     entities = complete_addresses(doc, complete_party_names(doc, complete_ibans(doc, entities)))
+    entities = complete_payment_terms(doc, entities)
     if scorer is not None:
         entities = choose_fields(doc, entities, probabilities, scorer, locale, year)
     labels = sorted({label for p in probabilities.values() for label in p})

@@ -33,7 +33,7 @@ from docextract.extraction.entities import FIELD_TYPES, Entity
 from docextract.extraction.evidence import PARTY_NAME_LABELS, odd_shape
 from docextract.extraction.field_keywords import closing_keys, is_legal_form, key_tokens, trim_context
 from docextract.extraction.identifiers import check_iban
-from docextract.extraction.key_context import LineIndex, key_above, key_left
+from docextract.extraction.key_context import CELL_GAP_OF_HEIGHT, LineIndex, is_separator, key_above, key_left
 from docextract.extraction.normalize import parse_date, parse_number
 
 # The fields read from a key, by the value shape they take. Names and addresses are not: their extent
@@ -49,6 +49,7 @@ _IBAN_GROUP = re.compile(r"(?=[A-Z]*\d)[A-Z0-9]{1,4}")  # one printed group of a
 MAX_IBAN_CHARACTERS = 34
 MAX_NAME_WORDS_BEFORE_FORM = 2  # "Kaffeehaus" of "Auftraggeber" + "Kaffeehaus GmbH"  # the longest IBAN (ISO 13616)
 ADDRESS_LABELS = ("vendor_address", "billing_address", "shipping_address")
+MAX_TERMS_WORDS = 30  # payment terms are a sentence or two; a longer cell is a paragraph
 MAX_POSTCODE_LINE_WORDS = 6  # "AT 1234 Muster Ort", "EC1A 1BB London": a postcode line is short
 # The start of a postcode + city line: an optional country code ("DE", "D-"), then a postcode of 4-6 digits
 # ("80333", "654321"), or a British/Irish outward + inward code ("M1 1AA", "EC1A 1BB", "D02 XA00"); then the city.
@@ -160,6 +161,51 @@ def complete_addresses(doc: Document, entities: Sequence[Entity]) -> list[Entity
             dropped |= others  # "1234" of "AT 1234 Muster Ort" tagged alone: the whole line is the address's
             out[i] = replace(entity, words=entity.words + tuple(below))
     return [e for i, e in enumerate(out) if i not in dropped]
+
+
+def complete_payment_terms(doc: Document, entities: Sequence[Entity]) -> list[Entity]:
+    """``entities`` with each payment-terms value that the model cut to a phrase ("30", "within 30 days") extended
+    to the sentence its line prints in that cell ("Please pay the given amount within 30 days from invoice
+    date."): the words of its line between cell gaps, after any key of the terms ("Payment terms:"). Terms are
+    a sentence, and the model, taught on synthetic terms, often tags only their number. A cell of more than
+    :data:`MAX_TERMS_WORDS` words is a paragraph, left as tagged."""
+    out = list(entities)
+    for i, entity in enumerate(out):
+        if entity.label != "payment_terms" or len({r.page_index for r in entity.words}) != 1:
+            continue
+        line = _line_words(doc, entity.words[0])
+        if not line or any(r not in line for r in entity.words):
+            continue
+        start, end = line.index(entity.words[0]), line.index(entity.words[-1])
+        height = max(doc.word(entity.words[0]).box.height, 1e-6)
+        while start > 0 and not _cell_gap(doc, line[start - 1], line[start], height):
+            start -= 1
+        while end + 1 < len(line) and not _cell_gap(doc, line[end], line[end + 1], height):
+            end += 1
+        cell = line[start:end + 1]
+        cell = cell[_terms_key_length(doc, cell):]
+        if not cell or len(cell) > MAX_TERMS_WORDS or not set(entity.words) <= set(cell):
+            continue
+        out[i] = replace(entity, words=tuple(cell))
+    return out
+
+
+def _cell_gap(doc: Document, before: WordRef, after: WordRef, height: float) -> bool:
+    return doc.word(after).box.x0 - doc.word(before).box.x1 > CELL_GAP_OF_HEIGHT * height
+
+
+def _terms_key_length(doc: Document, cell: Sequence[WordRef]) -> int:
+    """How many words at the start of ``cell`` are a key of the payment terms and its separators."""
+    tokens: list[str] = []
+    length = 0
+    for n, ref in enumerate(cell[:MAX_KEY_WORDS], 1):
+        tokens += key_tokens(doc.word(ref).text)
+        keys, key_length = closing_keys(tokens)
+        if "payment_terms" in keys and key_length == len(trim_context(tokens)):
+            length = n
+    while length < len(cell) and is_separator(doc.word(cell[length]).text):
+        length += 1
+    return length
 
 
 def _line_below(doc: Document, last: WordRef) -> list[WordRef]:

@@ -4,7 +4,7 @@ from docextract.document import Box, Document, Page, Word, WordRef
 from docextract.extraction.entities import Entity, TaggedWord
 from docextract.extraction.fields import decode_document_entities
 from docextract.extraction.key_values import (complete_addresses, complete_dates, complete_ibans, complete_party_names,
-                                              key_value_entities)
+                                              complete_payment_terms, key_value_entities)
 from docextract.layout import analyze_layout
 from docextract.pipeline import RunOptions, read_and_analyze
 
@@ -162,3 +162,17 @@ def test_a_key_takes_its_value_from_another_label_but_never_an_amount():
     due = Entity("amount_due", (WordRef(0, 3),), 0.8)  # one amount, two names: the model's stays
     found = _texts(doc, key_value_entities(doc, [tax_id, due], INVOICE_LABELS, {}, "de_DE", None))
     assert found == {"iban": ("DE12500105170648489890", "rule"), "amount_due": ("1.190,00", "model")}
+
+
+def test_payment_terms_cut_to_their_number_take_their_sentence():
+    doc = _page([
+        [("Please pay the given amount within 30 days from invoice date.", 40)],
+        [("Payment terms: Payment due in 30 days", 40), ("Total 160,65", 400)],
+    ])
+    words = {w.text + str(int(w.box.top)): WordRef(0, i) for i, w in enumerate(doc.pages[0].words)}
+    cut = [Entity("payment_terms", (words["within60"], words["3060"], words["days60"]), 0.7),
+           Entity("payment_terms", (words["3080"],), 0.6), Entity("total", (words["160,6580"],), 0.9)]
+    completed = [(e.label, e.text(doc)) for e in complete_payment_terms(doc, cut)]
+    # the sentence of its cell, without the terms' key; the total in the next cell stays the total's
+    assert completed == [("payment_terms", "Please pay the given amount within 30 days from invoice date."),
+                         ("payment_terms", "Payment due in 30 days"), ("total", "160,65")]
