@@ -14,7 +14,9 @@ language (:mod:`docextract.extraction.field_keywords`), so two repairs hold acro
   key: "date" is, but "delivery" stands before it), followed by a value of the field's shape: the rest of
   the line, else the line right of it on the same row, else the next line in reading order. Shapes: a date
   that parses (up to :data:`MAX_DATE_WORDS` words), an amount that parses, an identifier with a digit
-  (one word), and for ``iban`` any IBAN on the page whose check digits hold.
+  (one word), and for ``iban`` any IBAN on the page whose check digits hold; a vendor or customer name from the
+  party's labelled block ("Verkäufer" over "Name: Lieferant GmbH", :mod:`docextract.extraction.party_blocks`).
+  :func:`complete_payment_terms`: terms cut to their number take the sentence of their cell.
 
 A rule entity's confidence is the model's own mean probability of that label over its words: usually low,
 so such a field stays under review until its evidence (:mod:`docextract.extraction.evidence`: its key, its
@@ -35,6 +37,7 @@ from docextract.extraction.field_keywords import closing_keys, is_legal_form, ke
 from docextract.extraction.identifiers import check_iban
 from docextract.extraction.key_context import CELL_GAP_OF_HEIGHT, LineIndex, is_separator, key_above, key_left
 from docextract.extraction.normalize import parse_date, parse_number
+from docextract.extraction.party_blocks import party_names
 
 # The fields read from a key, by the value shape they take. Names and addresses are not: their extent
 # (where a name ends, how many lines an address has) is what the model is for.
@@ -252,6 +255,10 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
         words = _first_iban(doc, set(taken))
         if words:
             found["iban"] = Entity("iban", words, _mean_probability(words, "iban", label_probabilities), "rule")
+    names = [label for label in sorted(PARTY_NAME_LABELS) if label in labels and label not in usable]
+    for label, words in party_names(doc, names).items():
+        if not any(r in taken and taken[r].label != label for r in words):
+            found[label] = Entity(label, words, _mean_probability(words, label, label_probabilities), "rule")
     # dropped: unusable entities of the labels found, and entities whose words a key gave to another label
     kept = [e for e in entities if e.label not in found and id(e) not in relabelled]
     return [*kept, *found.values()]

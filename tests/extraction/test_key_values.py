@@ -176,3 +176,20 @@ def test_payment_terms_cut_to_their_number_take_their_sentence():
     # the sentence of its cell, without the terms' key; the total in the next cell stays the total's
     assert completed == [("payment_terms", "Please pay the given amount within 30 days from invoice date."),
                          ("payment_terms", "Payment due in 30 days"), ("total", "160,65")]
+
+
+def test_a_party_name_the_model_missed_is_read_from_its_labelled_block():
+    from docextract.extraction.party_blocks import party_names
+
+    doc = _page([
+        [("Verkäufer", 40)],
+        [("Nummer:", 40), ("549910", 250)],
+        [("Name:", 40), ("Lieferant GmbH", 250)],  # key and value in two columns
+        [("Käufer/Leistungsempfänger", 40)],
+        [("Name: Kunden AG Mitte", 40)],  # on one line
+    ])
+    names = {label: " ".join(doc.word(r).text for r in words) for label, words in party_names(
+        doc, ["vendor_name", "customer_name"]).items()}
+    assert names == {"vendor_name": "Lieferant GmbH", "customer_name": "Kunden AG Mitte"}
+    # without a heading that names the side, a "Name:" line is nobody's
+    assert party_names(_page([[("Name: Kunden AG Mitte", 40)]]), ["vendor_name", "customer_name"]) == {}
