@@ -37,7 +37,7 @@ from docextract.extraction.field_keywords import closing_keys, is_legal_form, ke
 from docextract.extraction.identifiers import check_iban
 from docextract.extraction.key_context import CELL_GAP_OF_HEIGHT, LineIndex, is_separator, key_above, key_left
 from docextract.extraction.normalize import parse_date, parse_number
-from docextract.extraction.party_blocks import party_names
+from docextract.extraction.party_blocks import ADDRESS_OF_SIDE, party_fields
 
 # The fields read from a key, by the value shape they take. Names and addresses are not: their extent
 # (where a name ends, how many lines an address has) is what the model is for.
@@ -52,6 +52,7 @@ _IBAN_GROUP = re.compile(r"(?=[A-Z]*\d)[A-Z0-9]{1,4}")  # one printed group of a
 MAX_IBAN_CHARACTERS = 34
 MAX_NAME_WORDS_BEFORE_FORM = 2  # "Kaffeehaus" of "Auftraggeber" + "Kaffeehaus GmbH"  # the longest IBAN (ISO 13616)
 ADDRESS_LABELS = ("vendor_address", "billing_address", "shipping_address")
+BLOCK_LABELS = (*ADDRESS_OF_SIDE, *ADDRESS_OF_SIDE.values())  # what party_fields reads
 MAX_TERMS_WORDS = 30  # payment terms are a sentence or two; a longer cell is a paragraph
 MAX_POSTCODE_LINE_WORDS = 6  # "AT 1234 Muster Ort", "EC1A 1BB London": a postcode line is short
 # The start of a postcode + city line: an optional country code ("DE", "D-"), then a postcode of 4-6 digits
@@ -255,10 +256,15 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
         words = _first_iban(doc, set(taken))
         if words:
             found["iban"] = Entity("iban", words, _mean_probability(words, "iban", label_probabilities), "rule")
-    names = [label for label in sorted(PARTY_NAME_LABELS) if label in labels and label not in usable]
-    for label, words in party_names(doc, names).items():
-        if not any(r in taken and taken[r].label != label for r in words):
+    # a party's name and address from its labelled block, over the model's: on a layout never seen the model takes
+    # a footer's address or the other party's name as readily, and a block under a heading that names the side
+    # says whose they are. The model's entities of the party fields on the block's words give way to it.
+    block_labels = [label for label in BLOCK_LABELS if label in labels]
+    for label, words in party_fields(doc, block_labels).items():
+        owners = {id(taken[r]): taken[r] for r in words if r in taken}
+        if all(owner.label in BLOCK_LABELS for owner in owners.values()):
             found[label] = Entity(label, words, _mean_probability(words, label, label_probabilities), "rule")
+            relabelled |= set(owners)
     # dropped: unusable entities of the labels found, and entities whose words a key gave to another label
     kept = [e for e in entities if e.label not in found and id(e) not in relabelled]
     return [*kept, *found.values()]

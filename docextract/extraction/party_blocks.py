@@ -1,4 +1,5 @@
-"""A party's name read from its labelled block: a heading that names the side, then "Name: ..." under it.
+"""A party's name and address read from its labelled block: a heading that names the side, then "Name: ..." and
+"Anschrift: ..." under it.
 
 Many invoices print each party as a small block under a heading::
 
@@ -6,11 +7,13 @@ Many invoices print each party as a small block under a heading::
     Nummer: 549910                 Nummer: GE2020211
     Name: Lieferant GmbH           Name: Kunden AG Mitte
     Anschrift: Lieferantenstraße 20
+               DE 80333 München
 
 The heading says whose block it is (a seller's or a buyer's word, :data:`SIDE_WORDS`); the line that starts with a
-name key (:data:`NAME_KEYS`) in the block gives the name. A block runs down its heading's column for at most
-:data:`MAX_BLOCK_LINES` lines and ends at the next heading. :func:`party_names` is one more rule of
-:mod:`docextract.extraction.key_values`: it fills a party name the model left empty or gave an unusable value.
+name key (:data:`NAME_KEYS`) in the block gives the name, the one with an address key (:data:`ADDRESS_KEYS`) the
+address with its continuation lines in the value column. A block runs down its heading's column for at most
+:data:`MAX_BLOCK_LINES` lines and ends at the next heading. :func:`party_fields` is one more rule of
+:mod:`docextract.extraction.key_values`.
 """
 
 from __future__ import annotations
@@ -36,6 +39,10 @@ SIDE_WORDS = {
 NAME_KEYS = frozenset({("name",), ("firma",), ("company",), ("company", "name"), ("nom",), ("raison", "sociale"),
                        ("naam",), ("bedrijfsnaam",), ("nome",), ("ragione", "sociale"), ("nombre",),
                        ("razon", "social")})
+ADDRESS_KEYS = frozenset({("anschrift",), ("adresse",), ("address",), ("adres",), ("indirizzo",), ("direccion",),
+                          ("domicilio",), ("postanschrift",)})
+ADDRESS_OF_SIDE = {"vendor_name": "vendor_address", "customer_name": "billing_address"}
+MAX_ADDRESS_LINES = 4
 MAX_HEADING_TOKENS = 4
 MAX_BLOCK_LINES = 8
 COLUMN_TOLERANCE_OF_HEIGHT = 2.0  # a block's lines start within this many text heights of its heading's left edge
@@ -63,48 +70,98 @@ def _headings(doc: Document) -> Iterator[tuple[str, int, Line]]:
                 yield side, p, line
 
 
-def _name_key_length(doc: Document, refs: Sequence[WordRef]) -> int:
-    """How many words at the start of ``refs`` are a name key and its separators ("Name:"), 0 when none."""
+def _block_lines(doc: Document, p: int, heading: Line, headings) -> list[Line]:
+    """The lines of ``heading``'s block in its column: below it, until the next heading, at most
+    :data:`MAX_BLOCK_LINES`."""
+    page = doc.pages[p]
+    height = max(heading.box.height, 1e-6)
+    below = sorted((line for line in page.lines if line.box.top >= heading.box.bottom - height / 2
+                    and abs(line.box.x0 - heading.box.x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height
+                    and line is not heading), key=lambda line: line.box.top)
+    out = []
+    for line in below[:MAX_BLOCK_LINES]:
+        if any(other is line for _, q, other in headings if q == p):
+            break  # the next block
+        out.append(line)
+    return out
+
+
+def _key_length(doc: Document, refs: Sequence[WordRef], keys: frozenset) -> int:
+    """How many words at the start of ``refs`` are one of ``keys`` and its separators ("Name:"), 0 when none."""
     tokens: list[str] = []
     for n, ref in enumerate(refs[:3], 1):
         tokens += key_tokens(doc.word(ref).text)
-        if tuple(tokens) in NAME_KEYS:
+        if tuple(tokens) in keys:
             while n < len(refs) and is_separator(doc.word(refs[n]).text):
                 n += 1
             return n
     return 0
 
 
-def _right_of(page, p: int, line: Line) -> tuple[WordRef, ...]:
-    """The words of the nearest line right of ``line`` on its row (a key column and a value column)."""
-    row = [other for other in page.lines if other is not line and other.box.x0 >= line.box.x1 - 1
-           and other.box.vertical_overlap(line.box) > 0.5 * min(other.box.height, line.box.height)]
-    if not row:
-        return ()
-    return tuple(WordRef(p, w) for w in min(row, key=lambda other: other.box.x0).word_indices)
+def _value_after_key(doc: Document, p: int, line: Line, keys: frozenset) -> tuple[tuple[WordRef, ...], Line | None]:
+    """The words after a key of ``keys`` that starts ``line``, and the line they stand on when it is the next
+    column's ("Name:" | "Kunden AG Mitte"); ``((), None)`` when the line starts with no such key."""
+    refs = [WordRef(p, w) for w in line.word_indices]
+    length = _key_length(doc, refs, keys)
+    if not length:
+        return (), None
+    if refs[length:]:
+        return tuple(refs[length:]), line
+    value_line = _right_line(doc.pages[p], line)
+    return (tuple(WordRef(p, w) for w in value_line.word_indices), value_line) if value_line else ((), None)
 
 
-def party_names(doc: Document, labels: Sequence[str]) -> dict[str, tuple[WordRef, ...]]:
-    """The name of each of ``labels`` (vendor_name, customer_name) that a labelled block prints, first block first."""
+def _column_lines(doc: Document, p: int, value_line: Line, key_column: Sequence[Line], direction: int) -> list[WordRef]:
+    """The lines that continue a value in its column, below (``direction`` 1) or above (-1) it: next to each other,
+    at its left edge, on rows where the key column prints no key of its own ("Anschrift: Lieferantenstraße 20" /
+    "DE 80333 München"; a name in two lines beside a key centred on them)."""
+    page = doc.pages[p]
+    out: list[WordRef] = []
+    current = value_line
+    for _ in range(MAX_ADDRESS_LINES - 1):
+        height = max(current.box.height, 1e-6)
+        gap = (lambda line: line.box.top - current.box.bottom) if direction > 0 else (
+            lambda line: current.box.top - line.box.bottom)
+        nxt = [line for line in page.lines if line is not current and 0 <= gap(line) <= height
+               and abs(line.box.x0 - value_line.box.x0) <= height]
+        if not nxt:
+            break
+        line = min(nxt, key=gap)
+        if any(k.box.vertical_overlap(line.box) > 0 and k is not line for k in key_column):
+            break  # a row of another key of the block
+        words = [WordRef(p, w) for w in line.word_indices]
+        out = out + words if direction > 0 else words + out
+        current = line
+    return out
+
+
+def party_fields(doc: Document, labels: Sequence[str]) -> dict[str, tuple[WordRef, ...]]:
+    """Of ``labels``, the party names (vendor_name, customer_name) and addresses (vendor_address, billing_address)
+    that labelled blocks print: "Name: ..." and "Anschrift: ..." under a heading naming the side, first block
+    first."""
     headings = list(_headings(doc))
     found: dict[str, tuple[WordRef, ...]] = {}
     for side, p, heading in headings:
-        if side not in labels or side in found:
-            continue
-        page = doc.pages[p]
-        height = max(heading.box.height, 1e-6)
-        below = sorted((line for line in page.lines if line.box.top >= heading.box.bottom - height / 2
-                        and abs(line.box.x0 - heading.box.x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height
-                        and line is not heading), key=lambda line: line.box.top)
-        for line in below[:MAX_BLOCK_LINES]:
-            if any(other is line for _, q, other in headings if q == p):
-                break  # the next block
-            refs = [WordRef(p, w) for w in line.word_indices]
-            key_length = _name_key_length(doc, refs)
-            if not key_length:
-                continue
-            name = tuple(refs[key_length:]) or _right_of(page, p, line)  # "Name:" alone: its value in the next column
-            if name:
-                found[side] = name
+        address = ADDRESS_OF_SIDE[side]
+        lines = _block_lines(doc, p, heading, headings)
+        for line in lines:
+            for label, keys, lines_below in ((side, NAME_KEYS, False), (address, ADDRESS_KEYS, True)):
+                if label not in labels or label in found:
+                    continue
+                value, value_line = _value_after_key(doc, p, line, keys)
+                if not value:
+                    continue
+                if value_line is not line:  # in the value column: its lines above on no key's row belong to it
+                    value = tuple(_column_lines(doc, p, value_line, lines, -1)) + value
+                if lines_below:
+                    value += tuple(_column_lines(doc, p, value_line, lines, 1))
+                found[label] = value
                 break
     return found
+
+
+def _right_line(page, line: Line) -> Line | None:
+    """The nearest line right of ``line`` on its row (a key column and a value column)."""
+    row = [other for other in page.lines if other is not line and other.box.x0 >= line.box.x1 - 1
+           and other.box.vertical_overlap(line.box) > 0.5 * min(other.box.height, line.box.height)]
+    return min(row, key=lambda other: other.box.x0) if row else None

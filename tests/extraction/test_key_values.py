@@ -179,7 +179,7 @@ def test_payment_terms_cut_to_their_number_take_their_sentence():
 
 
 def test_a_party_name_the_model_missed_is_read_from_its_labelled_block():
-    from docextract.extraction.party_blocks import party_names
+    from docextract.extraction.party_blocks import party_fields
 
     doc = _page([
         [("Verkäufer", 40)],
@@ -188,8 +188,22 @@ def test_a_party_name_the_model_missed_is_read_from_its_labelled_block():
         [("Käufer/Leistungsempfänger", 40)],
         [("Name: Kunden AG Mitte", 40)],  # on one line
     ])
-    names = {label: " ".join(doc.word(r).text for r in words) for label, words in party_names(
+    names = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(
         doc, ["vendor_name", "customer_name"]).items()}
     assert names == {"vendor_name": "Lieferant GmbH", "customer_name": "Kunden AG Mitte"}
+    # a name in two lines beside its key (the key centred on them), the address with its postcode line
+    doc = _page([
+        [("Verkäufer", 40)],
+        [("Nummer:", 40), ("549910", 250)],
+        [("MVM Musterhafter", 250)],
+        [("Name:", 40), ("Versicherungsverein a.G.", 250)],
+        [("Anschrift:", 40), ("Musterstr. 12", 250)],
+        [("DE 12345 Musterstadt", 250)],
+        [("Steuernummer:", 40), ("201/113/40209", 250)],
+    ])
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(
+        doc, ["vendor_name", "vendor_address"]).items()}
+    assert fields == {"vendor_name": "MVM Musterhafter Versicherungsverein a.G.",
+                      "vendor_address": "Musterstr. 12 DE 12345 Musterstadt"}
     # without a heading that names the side, a "Name:" line is nobody's
-    assert party_names(_page([[("Name: Kunden AG Mitte", 40)]]), ["vendor_name", "customer_name"]) == {}
+    assert party_fields(_page([[("Name: Kunden AG Mitte", 40)]]), ["vendor_name", "customer_name"]) == {}
