@@ -2,7 +2,6 @@
 `finetune` says what happened and what is kept (exit 130); the batch's message names --resume."""
 
 import json
-from pathlib import Path
 
 from einvoice_factory import PRINTED_INVOICE, cii_xml, einvoice_pdf
 from pdf_factory import text_lines_pdf

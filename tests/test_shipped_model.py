@@ -5,7 +5,6 @@ import json
 from pathlib import Path
 
 import jsonschema
-import pytest
 
 from docextract.extraction.output import load_schema
 from docextract.modeling.store import models_dir

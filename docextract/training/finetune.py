@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from docextract.data.augment import global_block_shuffle, neighbour_block_swap
 from docextract.data.labelled import LabelledDocument, read_jsonl
-from docextract.data.tagging import encode_window, labels_for
+from docextract.data.tagging import encode_window
 from docextract.data.validate import errors as validation_errors
 from docextract.data.validate import validate_files
 from docextract.errors import InputError, UsageError

@@ -8,7 +8,6 @@ input, no worker left behind. The shared-data run takes files up to SHARED_MAX_B
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from hostile import EMPTY, OK, UNSUPPORTED, write_hostile_cases
 from test_batch import manifest, no_workers_left

@@ -61,18 +61,11 @@ def test_config_round_trip_and_malformed_maps():
 @pytest.fixture(scope="module")
 def tiny_folder(tmp_path_factory):
     """A real, untrained 1-layer model folder with invoice labels (its confidences are what they are)."""
+    from conftest import save_tiny_model
     from docextract.data.tagging import labels_for
-    from docextract.modeling.tokenizer import load_tokenizer
     from docextract.synth.labels import INVOICE_LABELS
 
-    torch.manual_seed(0)
-    labels = labels_for(INVOICE_LABELS, "BIO")
-    model = from_preset("lspe-layoutlm", num_labels=len(labels), num_hidden_layers=1,
-                        id2label=dict(enumerate(labels)), label2id={t: i for i, t in enumerate(labels)})
-    folder = tmp_path_factory.mktemp("tiny") / "model"
-    model.save_pretrained(folder, safe_serialization=True)
-    load_tokenizer().save_pretrained(folder)
-    return folder
+    return save_tiny_model(tmp_path_factory.mktemp("tiny") / "model", labels_for(INVOICE_LABELS, "BIO"), tokenizer=True)
 
 
 def test_field_calibration_survives_save_load_and_compact_shipping(tiny_folder, tmp_path):

@@ -23,7 +23,6 @@ from docextract.training.calibration import (
     calibrate,
     collect_logits,
     fit_temperature,
-    negative_log_likelihood,
     stack_words,
     write_temperature,
 )
