@@ -1,6 +1,6 @@
 """The data types that flow through docextract, one stage to the next.
 
-One coordinate convention everywhere inside the program (see DESIGN.md): PDF points,
+One coordinate convention everywhere inside the program: PDF points,
 origin at the top-left of the page, boxes as ``(x0, top, x1, bottom)``. OCR converts
 pixels to points once, on reading; the model input converts points to the 0..1000 grid
 once, in :meth:`Box.to_grid`; the output JSON converts to 0..1 with :meth:`Box.normalized`.

@@ -40,7 +40,7 @@ class PretrainOptions:
     max_tokens: int = 510
     stride: int = 128
     epochs: int = 3
-    learning_rate: float = 1e-4  # DocPolarBERT's pre-training peak lr (spec §2b)
+    learning_rate: float = 1e-4  # DocPolarBERT's pre-training peak lr (docs/models.md §2b)
     batch_size: int = 8
     grad_accumulation: int = 1
     warmup_ratio: float = 0.1
