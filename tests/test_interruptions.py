@@ -106,7 +106,7 @@ def test_ctrl_c_in_finetune_before_the_first_epoch_says_nothing_was_kept(tmp_pat
 
 
 def test_ctrl_c_in_finetune_after_an_epoch_names_the_checkpoint_it_resumes_from(tmp_path):
-    from docextract.commands.train_cmds import training_kept
+    from docextract.commands.train_common import training_kept
     from docextract.files import file_sha256
     from docextract.training.checkpoints import COMPLETE_MARKER
 
