@@ -63,7 +63,7 @@ def tiny_folder(tmp_path_factory):
     """A real, untrained 1-layer model folder with invoice labels (its confidences are what they are)."""
     from conftest import save_tiny_model
     from docextract.data.tagging import labels_for
-    from docextract.synth.labels import INVOICE_LABELS
+    from docextract.vocabulary import INVOICE_LABELS
 
     return save_tiny_model(tmp_path_factory.mktemp("tiny") / "model", labels_for(INVOICE_LABELS, "BIO"), tokenizer=True)
 
@@ -222,7 +222,7 @@ def test_calibration_windows_are_the_ones_run_reads_a_cross_page_model_in(tmp_pa
     from docextract.data.labelled import LabelledDocument
     from docextract.data.tagging import labels_for
     from docextract.modeling.tokenizer import load_tokenizer
-    from docextract.synth.labels import INVOICE_LABELS
+    from docextract.vocabulary import INVOICE_LABELS
     from docextract.training.evaluate import prepare_for_model
 
     record = generate_invoice(5, 0, SynthOptions(("classic_left",), pages_min=2, pages_max=2), tmp_path)

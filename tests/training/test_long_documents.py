@@ -74,7 +74,7 @@ def test_longer_documents_are_cut_into_windows_that_cross_page_boundaries(invoic
     from docextract.data.tagging import labels_for
     from docextract.modeling.batching import IGNORE_INDEX
     from docextract.modeling.tokenizer import load_tokenizer
-    from docextract.synth.labels import INVOICE_LABELS
+    from docextract.vocabulary import INVOICE_LABELS
     from docextract.training.evaluate import prepare_for_model
     from docextract.training.finetune import encode_documents
 
