@@ -58,15 +58,15 @@ def evaluate(
 
             torch.set_num_threads(threads)
         from docextract.pipeline import load_model
-        from docextract.training.evaluate import ROBUSTNESS_MODES, evaluate_model, parse_label_map, settings_for_model
-        from docextract.training.finetune import load_documents
+        from docextract.evaluation.evaluate import ROBUSTNESS_MODES, evaluate_model, parse_label_map, settings_for_model
+        from docextract.data.labelled import load_documents
 
         mapping = parse_label_map(label_map) if label_map is not None else None
         for path in data:
             if not path.is_file():
                 raise InputError("no such labelled JSONL file", path=str(path), code="INPUT_NOT_FOUND")
         if plot is not None:
-            from docextract.training.plots import require_matplotlib
+            from docextract.evaluation.plots import require_matplotlib
 
             require_matplotlib(plot)
         from docextract.modeling.devices import resolve_device
@@ -92,7 +92,7 @@ def evaluate(
         result = {"model": model, "data": [str(p) for p in data], "metric": "seqeval entity-level", "reports": reports}
         if plot is not None:
             mode, first = next(iter(reports.items()))
-            from docextract.training.plots import plot_confidence
+            from docextract.evaluation.plots import plot_confidence
 
             names = ", ".join(p.name for p in data)
             plot_confidence(first["confidence"], plot, f"{model} on {names} ({first['confidence']['documents']} "

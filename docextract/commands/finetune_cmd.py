@@ -115,7 +115,7 @@ def finetune(
     with user_errors():
         import torch
 
-        from docextract.training.evaluate import parse_label_map
+        from docextract.evaluation.evaluate import parse_label_map
         from docextract.training.finetune import FinetuneOptions
         from docextract.training.finetune import finetune as run_finetune
         from docextract.training.loop import TrainingAborted, check_device

@@ -3,7 +3,7 @@
 A field's raw confidence is the mean of its words' top-tag probabilities (:mod:`docextract.extraction.entities`), a
 different quantity from "the field's normalised value is right" (a word temperature cannot fix that:
 benchmarks/results/calibration_eval.md). A map fitted on held-out labelled documents
-(:mod:`docextract.training.confidence_fit`, `docextract calibrate --fields`) turns it into that probability:
+(:mod:`docextract.evaluation.confidence_fit`, `docextract calibrate --fields`) turns it into that probability:
 
 * ``platt``: ``p = sigmoid(a * logit(c) + b)`` (Platt 1999, on the logit of the confidence as in Kull et al.
   2017's beta calibration with one shared exponent); two parameters, smooth, non-decreasing (``a >= 0``).

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from docextract.data.augment import global_block_shuffle, neighbour_block_swap
-from docextract.data.labelled import LabelledDocument, read_jsonl
+from docextract.data.labelled import LabelledDocument, load_documents
 from docextract.data.tagging import encode_window
 from docextract.data.validate import errors as validation_errors
 from docextract.data.validate import validate_files
@@ -30,7 +30,7 @@ from docextract.errors import InputError, UsageError
 from docextract.extraction.entities import split_tag
 from docextract.files import replace_folder_atomic, write_bytes_atomic
 from docextract.modeling.batching import IGNORE_INDEX
-from docextract.training.evaluate import EvalSettings, evaluate_model, prepare_for_model
+from docextract.evaluation.evaluate import EvalSettings, evaluate_model, prepare_for_model
 from docextract.training.loop import TrainConfig, train
 
 AUGMENTATIONS = ("none", "global-shuffle", "neighbour-swap")
@@ -73,7 +73,7 @@ class FinetuneOptions:
     augment_copies: int = 1
     limit: int | None = None  # use only the first N documents of each file (quick runs)
     model_overrides: dict[str, Any] = field(default_factory=dict)
-    # Fit the softmax temperature on the eval documents at the end (docextract/training/calibration.py). They also
+    # Fit the softmax temperature on the eval documents at the end (docextract/evaluation/calibration.py). They also
     # picked the best epoch, so a separate set with `docextract calibrate` is the cleaner measurement.
     calibrate: bool = False
     # Share of training windows with no entity that are kept (seeded). Long contracts are mostly pages
@@ -102,16 +102,6 @@ class FinetuneOptions:
     repeat: int | None = None  # the training files' windows per epoch (None: CONTINUE_REPEAT with a replay, else 1)
     pull: float | None = None  # L2 pull towards the starting weights (None: CONTINUE_PULL from a model's head, else 0)
     save: str = "compact"  # the final model: compact (fp16, int8 word embeddings: modeling/compact.py) or full fp32
-
-
-def load_documents(files: Sequence[Path], limit: int | None = None) -> list[LabelledDocument]:
-    docs: list[LabelledDocument] = []
-    for path in files:
-        for i, doc in enumerate(read_jsonl(path)):
-            if limit is not None and i >= limit:
-                break
-            docs.append(doc)
-    return docs
 
 
 def label_set_of(documents: Sequence[LabelledDocument]) -> list[str]:
@@ -473,7 +463,7 @@ def _fitted_for_other_weights(name_or_folder: str) -> list[str]:
 def _calibrate_final(folder: Path, tokenizer, eval_docs: Sequence[LabelledDocument]) -> dict[str, Any]:
     """Fit the final model's temperature on the eval documents and write it into its config.json."""
     from docextract.pipeline import load_model
-    from docextract.training.calibration import calibrate, write_temperature
+    from docextract.evaluation.calibration import calibrate, write_temperature
 
     model, _ = load_model(str(folder))  # compact or full, as `run` loads it
     report = calibrate(model, tokenizer, eval_docs)

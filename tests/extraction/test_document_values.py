@@ -27,7 +27,7 @@ from docextract.extraction.values import (
     policy_for_labels,
     value_pairs,
 )
-from docextract.training.evaluate import EvalSettings, count_pairs, pair_report, score_tagged
+from docextract.evaluation.evaluate import EvalSettings, count_pairs, pair_report, score_tagged
 
 NORMALIZERS = {"effective_date": normalize_effective_date, "jurisdiction": normalize_jurisdiction,
                "party": normalize_party, "term": normalize_term}

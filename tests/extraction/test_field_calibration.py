@@ -30,7 +30,7 @@ from docextract.inference import word_logits
 from docextract.modeling import LayoutForTokenClassification, from_preset
 from docextract.pipeline import RunOptions, document_windows, extract_file, load_model, model_windows
 from docextract.synth.generate import SynthOptions, generate_invoice
-from docextract.training.calibration import collect_logits, write_field_calibration, write_temperature
+from docextract.evaluation.calibration import collect_logits, write_field_calibration, write_temperature
 
 REPO = Path(__file__).resolve().parents[2]
 ROUNDING = 1e-3  # outputs round confidences to 4 places: the map of a rounded raw value differs by about slope x 5e-5
@@ -223,7 +223,7 @@ def test_calibration_windows_are_the_ones_run_reads_a_cross_page_model_in(tmp_pa
     from docextract.data.tagging import labels_for
     from docextract.modeling.tokenizer import load_tokenizer
     from docextract.vocabulary import INVOICE_LABELS
-    from docextract.training.evaluate import prepare_for_model
+    from docextract.evaluation.evaluate import prepare_for_model
 
     record = generate_invoice(5, 0, SynthOptions(("classic_left",), pages_min=2, pages_max=2), tmp_path)
     ldoc = prepare_for_model(LabelledDocument.from_dict(record))

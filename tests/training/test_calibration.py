@@ -19,14 +19,14 @@ from docextract.modeling import LayoutForTokenClassification, from_preset
 from docextract.modeling.batching import collate, encode_words
 from docextract.modeling.tokenizer import load_tokenizer
 from docextract.pipeline import document_windows, load_model
-from docextract.training.calibration import (
+from docextract.evaluation.calibration import (
     calibrate,
     collect_logits,
     fit_temperature,
     stack_words,
     write_temperature,
 )
-from docextract.training.evaluate import prepare_for_model
+from docextract.evaluation.evaluate import prepare_for_model
 
 REPO = Path(__file__).resolve().parents[2]
 WINDOW_TOKENS = 126  # small windows: several per FUNSD form, so the window merging is exercised too

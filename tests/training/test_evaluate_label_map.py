@@ -10,7 +10,7 @@ from docextract.data.labelled import write_jsonl
 from docextract.data.sroie import convert_sroie
 from docextract.data.tagging import document_tags
 from docextract.extraction.entities import TaggedWord
-from docextract.training.evaluate import EvalSettings, map_tag, parse_label_map, prepare_for_model, score_tagged
+from docextract.evaluation.evaluate import EvalSettings, map_tag, parse_label_map, prepare_for_model, score_tagged
 
 SROIE_TO_INVOICE = "company=vendor_name,date=invoice_date,address=vendor_address,total=total"
 DATA_TO_MODEL = {"company": "vendor_name", "date": "invoice_date", "address": "vendor_address", "total": "total"}

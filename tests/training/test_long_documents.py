@@ -75,7 +75,7 @@ def test_longer_documents_are_cut_into_windows_that_cross_page_boundaries(invoic
     from docextract.modeling.batching import IGNORE_INDEX
     from docextract.modeling.tokenizer import load_tokenizer
     from docextract.vocabulary import INVOICE_LABELS
-    from docextract.training.evaluate import prepare_for_model
+    from docextract.evaluation.evaluate import prepare_for_model
     from docextract.training.finetune import encode_documents
 
     docs = [prepare_for_model(d) for d in read_jsonl(invoices / "labels.jsonl")]

@@ -12,7 +12,7 @@ Calibration is reported as NLL and expected calibration error (ECE, 10 equal-wid
 binning as benchmarks/invoice_eval.py) at word level, and at field level on documents with ``fields``.
 
 Fields need their own map (:mod:`docextract.extraction.confidence`, fitted here by :func:`calibrate_fields`,
-`docextract calibrate --fields`, with :mod:`docextract.training.confidence_fit`): a field's confidence, the mean
+`docextract calibrate --fields`, with :mod:`docextract.evaluation.confidence_fit`): a field's confidence, the mean
 of its words' tag probabilities, is not the probability that its value is right, and no word temperature makes
 it so. The same fit writes the review policy (:mod:`docextract.extraction.review`).
 """
@@ -38,8 +38,8 @@ from docextract.extraction.entities import document_locale
 from docextract.extraction.review import DEFAULT_PRECISION, POLICY_DROPPED_KEY, REVIEW_POLICY_KEY, ReviewPolicy
 from docextract.inference import TEMPERATURE_KEY, model_temperature, word_logits
 from docextract.modeling.batching import IGNORE_INDEX
-from docextract.training.confidence_fit import DEFAULT_FOLDS, fit_field_confidence
-from docextract.training.extraction_eval import CALIBRATION_BINS, expected_calibration_error, reliability_table
+from docextract.evaluation.confidence_fit import DEFAULT_FOLDS, fit_field_confidence
+from docextract.evaluation.extraction_eval import CALIBRATION_BINS, expected_calibration_error, reliability_table
 
 LBFGS_MAX_ITERATIONS = 100  # a 1-D convex problem (in 1/T); converges in a handful of steps
 MIN_TEMPERATURE, MAX_TEMPERATURE = 0.05, 20.0  # a fit outside this range means the data cannot say
@@ -60,7 +60,7 @@ def collect_logits(model, tokenizer, documents: Sequence[LabelledDocument],
     """Every document's word logits, windowed exactly as `docextract run` windows it for this model
     (:func:`docextract.pipeline.model_windows`: its window size, stride and page crossing)."""
     from docextract.pipeline import model_windows
-    from docextract.training.evaluate import prepare_for_model
+    from docextract.evaluation.evaluate import prepare_for_model
 
     scheme = getattr(model.config, "docextract_scheme", "BIO")
     label2id = model.config.label2id
@@ -132,7 +132,8 @@ def field_confidence_pairs(collected: Sequence[DocumentLogits], id2label: dict, 
     has no confidence and is left out, and labels the document's ``fields`` do not name are not judged.
     """
     from docextract.inference import tagged_words
-    from docextract.training.evaluate import best_entity_per_label, comparable_forms, expected_forms
+    from docextract.evaluation.evaluate import best_entity_per_label
+    from docextract.evaluation.field_rules import printed_value_matches
 
     pairs = []
     for c in collected:
@@ -144,7 +145,7 @@ def field_confidence_pairs(collected: Sequence[DocumentLogits], id2label: dict, 
         for key, expected_values in c.document.fields.items():
             if key in best:
                 value_confidence, text = best[key]
-                pairs.append((value_confidence, bool(comparable_forms(key, text, locale) & expected_forms(expected_values))))
+                pairs.append((value_confidence, printed_value_matches(key, text, locale, expected_values)))
     return pairs
 
 
@@ -192,10 +193,10 @@ def calibrate(model, tokenizer, documents: Sequence[LabelledDocument],
 def judge_collected(model, collected: Sequence[DocumentLogits], scoring=None, label_map: dict | None = None,
                     with_evidence: bool = True) -> list:
     """Every true field of the documents with ``fields``, as `run` outputs it with ``scoring`` (default: the
-    model's own), judged (:func:`docextract.training.field_judgements.judge_document`), with its evidence."""
+    model's own), judged (:func:`docextract.evaluation.field_judgements.judge_document`), with its evidence."""
     from docextract.extraction.scoring import FieldScoring
     from docextract.inference import tagged_words
-    from docextract.training.field_judgements import judge_document
+    from docextract.evaluation.field_judgements import judge_document
 
     scoring = scoring or FieldScoring.from_model(model)
     id2label = {int(k): v for k, v in model.config.id2label.items()}

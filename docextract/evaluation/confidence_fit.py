@@ -9,7 +9,7 @@
 
 :func:`fit_field_confidence` fits a method and the review policy in one go. The policy's risk-coverage curves
 must come from confidences the fit did not see, so they are cross-fitted: the documents are split into
-folds by invoice (:func:`docextract.training.field_judgements.document_group`, never by file: the same
+folds by invoice (:func:`docextract.evaluation.field_judgements.document_group`, never by file: the same
 invoice in two files would leak), each fold is scored by a model fitted on the others, and the curves of
 those out-of-fold confidences give the thresholds. The shipped calibration is then fitted on all documents.
 The out-of-fold figures are the report's honest "after".
@@ -23,7 +23,7 @@ from typing import Any, Mapping, Sequence
 from docextract.extraction.confidence import EvidenceModel, FieldCalibration, IsotonicMap, PlattMap
 from docextract.extraction.evidence import FEATURES, logit
 from docextract.extraction.review import DEFAULT_MIN_SUPPORT, UNNORMALISED_MAX_CONFIDENCE, FieldCurve, ReviewPolicy
-from docextract.training.risk_coverage import PRECISION_TARGETS, risk_coverage, staircase, summary
+from docextract.evaluation.risk_coverage import PRECISION_TARGETS, risk_coverage, staircase, summary
 
 DEFAULT_FOLDS = 5
 EVIDENCE_C = 1.0  # inverse L2 strength on standardised evidence: a few hundred fields pin ~18 weights down only loosely
