@@ -217,7 +217,7 @@ def document_output(doc: Document, tagged, model, model_name: str, routing, timi
     return build_output(doc, tagged, model=describe_model(model_name, model, scoring, routing),
                         timings_ms=timings if options.include_timings else None,
                         include_tokens=options.include_tokens, ocr=_ocr_info(doc, options),
-                        field_calibration=scoring.calibration, scoring=scoring, split=options.split,
+                        scoring=scoring, split=options.split,
                         labels=scoring.labels)
 
 

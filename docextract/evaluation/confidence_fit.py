@@ -22,7 +22,9 @@ from typing import Any, Mapping, Sequence
 
 from docextract.extraction.confidence import EvidenceModel, FieldCalibration, IsotonicMap, PlattMap
 from docextract.extraction.evidence import FEATURES, logit
-from docextract.extraction.review import DEFAULT_MIN_SUPPORT, UNNORMALISED_MAX_CONFIDENCE, FieldCurve, ReviewPolicy
+from docextract.extraction.review import (
+    DEFAULT_MIN_SUPPORT, DEFAULT_PRECISION, UNNORMALISED_MAX_CONFIDENCE, FieldCurve, ReviewPolicy,
+)
 from docextract.evaluation.risk_coverage import PRECISION_TARGETS, risk_coverage, staircase, summary
 
 DEFAULT_FOLDS = 5
@@ -152,7 +154,7 @@ def fit_policy(judged: Sequence, scores: Sequence[float | None], precision: floa
         pooled=FieldCurve(len(pooled), tuple(staircase(risk_coverage(pooled)))), fitted_on=fitted_on)
 
 
-def fit_field_confidence(judged: Sequence, method: str = "evidence", precision: float = 0.99,
+def fit_field_confidence(judged: Sequence, method: str = "evidence", precision: float = DEFAULT_PRECISION,
                          folds: int = DEFAULT_FOLDS, min_support: int = DEFAULT_MIN_SUPPORT,
                          ) -> tuple[FieldCalibration, ReviewPolicy, dict[str, Any]]:
     """The calibration (fitted on every output field of ``judged``), the review policy (from cross-fitted
@@ -177,7 +179,7 @@ def fit_field_confidence(judged: Sequence, method: str = "evidence", precision: 
     return calibration, policy, report
 
 
-def held_out_group_report(judged: Sequence, method: str = "evidence", precision: float = 0.99,
+def held_out_group_report(judged: Sequence, method: str = "evidence", precision: float = DEFAULT_PRECISION,
                           min_support: int = DEFAULT_MIN_SUPPORT) -> dict[str, dict[str, Any]]:
     """For each group of ``judged`` (a producer of the leave-one-producer-out yardstick), what a calibration and
     review policy fitted on the *other* groups alone do on it: the share of its true fields accepted at

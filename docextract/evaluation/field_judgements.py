@@ -60,8 +60,7 @@ def judge_document(ldoc: LabelledDocument, tagged: Sequence[TaggedWord], scoring
     if not ldoc.fields:
         return []
     doc = ldoc.document
-    output = build_output(doc, tagged, model={"labels": list(scoring.labels)},
-                          field_calibration=scoring.calibration, scoring=scoring)
+    output = build_output(doc, tagged, model={"labels": list(scoring.labels)}, scoring=scoring)
     document = output["documents"][0]
     locale = output["run"]["locale"]
     evidence = document_evidence(doc, document, decode_document_entities(doc, tagged, scoring.candidates)) if with_evidence else {}
