@@ -89,7 +89,8 @@ def measure(model_dir: str, data: Path, limit: int | None, threads: int, ocr: st
     import torch
 
     from docextract.inference import tag_words
-    from docextract.pipeline import load_model, model_cross_pages, model_window_size, model_windows
+    from docextract.modeling.model_folder import model_cross_pages, model_window_size
+    from docextract.pipeline import load_model, model_windows
 
     torch.set_num_threads(threads)
     model, tokenizer = load_model(model_dir)

@@ -142,3 +142,21 @@ def test_no_import_circle():
 
 def test_the_circle_finder_finds_one():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_a_model_folders_keys_are_spelled_only_in_model_folder():
+    """Every module reads and writes the ``docextract_*`` keys of a model's config.json through
+    ``docextract.modeling.model_folder`` (by its constants), never by a string or attribute of its own."""
+    from docextract.modeling.model_folder import MODEL_KEYS
+
+    own = PACKAGE / "modeling" / "model_folder.py"
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path == own:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if isinstance(node, ast.Constant) and node.value in MODEL_KEYS:
+                found.append(f"{path.relative_to(REPO)}:{node.lineno}: {node.value!r}")
+            elif isinstance(node, ast.Attribute) and node.attr in MODEL_KEYS:
+                found.append(f"{path.relative_to(REPO)}:{node.lineno}: .{node.attr}")
+    assert not found, "model folder keys spelled outside modeling/model_folder.py:\n" + "\n".join(found)

@@ -57,7 +57,7 @@ def calibrate(
         from docextract.errors import UsageError
         from docextract.extraction.confidence import METHODS
         from docextract.modeling.store import resolve_model
-        from docextract.pipeline import load_model
+        from docextract.modeling.loader import load_model
         from docextract.evaluation.calibration import calibrate as fit
         from docextract.evaluation.calibration import calibrate_fields, write_field_calibration, write_temperature
         from docextract.evaluation.evaluate import parse_label_map

@@ -57,7 +57,7 @@ def evaluate(
             import torch
 
             torch.set_num_threads(threads)
-        from docextract.pipeline import load_model
+        from docextract.modeling.loader import load_model
         from docextract.evaluation.evaluate import ROBUSTNESS_MODES, evaluate_model, parse_label_map, settings_for_model
         from docextract.data.labelled import load_documents
 

@@ -33,11 +33,14 @@ from docextract.data.labelled import LabelledDocument
 from docextract.data.tagging import document_tags
 from docextract.document import WordRef
 from docextract.errors import InputError, OutputError
-from docextract.extraction.confidence import FIELD_CALIBRATION_KEY, FieldCalibration
+from docextract.extraction.confidence import FieldCalibration
 from docextract.extraction.entities import document_locale
-from docextract.extraction.review import DEFAULT_PRECISION, POLICY_DROPPED_KEY, REVIEW_POLICY_KEY, ReviewPolicy
-from docextract.inference import TEMPERATURE_KEY, model_temperature, word_logits
+from docextract.extraction.review import DEFAULT_PRECISION, ReviewPolicy
+from docextract.inference import model_temperature, word_logits
 from docextract.modeling.batching import IGNORE_INDEX
+from docextract.modeling.model_folder import (
+    FIELD_CALIBRATION_KEY, POLICY_DROPPED_KEY, REVIEW_POLICY_KEY, TEMPERATURE_KEY, model_scheme, model_tags,
+)
 from docextract.evaluation.confidence_fit import DEFAULT_FOLDS, fit_field_confidence
 from docextract.evaluation.extraction_eval import CALIBRATION_BINS, expected_calibration_error, reliability_table
 
@@ -62,7 +65,7 @@ def collect_logits(model, tokenizer, documents: Sequence[LabelledDocument],
     from docextract.pipeline import model_windows
     from docextract.evaluation.evaluate import prepare_for_model
 
-    scheme = getattr(model.config, "docextract_scheme", "BIO")
+    scheme = model_scheme(model)
     label2id = model.config.label2id
     collected = []
     for n, ldoc in enumerate(documents, 1):
@@ -177,7 +180,7 @@ def calibrate(model, tokenizer, documents: Sequence[LabelledDocument],
                          code="INPUT_EMPTY")
     t = fit_temperature(logits, gold)
     t0 = model_temperature(model)  # "before" is the model as it is now (1.0 unless calibrated already)
-    id2label = {int(k): v for k, v in model.config.id2label.items()}
+    id2label = model_tags(model)
     fields_before = field_confidence_pairs(collected, id2label, t0)
     fields_after = field_confidence_pairs(collected, id2label, t)
     return CalibrationReport(
@@ -199,7 +202,7 @@ def judge_collected(model, collected: Sequence[DocumentLogits], scoring=None, la
     from docextract.evaluation.field_judgements import judge_document
 
     scoring = scoring or FieldScoring.from_model(model)
-    id2label = {int(k): v for k, v in model.config.id2label.items()}
+    id2label = model_tags(model)
     t = model_temperature(model)
     judged = []
     for c in collected:

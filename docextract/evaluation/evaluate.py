@@ -40,6 +40,7 @@ from docextract.evaluation.field_rules import (
 from docextract.extraction.values import document_values, policy_for_labels, value_pairs
 from docextract.inference import tag_words
 from docextract.layout import analyze_layout
+from docextract.modeling.model_folder import model_labels as labels_of_model
 
 ROBUSTNESS_MODES = ("none", "global-shuffle", "neighbour-swap", "drop-1d")
 
@@ -60,10 +61,10 @@ class EvalSettings:
 def settings_for_model(model, **overrides) -> EvalSettings:
     """Settings that window and tag documents the way ``model`` was trained (its scheme, window size,
     stride and cross-page setting), as `run` reads them; ``overrides`` set robustness, seed or label_map."""
-    from docextract.pipeline import model_cross_pages, model_stride, model_window_size
+    from docextract.modeling.model_folder import model_cross_pages, model_scheme, model_stride, model_window_size
 
     window = model_window_size(model)
-    return EvalSettings(scheme=getattr(model.config, "docextract_scheme", "BIO"), max_tokens=window,
+    return EvalSettings(scheme=model_scheme(model), max_tokens=window,
                         stride=model_stride(model, window), cross_pages=model_cross_pages(model), **overrides)
 
 
@@ -133,7 +134,7 @@ def evaluate_model(model, tokenizer, documents: Sequence[LabelledDocument], sett
     from docextract.pipeline import document_windows
 
     if settings.label_map is not None:
-        model_labels = {split_tag(t)[1] for t in model.config.id2label.values()} - {None}
+        model_labels = set(labels_of_model(model))
         unknown = sorted(set(settings.label_map) - model_labels)
         if unknown:
             raise UsageError(f"--label-map names labels the model does not have: {', '.join(unknown)} "

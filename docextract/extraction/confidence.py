@@ -26,7 +26,8 @@ import math
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-FIELD_CALIBRATION_KEY = "docextract_field_calibration"  # model config key written by `docextract calibrate --fields`
+from docextract.modeling.model_folder import FIELD_CALIBRATION_KEY, read_setting
+
 CONFIDENCE_EPSILON = 1e-4  # confidences are clamped to [eps, 1 - eps] before a logit and after a map
 METHODS = ("evidence", "platt", "isotonic")
 
@@ -144,6 +145,6 @@ def model_field_calibration(model) -> FieldCalibration | None:
     from docextract.errors import ModelRefusedError
 
     try:
-        return calibration_from_config(getattr(model.config, FIELD_CALIBRATION_KEY, None))
+        return calibration_from_config(read_setting(model, FIELD_CALIBRATION_KEY))
     except (ValueError, KeyError, TypeError, AttributeError) as error:
         raise ModelRefusedError(f"the model's {FIELD_CALIBRATION_KEY} is malformed: {error}") from error
