@@ -88,7 +88,7 @@ def measure(model_dir: str, data: Path, limit: int | None, threads: int, ocr: st
     """The child's work: load the model once, then measure each document's model pass."""
     import torch
 
-    from docextract.inference import tag_words
+    from docextract.modeling.inference import tag_words
     from docextract.modeling.model_folder import model_cross_pages, model_window_size
     from docextract.pipeline import load_model, model_windows
 

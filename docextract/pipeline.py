@@ -119,7 +119,7 @@ def tag_document(doc: Document, options: RunOptions, timings: dict[str, int] | N
     """The model's half of a run: (model name, ``--model auto``'s routing or None, the loaded model, every word's
     tags and label probabilities). Benchmarks that try decodings on fixed tags cache what this returns.
     ``loader``: where the model comes from (default :func:`load_model`)."""
-    from docextract.inference import tag_words  # torch: only where a model runs (a --model none worker never maps it)
+    from docextract.modeling.inference import tag_words  # torch: only where a model runs (a --model none worker never maps it)
 
     timings = {} if timings is None else timings
     model_name, routing = options.model, None

@@ -19,3 +19,11 @@ LINE_ITEM_LABELS = (
     "line_item_description", "line_item_quantity", "line_item_unit_price", "line_item_amount",
 )
 INVOICE_LABELS = DOCUMENT_LABELS + LINE_ITEM_LABELS
+
+
+def split_tag(tag: str) -> tuple[str, str | None]:
+    """A tag (BIO or BIESO) to its prefix and label: ``"B-total"`` -> ``("B", "total")``; ``"O"`` -> ``("O", None)``."""
+    if tag == "O" or "-" not in tag:
+        return "O", None
+    prefix, label = tag.split("-", 1)
+    return prefix, label

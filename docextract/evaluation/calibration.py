@@ -7,7 +7,7 @@ computed once. Dividing by a scalar never changes a word's most likely tag, so T
 confidences, never the extracted values. T < 1 sharpens (an under-confident model), T > 1 softens.
 
 A fitted T lives in the model's config.json as ``docextract_temperature``
-(:data:`docextract.inference.TEMPERATURE_KEY`), which inference applies; models without it use 1.0.
+(:data:`docextract.modeling.inference.TEMPERATURE_KEY`), which inference applies; models without it use 1.0.
 Calibration is reported as NLL and expected calibration error (ECE, 10 equal-width bins; the same
 binning as benchmarks/invoice_eval.py) at word level, and at field level on documents with ``fields``.
 
@@ -36,7 +36,7 @@ from docextract.errors import InputError, OutputError
 from docextract.extraction.confidence import FieldCalibration
 from docextract.extraction.entities import document_locale
 from docextract.extraction.review import DEFAULT_PRECISION, ReviewPolicy
-from docextract.inference import model_temperature, word_logits
+from docextract.modeling.inference import model_temperature, word_logits
 from docextract.modeling.batching import IGNORE_INDEX
 from docextract.modeling.model_folder import (
     FIELD_CALIBRATION_KEY, POLICY_DROPPED_KEY, REVIEW_POLICY_KEY, TEMPERATURE_KEY, model_scheme, model_tags,
@@ -134,7 +134,7 @@ def field_confidence_pairs(collected: Sequence[DocumentLogits], id2label: dict, 
     As ``evaluate``'s field accuracy: documents with ``fields`` only; a field the model did not extract
     has no confidence and is left out, and labels the document's ``fields`` do not name are not judged.
     """
-    from docextract.inference import tagged_words
+    from docextract.modeling.inference import tagged_words
     from docextract.evaluation.evaluate import best_entity_per_label
     from docextract.evaluation.field_rules import printed_value_matches
 
@@ -198,7 +198,7 @@ def judge_collected(model, collected: Sequence[DocumentLogits], scoring=None, la
     """Every true field of the documents with ``fields``, as `run` outputs it with ``scoring`` (default: the
     model's own), judged (:func:`docextract.evaluation.field_judgements.judge_document`), with its evidence."""
     from docextract.extraction.scoring import FieldScoring
-    from docextract.inference import tagged_words
+    from docextract.modeling.inference import tagged_words
     from docextract.evaluation.field_judgements import judge_document
 
     scoring = scoring or FieldScoring.from_model(model)

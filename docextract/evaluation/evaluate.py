@@ -38,7 +38,7 @@ from docextract.evaluation.field_rules import (
     FIELD_ACCURACY_RULE, RUN_FIELD_ACCURACY_RULE, comparable_forms, expected_forms,
 )
 from docextract.extraction.values import document_values, policy_for_labels, value_pairs
-from docextract.inference import tag_words
+from docextract.modeling.inference import tag_words
 from docextract.layout import analyze_layout
 from docextract.modeling.model_folder import model_labels as labels_of_model
 

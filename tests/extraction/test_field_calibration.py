@@ -26,7 +26,7 @@ from docextract.extraction.evidence import is_unnormalised
 from docextract.extraction.review import REVIEW_POLICY_KEY
 from docextract.extraction.identifiers import INVALID_IDENTIFIER_MAX_CONFIDENCE
 from docextract.extraction.output import load_schema
-from docextract.inference import word_logits
+from docextract.modeling.inference import word_logits
 from docextract.modeling import LayoutForTokenClassification, from_preset
 from docextract.pipeline import RunOptions, document_windows, extract_file, load_model, model_windows
 from docextract.synth.generate import SynthOptions, generate_invoice

@@ -14,7 +14,7 @@ from docextract.data.funsd import convert_funsd
 from docextract.data.labelled import write_jsonl
 from docextract.data.tagging import labels_for
 from docextract.errors import OutputError
-from docextract.inference import TEMPERATURE_KEY, model_temperature, tag_words, word_probabilities
+from docextract.modeling.inference import TEMPERATURE_KEY, model_temperature, tag_words, word_probabilities
 from docextract.modeling import LayoutForTokenClassification, from_preset
 from docextract.modeling.batching import collate, encode_words
 from docextract.modeling.tokenizer import load_tokenizer

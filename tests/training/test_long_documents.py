@@ -156,7 +156,7 @@ def test_evaluate_reads_documents_the_way_the_model_was_trained(long_model, invo
 
 
 def test_one_very_long_window_goes_through_alone(long_model):
-    from docextract.inference import INFERENCE_TOKENS_PER_BATCH, token_budget_batches
+    from docextract.modeling.inference import INFERENCE_TOKENS_PER_BATCH, token_budget_batches
 
     short = 512
     assert token_budget_batches([short] * 10) == [range(0, 8), range(8, 10)]

@@ -12,10 +12,10 @@ from typing import Any, Callable, Sequence
 
 import torch
 
-from docextract.document import Document, Window, WordRef
-from docextract.extraction.entities import TaggedWord
+from docextract.document import Document, TaggedWord, Window, WordRef
 from docextract.modeling.batching import SPECIAL_WORD_INDEX, collate, encode_words
 from docextract.modeling.model_folder import TEMPERATURE_KEY, model_tags, read_setting
+from docextract.vocabulary import split_tag
 
 INFERENCE_BATCH_SIZE = 8  # windows per forward pass, at most
 # Padded tokens per forward pass, at most (8 windows of 512): a long-range model's 4096- or 16384-token
@@ -122,8 +122,6 @@ def tagged_words(refs: Sequence[WordRef], probabilities: torch.Tensor, id2label:
 def _label_index(id2label: dict) -> tuple[list[str], torch.Tensor]:
     """The entity labels (no prefix, no O) and the (num_tags, num_labels) 0/1 matrix that sums a tag
     distribution into a label distribution."""
-    from docextract.extraction.entities import split_tag
-
     tags = [id2label[i] for i in range(len(id2label))]
     labels = sorted({label for tag in tags if (label := split_tag(tag)[1]) is not None})
     matrix = torch.zeros(len(tags), len(labels))
