@@ -1,6 +1,6 @@
 """Field calibration in a model: a calibrated model's `run` output carries the mapped confidences (and the raw
 ones) and stays schema-valid; an uncalibrated model's output is as before; the map survives save/load, compact
-shipping and the CLI; calibration windows are run's. (The fits themselves: tests/training/test_confidence_fit.py.)"""
+shipping and the CLI; calibration windows are run's. (The fits themselves: tests/evaluation/test_confidence_fit.py.)"""
 
 import json
 import math
