@@ -76,7 +76,7 @@ def judged_pairs(records: list[dict], data_dir: Path, model: str, lang: str) -> 
     """Per extracted field of every document through `docextract run` with ``model``: (raw, calibrated) judgements."""
     from docextract.errors import DocextractError
     from docextract.pipeline import RunOptions, extract_file
-    from docextract.training.extraction_eval import judge_output
+    from docextract.evaluation.extraction_eval import judge_output
 
     options = RunOptions(model=model, lang=lang)
     raw, calibrated = [], []
@@ -94,7 +94,7 @@ def judged_pairs(records: list[dict], data_dir: Path, model: str, lang: str) -> 
 
 def reliability(confidences: list[float], correct: list[bool]) -> dict:
     from docextract.extraction.confidence import binary_nll
-    from docextract.training.extraction_eval import CALIBRATION_BINS, expected_calibration_error, reliability_table
+    from docextract.evaluation.extraction_eval import CALIBRATION_BINS, expected_calibration_error, reliability_table
 
     table = reliability_table(zip(confidences, correct))
     return {"bins": CALIBRATION_BINS, "extracted_fields": len(confidences), "ece": expected_calibration_error(table),
@@ -113,7 +113,7 @@ def field_calibration_section(args, synth: str) -> dict:
     from docextract.data.labelled import read_jsonl
     from docextract.modeling.store import resolve_model
     from docextract.pipeline import load_model
-    from docextract.training.calibration import collect_logits, fit_field_calibration_on, write_field_calibration
+    from docextract.evaluation.calibration import collect_logits, fit_field_calibration_on, write_field_calibration
 
     with tempfile.TemporaryDirectory(prefix="field-calibration-eval-") as tmp:
         tmp = Path(tmp)
@@ -237,7 +237,7 @@ def main() -> None:
     from docextract.data.labelled import read_jsonl
     from docextract.modeling.store import resolve_model
     from docextract.pipeline import load_model
-    from docextract.training.calibration import calibrate, write_temperature
+    from docextract.evaluation.calibration import calibrate, write_temperature
 
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="calibration-eval-") as tmp:

@@ -79,7 +79,7 @@ def first_documents(invoices: list[list], count: int) -> list:
 def measure(model: str, documents, threads: int) -> dict:
     """Field accuracy as `run` prints the fields, and what the review policy accepted, on ``documents``."""
     from docextract.pipeline import load_model
-    from docextract.training.evaluate import evaluate_model, settings_for_model
+    from docextract.evaluation.evaluate import evaluate_model, settings_for_model
 
     if not documents:
         return {"documents": 0}

@@ -5,7 +5,7 @@
     ``docextract synth OUT --count N --seed 3 --families statement,sidebar,window_right,quantity_first
     --scan-fraction 0.15 --pages-max 3`` writes. Every file goes through ``extract_file`` (digital PDFs by
     their text layer, scans through real Tesseract OCR) and each output field's ``normalized`` value is
-    compared with the truth in labels.jsonl ``fields`` (rules: docextract/training/extraction_eval.py).
+    compared with the truth in labels.jsonl ``fields`` (rules: docextract/evaluation/extraction_eval.py).
     Per-field accuracy = share of the documents that have the field whose extracted value is right;
     reported for all documents, digital only and scans only, and per family.
 (b) Calibration: (confidence, correct) of every extracted field, expected calibration error over
@@ -70,7 +70,7 @@ def extract_all(records: list[dict], data_dir: Path, model: str, lang: str, **ru
     A record's ``source`` is read relative to ``data_dir``; ``run_options`` go to RunOptions."""
     from docextract.errors import DocextractError
     from docextract.pipeline import RunOptions, extract_file
-    from docextract.training.extraction_eval import judge_output
+    from docextract.evaluation.extraction_eval import judge_output
 
     options = RunOptions(model=model, lang=lang, pdf_text=PDF_TEXT, **run_options)
     results = []
@@ -111,7 +111,7 @@ def accuracy_summary(results: list[dict]) -> dict:
 
 
 def calibration(results: list[dict]) -> dict:
-    from docextract.training.extraction_eval import CALIBRATION_BINS, expected_calibration_error, reliability_table
+    from docextract.evaluation.extraction_eval import CALIBRATION_BINS, expected_calibration_error, reliability_table
 
     pairs = [(j.confidence, j.correct) for r in results for j in r["judgements"] if j.confidence is not None]
     table = reliability_table(pairs)
@@ -121,7 +121,7 @@ def calibration(results: list[dict]) -> dict:
 
 def synthetic_section(model: str, count: int, lang: str, keep_data: Path | None,
                       families: tuple[str, ...] = HELD_OUT_FAMILIES) -> dict:
-    from docextract.training.extraction_eval import COMPARISON_RULES
+    from docextract.evaluation.field_rules import COMPARISON_RULES
 
     with tempfile.TemporaryDirectory(prefix="invoice-eval-") as tmp:
         data_dir = keep_data or Path(tmp)
@@ -159,7 +159,7 @@ def synthetic_section(model: str, count: int, lang: str, keep_data: Path | None,
 def real_section(model: str, labelled: Path, lang: str) -> dict:
     """Real documents with field truth (e.g. `docextract convert einvoice` output): every file through `run`
     reading the page only (an e-invoice's embedded XML is ignored, so the model is what is measured)."""
-    from docextract.training.extraction_eval import COMPARISON_RULES
+    from docextract.evaluation.field_rules import COMPARISON_RULES
 
     records = [json.loads(line) for line in labelled.read_text(encoding="utf-8").splitlines() if line.strip()]
     records = [r for r in records if r.get("fields")]
@@ -188,7 +188,7 @@ def real_section(model: str, labelled: Path, lang: str) -> dict:
 def sroie_section(model: str, src: Path, limit: int | None) -> dict:
     from docextract.data.sroie import convert_sroie
     from docextract.pipeline import load_model
-    from docextract.training.evaluate import evaluate_model, parse_label_map, settings_for_model
+    from docextract.evaluation.evaluate import evaluate_model, parse_label_map, settings_for_model
 
     start = time.perf_counter()
     net, tokenizer = load_model(model)

@@ -72,8 +72,8 @@ def reset_peak_rss() -> bool:
 def iter_documents(data: Path, limit: int | None, ocr: str):
     """(id, laid-out Document) from a labelled JSONL file or from the PDFs of a folder, sorted by name."""
     from docextract.pipeline import RunOptions, read_and_analyze
-    from docextract.training.evaluate import prepare_for_model
-    from docextract.training.finetune import load_documents
+    from docextract.evaluation.evaluate import prepare_for_model
+    from docextract.data.labelled import load_documents
 
     if data.is_dir():
         paths = sorted(p for p in data.iterdir() if p.suffix.lower() in PDF_SUFFIXES)[:limit]
@@ -88,8 +88,9 @@ def measure(model_dir: str, data: Path, limit: int | None, threads: int, ocr: st
     """The child's work: load the model once, then measure each document's model pass."""
     import torch
 
-    from docextract.inference import tag_words
-    from docextract.pipeline import load_model, model_cross_pages, model_window_size, model_windows
+    from docextract.modeling.inference import tag_words
+    from docextract.modeling.model_folder import model_cross_pages, model_window_size
+    from docextract.pipeline import load_model, model_windows
 
     torch.set_num_threads(threads)
     model, tokenizer = load_model(model_dir)

@@ -4,7 +4,7 @@ The yardstick every choice of the invoice model is made on (data mixture, epochs
 Each fold trains without one producer's documents (and without any other producer's rendering of the same
 invoice content: :func:`docextract.data.producers.leave_out`) and measures that producer's documents through
 the pipeline ``docextract run`` runs, page only (``--ignore-embedded``), every output field's normalised value
-against the truth (the rules of ``docextract/training/extraction_eval.py``).
+against the truth (the rules of ``docextract/evaluation/extraction_eval.py``).
 
 Steps (each resumable; WORK holds the data, the fold models and the tag cache, never the repository):
 
@@ -178,7 +178,7 @@ def judge_fold(tagged_records: list[tuple], model_dir: Path, scorer=None) -> lis
     given, else the model's own), judged against its truth."""
     from docextract.extraction.candidate_scorer import SCORER_KEY
     from docextract.pipeline import RunOptions, document_output
-    from docextract.training.extraction_eval import judge_output
+    from docextract.evaluation.extraction_eval import judge_output
 
     options = RunOptions(model=str(model_dir), ignore_embedded=True)
     results = []
@@ -344,8 +344,8 @@ def calibrate(args) -> None:
     from docextract.extraction.confidence import FIELD_CALIBRATION_KEY
     from docextract.extraction.review import REVIEW_POLICY_KEY
     from docextract.extraction.scoring import FieldScoring
-    from docextract.training.confidence_fit import fit_field_confidence, held_out_group_report
-    from docextract.training.field_judgements import judge_document
+    from docextract.evaluation.confidence_fit import fit_field_confidence, held_out_group_report
+    from docextract.evaluation.field_judgements import judge_document
 
     work = Path(args.work)
     plan = json.loads((work / "plan.json").read_text(encoding="utf-8"))
@@ -382,7 +382,7 @@ def calibrate(args) -> None:
     (RESULTS / f"lopo_calibration_{args.name}.json").write_text(json.dumps(out, indent=1, default=str), encoding="utf-8")
     print(json.dumps({"held_out_producers": held_out, "held_out_total": out["held_out_total"]}, indent=1))
     if args.into:
-        from docextract.training.calibration import write_model_config
+        from docextract.evaluation.calibration import write_model_config
 
         updates = {FIELD_CALIBRATION_KEY: calibration.to_config(), REVIEW_POLICY_KEY: policy.to_config()}
         if final is not None:

@@ -5,7 +5,7 @@
 
 Each model reads every validation contract the way `run` and `evaluate` do (its own window size and
 cross-page setting); each document's (key, value) pairs are scored with the Kleister metric
-(docextract.training.evaluate: F1 over upper-cased pairs). Reported: micro and per-key F1 over all
+(docextract.evaluation.evaluate: F1 over upper-cased pairs). Reported: micro and per-key F1 over all
 documents, F1 by length bucket (subword tokens) and for contracts over 10 pages (the issue's
 comparison), and model seconds per document. Writes benchmarks/results/NAME.{json,md}.
 """
@@ -33,7 +33,7 @@ def score_documents(model_dir: str, documents) -> list[dict]:
     """Per document: pages, tokens, model seconds and per-key tp/fp/fn."""
     from docextract.modeling.routing import document_tokens
     from docextract.pipeline import load_model
-    from docextract.training.evaluate import evaluate_model, settings_for_model
+    from docextract.evaluation.evaluate import evaluate_model, settings_for_model
 
     net, tokenizer = load_model(model_dir)
     settings = settings_for_model(net)
@@ -103,7 +103,7 @@ def main() -> None:
 
     import torch
 
-    from docextract.training.finetune import load_documents
+    from docextract.data.labelled import load_documents
 
     torch.set_num_threads(args.threads)
     documents = load_documents([args.data], args.limit)

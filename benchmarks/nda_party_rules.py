@@ -29,9 +29,9 @@ EARLIER = {"min_confidence": 0.5, "max_values": None, "min_mentions": 1, "within
 
 def tag_contracts(model_dir: str, path: str):
     from docextract.data.labelled import read_jsonl
-    from docextract.inference import tag_words
+    from docextract.modeling.inference import tag_words
     from docextract.pipeline import document_windows, load_model
-    from docextract.training.evaluate import prepare_for_model, settings_for_model
+    from docextract.evaluation.evaluate import prepare_for_model, settings_for_model
 
     net, tokenizer = load_model(model_dir)
     settings = settings_for_model(net)

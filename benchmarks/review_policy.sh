@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Field confidence and the review policy of the invoice model, fitted on one set and measured on another it never
-# saw (benchmarks/results/review_policy.md). The shipped model is never changed: the fits go to copies in $WORK.
+# saw (the fits and reports go to $WORK/results). The shipped model is never changed: the fits go to copies in $WORK.
 #   A. synthetic invoices of the 4 layout families the model never trained on: fit on seed 4, measure on seed 3;
 #   B. real receipts (SROIE, the invoice model under SROIE's label names): fit on the train split, measure on test;
 #   C. the synthetic fit of A measured on the real receipts of B.

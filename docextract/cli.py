@@ -46,7 +46,8 @@ def _main(
 
 # Each command lives in docextract/commands/; this file only registers them.
 from docextract.commands import (  # noqa: E402
-    calibrate_cmd, data_cmds, inspect_cmd, render_cmd, run_cmd, serve_cmd, synth_cmd, train_cmds,
+    calibrate_cmd, data_cmds, evaluate_cmd, finetune_cmd, inspect_cmd, pretrain_cmd, render_cmd, run_cmd, serve_cmd,
+    synth_cmd,
 )
 
 
@@ -61,9 +62,9 @@ def help_paragraphs(docstring: str | None) -> str:
 COMMANDS = {
     "run": run_cmd.run,
     "inspect": inspect_cmd.inspect,
-    "finetune": train_cmds.finetune,
-    "pretrain": train_cmds.pretrain,
-    "evaluate": train_cmds.evaluate,
+    "finetune": finetune_cmd.finetune,
+    "pretrain": pretrain_cmd.pretrain,
+    "evaluate": evaluate_cmd.evaluate,
     "calibrate": calibrate_cmd.calibrate,
     "convert": data_cmds.convert,
     "validate": data_cmds.validate,

@@ -1,6 +1,6 @@
 """The data types that flow through docextract, one stage to the next.
 
-One coordinate convention everywhere inside the program (see DESIGN.md): PDF points,
+One coordinate convention everywhere inside the program: PDF points,
 origin at the top-left of the page, boxes as ``(x0, top, x1, bottom)``. OCR converts
 pixels to points once, on reading; the model input converts points to the 0..1000 grid
 once, in :meth:`Box.to_grid`; the output JSON converts to 0..1 with :meth:`Box.normalized`.
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 POINTS_PER_INCH = 72.0
 MODEL_GRID = 1000  # layout models see integer coordinates on a 0..1000 grid per page
@@ -191,6 +191,18 @@ class WordRef:
 
     page_index: int
     word_index: int
+
+
+@dataclass(frozen=True)
+class TaggedWord:
+    """One word of the document in reading order with the model's tag and the probability of that tag: what
+    inference (:mod:`docextract.modeling.inference`) hands to extraction."""
+
+    ref: WordRef
+    tag: str  # "O", "B-total", "I-total", "E-total", "S-total"
+    probability: float
+    # label (no prefix) -> probability, B/I/E/S summed; None where only the tag is known (mapped or gold tags)
+    label_probabilities: Mapping[str, float] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

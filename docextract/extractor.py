@@ -129,7 +129,7 @@ class Extractor:
     def _load(self, name: str, device: str):
         """The (model, tokenizer) for ``name`` on ``device``, loaded the first time this Extractor needs it and
         held from then on (not only in the per-process cache of ``load_model``, which keeps the last two)."""
-        from docextract.pipeline import load_model
+        from docextract.modeling.loader import load_model
 
         key = (name, device)
         if key not in self._models:

@@ -8,8 +8,6 @@ a path, or a :class:`~docextract.readers.source.Source` of bytes held in memory.
 
 from __future__ import annotations
 
-import functools
-import os
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -18,15 +16,16 @@ from typing import TYPE_CHECKING, Any, Callable
 from docextract.document import Document, Window
 from docextract.layout import analyze_layout
 from docextract.layout.windows import make_windows
+from docextract.modeling.loader import load_model
+from docextract.modeling.model_folder import (  # noqa: F401  (the window policy: pipeline names it for its callers)
+    DEFAULT_STRIDE, SPECIAL_TOKENS, model_cross_pages, model_stride, model_window_size,
+)
 from docextract.modeling.routing import AUTO, choose_model, load_route
 from docextract.modeling.tokenizer import subword_counts
 
 if TYPE_CHECKING:
     from docextract.readers.source import Source
 
-SPECIAL_TOKENS = 2  # [CLS] and [SEP] around every window
-COMPUTE_ENV = "DOCEXTRACT_COMPUTE"  # overrides a model's docextract_compute (float32, bfloat16, int8-linear)
-DEFAULT_STRIDE = 128  # tokens of context shared by neighbouring windows
 
 ModelLoader = Callable[[str, str], tuple[Any, Any]]  # (model name or folder, device) -> (model, tokenizer)
 
@@ -79,74 +78,6 @@ def document_windows(doc: Document, tokenizer=None, *, max_tokens: int = 512 - S
                         cross_pages=cross_pages)
 
 
-@functools.lru_cache(maxsize=2)
-def load_model(name_or_path: str, device: str = "cpu"):
-    """A trained token-classification model and its tokenizer, loaded once per process (safetensors only), on
-    ``device`` (``--device``: a GPU that is not there fails before the model is read).
-
-    Through the runtime (:mod:`docextract.modeling.runtime`: plain torch, the ``tokenizers`` library), so `run`
-    never imports transformers; a folder whose config.json predates the runtime's keys goes through
-    transformers, which fills in the defaults of that time. The model runs in the arithmetic its config.json
-    names (``docextract_compute``) unless ``DOCEXTRACT_COMPUTE`` says otherwise (float32, bfloat16, int8-linear).
-    """
-    from docextract.modeling.devices import resolve_device
-    from docextract.modeling.loading import check_loadable_folder
-    from docextract.modeling.runtime import load_runtime_model
-    from docextract.modeling.saved_config import IncompleteConfig
-    from docextract.modeling.store import resolve_model
-    from docextract.modeling.tokenizer import load_wordpiece
-
-    where = resolve_device(device)
-    folder = check_loadable_folder(resolve_model(name_or_path))
-    try:
-        model = load_runtime_model(folder, compute=os.environ.get(COMPUTE_ENV) or None)
-    except IncompleteConfig:
-        model = _load_with_transformers(folder)
-    if where.type != "cpu":
-        model.to(where)
-    tokenizer = load_wordpiece(str(folder) if (folder / "tokenizer.json").is_file() else None)
-    return model, tokenizer
-
-
-def _load_with_transformers(folder: Path):
-    import torch
-    from transformers.utils import logging as hf_logging
-
-    from docextract.modeling import LayoutForTokenClassification
-    from docextract.modeling.compact import is_compact, load_compact
-
-    hf_logging.disable_progress_bar()  # our own progress goes to stderr; no tqdm bar per model load
-    if is_compact(folder):  # shipped checkpoints: fp16 + int8 embeddings, run in fp32
-        model = load_compact(folder, LayoutForTokenClassification)
-    else:
-        model = LayoutForTokenClassification.from_pretrained(str(folder), dtype=torch.float32)
-    return model.eval()
-
-
-def model_window_size(model) -> int:
-    """Word tokens per window the model handles: what it was trained with (``docextract_window_tokens`` in
-    its config: 4094 for a long-range model trained on whole documents), never more than its position
-    table minus [CLS]/[SEP]; a model that does not say reads 512 - 2 (or its smaller table)."""
-    from docextract.modeling.saved_config import max_window_tokens
-
-    limit = max_window_tokens(model.config)
-    trained = getattr(model.config, "docextract_window_tokens", None)
-    if trained:
-        return int(trained) if limit is None else min(int(trained), limit)
-    return min(model.config.max_position_embeddings, 512) - SPECIAL_TOKENS
-
-
-def model_cross_pages(model) -> bool:
-    """Whether the model was trained on windows that span pages (``finetune --cross-pages``)."""
-    return bool(getattr(model.config, "docextract_cross_pages", False))
-
-
-def model_stride(model, window_tokens: int) -> int:
-    """The stride the model was trained with, kept below the window size."""
-    stride = getattr(model.config, "docextract_stride", None)
-    return min(DEFAULT_STRIDE if stride is None else int(stride), window_tokens // 4)
-
-
 def model_windows(doc: Document, model, tokenizer, options: RunOptions = RunOptions()) -> list[Window]:
     """The windows ``model`` reads ``doc`` in: its trained window size, stride and page crossing unless
     ``options`` say otherwise (a long-range model trained with --cross-pages: the whole document in one
@@ -188,7 +119,7 @@ def tag_document(doc: Document, options: RunOptions, timings: dict[str, int] | N
     """The model's half of a run: (model name, ``--model auto``'s routing or None, the loaded model, every word's
     tags and label probabilities). Benchmarks that try decodings on fixed tags cache what this returns.
     ``loader``: where the model comes from (default :func:`load_model`)."""
-    from docextract.inference import tag_words  # torch: only where a model runs (a --model none worker never maps it)
+    from docextract.modeling.inference import tag_words  # torch: only where a model runs (a --model none worker never maps it)
 
     timings = {} if timings is None else timings
     model_name, routing = options.model, None
@@ -217,7 +148,7 @@ def document_output(doc: Document, tagged, model, model_name: str, routing, timi
     return build_output(doc, tagged, model=describe_model(model_name, model, scoring, routing),
                         timings_ms=timings if options.include_timings else None,
                         include_tokens=options.include_tokens, ocr=_ocr_info(doc, options),
-                        field_calibration=scoring.calibration, scoring=scoring, split=options.split,
+                        scoring=scoring, split=options.split,
                         labels=scoring.labels)
 
 

@@ -20,7 +20,8 @@ import torch
 from docextract.modeling import LayoutForTokenClassification
 from docextract.modeling.compact import is_compact, load_compact, save_compact
 from docextract.modeling.loading import check_loadable_folder
-from docextract.modeling.runtime import COMPUTE_KEY, COMPUTES
+from docextract.modeling.model_folder import COMPUTE_KEY
+from docextract.modeling.runtime import COMPUTES
 
 KEEP = ("tokenizer.json", "tokenizer_config.json", "training.json")
 

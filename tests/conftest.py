@@ -52,3 +52,32 @@ def tiny_funsd(tmp_path_factory):
     model.save_pretrained(folder / "tiny", safe_serialization=True)
     load_tokenizer().save_pretrained(folder / "tiny")
     return folder
+
+
+TINY_MODEL_LABELS = ["O", "B-total", "I-total", "B-invoice_date", "I-invoice_date"]
+
+
+def save_tiny_model(folder: Path, labels: list[str], *, tokenizer: bool = False) -> Path:
+    """A real (untrained, 1-layer, seeded) token-classification model with ``labels`` saved in ``folder`` as
+    finetune saves one (with its tokenizer when asked): loading and the output path are exercised for real."""
+    import torch
+
+    from docextract.modeling import from_preset
+
+    torch.manual_seed(0)  # an untrained model's tags depend on its initialisation: keep them the same every run
+    model = from_preset("lspe-layoutlm", num_labels=len(labels), id2label=dict(enumerate(labels)),
+                        label2id={label: i for i, label in enumerate(labels)}, num_hidden_layers=1)
+    model.save_pretrained(folder, safe_serialization=True)
+    if tokenizer:
+        from docextract.modeling.tokenizer import load_tokenizer
+
+        load_tokenizer().save_pretrained(folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def tiny_model(request, tmp_path_factory):
+    """:func:`save_tiny_model` in a fresh folder, with the test module's ``TINY_MODEL_LABELS`` when it names its
+    own (else total and invoice date)."""
+    labels = getattr(request.module, "TINY_MODEL_LABELS", TINY_MODEL_LABELS)
+    return save_tiny_model(tmp_path_factory.mktemp("model"), labels)

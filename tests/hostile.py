@@ -1,4 +1,4 @@
-"""A deterministic generator of broken and hostile inputs (reliability.md §7), with expected outcomes.
+"""A deterministic generator of broken and hostile inputs, with expected outcomes.
 
 ``write_hostile_cases(folder)`` writes every case and returns ``{file name: Case}``; each case
 lists the outcomes a correct reader may produce, as ``(status, error code)`` pairs. Several

@@ -2,7 +2,6 @@
 `finetune` says what happened and what is kept (exit 130); the batch's message names --resume."""
 
 import json
-from pathlib import Path
 
 from einvoice_factory import PRINTED_INVOICE, cii_xml, einvoice_pdf
 from pdf_factory import text_lines_pdf
@@ -107,7 +106,7 @@ def test_ctrl_c_in_finetune_before_the_first_epoch_says_nothing_was_kept(tmp_pat
 
 
 def test_ctrl_c_in_finetune_after_an_epoch_names_the_checkpoint_it_resumes_from(tmp_path):
-    from docextract.commands.train_cmds import training_kept
+    from docextract.commands.train_common import training_kept
     from docextract.files import file_sha256
     from docextract.training.checkpoints import COMPLETE_MARKER
 

@@ -47,17 +47,7 @@ def python(code: str, *args: str, **env: str) -> subprocess.CompletedProcess:
                           env={**os.environ, "OMP_NUM_THREADS": "1", **env})
 
 
-@pytest.fixture(scope="module")
-def tiny_model(tmp_path_factory):
-    """A real (untrained, 1-layer) token-classification model folder."""
-    from docextract.modeling import from_preset
-
-    labels = ["O", "B-total", "I-total", "B-invoice_number", "I-invoice_number"]
-    model = from_preset("lspe-layoutlm", num_labels=len(labels), id2label=dict(enumerate(labels)),
-                        label2id={label: i for i, label in enumerate(labels)}, num_hidden_layers=1)
-    folder = tmp_path_factory.mktemp("model")
-    model.save_pretrained(folder, safe_serialization=True)
-    return folder
+TINY_MODEL_LABELS = ["O", "B-total", "I-total", "B-invoice_number", "I-invoice_number"]  # conftest's tiny_model
 
 
 @pytest.fixture()

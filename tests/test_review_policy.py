@@ -17,7 +17,7 @@ from docextract.extraction.output import load_schema
 from docextract.extraction.review import REVIEW_POLICY_KEY
 from docextract.modeling.store import resolve_model
 from docextract.synth.generate import SynthOptions, generate_invoice
-from docextract.training.calibration import write_model_config
+from docextract.evaluation.calibration import write_model_config
 
 REPO = Path(__file__).resolve().parent
 INVOICE = REPO.parent / "examples" / "invoice.pdf"

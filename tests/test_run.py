@@ -17,19 +17,6 @@ INVOICE_LINES = ["ACME GmbH Musterstrasse 1", "Rechnung Nr. RE-2024-0042", "Datu
                  "Gesamt 1.190,00 EUR"]
 
 
-@pytest.fixture(scope="module")
-def tiny_model(tmp_path_factory):
-    """A real (untrained, 1-layer) token-classification model folder: exercises loading and the output path."""
-    from docextract.modeling import from_preset
-
-    labels = ["O", "B-total", "I-total", "B-invoice_date", "I-invoice_date"]
-    model = from_preset("lspe-layoutlm", num_labels=len(labels), id2label=dict(enumerate(labels)),
-                        label2id={l: i for i, l in enumerate(labels)}, num_hidden_layers=1)
-    folder = tmp_path_factory.mktemp("model")
-    model.save_pretrained(folder, safe_serialization=True)
-    return folder
-
-
 @pytest.fixture()
 def invoice_pdf(tmp_path):
     path = tmp_path / "invoice.pdf"

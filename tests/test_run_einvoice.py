@@ -4,7 +4,6 @@ disagreement flagged for review, --ignore-embedded, and PDFs without an invoice 
 import json
 
 import jsonschema
-import pytest
 from einvoice_factory import PRINTED_INVOICE, cii_xml, einvoice_pdf
 from typer.testing import CliRunner
 
@@ -17,22 +16,6 @@ from docextract.readers import read_document
 from docextract.readers.einvoice import read_embedded_invoice
 
 runner = CliRunner()
-
-
-@pytest.fixture(scope="module")
-def tiny_model(tmp_path_factory):
-    """A real (untrained, 1-layer) token-classification model folder with invoice labels."""
-    import torch
-
-    from docextract.modeling import from_preset
-
-    torch.manual_seed(0)  # an untrained model's tags depend on its initialisation: keep them the same every run
-    labels = ["O", "B-total", "I-total", "B-invoice_date", "I-invoice_date"]
-    model = from_preset("lspe-layoutlm", num_labels=len(labels), id2label=dict(enumerate(labels)),
-                        label2id={l: i for i, l in enumerate(labels)}, num_hidden_layers=1)
-    folder = tmp_path_factory.mktemp("model")
-    model.save_pretrained(folder, safe_serialization=True)
-    return folder
 
 
 def run_json(*args):

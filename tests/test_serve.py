@@ -72,19 +72,7 @@ def extract(port: int, filename: str, data: bytes, **fields) -> tuple[int, dict]
     return status, json.loads(raw)
 
 
-@pytest.fixture(scope="module")
-def tiny_model(tmp_path_factory):
-    import torch
-
-    from docextract.modeling import from_preset
-
-    labels = ["O", "B-total", "I-total", "B-invoice_number", "I-invoice_number"]
-    torch.manual_seed(0)
-    model = from_preset("lspe-layoutlm", num_labels=len(labels), id2label=dict(enumerate(labels)),
-                        label2id={l: i for i, l in enumerate(labels)}, num_hidden_layers=1)
-    folder = tmp_path_factory.mktemp("model")
-    model.save_pretrained(folder, safe_serialization=True)
-    return folder
+TINY_MODEL_LABELS = ["O", "B-total", "I-total", "B-invoice_number", "I-invoice_number"]  # conftest's tiny_model
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,6 @@ import json
 from pathlib import Path
 
 import jsonschema
-import pytest
 
 from docextract.extraction.output import load_schema
 from docextract.modeling.store import models_dir
@@ -43,7 +42,7 @@ def test_default_model_extracts_the_example_invoice():
 
 def _evaluate_shipped(name, documents):
     from docextract.pipeline import load_model
-    from docextract.training.evaluate import evaluate_model, settings_for_model
+    from docextract.evaluation.evaluate import evaluate_model, settings_for_model
 
     net, tokenizer = load_model(name)
     return evaluate_model(net, tokenizer, documents, settings_for_model(net))

@@ -1,6 +1,6 @@
 """Finding a batch's inputs: a safe recursive walk of a folder, filtered by a glob.
 
-Safety rules (docs/batch.md, reliability.md §5):
+Safety rules (docs/batch.md):
 * symbolic links are never followed unless asked; a link that is not followed still becomes an
   input (status ``skipped``) so the user sees it in the manifest;
 * FIFOs, sockets and device nodes are always skipped: ``open()`` on a FIFO blocks forever;

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
-import json
 import os
 import signal
 import threading
@@ -29,9 +28,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from docextract import __version__
 from docextract.batch.discovery import InputFile, discover_inputs
-from docextract.batch.isolation import InProcessRunner, Outcome, WorkerPool, error_info, peak_rss_mb
+from docextract.batch.isolation import InProcessRunner, Outcome, Runner, WorkerPool, error_info, peak_rss_mb
 from docextract.batch.manifest import MANIFEST_NAME, ManifestWriter, read_manifest, write_manifest
-from docextract.batch.paths import output_relpath, prepare_output_path
+from docextract.batch.outputs import store_output, write_error
+from docextract.batch.paths import output_relpath
 from docextract.errors import (
     EXIT_INPUT_FAILED,
     EXIT_INTERRUPTED,
@@ -39,13 +39,12 @@ from docextract.errors import (
     EXIT_MODEL_REFUSED,
     EXIT_OK,
     EXIT_TERMINATED,
-    DocextractError,
     MissingDependencyError,
     ModelRefusedError,
     OutputError,
     UsageError,
 )
-from docextract.files import TEMP_PREFIX, OutputRefused, json_bytes, write_bytes_atomic, write_json_atomic
+from docextract.files import TEMP_PREFIX, OutputRefused, json_bytes, write_json_atomic
 
 DEFAULT_PROCESS = "docextract.pipeline:extract_file"
 SUMMARY_NAME = "summary.json"
@@ -170,7 +169,7 @@ def run_batch(inputs_root: str | os.PathLike[str], out_root: str | os.PathLike[s
                         raise OutputRefused("output exists and is not from this batch; pass overwrite to replace it",
                                             path=str(target), stage="write")
                 except OutputRefused as error:
-                    records[item.rel] = _record(item, config_hash, status="failed", error=_write_error(error))
+                    records[item.rel] = _record(item, config_hash, status="failed", error=write_error(error))
                     continue
                 todo.append((item, rel_output, target))
         # before the first write: a Ray cluster that cannot be reached leaves no manifest behind
@@ -257,7 +256,7 @@ def run_batch(inputs_root: str | os.PathLike[str], out_root: str | os.PathLike[s
 
 
 def _runner(engine: str, process: str, options: dict, *, workers: int | None, isolate: bool, address: str | None,
-            model_workers: int, **limits: Any):
+            model_workers: int, **limits: Any) -> Runner:
     """The local engine's isolated worker processes (or this process), or the Ray engine's actors."""
     if engine == "ray":
         from docextract.batch.ray_engine import RayRunner  # Ray is an optional extra: imported only here
@@ -324,44 +323,12 @@ def _finish(outcome: Outcome, item: InputFile, rel_output: str, out_real: str, c
                    output_sha256=stored["output_sha256"], outcome=outcome, review=stored["review"])
 
 
-def store_output(out_real: str, rel_output: str, payload: bytes) -> dict[str, Any]:
-    """Write one output atomically: ``{"output_sha256", "review"}``, or ``{"write_error"}`` when refused (a folder on
-    the way or the target is a link, or not a folder). Done by this process, or by the Ray engine's worker actors on
-    the shared filesystem (``header["stored"]``), so the driver only appends manifest lines."""
-    try:
-        write_bytes_atomic(prepare_output_path(out_real, rel_output), payload)
-    except OutputRefused as error:
-        return {"write_error": _write_error(error)}
-    return {"output_sha256": hashlib.sha256(payload).hexdigest(), "review": review_counts(payload)}
-
-
-def review_counts(payload: bytes) -> dict[str, int] | None:
-    """A product output's fields by review status and its documents that need review (None for a result without
-    documents, e.g. read_summary's)."""
-    try:
-        result = json.loads(payload)
-    except ValueError:
-        return None
-    documents = result.get("documents") if isinstance(result, dict) else None
-    if not isinstance(documents, list):
-        return None
-    statuses = [f.get("status") for d in documents for f in (d.get("fields") or {}).values()]
-    # the whole output says needs_review under validation; the fields view (run --fields-only) on the document
-    needing = sum(bool(d.get("needs_review", (d.get("validation") or {}).get("needs_review"))) for d in documents)
-    return {"fields_accepted": statuses.count("accepted"), "fields_review": statuses.count("review"),
-            "documents_needing_review": needing}
-
-
 def _review_totals(records) -> dict[str, int]:
     totals = Counter()
     for record in records:
         if record.get("status") == "ok" and record.get("review"):
             totals.update(record["review"])
     return {key: totals[key] for key in ("fields_accepted", "fields_review", "documents_needing_review")}
-
-
-def _write_error(error: DocextractError) -> dict[str, Any]:
-    return error_info("OUTPUT_WRITE_FAILED", error.one_line(), stage="write", exception_type=type(error).__name__)
 
 
 def _still_valid(old: dict[str, Any], item: InputFile, config_hash: str, out_real: str) -> bool:

@@ -38,7 +38,7 @@ import traceback
 from collections import deque
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 from docextract.errors import DocextractError, UsageError
 from docextract.files import file_sha256, json_bytes
@@ -148,6 +148,32 @@ class _Slot:
     started_at: float = 0.0  # when the head started (or the worker was spawned)
     deadline: float | None = None
     baseline_rss_mb: float | None = None  # peak RSS when the worker became ready
+
+
+class Runner(Protocol):
+    """What the batch engine drives: the local isolated workers (:class:`WorkerPool`), this process
+    (:class:`InProcessRunner`) or the Ray engine's actors (``ray_engine.RayRunner``). A slot is whatever
+    ``free_slots`` hands out; a key is the engine's name for a file, handed back on its :class:`Outcome`."""
+
+    isolated: bool
+
+    def free_slots(self) -> list[Any]:
+        """Slots that take a file now (none while the runner is full)."""
+
+    def submit(self, slot: Any, key: Any, path: str) -> None:
+        """Start ``path`` on ``slot``; its outcome comes back from :meth:`collect` under ``key``."""
+
+    def busy(self) -> bool:
+        """Whether a submitted file has not come back yet."""
+
+    def take_requeued(self) -> list[Any]:
+        """Keys of files to submit again (queued behind a file whose worker died); each handed out once."""
+
+    def collect(self) -> list[Outcome]:
+        """Wait a little for files to finish; their outcomes (possibly none)."""
+
+    def close(self) -> None:
+        """Stop every worker."""
 
 
 class WorkerCrashedAtStartup(DocextractError):

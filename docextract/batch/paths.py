@@ -3,7 +3,7 @@
 Mirroring the relative input path (instead of using the base name) keeps ``a/x.pdf`` and
 ``b/x.pdf`` apart. Every name is checked before anything is written: no absolute paths, no
 ``.``/``..`` components, no control characters, no folder on the way that is a symbolic link,
-and the final path must lie under the real output root (reliability.md §5).
+and the final path must lie under the real output root (docs/batch.md).
 """
 
 from __future__ import annotations

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from docextract.batch.isolation import Outcome, WorkerCrashedAtStartup, WorkerPool, error_info
+from docextract.batch.outputs import store_output
 from docextract.batch.paths import output_relpath
 from docextract.errors import MissingDependencyError, UsageError
 
@@ -93,8 +94,6 @@ class StageWorker:
             for outcome in self.pool.collect():
                 header, payload = outcome.header, outcome.payload
                 if self.out_root is not None and header.get("ok"):
-                    from docextract.batch.engine import store_output
-
                     header = {**header, "stored": store_output(self.out_root, rel_output, payload)}
                     payload = None
                 return (header, outcome.elapsed_s, outcome.peak_rss_mb), payload
@@ -216,7 +215,7 @@ class RayRunner:
     def _model_actors(self) -> list[_Actor]:
         return [actor for actor in self.actors if actor.stage == "model"]
 
-    # -- the runner interface (docextract.batch.engine)
+    # -- the runner interface (docextract.batch.isolation.Runner, driven by docextract.batch.engine)
     def free_slots(self) -> list[_Actor]:
         """Actors that take a file now (dead ones are replaced); none while the model stage's queue is full."""
         for actor in self.actors:

@@ -57,11 +57,11 @@ def calibrate(
         from docextract.errors import UsageError
         from docextract.extraction.confidence import METHODS
         from docextract.modeling.store import resolve_model
-        from docextract.pipeline import load_model
-        from docextract.training.calibration import calibrate as fit
-        from docextract.training.calibration import calibrate_fields, write_field_calibration, write_temperature
-        from docextract.training.evaluate import parse_label_map
-        from docextract.training.finetune import load_documents
+        from docextract.modeling.loader import load_model
+        from docextract.evaluation.calibration import calibrate as fit
+        from docextract.evaluation.calibration import calibrate_fields, write_field_calibration, write_temperature
+        from docextract.evaluation.evaluate import parse_label_map
+        from docextract.data.labelled import load_documents
 
         if method not in METHODS:
             raise UsageError(f"--method must be one of {', '.join(METHODS)}")

@@ -88,7 +88,7 @@ def synth(
 ) -> None:
     """Generate labelled synthetic invoices: digital PDFs, scan-like images, and OUT_DIR/labels.jsonl."""
     with user_errors():
-        from docextract.synth.generate import SynthOptions, generate_invoice
+        from docextract.synth.generate import SynthOptions
         from docextract.synth.layouts import FAMILIES
 
         if list_families:

@@ -1,4 +1,4 @@
-"""The LSPE paper's reading-order augmentations (model-spec.md section 1b), as pure functions.
+"""The LSPE paper's reading-order augmentations (docs/models.md §1b), as pure functions.
 
 A *block* is a group of consecutive words whose inner order is kept: ``Page.blocks`` (in
 ``block_order``) when layout analysis made them, otherwise ``Page.lines``, otherwise runs of

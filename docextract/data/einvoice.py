@@ -35,15 +35,10 @@ from docextract.errors import InputError
 from docextract.layout import analyze_layout
 from docextract.extraction.locate import Location, compact, locate_fields
 from docextract.readers.einvoice import EmbeddedInvoice, normalized_text, read_embedded_invoice
+from docextract.vocabulary import DOCUMENT_LABELS
 
-# The invoice model's document-level labels (docextract/synth/labels.py DOCUMENT_LABELS, which this
-# package may not import; a test checks they agree). Line items are never labelled here.
-LABEL_FIELDS = (
-    "invoice_number", "invoice_date", "due_date", "purchase_order",
-    "vendor_name", "vendor_address", "vendor_tax_id",
-    "customer_name", "billing_address", "shipping_address",
-    "subtotal", "total_tax", "total", "amount_due", "currency", "payment_terms", "iban",
-)
+# The invoice model's document-level labels (the product's vocabulary). Line items are never labelled here.
+LABEL_FIELDS = DOCUMENT_LABELS
 # Parts of a file name that say how an invoice was rendered, not which invoice it is.
 _RENDERING_TOKENS = {
     "minimum", "basic", "basicwl", "wl", "comfort", "en16931", "extended", "xrechnung", "embedded",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from docextract.data.jsonl import jsonl_lines
 from docextract.document import Document, WordRef
@@ -121,6 +121,17 @@ def read_jsonl(path: str | Path) -> Iterator[LabelledDocument]:
                 f"line {line_number}: not a labelled document record ({type(error).__name__}: {error}); "
                 "run `docextract validate` for every defect", path=str(path),
             ) from None
+
+
+def load_documents(files: Sequence[Path], limit: int | None = None) -> list[LabelledDocument]:
+    """The labelled documents of ``files`` in order, at most ``limit`` of each file."""
+    docs: list[LabelledDocument] = []
+    for path in files:
+        for i, doc in enumerate(read_jsonl(path)):
+            if limit is not None and i >= limit:
+                break
+            docs.append(doc)
+    return docs
 
 
 def write_jsonl(docs: Iterable[LabelledDocument], path: str | Path) -> int:

@@ -21,15 +21,14 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from docextract.data.einvoice import LABEL_FIELDS
 from docextract.data.kleister import clipped_to_pages
 from docextract.data.labelled import OUTSIDE, LabelledDocument
 from docextract.document import Document
 from docextract.extraction.locate import locate_fields, locate_line_items_exactly
 from docextract.layout import analyze_layout
 from docextract.readers.einvoice import normalized_text
-
-LINE_ITEM_LABELS = ("line_item_description", "line_item_quantity", "line_item_unit_price", "line_item_amount")
+from docextract.vocabulary import DOCUMENT_LABELS as LABEL_FIELDS
+from docextract.vocabulary import LINE_ITEM_LABELS
 
 
 @dataclass(frozen=True)

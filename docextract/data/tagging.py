@@ -1,6 +1,6 @@
 """Word-level tags for token classification, and a model window encoded as sub-word tokens.
 
-Conventions (model-spec.md section 0.5): BIO (B-X first word of an entity, I-X the rest, O outside) or
+Conventions (docs/models.md §0.5): BIO (B-X first word of an entity, I-X the rest, O outside) or
 BIESO (B begin, I inside, E end, S single-word entity, O). Tags follow the document's reading order
 (``Document.ordered_words()``), so the same labelled file serves either scheme and any reading order.
 The label of a word goes on its **first sub-token only**; every other sub-token, the special tokens and

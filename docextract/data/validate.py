@@ -2,7 +2,7 @@
 
 It reads the JSONL records as raw JSON (not through :class:`LabelledDocument`), so that a record too
 broken to load is still reported field by field instead of stopping at the first exception. Defects
-that would surface much later as opaque errors inside a model (reliability.md section 4): boxes outside
+that would surface much later as opaque errors inside a model: boxes outside
 the page, inverted or with NaN coordinates, labels outside the label set, boxes that are not 4 numbers,
 line/block indices that point nowhere, empty documents, duplicate ids, and documents that also appear in
 the held-out split (same words and boxes). Classes with no example at all are warnings.

@@ -33,8 +33,8 @@ from docextract.extraction.candidates import (
 )
 from docextract.extraction.entities import Entity
 from docextract.extraction.key_context import LineIndex
+from docextract.modeling.model_folder import SCORER_KEY  # noqa: F401  (named here too: the candidate fit writes it)
 
-SCORER_KEY = "docextract_candidate_scorer"  # model config key written by the candidate fit
 # A candidate under this probability never becomes a field by the scorer: the tagger's reading stays.
 MIN_PROBABILITY = 0.2
 MAX_CANDIDATES = 4  # per field, the most probable; bounds the joint search (5**4 amount assignments)

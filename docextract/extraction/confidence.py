@@ -3,7 +3,7 @@
 A field's raw confidence is the mean of its words' top-tag probabilities (:mod:`docextract.extraction.entities`), a
 different quantity from "the field's normalised value is right" (a word temperature cannot fix that:
 benchmarks/results/calibration_eval.md). A map fitted on held-out labelled documents
-(:mod:`docextract.training.confidence_fit`, `docextract calibrate --fields`) turns it into that probability:
+(:mod:`docextract.evaluation.confidence_fit`, `docextract calibrate --fields`) turns it into that probability:
 
 * ``platt``: ``p = sigmoid(a * logit(c) + b)`` (Platt 1999, on the logit of the confidence as in Kull et al.
   2017's beta calibration with one shared exponent); two parameters, smooth, non-decreasing (``a >= 0``).
@@ -26,7 +26,8 @@ import math
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-FIELD_CALIBRATION_KEY = "docextract_field_calibration"  # model config key written by `docextract calibrate --fields`
+from docextract.modeling.model_folder import FIELD_CALIBRATION_KEY, read_setting
+
 CONFIDENCE_EPSILON = 1e-4  # confidences are clamped to [eps, 1 - eps] before a logit and after a map
 METHODS = ("evidence", "platt", "isotonic")
 
@@ -144,6 +145,6 @@ def model_field_calibration(model) -> FieldCalibration | None:
     from docextract.errors import ModelRefusedError
 
     try:
-        return calibration_from_config(getattr(model.config, FIELD_CALIBRATION_KEY, None))
+        return calibration_from_config(read_setting(model, FIELD_CALIBRATION_KEY))
     except (ValueError, KeyError, TypeError, AttributeError) as error:
         raise ModelRefusedError(f"the model's {FIELD_CALIBRATION_KEY} is malformed: {error}") from error

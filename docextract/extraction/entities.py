@@ -8,10 +8,10 @@ normalises its value by the field's type, and groups line-item cells into rows.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
 
-from docextract.document import Box, Document, WordRef, join_words
+from docextract.document import Box, Document, TaggedWord, WordRef, join_words  # noqa: F401  (TaggedWord: where it has always been)
 from docextract.extraction.identifiers import (
     INVALID_IDENTIFIER_MAX_CONFIDENCE,
     check_bic,
@@ -20,6 +20,7 @@ from docextract.extraction.identifiers import (
 )
 from docextract.extraction.locales import document_year, guess_locale, locale_evidence
 from docextract.extraction.normalize import identifier_text, parse_amount, parse_currency, parse_date, parse_number
+from docextract.vocabulary import split_tag  # noqa: F401  (where it has always been)
 
 # Field type by label name; every label not listed is a plain string.
 FIELD_TYPES = {
@@ -34,17 +35,6 @@ FIELD_TYPES = {
 }
 LINE_ITEM_PREFIX = "line_item_"
 IDENTIFIER_FIELDS = ("invoice_number", "purchase_order")  # normalised without a leading "#", "n°", "Nr."
-
-
-@dataclass(frozen=True)
-class TaggedWord:
-    """One word of the document in reading order with the model's tag and the probability of that tag."""
-
-    ref: WordRef
-    tag: str  # "O", "B-total", "I-total", "E-total", "S-total"
-    probability: float
-    # label (no prefix) -> probability, B/I/E/S summed; None where only the tag is known (mapped or gold tags)
-    label_probabilities: Mapping[str, float] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -78,14 +68,6 @@ def _same_line(doc: Document, a: WordRef, b: WordRef) -> bool:
         return False
     box_a, box_b = doc.word(a).box, doc.word(b).box
     return box_a.vertical_overlap(box_b) > 0.5 * min(box_a.height, box_b.height)
-
-
-def split_tag(tag: str) -> tuple[str, str | None]:
-    """``"B-total"`` -> ``("B", "total")``; ``"O"`` -> ``("O", None)``."""
-    if tag == "O" or "-" not in tag:
-        return "O", None
-    prefix, label = tag.split("-", 1)
-    return prefix, label
 
 
 def decode_entities(tagged: Sequence[TaggedWord]) -> list[Entity]:

@@ -38,7 +38,7 @@ a `run` output:
 
 Every feature is a plain function of the document's words and layout, the decoded entities and the output's
 fields and checks, so `run` computes exactly what a fit on labelled documents saw
-(:mod:`docextract.training.confidence_fit`).
+(:mod:`docextract.evaluation.confidence_fit`).
 """
 
 from __future__ import annotations

@@ -61,18 +61,18 @@ def build_output(
     timings_ms: dict[str, int] | None = None,
     include_tokens: bool = False,
     ocr: dict[str, Any] | None = None,
-    field_calibration: Callable[[float], float] | None = None,
     scoring: FieldScoring | None = None,
     split: bool = False,
     labels: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """The full output object for one file. ``tagged``: every word in reading order with its tag;
-    ``field_calibration`` maps raw field confidences to calibrated ones (None: raw, as before); ``scoring``
-    (:mod:`docextract.extraction.scoring`, the model's calibration and review policy) then gives the fields their
-    evidence confidence and review status (without one: the calibration alone and no fitted policy). ``split``:
+    ``scoring`` (:mod:`docextract.extraction.scoring`, the model's field calibration and review policy) maps raw
+    field confidences to calibrated ones and gives the fields their evidence confidence and review status (None:
+    raw confidences and no fitted policy). ``split``:
     an invoice model's file may hold several invoices, each its own document (:mod:`docextract.extraction.segments`;
     a file of one invoice gives the same single document either way). ``labels``: the model's entity labels (None:
     ``model["labels"]``); ``timings_ms`` appear only when given."""
+    field_calibration = scoring.calibration if scoring is not None else None
     ids = token_ids(doc)
     locale = document_locale(doc)
     labels = tuple(labels if labels is not None else (model.get("labels") or ())) if model else ()
@@ -89,8 +89,8 @@ def build_output(
         part_locale = locale if part is doc else document_locale(part)
         part_ids = ids if part is doc else token_ids(part)
         document = _document_fields(part, entities, part_locale, part_ids, field_calibration, index)
-        # every field gets a status; without a scoring, by the calibration alone
-        (scoring or FieldScoring(field_calibration, None, labels)).apply(part, document, entities)
+        # every field gets a status; without a scoring, by raw confidence and no fitted policy
+        (scoring or FieldScoring(None, None, labels)).apply(part, document, entities)
         if len(segments) > 1:
             document["split"] = {"reasons": list(segment.reasons) or ["the file's first page"]}
         documents.append(document)

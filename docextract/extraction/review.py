@@ -28,11 +28,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from docextract.extraction.evidence import is_unnormalised
+from docextract.modeling.model_folder import POLICY_DROPPED_KEY, REVIEW_POLICY_KEY  # noqa: F401  (named here too: where they have always been)
 
-REVIEW_POLICY_KEY = "docextract_review_policy"  # model config key written by `docextract calibrate --fields`
-# model config key written by `finetune` when it dropped the starting model's policy and calibration (fitted for
-# other weights); `calibrate --fields` removes it
-POLICY_DROPPED_KEY = "docextract_review_policy_dropped"
 DEFAULT_PRECISION = 0.99  # the share of accepted fields that must be right
 ACCEPTED, REVIEW = "accepted", "review"
 # The fields without which an invoice cannot be booked: a document needs a person when one of them is not

@@ -14,7 +14,7 @@ from typing import Any, Mapping, Sequence
 
 from docextract.document import Document
 from docextract.errors import ModelRefusedError
-from docextract.extraction.candidate_scorer import SCORER_KEY, CandidateScorer
+from docextract.extraction.candidate_scorer import CandidateScorer
 from docextract.extraction.checks import validate_invoice
 from docextract.extraction.confidence import EvidenceModel, FieldCalibration, model_field_calibration
 from docextract.extraction.doctype import document_type, model_document_types
@@ -23,15 +23,14 @@ from docextract.extraction.identifiers import INVALID_IDENTIFIER_MAX_CONFIDENCE
 from docextract.extraction.evidence import DocumentIndex, field_evidence, is_unnormalised
 from docextract.extraction.review import (
     DEFAULT_PRECISION,
-    POLICY_DROPPED_KEY,
     REVIEW,
-    REVIEW_POLICY_KEY,
     UNNORMALISED_MAX_CONFIDENCE,
     ReviewPolicy,
     field_status,
     required_fields,
     review_validation,
 )
+from docextract.modeling.model_folder import POLICY_DROPPED_KEY, REVIEW_POLICY_KEY, SCORER_KEY, model_labels, read_setting
 
 POLICY_SOURCES = {
     "fitted": "per-field thresholds measured on held-out labelled documents (docextract_review_policy)",
@@ -57,15 +56,15 @@ class FieldScoring:
     def from_model(model, precision: float | None = None) -> FieldScoring:
         """The scoring in ``model``'s config (a malformed one refuses the model, exit 6)."""
         try:
-            policy = ReviewPolicy.from_config(getattr(model.config, REVIEW_POLICY_KEY, None))
+            policy = ReviewPolicy.from_config(read_setting(model, REVIEW_POLICY_KEY))
         except (ValueError, KeyError, TypeError, AttributeError) as error:
             raise ModelRefusedError(f"the model's {REVIEW_POLICY_KEY} is malformed: {error}") from error
         try:
-            candidates = CandidateScorer.from_config(getattr(model.config, SCORER_KEY, None))
+            candidates = CandidateScorer.from_config(read_setting(model, SCORER_KEY))
         except (ValueError, KeyError, TypeError, AttributeError) as error:
             raise ModelRefusedError(f"the model's {SCORER_KEY} is malformed: {error}") from error
-        labels = tuple(sorted({t.split("-", 1)[1] for t in model.config.id2label.values() if "-" in t}))
-        dropped = bool(getattr(model.config, POLICY_DROPPED_KEY, None))
+        labels = model_labels(model)
+        dropped = bool(read_setting(model, POLICY_DROPPED_KEY))
         return FieldScoring(model_field_calibration(model), policy, labels, precision, candidates, dropped)
 
     @property

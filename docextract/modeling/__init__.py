@@ -1,7 +1,7 @@
 """The layout encoder family: LSPE-LayoutLM, DocPolarBERT, LayoutCosformer, LayoutLM, LAGaBi, LayoutLinformer.
 
 One BERT-compatible encoder with pluggable positions, relative layout biases and attention kernels
-(/work/shared/docs/model-spec.md); each paper's model and ablation is a :class:`LayoutConfig`. Users pick
+(docs/models.md); each paper's model and ablation is a :class:`LayoutConfig`. Users pick
 a named preset: ``from_preset("docpolarbert", num_labels=7)``.
 
 The names below load on first use (PEP 562): they are transformers models, and importing transformers costs

@@ -57,7 +57,7 @@ class SoftmaxSelfAttention(QKVProjections):
     """``softmax(QK^T/sqrt(d) + bias + mask) V`` through PyTorch SDPA with a float mask.
 
     The mask carries padding plus any layer-independent layout bias (LAGaBi, squircle, cross); the
-    DocPolarBERT Shaw term depends on this layer's queries, so it is added here (spec §0.3).
+    DocPolarBERT Shaw term depends on this layer's queries, so it is added here (docs/models.md §0.3).
     """
 
     def __init__(self, config):
@@ -88,7 +88,7 @@ def cosformer_context(query: torch.Tensor, key: torch.Tensor, value: torch.Tenso
 
 
 class CosformerSelfAttention(QKVProjections):
-    """LayoutCosformer attention (spec §4.4): ReLU features, pad keys zeroed, re-weighted linear attention,
+    """LayoutCosformer attention (docs/models.md §4.4): ReLU features, pad keys zeroed, re-weighted linear attention,
     then the extra ``w_o`` projection of the official code (before BERT's own output projection)."""
 
     def __init__(self, config):
@@ -102,7 +102,7 @@ class CosformerSelfAttention(QKVProjections):
 
 
 class LinformerSelfAttention(QKVProjections):
-    """LayoutLinformer attention (spec §4.3): keys and values compressed along the sequence by learned
+    """LayoutLinformer attention (docs/models.md §4.3): keys and values compressed along the sequence by learned
     ``E, F`` (max_len x k, shared by heads), padded keys zeroed, then softmax over the k compressed keys."""
 
     def __init__(self, config):

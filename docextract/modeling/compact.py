@@ -18,8 +18,9 @@ import torch
 from safetensors.torch import load_file, save
 
 from docextract.files import write_bytes_atomic
+from docextract.modeling.model_folder import COMPACT_KEY
 
-COMPACT_MARKER = "docextract_compact"  # config.json key saying which tensors are int8
+COMPACT_MARKER = COMPACT_KEY  # config.json key saying which tensors are int8
 INT8_SUFFIX, SCALE_SUFFIX = ".int8", ".scale"
 INT8_TENSORS = ("layout.embeddings.word_embeddings.weight", "layout.embeddings.position_embeddings.weight")
 INT8_MIN_ROWS = 4096  # shorter tables (MiniLM's 512 positions) stay fp16: they are small

@@ -2,7 +2,7 @@
 
 Defaults are MiniLM-L6's dimensions (384 hidden, 12 heads of 32, 6 layers, 512 positions, vocab
 30522) with every layout part switched off, so that ``LayoutConfig()`` is plain MiniLM. The
-presets in :mod:`docextract.modeling.presets` turn the parts on (see /work/shared/docs/model-spec.md §5).
+presets in :mod:`docextract.modeling.presets` turn the parts on (see docs/models.md §5).
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ class LayoutConfig(PretrainedConfig):
         position_2d: str = "none",
         position_2d_size: bool = True,  # also embed box width and height (HF LayoutLM), not only corners
         max_2d_position_embeddings: int = 1024,
-        lspe_ffn_dim: int = 1536,  # spec §1b [A]: d_ff = 4 * hidden
+        lspe_ffn_dim: int = 1536,  # docs/models.md §1b (our choice): d_ff = 4 * hidden
         # how a learned 1D table longer than the pretrained one is initialised (Longformer copy-init)
         position_extension: str = "tile",
         # relative layout bias (DocPolarBERT, LAGaBi, long-range paper)

@@ -1,4 +1,4 @@
-"""cosFormer linear attention with cos re-weighting and the separable 2D biases (long-range paper §3.3, spec §4.4).
+"""cosFormer linear attention with cos re-weighting and the separable 2D biases (long-range paper §3.3, docs/models.md §4.4).
 
 Weights are ``phi(q_i).phi(k_j) * B_ij`` normalised over j, with ``phi = ReLU``, no 1/sqrt(d), and a
 re-weighting kernel ``B_ij = sum_f w_if w_jf`` that is a sum of separable products, so it can be folded

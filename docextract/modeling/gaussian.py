@@ -1,4 +1,4 @@
-"""LAGaBi: layout attention with Gaussian biases (Zhu et al., EMNLP 2023 Findings), spec §3.
+"""LAGaBi: layout attention with Gaussian biases (Zhu et al., EMNLP 2023 Findings), docs/models.md §3.
 
 Each head has a 2D Gaussian kernel over the polar coordinates (rho, theta) of key j around query i;
 ``bias = alpha (g - 1)`` in [-alpha, 0] is added to the attention scores (paper eq. 3-5). Four
@@ -16,7 +16,7 @@ from docextract.modeling.geometry import GRID_SIZE, pairwise_offsets
 
 LAGABI_ALPHA = 4.0  # paper §4.4: tuned on CORD val
 GAUSSIAN_EPS = 1e-14  # official code, inside the variance
-SIGMA_INIT_MIN = 0.05  # spec §3b [A]: keep sigma away from 0 at init
+SIGMA_INIT_MIN = 0.05  # docs/models.md §3b (our choice): keep sigma away from 0 at init
 MU_INIT_MAX = 0.01  # intended init (commented out in the code): mu ~ U(0, 0.01), sigma ~ U(0, 1)
 
 

@@ -1,6 +1,6 @@
 """Box geometry shared by the relative layout biases: centres, validity, pairwise offsets.
 
-Boxes are ``(x0, y0, x1, y1)`` integers on the per-page 0..1000 grid, y pointing down (spec conventions).
+Boxes are ``(x0, y0, x1, y1)`` integers on the per-page 0..1000 grid, y pointing down (docs/models.md §0.1).
 """
 
 from __future__ import annotations

@@ -102,7 +102,7 @@ class LayoutPretrainingOutput(ModelOutput):
 
 class LayoutForPretraining(LayoutPreTrainedModel):
     """Masked LM on the masked positions only, plus DocPolarBERT's 1-LOP head (local order 0..10 of tokens
-    whose 1D position was hidden); ``loss = mlm + lop_loss_weight * lop`` (0.5, official code, spec §2a)."""
+    whose 1D position was hidden); ``loss = mlm + lop_loss_weight * lop`` (0.5, official code, docs/models.md §2a)."""
 
     def __init__(self, config: LayoutConfig):
         super().__init__(config)

@@ -1,4 +1,4 @@
-"""The long-range paper's fixed 2D attention kernels (Douzon et al. 2023 §3.2, spec §4.2).
+"""The long-range paper's fixed 2D attention kernels (Douzon et al. 2023 §3.2, docs/models.md §4.2).
 
 Squircle ``cos(pi/2 dx/1000) cos(pi/2 dy/1000)`` and cross ``max(cos(pi/2 dx/1000), cos(pi/2 dy/1000))``
 over box centres: 1 on the diagonal, in [0, 1], not learned, the same for all heads and layers.

@@ -10,6 +10,8 @@ so `docextract run` computes exactly what `finetune` trained without loading tra
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import torch
 from torch import nn
 
@@ -21,6 +23,9 @@ from docextract.modeling.geometry import GRID_SIZE
 from docextract.modeling.kernels2d import cross_kernel, log_kernel_bias, squircle_kernel
 from docextract.modeling.polar import PolarShawTables
 from docextract.modeling.positions import Layout2DEmbedding, PositionEncoder
+
+if TYPE_CHECKING:  # the annotation only: the config class needs transformers, which `run` never imports
+    from docextract.modeling.config import LayoutConfig
 
 
 def activation(name: str) -> nn.Module:

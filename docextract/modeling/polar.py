@@ -1,4 +1,4 @@
-"""DocPolarBERT relative polar attention (Uthayasooriyar et al. 2025), spec §2 and §0.2-0.3.
+"""DocPolarBERT relative polar attention (Uthayasooriyar et al. 2025), docs/models.md §2 and §0.2-0.3.
 
 The key of each (query i, key j) pair gets two learned vectors added, one for the distance bucket
 and one for the angle bucket of key j seen from query i (Shaw et al.'s key term, paper §3.1):
@@ -17,7 +17,7 @@ from torch import nn
 
 from docextract.modeling.geometry import box_centres, pairwise_offsets, valid_boxes
 
-# Angle buckets (official code; the paper only says "8 buckets"), spec §2a.
+# Angle buckets (official code; the paper only says "8 buckets"), docs/models.md §2a.
 ANGLE_SELF = 0
 ANGLE_RIGHT = 1  # same row, key to the right
 ANGLE_ABOVE = 2  # same column, key above
@@ -32,9 +32,9 @@ ANGLE_BUCKETS = 14
 def t5_relative_bucket(
     relative: torch.Tensor, num_buckets: int, max_distance: int, bidirectional: bool = True
 ) -> torch.Tensor:
-    """T5 / LayoutLMv3 log buckets of an integer offset (spec §0.2), int64, same shape as ``relative``.
+    """T5 / LayoutLMv3 log buckets of an integer offset (docs/models.md §0.2), int64, same shape as ``relative``.
 
-    ``bidirectional=False`` is the one-sided variant for non-negative distances (spec §0.2 caveat):
+    ``bidirectional=False`` is the one-sided variant for non-negative distances (docs/models.md §0.2 caveat):
     the whole range of buckets is spent on ``relative >= 0``.
     """
     if bidirectional:
@@ -53,7 +53,7 @@ def t5_relative_bucket(
 
 
 def polar_angle_buckets(bbox: torch.Tensor, valid: torch.Tensor) -> torch.Tensor:
-    """DocPolarBERT angle bucket of every pair (spec §2a, official code's 14 classes): (B,S,4),(B,S) -> (B,S,S) uint8.
+    """DocPolarBERT angle bucket of every pair (docs/models.md §2a, official code's 14 classes): (B,S,4),(B,S) -> (B,S,S) uint8.
 
     ``phi = (360 - atan2(dy, dx)) mod 360`` in degrees with y up (0 = key to the right, 90 = above);
     overlapping box projections give the same-row/same-column classes 1-4 (later rules win), the
@@ -128,7 +128,7 @@ def distance_quantile_buckets(distances: torch.Tensor, pair_valid: torch.Tensor,
 
     bucket 0 is ``rho <= q0`` (the minimum), k is ``q_{k-1} < rho <= q_k``; invalid pairs get ``bins + 1``
     (a zero vector). The official code pools the whole batch, so a document's buckets depend on its
-    batch mates (spec §2e.2); here they never do. (B,S,S) fp32, (B,S,S) bool -> (B,S,S) uint8.
+    batch mates (docs/models.md §2e, point 2); here they never do. (B,S,S) fp32, (B,S,S) bool -> (B,S,S) uint8.
     ``valid`` (B,S), when ``pair_valid`` is its outer product (as the model's is), takes the quantiles from half the
     sort (:func:`symmetric_quantiles`; the same buckets).
     """
@@ -151,7 +151,7 @@ def distance_quantile_buckets(distances: torch.Tensor, pair_valid: torch.Tensor,
 
 def distance_t5_buckets(distances: torch.Tensor, pair_valid: torch.Tensor, bins: int, max_distance: int) -> torch.Tensor:
     """The "LayoutLMv2/v3 bucketing" ablation (DocPolarBERT Table 8): one-sided T5 log buckets of the rounded
-    distance (spec §0.2 caveat); invalid pairs get ``bins + 1``. (B,S,S) -> (B,S,S) uint8."""
+    distance (docs/models.md §0.2 caveat); invalid pairs get ``bins + 1``. (B,S,S) -> (B,S,S) uint8."""
     buckets = t5_relative_bucket(distances.round().long(), bins, max_distance, bidirectional=False)
     return torch.where(pair_valid, buckets, bins + 1).to(torch.uint8)
 
@@ -177,7 +177,7 @@ class PolarTables:
 
 def shaw_bias(scaled_query: torch.Tensor, tables: PolarTables, indices: PolarIndices,
               mask_value: float | None = None, mask_dtype: torch.dtype = torch.float32) -> torch.Tensor:
-    """Shaw key term ``bias[b,h,i,j] = q_i . (E_dist[bd_ij] + E_ang[ba_ij] (+ E_1d[b1_ij]))`` (spec §0.3).
+    """Shaw key term ``bias[b,h,i,j] = q_i . (E_dist[bd_ij] + E_ang[ba_ij] (+ E_1d[b1_ij]))`` (docs/models.md §0.3).
 
     Small matmuls of the queries with each table, the distance and angle scores combined into one
     (B,H,S,Kd*Ka) table so that a single gather serves both; O(B*H*S*K*d + B*H*S^2), never (B,S,S,d).
@@ -240,7 +240,7 @@ class PolarShawTables(nn.Module):
         zero = self.distance_table.new_zeros(1, self.distance_table.shape[1])
         rel1d = None
         if self.rel1d != "off":
-            # "frozen" reproduces the official code, which gathers this table under no_grad (spec §2e.3)
+            # "frozen" reproduces the official code, which gathers this table under no_grad (docs/models.md §2e, point 3)
             rel1d = self.rel1d_table.detach() if self.rel1d == "frozen" else self.rel1d_table
         return PolarTables(torch.cat((self.distance_table, zero)), torch.cat((self.angle_table, zero)), rel1d)
 
@@ -260,7 +260,7 @@ class PolarShawTables(nn.Module):
         masked = torch.where(padded_key, (self.distance_bins + 2) * ANGLE_BUCKETS, pair)
         rel1d = None
         if self.rel1d != "off":
-            positions = torch.arange(bbox.shape[1], device=bbox.device)  # raw sequence indices (spec §2a)
+            positions = torch.arange(bbox.shape[1], device=bbox.device)  # raw sequence indices (docs/models.md §2a)
             relative = positions.unsqueeze(0) - positions.unsqueeze(1)  # (S, S): j - i
             rel1d = t5_relative_bucket(relative, self.rel1d_buckets, self.rel1d_max_distance)[None, None]  # (1,1,S,S)
         return PolarIndices(pair, rel1d, masked)

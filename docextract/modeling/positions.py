@@ -1,6 +1,6 @@
 """Absolute position encodings: learned tables, sinusoids, and LSPE (learnable sinusoidal) for 1D and 2D.
 
-LSPE paper (Dai-style LayoutLM, AACL-IJCNLP 2022 Findings), spec §1: every position value p (a token
+LSPE paper (Dai-style LayoutLM, AACL-IJCNLP 2022 Findings), docs/models.md §1: every position value p (a token
 index, or a 0..1000 box coordinate) is encoded as ``PE_sine(p)``, ``FFN(PE_sine(p))`` (LSPE, eq. 2) or
 ``PE_sine(p) + FFN(PE_sine(p))`` (LSPE with skip connection, eq. 3); separate FFNs for 1D, x, y, w, h.
 """
@@ -17,7 +17,7 @@ INFERENCE_TABLE_MIN_ROWS = 1024  # covers the 0..1000 grid and a 512-token windo
 
 
 def sinusoid(values: torch.Tensor, dim: int) -> torch.Tensor:
-    """LSPE eq. 1 / survey §1: ``[sin(p/10000^(2k/D)), cos(p/10000^(2k/D))]`` interleaved; (...,) -> (..., dim) fp32."""
+    """LSPE eq. 1 / docs/models.md §0.4: ``[sin(p/10000^(2k/D)), cos(p/10000^(2k/D))]`` interleaved; (...,) -> (..., dim) fp32."""
     half = torch.arange(0, dim, 2, device=values.device, dtype=torch.float32)  # (dim/2,)
     inv_freq = torch.exp(-math.log(SINUSOID_BASE) * half / dim)  # (dim/2,)
     angles = values.to(torch.float32).unsqueeze(-1) * inv_freq  # (..., dim/2)
@@ -29,7 +29,7 @@ class LspeEncoding(nn.Module):
     """LSPE eq. 2 ``W2 GELU(W1 PE_sine(p) + b1) + b2``; with ``skip`` eq. 3 adds ``PE_sine(p)`` back.
 
     The FFN runs on the distinct values present (at most 1001 coordinates, or S positions), not on
-    every token, then is gathered per token (spec §1c): cost independent of the batch size, and
+    every token, then is gathered per token (docs/models.md §1c): cost independent of the batch size, and
     gradients flow through the gather into the FFN.
     """
 
@@ -96,7 +96,7 @@ class PositionEncoder(nn.Module):
 class Layout2DEmbedding(nn.Module):
     """LSPE eq. 4 / LayoutLM: ``X(x0) + Y(y0) + X(x1) + Y(y1) [+ H(y1-y0) + W(x1-x0)]``, one encoder per axis.
 
-    One X encoder is shared by left and right and one Y by top and bottom (HF LayoutLM, spec §0.1).
+    One X encoder is shared by left and right and one Y by top and bottom (HF LayoutLM, docs/models.md §0.1).
     """
 
     def __init__(self, kind: str, dim: int, table_size: int, ffn_dim: int, with_size: bool):

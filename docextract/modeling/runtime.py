@@ -24,12 +24,12 @@ from torch import nn
 
 from docextract.errors import ModelRefusedError
 from docextract.modeling.layers import LayoutEncoderParts
+from docextract.modeling.model_folder import COMPUTE_KEY, read_setting
 from docextract.modeling.saved_config import SavedConfig
 
 INDEX_FILE = "model.safetensors.index.json"
-# config.json key: the arithmetic the model runs in at inference, chosen per model by an accuracy gate
+# COMPUTE_KEY: the arithmetic the model runs in at inference, chosen per model by an accuracy gate
 # (benchmarks/arithmetic_gate.py) and written by `scripts/ship_model.py --compute`. Absent: float32.
-COMPUTE_KEY = "docextract_compute"
 FLOAT32, BFLOAT16, INT8_LINEAR = "float32", "bfloat16", "int8-linear"
 COMPUTES = (FLOAT32, BFLOAT16, INT8_LINEAR)
 
@@ -161,4 +161,4 @@ def load_runtime_model(folder: Path, compute: str | None = None) -> RuntimeToken
         model.load_state_dict(state, strict=True, assign=True)
     except RuntimeError as error:  # a tensor whose shape the config does not give
         raise ModelRefusedError(f"the weights do not fit the model's config.json: {error}", path=str(folder)) from error
-    return use_compute(model.eval(), compute or getattr(config, COMPUTE_KEY, FLOAT32))
+    return use_compute(model.eval(), compute or read_setting(config, COMPUTE_KEY, FLOAT32))

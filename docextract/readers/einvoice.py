@@ -9,7 +9,7 @@ An e-invoice is a PDF whose attachments include the invoice as structured data, 
 :func:`read_embedded_invoice` finds the invoice attachment (``factur-x.xml``, ``zugferd-invoice.xml``,
 ``ZUGFeRD-invoice.xml``, ``xrechnung.xml``, or any ``.xml`` attachment whose root element is one of the three)
 with pypdfium2 and parses it with the standard library's ElementTree into one :class:`EmbeddedInvoice`
-whose fields use the invoice model's vocabulary (``docextract/synth/labels.py``), typed: ``datetime.date``,
+whose fields use the invoice model's vocabulary (``docextract/vocabulary.py``), typed: ``datetime.date``,
 ``Decimal`` amounts, ISO 4217 currency codes. The XML may state more than the page prints; where it is
 printed is for :mod:`docextract.extraction.locate` to find.
 
@@ -29,6 +29,7 @@ from typing import Any, Callable
 
 from docextract.errors import InputError
 from docextract.readers.source import Source
+from docextract.vocabulary import DOCUMENT_LABELS
 
 KNOWN_NAMES = ("factur-x.xml", "zugferd-invoice.xml", "xrechnung.xml", "order-x.xml")
 MAX_XML_BYTES = 50 * 1024 * 1024  # XRechnung files with base64 attachments inside reach a few MB
@@ -123,10 +124,7 @@ class EmbeddedInvoice:
 
     def field_values(self) -> dict[str, Any]:
         """Field name -> typed value (str, date, Decimal, or PostalAddress), only the fields the XML states."""
-        names = ("invoice_number", "invoice_date", "due_date", "purchase_order", "vendor_name", "vendor_address",
-                 "vendor_tax_id", "customer_name", "billing_address", "shipping_address", "subtotal", "total_tax", "total",
-                 "amount_due", "currency", "payment_terms", "iban", "bic")
-        values = {name: getattr(self, name) for name in names}
+        values = {name: getattr(self, name) for name in (*DOCUMENT_LABELS, "bic")}
         return {name: value for name, value in values.items()
                 if value is not None and value != "" and not (isinstance(value, PostalAddress) and not value)}
 

@@ -1,4 +1,4 @@
-"""Resource limits the readers enforce before they allocate (reliability.md goal G6).
+"""Resource limits the readers enforce before they allocate.
 
 Every limit is checked on sizes a file *declares* (image headers, PDF page boxes) before any
 pixels are decoded or rendered, so a tiny hostile file cannot make docextract allocate gigabytes.

@@ -21,7 +21,7 @@ from docextract.synth.blocks import Style
 from docextract.synth.canvas import Canvas
 from docextract.synth.content import LOCALES, InvoiceContent, choose_locale, content_traits, sample_invoice
 from docextract.synth.labelling import Region, WordLabel, label_document, read_pdf_words
-from docextract.synth.labels import INVOICE_LABELS
+from docextract.vocabulary import INVOICE_LABELS
 from docextract.synth.layouts import FAMILIES, Family
 from docextract.synth.scan import rotate_regions, rotate_words, save_scan, scan_pdf
 

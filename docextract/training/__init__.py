@@ -1,4 +1,4 @@
-"""Training beside the pipeline: finetune, pretrain, evaluate and calibrate models on labelled documents.
+"""Training beside the pipeline: finetune and pretrain models on labelled documents (measuring them: docextract.evaluation).
 
 Nothing on the inference path (`docextract run`) imports this package.
 """

@@ -17,21 +17,24 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from docextract.data.augment import global_block_shuffle, neighbour_block_swap
-from docextract.data.labelled import LabelledDocument, read_jsonl
-from docextract.data.tagging import encode_window, labels_for
+from docextract.data.labelled import LabelledDocument, load_documents
+from docextract.data.tagging import encode_window
 from docextract.data.validate import errors as validation_errors
 from docextract.data.validate import validate_files
 from docextract.errors import InputError, UsageError
 from docextract.extraction.entities import split_tag
 from docextract.files import replace_folder_atomic, write_bytes_atomic
 from docextract.modeling.batching import IGNORE_INDEX
-from docextract.training.evaluate import EvalSettings, evaluate_model, prepare_for_model
+from docextract.modeling.model_folder import (
+    CROSS_PAGES_KEY, REPLAY_KEY, SCHEME_KEY, STRIDE_KEY, WINDOW_TOKENS_KEY, write_settings,
+)
+from docextract.modeling.model_folder import model_scheme as read_scheme
+from docextract.evaluation.evaluate import EvalSettings, evaluate_model, prepare_for_model
 from docextract.training.loop import TrainConfig, train
 
 AUGMENTATIONS = ("none", "global-shuffle", "neighbour-swap")
@@ -74,7 +77,7 @@ class FinetuneOptions:
     augment_copies: int = 1
     limit: int | None = None  # use only the first N documents of each file (quick runs)
     model_overrides: dict[str, Any] = field(default_factory=dict)
-    # Fit the softmax temperature on the eval documents at the end (docextract/training/calibration.py). They also
+    # Fit the softmax temperature on the eval documents at the end (docextract/evaluation/calibration.py). They also
     # picked the best epoch, so a separate set with `docextract calibrate` is the cleaner measurement.
     calibrate: bool = False
     # Share of training windows with no entity that are kept (seeded). Long contracts are mostly pages
@@ -103,16 +106,6 @@ class FinetuneOptions:
     repeat: int | None = None  # the training files' windows per epoch (None: CONTINUE_REPEAT with a replay, else 1)
     pull: float | None = None  # L2 pull towards the starting weights (None: CONTINUE_PULL from a model's head, else 0)
     save: str = "compact"  # the final model: compact (fp16, int8 word embeddings: modeling/compact.py) or full fp32
-
-
-def load_documents(files: Sequence[Path], limit: int | None = None) -> list[LabelledDocument]:
-    docs: list[LabelledDocument] = []
-    for path in files:
-        for i, doc in enumerate(read_jsonl(path)):
-            if limit is not None and i >= limit:
-                break
-            docs.append(doc)
-    return docs
 
 
 def label_set_of(documents: Sequence[LabelledDocument]) -> list[str]:
@@ -243,7 +236,7 @@ def resolve_start(options: FinetuneOptions, config) -> tuple[FinetuneOptions, li
     from docextract.training.heads import head_tags
     from docextract.training.replay import recorded_recipe
 
-    model_scheme = getattr(config, "docextract_scheme", None) or "BIO"
+    model_scheme = read_scheme(config)
     tags = head_tags(config, model_scheme)
     scheme = options.scheme or (model_scheme if tags is not None else "BIO")
     if tags is not None and not options.new_head and scheme != model_scheme:
@@ -252,7 +245,7 @@ def resolve_start(options: FinetuneOptions, config) -> tuple[FinetuneOptions, li
     continuing = tags is not None and not options.new_head
     recipe = recorded_recipe(config) if continuing else None
     if options.replay_synth and recipe is None:
-        why = "has no trained head to keep" if tags is None else "records no synthetic recipe (docextract_replay)"
+        why = "has no trained head to keep" if tags is None else f"records no synthetic recipe ({REPLAY_KEY})"
         raise UsageError(f"--replay-synth {options.replay_synth}: {options.model} {why}; name replay data with --replay")
     replay_synth = options.replay_synth if options.replay_synth is not None else (
         CONTINUE_REPLAY_SYNTH if recipe is not None else 0)
@@ -307,12 +300,9 @@ def build_model(name_or_folder: str, labels: list[str], overrides: dict[str, Any
 
 
 def fitted_keys() -> tuple[str, ...]:
-    from docextract.extraction.confidence import FIELD_CALIBRATION_KEY
-    from docextract.extraction.review import REVIEW_POLICY_KEY
-    from docextract.inference import TEMPERATURE_KEY
-    from docextract.modeling.compact import COMPACT_MARKER
+    from docextract.modeling.model_folder import COMPACT_KEY, FITTED_KEYS
 
-    return TEMPERATURE_KEY, FIELD_CALIBRATION_KEY, REVIEW_POLICY_KEY, COMPACT_MARKER
+    return (*FITTED_KEYS, COMPACT_KEY)
 
 
 # What was fitted to a model's outputs (temperature, field calibration, review policy) does not hold for the weights
@@ -327,7 +317,7 @@ def finetune(options: FinetuneOptions, *, on_step: Callable | None = None, on_ep
     from docextract.modeling.tokenizer import load_tokenizer
     from docextract.training.heads import plan_labels
     from docextract.training.loop import check_device
-    from docextract.training.replay import REPLAY_KEY, recorded_recipe, synth_recipe_beside, synthetic_replay, weighted
+    from docextract.training.replay import recorded_recipe, synth_recipe_beside, synthetic_replay, weighted
 
     note = on_note or (lambda line: None)
     check_device(options.device, options.mixed_precision)  # a GPU that is not there fails before the data is read
@@ -370,10 +360,8 @@ def finetune(options: FinetuneOptions, *, on_step: Callable | None = None, on_ep
     torch.manual_seed(options.seed)  # the fresh layout and classifier weights are part of "same seed, same model"
     model = build_model(options.model, labels, options.model_overrides, kept=plan.kept)
     model.layout.checkpoint_layers = options.gradient_checkpointing
-    model.config.docextract_window_tokens = options.max_tokens
-    model.config.docextract_scheme = options.scheme
-    model.config.docextract_stride = options.stride
-    model.config.docextract_cross_pages = options.cross_pages
+    write_settings(model.config, {WINDOW_TOKENS_KEY: options.max_tokens, SCHEME_KEY: options.scheme,
+                                  STRIDE_KEY: options.stride, CROSS_PAGES_KEY: options.cross_pages})
     model.config.entity_loss_weight = options.entity_weight
     own_recipe = synth_recipe_beside(options.train_files)
     if own_recipe is not None or recipe is not None:  # what a later finetune of this model replays
@@ -413,7 +401,7 @@ def finetune(options: FinetuneOptions, *, on_step: Callable | None = None, on_ep
     final = Path(options.output_dir) / "model"
     best = Path(options.output_dir) / "best"
     if dropped:
-        from docextract.extraction.review import POLICY_DROPPED_KEY
+        from docextract.modeling.model_folder import POLICY_DROPPED_KEY
 
         setattr(model.config, POLICY_DROPPED_KEY, {"by": "finetune", "from": options.model, "dropped": dropped})
 
@@ -458,9 +446,7 @@ def finetune(options: FinetuneOptions, *, on_step: Callable | None = None, on_ep
 
 def _fitted_for_other_weights(name_or_folder: str) -> list[str]:
     """What the starting folder's config.json holds that was fitted to its outputs and that finetuning drops."""
-    from docextract.extraction.confidence import FIELD_CALIBRATION_KEY
-    from docextract.extraction.review import REVIEW_POLICY_KEY
-    from docextract.inference import TEMPERATURE_KEY
+    from docextract.modeling.model_folder import FIELD_CALIBRATION_KEY, REVIEW_POLICY_KEY, TEMPERATURE_KEY
     from docextract.modeling.presets import PRESETS
 
     if name_or_folder in PRESETS:
@@ -473,8 +459,8 @@ def _fitted_for_other_weights(name_or_folder: str) -> list[str]:
 
 def _calibrate_final(folder: Path, tokenizer, eval_docs: Sequence[LabelledDocument]) -> dict[str, Any]:
     """Fit the final model's temperature on the eval documents and write it into its config.json."""
-    from docextract.pipeline import load_model
-    from docextract.training.calibration import calibrate, write_temperature
+    from docextract.modeling.loader import load_model
+    from docextract.evaluation.calibration import calibrate, write_temperature
 
     model, _ = load_model(str(folder))  # compact or full, as `run` loads it
     report = calibrate(model, tokenizer, eval_docs)

@@ -1,4 +1,4 @@
-"""Pre-training inputs: masked-LM and 1D local-order (1-LOP) labels on encoded windows (model-spec §2a).
+"""Pre-training inputs: masked-LM and 1D local-order (1-LOP) labels on encoded windows (docs/models.md §2a).
 
 * **MLM:** ``mask_rate`` of a window's word sub-tokens (never [CLS]/[SEP]) are chosen; BERT's 80/10/10 rule
   replaces 80% of them by [MASK], 10% by a random ordinary token and leaves 10% unchanged. ``labels`` holds
@@ -7,7 +7,7 @@
   their sub-tokens hidden (``position_mask``: the encoder zeroes their 1D position embedding, i.e. position
   id 0's zero row). Each hidden token must predict its local order inside its text segment (the layout's
   line): 0 for the line's first unit in the window, 1 for the next, ..., clipped to ``lop_max_order``.
-  The unit is the sub-token (default) or the word (``lop_unit``); the spec leaves the definition open.
+  The unit is the sub-token (default) or the word (``lop_unit``); the authors' collator is not published (docs/models.md §2a).
 
 Masks are a pure function of (seed, epoch, window index): the same run gives the same batches, and each
 epoch sees fresh masks, as with a dynamic masking collator.

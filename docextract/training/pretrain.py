@@ -22,6 +22,7 @@ from docextract.document import Document, Window
 from docextract.errors import DocextractError, InputError, MissingDependencyError, UsageError
 from docextract.files import replace_folder_atomic, write_bytes_atomic
 from docextract.modeling.batching import IGNORE_INDEX, collate, encode_words
+from docextract.modeling.model_folder import STRIDE_KEY, WINDOW_TOKENS_KEY, write_settings
 from docextract.training.loop import TrainConfig, train
 from docextract.training.masking import NO_LINE, MaskedWindows, MaskingSettings, MaskVocabulary
 
@@ -40,7 +41,7 @@ class PretrainOptions:
     max_tokens: int = 510
     stride: int = 128
     epochs: int = 3
-    learning_rate: float = 1e-4  # DocPolarBERT's pre-training peak lr (spec §2b)
+    learning_rate: float = 1e-4  # DocPolarBERT's pre-training peak lr (docs/models.md §2b)
     batch_size: int = 8
     grad_accumulation: int = 1
     warmup_ratio: float = 0.1
@@ -289,8 +290,7 @@ def pretrain(options: PretrainOptions, *, on_step: Callable | None = None, on_ep
         model, windows, evaluate, metric, next_epoch = _distillation_setup(options, tokenizer, train_docs, heldout_docs, on_epoch)
     else:
         model, windows, evaluate, metric, next_epoch = _masked_lm_setup(options, tokenizer, train_docs, heldout_docs, on_epoch)
-    model.config.docextract_window_tokens = options.max_tokens
-    model.config.docextract_stride = options.stride
+    write_settings(model.config, {WINDOW_TOKENS_KEY: options.max_tokens, STRIDE_KEY: options.stride})
 
     config = TrainConfig(
         output_dir=options.output_dir, epochs=options.epochs, learning_rate=options.learning_rate,

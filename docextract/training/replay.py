@@ -23,8 +23,8 @@ from typing import Any, Callable, Mapping, Sequence
 from docextract.data.labelled import LabelledDocument, read_jsonl, write_jsonl
 from docextract.errors import UsageError
 from docextract.files import write_bytes_atomic
+from docextract.modeling.model_folder import REPLAY_KEY, read_setting
 
-REPLAY_KEY = "docextract_replay"  # model config: {"synth": the synth-config.json of the synthetic training set}
 SYNTH_CONFIG = "synth-config.json"  # what `docextract synth` writes beside labels.jsonl
 STAMP = "replay.json"  # in the replay folder: which recipe and documents it holds (reused on resume)
 
@@ -46,7 +46,7 @@ def synth_recipe_beside(train_files: Sequence[Path]) -> dict[str, Any] | None:
 
 def recorded_recipe(config: Any) -> dict[str, Any] | None:
     """The synthetic recipe a model's config records (None: the model names none)."""
-    value = getattr(config, REPLAY_KEY, None) if not isinstance(config, Mapping) else config.get(REPLAY_KEY)
+    value = read_setting(config, REPLAY_KEY)
     synth = (value or {}).get("synth") if isinstance(value, Mapping) else None
     return dict(synth) if isinstance(synth, Mapping) else None
 

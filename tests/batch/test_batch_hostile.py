@@ -8,7 +8,6 @@ input, no worker left behind. The shared-data run takes files up to SHARED_MAX_B
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from hostile import EMPTY, OK, UNSUPPORTED, write_hostile_cases
 from test_batch import manifest, no_workers_left
@@ -16,7 +15,7 @@ from test_batch import manifest, no_workers_left
 from docextract.batch.engine import run_batch
 
 READ = "docextract.batch.engine:read_summary"
-HOSTILE_TIMEOUT_S = 30  # seconds per file (reliability.md G4 runs the hostile suite at 30 s)
+HOSTILE_TIMEOUT_S = 30  # seconds per file (the hostile suite's budget for one file)
 HOSTILE_MEMORY_MB = 512  # per-worker cap: the 1 GiB Flate bomb must hit it
 SHARED_MAX_BYTES = 64 * 1024  # default run: the small files (70 of 121, a few seconds)
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".tif", ".tiff")

@@ -11,7 +11,7 @@ from docextract.data.einvoice import LABEL_FIELDS, assign_groups, convert_einvoi
 from docextract.data.labelled import read_jsonl
 from docextract.data.splitting import split_every
 from docextract.data.validate import ERROR, validate_files
-from docextract.synth.labels import DOCUMENT_LABELS
+from docextract.vocabulary import DOCUMENT_LABELS
 
 runner = CliRunner()
 

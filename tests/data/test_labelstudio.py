@@ -35,20 +35,7 @@ def label_studio_python() -> Path | None:
     return candidate
 
 
-@pytest.fixture(scope="module")
-def tiny_model(tmp_path_factory):
-    """A real untrained 1-layer model to finetune from (the converted labels give it a new head)."""
-    import torch
-
-    from docextract.modeling import from_preset
-
-    labels = ["O", "B-total", "I-total"]
-    torch.manual_seed(0)
-    model = from_preset("lspe-layoutlm", num_labels=len(labels), id2label=dict(enumerate(labels)),
-                        label2id={l: i for i, l in enumerate(labels)}, num_hidden_layers=1)
-    folder = tmp_path_factory.mktemp("tiny")
-    model.save_pretrained(folder, safe_serialization=True)
-    return folder
+TINY_MODEL_LABELS = ["O", "B-total", "I-total"]  # conftest's tiny_model: one to finetune from (the converted labels give it a new head)
 
 
 @pytest.fixture(scope="module")

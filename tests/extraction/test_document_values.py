@@ -27,7 +27,7 @@ from docextract.extraction.values import (
     policy_for_labels,
     value_pairs,
 )
-from docextract.training.evaluate import EvalSettings, count_pairs, pair_report, score_tagged
+from docextract.evaluation.evaluate import EvalSettings, count_pairs, pair_report, score_tagged
 
 NORMALIZERS = {"effective_date": normalize_effective_date, "jurisdiction": normalize_jurisdiction,
                "party": normalize_party, "term": normalize_term}
@@ -210,7 +210,7 @@ def test_kleister_metric_on_hand_made_pairs():
 
 
 def test_evaluate_table_shows_the_kleister_rows():
-    from docextract.commands.train_cmds import _report_table
+    from docextract.commands.evaluate_cmd import _report_table
 
     report = {"precision": 1.0, "recall": 1.0, "f1": 1.0, "per_label": {},
               "kleister": _report(([("party", "Nike Inc.")], [("party", "NIKE Inc.")]))}

@@ -124,8 +124,7 @@ def test_every_field_gets_a_status_and_an_unnormalised_value_is_never_accepted()
     doc, tagged = _document(probability=0.99)
     policy = _policy([(0.0, 0.99, 1.0)])  # everything reached 99%: threshold 0
     scoring = FieldScoring(_evidence_model(), policy, LABELS)
-    output = build_output(doc, tagged, model={"labels": list(LABELS)}, field_calibration=scoring.calibration,
-                          scoring=scoring)
+    output = build_output(doc, tagged, model={"labels": list(LABELS)}, scoring=scoring)
     jsonschema.validate(output, load_schema())
     fields = output["documents"][0]["fields"]
     assert set(fields) >= {"invoice_number", "due_date", "total"}
@@ -147,8 +146,7 @@ def test_precision_moves_the_marks_along_the_same_curve():
     marks = {}
     for precision in (None, 0.95, 0.8):
         scoring = FieldScoring(_evidence_model(), policy, LABELS, precision)
-        output = build_output(doc, tagged, model={"labels": list(LABELS)}, field_calibration=scoring.calibration,
-                              scoring=scoring)
+        output = build_output(doc, tagged, model={"labels": list(LABELS)}, scoring=scoring)
         fields = output["documents"][0]["fields"]
         threshold = {None: 0.97, 0.95: 0.9, 0.8: 0.0}[precision]
         assert scoring.describe()["thresholds"]["total"] == threshold

@@ -1,6 +1,6 @@
 """Field calibration in a model: a calibrated model's `run` output carries the mapped confidences (and the raw
 ones) and stays schema-valid; an uncalibrated model's output is as before; the map survives save/load, compact
-shipping and the CLI; calibration windows are run's. (The fits themselves: tests/training/test_confidence_fit.py.)"""
+shipping and the CLI; calibration windows are run's. (The fits themselves: tests/evaluation/test_confidence_fit.py.)"""
 
 import json
 import math
@@ -26,11 +26,11 @@ from docextract.extraction.evidence import is_unnormalised
 from docextract.extraction.review import REVIEW_POLICY_KEY
 from docextract.extraction.identifiers import INVALID_IDENTIFIER_MAX_CONFIDENCE
 from docextract.extraction.output import load_schema
-from docextract.inference import word_logits
+from docextract.modeling.inference import word_logits
 from docextract.modeling import LayoutForTokenClassification, from_preset
 from docextract.pipeline import RunOptions, document_windows, extract_file, load_model, model_windows
 from docextract.synth.generate import SynthOptions, generate_invoice
-from docextract.training.calibration import collect_logits, write_field_calibration, write_temperature
+from docextract.evaluation.calibration import collect_logits, write_field_calibration, write_temperature
 
 REPO = Path(__file__).resolve().parents[2]
 ROUNDING = 1e-3  # outputs round confidences to 4 places: the map of a rounded raw value differs by about slope x 5e-5
@@ -61,18 +61,11 @@ def test_config_round_trip_and_malformed_maps():
 @pytest.fixture(scope="module")
 def tiny_folder(tmp_path_factory):
     """A real, untrained 1-layer model folder with invoice labels (its confidences are what they are)."""
+    from conftest import save_tiny_model
     from docextract.data.tagging import labels_for
-    from docextract.modeling.tokenizer import load_tokenizer
-    from docextract.synth.labels import INVOICE_LABELS
+    from docextract.vocabulary import INVOICE_LABELS
 
-    torch.manual_seed(0)
-    labels = labels_for(INVOICE_LABELS, "BIO")
-    model = from_preset("lspe-layoutlm", num_labels=len(labels), num_hidden_layers=1,
-                        id2label=dict(enumerate(labels)), label2id={t: i for i, t in enumerate(labels)})
-    folder = tmp_path_factory.mktemp("tiny") / "model"
-    model.save_pretrained(folder, safe_serialization=True)
-    load_tokenizer().save_pretrained(folder)
-    return folder
+    return save_tiny_model(tmp_path_factory.mktemp("tiny") / "model", labels_for(INVOICE_LABELS, "BIO"), tokenizer=True)
 
 
 def test_field_calibration_survives_save_load_and_compact_shipping(tiny_folder, tmp_path):
@@ -229,8 +222,8 @@ def test_calibration_windows_are_the_ones_run_reads_a_cross_page_model_in(tmp_pa
     from docextract.data.labelled import LabelledDocument
     from docextract.data.tagging import labels_for
     from docextract.modeling.tokenizer import load_tokenizer
-    from docextract.synth.labels import INVOICE_LABELS
-    from docextract.training.evaluate import prepare_for_model
+    from docextract.vocabulary import INVOICE_LABELS
+    from docextract.evaluation.evaluate import prepare_for_model
 
     record = generate_invoice(5, 0, SynthOptions(("classic_left",), pages_min=2, pages_max=2), tmp_path)
     ldoc = prepare_for_model(LabelledDocument.from_dict(record))

@@ -100,17 +100,10 @@ def test_stacks_of_real_e_invoices_split_into_their_exact_page_ranges(shared_dat
 @pytest.fixture(scope="module")
 def invoice_model(tmp_path_factory):
     """A real untrained 1-layer model with invoice labels: splitting is for models that read invoice numbers."""
-    import torch
-
-    from docextract.modeling import from_preset
+    from conftest import save_tiny_model
 
     labels = ["O"] + [f"{p}-{l}" for l in ("invoice_number", "total", "invoice_date") for p in ("B", "I")]
-    torch.manual_seed(0)
-    model = from_preset("lspe-layoutlm", num_labels=len(labels), id2label=dict(enumerate(labels)),
-                        label2id={l: i for i, l in enumerate(labels)}, num_hidden_layers=1)
-    folder = tmp_path_factory.mktemp("invoice-model")
-    model.save_pretrained(folder, safe_serialization=True)
-    return folder
+    return save_tiny_model(tmp_path_factory.mktemp("invoice-model"), labels)
 
 
 def test_run_prints_one_document_per_invoice_of_a_stack(synthetic, invoice_model, tmp_path):

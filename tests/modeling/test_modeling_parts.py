@@ -1,4 +1,4 @@
-"""Each paper idea as a small function, checked against the spec's vectors and its slow reference twin."""
+"""Each paper idea as a small function, checked against docs/models.md's vectors and its slow reference twin."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def buckets_of(values, **kwargs):
 
 
 def test_t5_buckets_match_the_spec_boundary_vectors():
-    # spec §0.2, 1D N=32 M=128: per side 0..7 exact, 8-11 -> 8, 12-15 -> 9, 16-22 -> 10, 23-31 -> 11, ... >=91 -> 15
+    # docs/models.md §0.2, 1D N=32 M=128: per side 0..7 exact, 8-11 -> 8, 12-15 -> 9, 16-22 -> 10, 23-31 -> 11, ... >=91 -> 15
     assert buckets_of([0, 7, 8, 11, 12, 22, 23, 31, 32, 45, 46, 63, 64, 90, 91, 5000], num_buckets=32, max_distance=128) == [
         0, 23, 24, 24, 25, 26, 27, 27, 28, 28, 29, 29, 30, 30, 31, 31]
     assert buckets_of([-23, -91, -1], num_buckets=32, max_distance=128) == [11, 15, 1]

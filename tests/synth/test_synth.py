@@ -13,7 +13,7 @@ from docextract.extraction.normalize import parse_number
 from docextract.synth.content import LOCALE_FORMATS, LOCALES, format_date, format_number, format_quantity, sample_invoice
 from docextract.synth.generate import SynthOptions, generate_invoice, render_fitting
 from docextract.synth.labelling import label_document, read_pdf_words
-from docextract.synth.labels import INVOICE_LABELS
+from docextract.vocabulary import INVOICE_LABELS
 from docextract.synth.layouts import FAMILIES, FAMILY_NAMES
 
 

@@ -10,7 +10,7 @@ from docextract.cli import app
 from docextract.document import Document
 from docextract.errors import EXIT_USAGE
 from docextract.files import TEMP_PREFIX
-from docextract.synth.labels import INVOICE_LABELS
+from docextract.vocabulary import INVOICE_LABELS
 
 runner = CliRunner()
 

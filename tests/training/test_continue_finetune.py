@@ -20,7 +20,7 @@ from docextract.modeling import from_preset
 from docextract.modeling.compact import COMPACT_MARKER, save_compact
 from docextract.pipeline import load_model
 from docextract.synth.generate import SynthOptions, generate_invoice
-from docextract.synth.labels import INVOICE_LABELS
+from docextract.vocabulary import INVOICE_LABELS
 from docextract.training.finetune import FinetuneOptions, build_model, finetune
 from docextract.training.heads import plan_labels
 from docextract.training.replay import REPLAY_KEY, synthetic_replay, weighted

@@ -1,7 +1,6 @@
 """A tiny end-to-end finetune -> evaluate on real FUNSD forms, and resume after an interruption."""
 
 import json
-from pathlib import Path
 
 import pytest
 import torch

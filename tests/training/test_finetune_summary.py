@@ -1,7 +1,7 @@
 """What `finetune` says about the epoch it kept: the metric that picked it, and that the first epoch was kept because
 that metric never rose while another did (a tiny run printed "best epoch 1, f1 0.0000" while field F1 rose)."""
 
-from docextract.commands.train_cmds import best_epoch_lines
+from docextract.commands.finetune_cmd import best_epoch_lines
 
 
 def _history(select_by, rows):

@@ -74,8 +74,8 @@ def test_longer_documents_are_cut_into_windows_that_cross_page_boundaries(invoic
     from docextract.data.tagging import labels_for
     from docextract.modeling.batching import IGNORE_INDEX
     from docextract.modeling.tokenizer import load_tokenizer
-    from docextract.synth.labels import INVOICE_LABELS
-    from docextract.training.evaluate import prepare_for_model
+    from docextract.vocabulary import INVOICE_LABELS
+    from docextract.evaluation.evaluate import prepare_for_model
     from docextract.training.finetune import encode_documents
 
     docs = [prepare_for_model(d) for d in read_jsonl(invoices / "labels.jsonl")]
@@ -156,7 +156,7 @@ def test_evaluate_reads_documents_the_way_the_model_was_trained(long_model, invo
 
 
 def test_one_very_long_window_goes_through_alone(long_model):
-    from docextract.inference import INFERENCE_TOKENS_PER_BATCH, token_budget_batches
+    from docextract.modeling.inference import INFERENCE_TOKENS_PER_BATCH, token_budget_batches
 
     short = 512
     assert token_budget_batches([short] * 10) == [range(0, 8), range(8, 10)]

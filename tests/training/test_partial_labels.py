@@ -11,7 +11,7 @@ from docextract.modeling import from_preset
 from docextract.modeling.batching import collate
 from docextract.modeling.heads import partial_label_loss
 from docextract.modeling.tokenizer import load_tokenizer
-from docextract.training.evaluate import only_annotated
+from docextract.evaluation.evaluate import only_annotated
 from docextract.training.finetune import encode_documents, unannotated_tags
 
 TAGS = ["O", "B-total", "I-total", "B-invoice_number", "I-invoice_number"]

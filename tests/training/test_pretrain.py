@@ -1,6 +1,5 @@
 """Pre-training: MLM + 1-LOP masks, unlabelled sources, the loss falls, and finetune starts from the result."""
 
-from pathlib import Path
 
 import pytest
 import torch

@@ -3,61 +3,17 @@
 Used by benchmarks/invoice_eval.py on synthetic invoices, whose labels.jsonl lines carry the true
 normalised ``fields`` (ISO dates, decimal-string amounts, ISO 4217 currency, compact IBAN and VAT id,
 addresses as their lines joined with ", "). A field is right when the output's ``normalized`` value
-equals the truth under the rule of its type (:data:`COMPARISON_RULES`); a missing field is wrong.
+equals the truth under the rule of its type (:data:`docextract.evaluation.field_rules.COMPARISON_RULES`); a missing field is wrong.
 """
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
 from typing import Any, Iterable, Mapping, Sequence
 
-from docextract.training.evaluate import normalize_field
+from docextract.evaluation.field_rules import typed_value_matches
 
 CALIBRATION_BINS = 10  # equal-width confidence bins over [0, 1]
-
-COMPARISON_RULES = {
-    "amount": "the output's normalized.amount equals the true decimal as a number (1190.00 == 1190.0)",
-    "date": "ISO date strings equal",
-    "currency_code": "ISO 4217 codes equal; when the output has no currency field, the currency of its total's money value",
-    "iban": "upper-case, spaces removed, equal",
-    "vat_id": "upper-case, spaces removed, equal",
-    "string": "NFKC, case-folded, commas read as spaces, whitespace collapsed, outer .:; stripped, equal "
-              "(addresses: the truth joins lines with ', ', the output with spaces)",
-}
-
-
-def _text_form(text: str) -> str:
-    return normalize_field(text)
-
-
-def _compact(text: str) -> str:
-    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text)).upper()
-
-
-def _decimal(text: Any) -> Decimal | None:
-    try:
-        return Decimal(str(text))
-    except (InvalidOperation, ValueError):
-        return None
-
-
-def field_is_correct(field: Mapping[str, Any] | None, truth: str) -> bool:
-    """Whether an output field object (schemas/output.schema.json ``field``) holds the true normalised value."""
-    if field is None or field.get("normalized") is None:
-        return False
-    kind, normalized = field.get("type", "string"), field["normalized"]
-    if kind == "amount":
-        predicted, expected = _decimal(normalized.get("amount")), _decimal(truth)
-        return predicted is not None and predicted == expected
-    if kind in ("date", "currency_code"):
-        return str(normalized) == truth.strip()
-    if kind in ("iban", "vat_id"):
-        return _compact(str(normalized)) == _compact(truth)
-    return _text_form(str(normalized)) == _text_form(truth)
-
 
 def output_fields(output: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """The document-level fields of one `run` output (first document), with the currency filled in from
@@ -88,7 +44,7 @@ def judge_output(output: Mapping[str, Any], truth: Mapping[str, Sequence[str]]) 
     judgements = []
     for key, values in sorted(truth.items()):
         field = fields.get(key)
-        correct = any(field_is_correct(field, v) for v in values)
+        correct = any(typed_value_matches(field, v) for v in values)
         judgements.append(FieldJudgement(key, correct, None if field is None else float(field["confidence"]), True))
     for key, field in sorted(fields.items()):
         if key not in truth:

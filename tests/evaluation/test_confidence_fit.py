@@ -10,7 +10,7 @@ import torch
 
 from docextract.extraction.confidence import binary_nll, calibration_from_config
 from docextract.extraction.evidence import FEATURES, logit
-from docextract.training.confidence_fit import (
+from docextract.evaluation.confidence_fit import (
     cross_fitted,
     fit_evidence,
     fit_field_confidence,
@@ -18,7 +18,7 @@ from docextract.training.confidence_fit import (
     fit_platt,
     fit_policy,
 )
-from docextract.training.field_judgements import JudgedField
+from docextract.evaluation.field_judgements import JudgedField
 
 KNOWN_A, KNOWN_B = 1.8, -0.6  # the map the synthetic pairs are drawn from
 PAIRS = 20_000  # enough to pin (a, b) down to a few hundredths

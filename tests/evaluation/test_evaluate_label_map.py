@@ -10,7 +10,7 @@ from docextract.data.labelled import write_jsonl
 from docextract.data.sroie import convert_sroie
 from docextract.data.tagging import document_tags
 from docextract.extraction.entities import TaggedWord
-from docextract.training.evaluate import EvalSettings, map_tag, parse_label_map, prepare_for_model, score_tagged
+from docextract.evaluation.evaluate import EvalSettings, map_tag, parse_label_map, prepare_for_model, score_tagged
 
 SROIE_TO_INVOICE = "company=vendor_name,date=invoice_date,address=vendor_address,total=total"
 DATA_TO_MODEL = {"company": "vendor_name", "date": "invoice_date", "address": "vendor_address", "total": "total"}
@@ -66,14 +66,10 @@ def test_labels_the_map_does_not_name_count_as_outside(receipts):
 @pytest.fixture(scope="module")
 def invoice_model(tmp_path_factory):
     """A real (untrained, 1-layer) model with invoice label names."""
-    from docextract.modeling import from_preset
+    from conftest import save_tiny_model
 
     labels = ["O"] + [f"{p}-{name}" for name in DATA_TO_MODEL.values() for p in "BI"]
-    model = from_preset("lspe-layoutlm", num_labels=len(labels), id2label=dict(enumerate(labels)),
-                        label2id={l: i for i, l in enumerate(labels)}, num_hidden_layers=1)
-    folder = tmp_path_factory.mktemp("invoice-model")
-    model.save_pretrained(folder, safe_serialization=True)
-    return folder
+    return save_tiny_model(tmp_path_factory.mktemp("invoice-model"), labels)
 
 
 def test_evaluate_command_scores_in_the_datas_names(invoice_model, receipts, tmp_path):

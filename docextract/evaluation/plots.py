@@ -37,7 +37,7 @@ def _pyplot(path: Path):
 
 
 def plot_confidence(report: Mapping[str, Any], path: Path, title: str) -> None:
-    """Write the PNG of one ``report["confidence"]`` (:func:`docextract.training.risk_coverage.confidence_report`)."""
+    """Write the PNG of one ``report["confidence"]`` (:func:`docextract.evaluation.risk_coverage.confidence_report`)."""
     plt = _pyplot(path)
     overall = report["overall"]
     fig, (reliability, curve, per_field) = plt.subplots(

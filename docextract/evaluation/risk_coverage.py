@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from docextract.extraction.confidence import binary_nll
-from docextract.training.extraction_eval import CALIBRATION_BINS, expected_calibration_error, reliability_table
+from docextract.evaluation.extraction_eval import CALIBRATION_BINS, expected_calibration_error, reliability_table
 
 PRECISION_TARGETS = (0.99, 0.95)  # the straight-through rates a report gives
 CONFIDENCE_RULE = (
@@ -125,7 +125,7 @@ def _point(point: CurvePoint | None, total: int) -> dict[str, Any]:
 
 
 def confidence_report(judged: Sequence, targets: Sequence[float] = PRECISION_TARGETS) -> dict[str, Any]:
-    """Overall and per-field figures of :class:`docextract.training.field_judgements.JudgedField` s: accuracy,
+    """Overall and per-field figures of :class:`docextract.evaluation.field_judgements.JudgedField` s: accuracy,
     AUROC, ECE, NLL, straight-through at each target, the risk-coverage curve and the reliability table; with
     ``policy`` (accepted/review counts, coverage and precision of the statuses `run` printed)."""
     def items(js) -> list[tuple[float | None, bool, bool, str | None]]:

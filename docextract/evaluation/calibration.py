@@ -7,12 +7,12 @@ computed once. Dividing by a scalar never changes a word's most likely tag, so T
 confidences, never the extracted values. T < 1 sharpens (an under-confident model), T > 1 softens.
 
 A fitted T lives in the model's config.json as ``docextract_temperature``
-(:data:`docextract.inference.TEMPERATURE_KEY`), which inference applies; models without it use 1.0.
+(:data:`docextract.modeling.inference.TEMPERATURE_KEY`), which inference applies; models without it use 1.0.
 Calibration is reported as NLL and expected calibration error (ECE, 10 equal-width bins; the same
 binning as benchmarks/invoice_eval.py) at word level, and at field level on documents with ``fields``.
 
 Fields need their own map (:mod:`docextract.extraction.confidence`, fitted here by :func:`calibrate_fields`,
-`docextract calibrate --fields`, with :mod:`docextract.training.confidence_fit`): a field's confidence, the mean
+`docextract calibrate --fields`, with :mod:`docextract.evaluation.confidence_fit`): a field's confidence, the mean
 of its words' tag probabilities, is not the probability that its value is right, and no word temperature makes
 it so. The same fit writes the review policy (:mod:`docextract.extraction.review`).
 """
@@ -33,13 +33,16 @@ from docextract.data.labelled import LabelledDocument
 from docextract.data.tagging import document_tags
 from docextract.document import WordRef
 from docextract.errors import InputError, OutputError
-from docextract.extraction.confidence import FIELD_CALIBRATION_KEY, FieldCalibration
+from docextract.extraction.confidence import FieldCalibration
 from docextract.extraction.entities import document_locale
-from docextract.extraction.review import DEFAULT_PRECISION, POLICY_DROPPED_KEY, REVIEW_POLICY_KEY, ReviewPolicy
-from docextract.inference import TEMPERATURE_KEY, model_temperature, word_logits
+from docextract.extraction.review import DEFAULT_PRECISION, ReviewPolicy
+from docextract.modeling.inference import model_temperature, word_logits
 from docextract.modeling.batching import IGNORE_INDEX
-from docextract.training.confidence_fit import DEFAULT_FOLDS, fit_field_confidence
-from docextract.training.extraction_eval import CALIBRATION_BINS, expected_calibration_error, reliability_table
+from docextract.modeling.model_folder import (
+    FIELD_CALIBRATION_KEY, POLICY_DROPPED_KEY, REVIEW_POLICY_KEY, TEMPERATURE_KEY, model_scheme, model_tags,
+)
+from docextract.evaluation.confidence_fit import DEFAULT_FOLDS, fit_field_confidence
+from docextract.evaluation.extraction_eval import CALIBRATION_BINS, expected_calibration_error, reliability_table
 
 LBFGS_MAX_ITERATIONS = 100  # a 1-D convex problem (in 1/T); converges in a handful of steps
 MIN_TEMPERATURE, MAX_TEMPERATURE = 0.05, 20.0  # a fit outside this range means the data cannot say
@@ -60,9 +63,9 @@ def collect_logits(model, tokenizer, documents: Sequence[LabelledDocument],
     """Every document's word logits, windowed exactly as `docextract run` windows it for this model
     (:func:`docextract.pipeline.model_windows`: its window size, stride and page crossing)."""
     from docextract.pipeline import model_windows
-    from docextract.training.evaluate import prepare_for_model
+    from docextract.evaluation.evaluate import prepare_for_model
 
-    scheme = getattr(model.config, "docextract_scheme", "BIO")
+    scheme = model_scheme(model)
     label2id = model.config.label2id
     collected = []
     for n, ldoc in enumerate(documents, 1):
@@ -131,8 +134,9 @@ def field_confidence_pairs(collected: Sequence[DocumentLogits], id2label: dict, 
     As ``evaluate``'s field accuracy: documents with ``fields`` only; a field the model did not extract
     has no confidence and is left out, and labels the document's ``fields`` do not name are not judged.
     """
-    from docextract.inference import tagged_words
-    from docextract.training.evaluate import best_entity_per_label, comparable_forms, expected_forms
+    from docextract.modeling.inference import tagged_words
+    from docextract.evaluation.evaluate import best_entity_per_label
+    from docextract.evaluation.field_rules import printed_value_matches
 
     pairs = []
     for c in collected:
@@ -144,7 +148,7 @@ def field_confidence_pairs(collected: Sequence[DocumentLogits], id2label: dict, 
         for key, expected_values in c.document.fields.items():
             if key in best:
                 value_confidence, text = best[key]
-                pairs.append((value_confidence, bool(comparable_forms(key, text, locale) & expected_forms(expected_values))))
+                pairs.append((value_confidence, printed_value_matches(key, text, locale, expected_values)))
     return pairs
 
 
@@ -176,7 +180,7 @@ def calibrate(model, tokenizer, documents: Sequence[LabelledDocument],
                          code="INPUT_EMPTY")
     t = fit_temperature(logits, gold)
     t0 = model_temperature(model)  # "before" is the model as it is now (1.0 unless calibrated already)
-    id2label = {int(k): v for k, v in model.config.id2label.items()}
+    id2label = model_tags(model)
     fields_before = field_confidence_pairs(collected, id2label, t0)
     fields_after = field_confidence_pairs(collected, id2label, t)
     return CalibrationReport(
@@ -192,13 +196,13 @@ def calibrate(model, tokenizer, documents: Sequence[LabelledDocument],
 def judge_collected(model, collected: Sequence[DocumentLogits], scoring=None, label_map: dict | None = None,
                     with_evidence: bool = True) -> list:
     """Every true field of the documents with ``fields``, as `run` outputs it with ``scoring`` (default: the
-    model's own), judged (:func:`docextract.training.field_judgements.judge_document`), with its evidence."""
+    model's own), judged (:func:`docextract.evaluation.field_judgements.judge_document`), with its evidence."""
     from docextract.extraction.scoring import FieldScoring
-    from docextract.inference import tagged_words
-    from docextract.training.field_judgements import judge_document
+    from docextract.modeling.inference import tagged_words
+    from docextract.evaluation.field_judgements import judge_document
 
     scoring = scoring or FieldScoring.from_model(model)
-    id2label = {int(k): v for k, v in model.config.id2label.items()}
+    id2label = model_tags(model)
     t = model_temperature(model)
     judged = []
     for c in collected:

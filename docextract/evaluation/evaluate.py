@@ -12,15 +12,13 @@ predicted labels the map does not name count as O.
 Documents with ``fields`` also get ``report["confidence"]``: every true field as `run` prints it (confidence and
 review status through the model's field scoring), judged by the same field rule, gives the risk-coverage curve,
 the straight-through rate at 99% and 95% precision, AUROC and ECE, overall and per field
-(:mod:`docextract.training.risk_coverage`).
+(:mod:`docextract.evaluation.risk_coverage`).
 Robustness modes change the test documents' reading order (global or neighbour block shuffles) or
 drop 1D positions, to measure how much a model leans on the order it is given.
 """
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -33,12 +31,16 @@ from docextract.data.labelled import LabelledDocument
 from docextract.data.tagging import document_tags
 from docextract.errors import UsageError
 from docextract.extraction.contract_values import kleister_form
-from docextract.extraction.entities import Entity, TaggedWord, decode_entities, document_locale, normalize_value, split_tag
+from docextract.extraction.entities import Entity, TaggedWord, decode_entities, document_locale, split_tag
 from docextract.extraction.fields import decode_document_entities
 from docextract.extraction.scoring import FieldScoring
+from docextract.evaluation.field_rules import (
+    FIELD_ACCURACY_RULE, RUN_FIELD_ACCURACY_RULE, comparable_forms, expected_forms,
+)
 from docextract.extraction.values import document_values, policy_for_labels, value_pairs
-from docextract.inference import tag_words
+from docextract.modeling.inference import tag_words
 from docextract.layout import analyze_layout
+from docextract.modeling.model_folder import model_labels as labels_of_model
 
 ROBUSTNESS_MODES = ("none", "global-shuffle", "neighbour-swap", "drop-1d")
 
@@ -59,27 +61,11 @@ class EvalSettings:
 def settings_for_model(model, **overrides) -> EvalSettings:
     """Settings that window and tag documents the way ``model`` was trained (its scheme, window size,
     stride and cross-page setting), as `run` reads them; ``overrides`` set robustness, seed or label_map."""
-    from docextract.pipeline import model_cross_pages, model_stride, model_window_size
+    from docextract.modeling.model_folder import model_cross_pages, model_scheme, model_stride, model_window_size
 
     window = model_window_size(model)
-    return EvalSettings(scheme=getattr(model.config, "docextract_scheme", "BIO"), max_tokens=window,
+    return EvalSettings(scheme=model_scheme(model), max_tokens=window,
                         stride=model_stride(model, window), cross_pages=model_cross_pages(model), **overrides)
-
-
-FIELD_ACCURACY_RULE = (
-    "share of documents that have the field whose most confident predicted entity of that label matches one "
-    "expected value: both NFKC-normalised, case-folded, whitespace collapsed and outer .,:; stripped; the "
-    "prediction may also match in its typed-normalised form (ISO date, decimal amount, canonical IBAN); "
-    "no prediction counts as wrong"
-)
-
-
-RUN_FIELD_ACCURACY_RULE = (  # what `evaluate` reports as field accuracy (judged by FIELD_ACCURACY_RULE's matching)
-    "share of documents that have the field whose field as `run` prints it (the most confident entity of its label, "
-    "or the value read from its key on the page) matches one expected value: both NFKC-normalised, case-folded, "
-    "whitespace collapsed and outer .,:; stripped; the prediction may also match in its typed-normalised form (ISO "
-    "date, decimal amount, canonical IBAN); no field printed counts as wrong"
-)
 
 
 KLEISTER_METRIC_RULE = (
@@ -142,21 +128,13 @@ def perturb(ldoc: LabelledDocument, mode: str, seed: int) -> LabelledDocument:
     return ldoc
 
 
-def normalize_field(text: str) -> str:
-    """Comparison form of a field value: NFKC, case-folded, commas read as spaces (a multi-line address
-    is printed on lines but written as "street, city" in ground truth), whitespace collapsed, outer
-    punctuation stripped."""
-    text = unicodedata.normalize("NFKC", text).casefold().replace(",", " ")
-    return re.sub(r"\s+", " ", text).strip(" .:;")
-
-
 def evaluate_model(model, tokenizer, documents: Sequence[LabelledDocument], settings: EvalSettings,
                    on_document: Callable[[int], None] | None = None) -> dict[str, Any]:
     """The metrics report (JSON-able) of ``model`` on ``documents``."""
     from docextract.pipeline import document_windows
 
     if settings.label_map is not None:
-        model_labels = {split_tag(t)[1] for t in model.config.id2label.values()} - {None}
+        model_labels = set(labels_of_model(model))
         unknown = sorted(set(settings.label_map) - model_labels)
         if unknown:
             raise UsageError(f"--label-map names labels the model does not have: {', '.join(unknown)} "
@@ -167,7 +145,7 @@ def evaluate_model(model, tokenizer, documents: Sequence[LabelledDocument], sett
     judged = []
 
     def tagged_documents():
-        from docextract.training.field_judgements import judge_document
+        from docextract.evaluation.field_judgements import judge_document
 
         for i, ldoc in enumerate(documents):
             ldoc = perturb(prepare_for_model(ldoc), settings.robustness, settings.seed + i)
@@ -184,7 +162,7 @@ def evaluate_model(model, tokenizer, documents: Sequence[LabelledDocument], sett
     report = score_tagged(tagged_documents(), settings)
     if judged:  # how far the confidences rank and calibrate, and how much could be accepted unread
         from docextract.data.producers import producer_of
-        from docextract.training.risk_coverage import confidence_report, per_group_report
+        from docextract.evaluation.risk_coverage import confidence_report, per_group_report
 
         report["confidence"] = {**confidence_report(judged), "review": scoring.describe()}
         producers = {ldoc.id: producer_of({"id": ldoc.id, "source": ldoc.document.source, "producer": ldoc.producer})
@@ -282,18 +260,6 @@ def _entity_report(gold: list[list[str]], predicted: list[list[str]], scheme: st
     }
 
 
-def comparable_forms(label: str, text: str, locale: str) -> set[str]:
-    """The forms a predicted value may match an expected one in: as printed, and typed-normalised
-    (ISO date, decimal amount, canonical IBAN) when the expected values are written normalised."""
-    forms = {normalize_field(text)}
-    _, normalized, _ = normalize_value(label, text, locale)
-    if isinstance(normalized, dict):
-        forms.add(normalized["amount"])
-    elif normalized:
-        forms.add(normalize_field(normalized))
-    return forms
-
-
 def best_entity_per_label(document, tagged: Sequence[TaggedWord]) -> dict[str, tuple[float, str]]:
     """Label -> (confidence, text as words joined by spaces) of its most confident decoded entity."""
     best: dict[str, tuple[float, str]] = {}
@@ -301,10 +267,6 @@ def best_entity_per_label(document, tagged: Sequence[TaggedWord]) -> dict[str, t
         if entity.label not in best:  # the label's field value, as `run` picks it
             best[entity.label] = (entity.confidence, " ".join(document.word(r).text for r in entity.words))
     return best
-
-
-def expected_forms(expected_values: Iterable[str]) -> set[str]:
-    return {normalize_field(v) for v in expected_values if v.strip()}
 
 
 def _count_fields(counts: dict[str, Counter], ldoc: LabelledDocument, tagged) -> None:

@@ -9,7 +9,7 @@
 
 :func:`fit_field_confidence` fits a method and the review policy in one go. The policy's risk-coverage curves
 must come from confidences the fit did not see, so they are cross-fitted: the documents are split into
-folds by invoice (:func:`docextract.training.field_judgements.document_group`, never by file: the same
+folds by invoice (:func:`docextract.evaluation.field_judgements.document_group`, never by file: the same
 invoice in two files would leak), each fold is scored by a model fitted on the others, and the curves of
 those out-of-fold confidences give the thresholds. The shipped calibration is then fitted on all documents.
 The out-of-fold figures are the report's honest "after".
@@ -22,8 +22,10 @@ from typing import Any, Mapping, Sequence
 
 from docextract.extraction.confidence import EvidenceModel, FieldCalibration, IsotonicMap, PlattMap
 from docextract.extraction.evidence import FEATURES, logit
-from docextract.extraction.review import DEFAULT_MIN_SUPPORT, UNNORMALISED_MAX_CONFIDENCE, FieldCurve, ReviewPolicy
-from docextract.training.risk_coverage import PRECISION_TARGETS, risk_coverage, staircase, summary
+from docextract.extraction.review import (
+    DEFAULT_MIN_SUPPORT, DEFAULT_PRECISION, UNNORMALISED_MAX_CONFIDENCE, FieldCurve, ReviewPolicy,
+)
+from docextract.evaluation.risk_coverage import PRECISION_TARGETS, risk_coverage, staircase, summary
 
 DEFAULT_FOLDS = 5
 EVIDENCE_C = 1.0  # inverse L2 strength on standardised evidence: a few hundred fields pin ~18 weights down only loosely
@@ -152,7 +154,7 @@ def fit_policy(judged: Sequence, scores: Sequence[float | None], precision: floa
         pooled=FieldCurve(len(pooled), tuple(staircase(risk_coverage(pooled)))), fitted_on=fitted_on)
 
 
-def fit_field_confidence(judged: Sequence, method: str = "evidence", precision: float = 0.99,
+def fit_field_confidence(judged: Sequence, method: str = "evidence", precision: float = DEFAULT_PRECISION,
                          folds: int = DEFAULT_FOLDS, min_support: int = DEFAULT_MIN_SUPPORT,
                          ) -> tuple[FieldCalibration, ReviewPolicy, dict[str, Any]]:
     """The calibration (fitted on every output field of ``judged``), the review policy (from cross-fitted
@@ -177,7 +179,7 @@ def fit_field_confidence(judged: Sequence, method: str = "evidence", precision: 
     return calibration, policy, report
 
 
-def held_out_group_report(judged: Sequence, method: str = "evidence", precision: float = 0.99,
+def held_out_group_report(judged: Sequence, method: str = "evidence", precision: float = DEFAULT_PRECISION,
                           min_support: int = DEFAULT_MIN_SUPPORT) -> dict[str, dict[str, Any]]:
     """For each group of ``judged`` (a producer of the leave-one-producer-out yardstick), what a calibration and
     review policy fitted on the *other* groups alone do on it: the share of its true fields accepted at

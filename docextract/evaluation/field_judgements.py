@@ -2,7 +2,7 @@
 
 The document's tagged words go through `run`'s own output builder with the model's field scoring
 (:class:`docextract.extraction.scoring.FieldScoring`), so the confidence and status judged are exactly the ones
-`run` prints. A field is right under ``evaluate``'s field rule (:data:`docextract.training.evaluate.FIELD_ACCURACY_RULE`:
+`run` prints. A field is right under ``evaluate``'s field rule (:data:`docextract.evaluation.field_rules.FIELD_ACCURACY_RULE`:
 the value as printed, or its typed normalised form, equals one expected value). Only the keys of the document's
 ``fields`` are judged; a true field the model did not output is a :class:`JudgedField` without confidence (never
 accepted: it counts against the straight-through rate). With a label map (a model scored under the data's label
@@ -21,7 +21,7 @@ from docextract.extraction.evidence import is_unnormalised
 from docextract.extraction.fields import decode_document_entities
 from docextract.extraction.output import build_output
 from docextract.extraction.scoring import FieldScoring, document_evidence
-from docextract.training.evaluate import comparable_forms, expected_forms
+from docextract.evaluation.field_rules import printed_value_matches
 
 GROUP_FIELD = "invoice_number"  # documents whose true invoice number is the same are one invoice (one group)
 
@@ -60,8 +60,7 @@ def judge_document(ldoc: LabelledDocument, tagged: Sequence[TaggedWord], scoring
     if not ldoc.fields:
         return []
     doc = ldoc.document
-    output = build_output(doc, tagged, model={"labels": list(scoring.labels)},
-                          field_calibration=scoring.calibration, scoring=scoring)
+    output = build_output(doc, tagged, model={"labels": list(scoring.labels)}, scoring=scoring)
     document = output["documents"][0]
     locale = output["run"]["locale"]
     evidence = document_evidence(doc, document, decode_document_entities(doc, tagged, scoring.candidates)) if with_evidence else {}
@@ -77,7 +76,7 @@ def judge_document(ldoc: LabelledDocument, tagged: Sequence[TaggedWord], scoring
         if field is None:
             judged.append(JudgedField(ldoc.id, group, key, label, False, None, None, False))
             continue
-        correct = bool(comparable_forms(label, field["value"], locale) & expected_forms(values))
+        correct = printed_value_matches(label, field["value"], locale, values)
         judged.append(JudgedField(ldoc.id, group, key, label, correct, float(field["confidence"]), field.get("status"),
                                   not is_unnormalised(field), evidence.get(label)))
     return judged

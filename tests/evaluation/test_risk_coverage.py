@@ -5,8 +5,8 @@ per-field report with the statuses a model printed."""
 import pytest
 
 from docextract.extraction.review import FieldCurve
-from docextract.training.field_judgements import JudgedField
-from docextract.training.risk_coverage import auroc, confidence_report, risk_coverage, staircase, straight_through
+from docextract.evaluation.field_judgements import JudgedField
+from docextract.evaluation.risk_coverage import auroc, confidence_report, risk_coverage, staircase, straight_through
 
 # (score, right): ten true fields; None = never accepted (not output, or its value does not normalise)
 ITEMS = [(0.99, True), (0.97, True), (0.95, True), (0.93, False), (0.90, True), (0.90, True), (0.80, False),

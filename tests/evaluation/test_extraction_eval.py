@@ -2,13 +2,13 @@
 
 import pytest
 
-from docextract.training.extraction_eval import (
+from docextract.evaluation.extraction_eval import (
     expected_calibration_error,
-    field_is_correct,
     judge_output,
     output_fields,
     reliability_table,
 )
+from docextract.evaluation.field_rules import typed_value_matches
 
 
 def _field(kind, normalized, confidence=0.8):
@@ -16,16 +16,16 @@ def _field(kind, normalized, confidence=0.8):
 
 
 def test_field_comparison_follows_the_type():
-    assert field_is_correct(_field("amount", {"amount": "1190.00", "currency": "EUR"}), "1190.0")
-    assert not field_is_correct(_field("amount", {"amount": "1190.01", "currency": "EUR"}), "1190.00")
-    assert field_is_correct(_field("date", "2024-03-15"), "2024-03-15")
-    assert not field_is_correct(_field("date", "2024-03-16"), "2024-03-15")
-    assert field_is_correct(_field("address", "Hauptstr. 5 10115  Berlin"), "Hauptstr. 5, 10115 Berlin")
-    assert field_is_correct(_field("string", "ACME GMBH"), "Acme GmbH")
-    assert not field_is_correct(_field("string", "Acme"), "Acme GmbH")
-    assert field_is_correct(_field("iban", "DE89370400440532013000"), "DE89 3704 0044 0532 0130 00")
-    assert not field_is_correct(_field("date", None), "2024-03-15")
-    assert not field_is_correct(None, "2024-03-15")
+    assert typed_value_matches(_field("amount", {"amount": "1190.00", "currency": "EUR"}), "1190.0")
+    assert not typed_value_matches(_field("amount", {"amount": "1190.01", "currency": "EUR"}), "1190.00")
+    assert typed_value_matches(_field("date", "2024-03-15"), "2024-03-15")
+    assert not typed_value_matches(_field("date", "2024-03-16"), "2024-03-15")
+    assert typed_value_matches(_field("address", "Hauptstr. 5 10115  Berlin"), "Hauptstr. 5, 10115 Berlin")
+    assert typed_value_matches(_field("string", "ACME GMBH"), "Acme GmbH")
+    assert not typed_value_matches(_field("string", "Acme"), "Acme GmbH")
+    assert typed_value_matches(_field("iban", "DE89370400440532013000"), "DE89 3704 0044 0532 0130 00")
+    assert not typed_value_matches(_field("date", None), "2024-03-15")
+    assert not typed_value_matches(None, "2024-03-15")
 
 
 def test_currency_comes_from_the_total_when_no_currency_word_was_extracted():
@@ -63,7 +63,7 @@ def test_true_tags_through_the_output_builder_are_judged_right(tmp_path):
     from docextract.extraction.entities import TaggedWord
     from docextract.extraction.output import build_output
     from docextract.synth.generate import SynthOptions, generate_invoice
-    from docextract.training.evaluate import prepare_for_model
+    from docextract.evaluation.evaluate import prepare_for_model
 
     options = SynthOptions(families=("statement", "window_right", "classic_left"), pages_max=1)
     for index in range(3):

@@ -14,20 +14,19 @@ from docextract.data.funsd import convert_funsd
 from docextract.data.labelled import write_jsonl
 from docextract.data.tagging import labels_for
 from docextract.errors import OutputError
-from docextract.inference import TEMPERATURE_KEY, model_temperature, tag_words, word_probabilities
+from docextract.modeling.inference import TEMPERATURE_KEY, model_temperature, tag_words, word_probabilities
 from docextract.modeling import LayoutForTokenClassification, from_preset
 from docextract.modeling.batching import collate, encode_words
 from docextract.modeling.tokenizer import load_tokenizer
 from docextract.pipeline import document_windows, load_model
-from docextract.training.calibration import (
+from docextract.evaluation.calibration import (
     calibrate,
     collect_logits,
     fit_temperature,
-    negative_log_likelihood,
     stack_words,
     write_temperature,
 )
-from docextract.training.evaluate import prepare_for_model
+from docextract.evaluation.evaluate import prepare_for_model
 
 REPO = Path(__file__).resolve().parents[2]
 WINDOW_TOKENS = 126  # small windows: several per FUNSD form, so the window merging is exercised too

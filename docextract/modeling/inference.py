@@ -12,12 +12,12 @@ from typing import Any, Callable, Sequence
 
 import torch
 
-from docextract.document import Document, Window, WordRef
-from docextract.extraction.entities import TaggedWord
+from docextract.document import Document, TaggedWord, Window, WordRef
 from docextract.modeling.batching import SPECIAL_WORD_INDEX, collate, encode_words
+from docextract.modeling.model_folder import TEMPERATURE_KEY, model_tags, read_setting
+from docextract.vocabulary import split_tag
 
 INFERENCE_BATCH_SIZE = 8  # windows per forward pass, at most
-TEMPERATURE_KEY = "docextract_temperature"  # model config key written by `docextract calibrate`
 # Padded tokens per forward pass, at most (8 windows of 512): a long-range model's 4096- or 16384-token
 # window goes through alone, so activation memory stays that of one window (linear in its length for
 # cosFormer and Linformer: no S x S tensor), not batch_size times it.
@@ -42,8 +42,8 @@ def token_budget_batches(lengths: Sequence[int], batch_size: int = INFERENCE_BAT
 
 
 def model_temperature(model) -> float:
-    """The softmax temperature fitted by `docextract calibrate` (config ``docextract_temperature``); 1.0 when absent."""
-    value = getattr(model.config, TEMPERATURE_KEY, None)
+    """The softmax temperature fitted by `docextract calibrate` (``TEMPERATURE_KEY`` of its folder); 1.0 when absent."""
+    value = read_setting(model, TEMPERATURE_KEY)
     return 1.0 if value is None else float(value)
 
 
@@ -104,7 +104,7 @@ def tag_words(model, tokenizer: Any, doc: Document, windows: Sequence[Window], d
     probabilities = word_probabilities(model, tokenizer, doc, windows, drop_1d=drop_1d, temperature=temperature)
     # a word in no window core cannot happen with make_windows; be safe anyway: it is O
     refs = [ref for ref in doc.ordered_words() if ref in probabilities]
-    tagged = dict(zip(refs, tagged_words(refs, torch.stack([probabilities[r] for r in refs]), model.config.id2label)
+    tagged = dict(zip(refs, tagged_words(refs, torch.stack([probabilities[r] for r in refs]), model_tags(model))
                       if refs else []))
     return [tagged.get(ref) or TaggedWord(ref, "O", 0.0) for ref in doc.ordered_words()]
 
@@ -122,8 +122,6 @@ def tagged_words(refs: Sequence[WordRef], probabilities: torch.Tensor, id2label:
 def _label_index(id2label: dict) -> tuple[list[str], torch.Tensor]:
     """The entity labels (no prefix, no O) and the (num_tags, num_labels) 0/1 matrix that sums a tag
     distribution into a label distribution."""
-    from docextract.extraction.entities import split_tag
-
     tags = [id2label[i] for i in range(len(id2label))]
     labels = sorted({label for tag in tags if (label := split_tag(tag)[1]) is not None})
     matrix = torch.zeros(len(tags), len(labels))

@@ -21,7 +21,7 @@ def test_plot_on_data_without_fields_is_a_usage_error_before_any_document_is_rea
     def evaluation_started(*args, **kwargs):
         raise AssertionError("the evaluation ran before --plot was checked")
 
-    monkeypatch.setattr("docextract.training.evaluate.evaluate_model", evaluation_started)
+    monkeypatch.setattr("docextract.evaluation.evaluate.evaluate_model", evaluation_started)
     result = runner.invoke(app, ["evaluate", "invoice", str(data), "--plot", str(tmp_path / "c.png"), "--threads", "1"])
     assert result.exit_code == EXIT_USAGE, (result.output, result.exception)
     assert "--plot" in result.stderr and "`fields`" in result.stderr and not (tmp_path / "c.png").exists()
