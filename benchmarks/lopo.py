@@ -133,6 +133,12 @@ def train(args) -> None:
             subprocess.run(command, check=True, stdout=log, stderr=subprocess.STDOUT, cwd=REPO)
 
 
+def portable(text: str) -> str:
+    """Results text with this machine's paths written relative to the repository (its data, fold models and the
+    frozen checkouts that trained them live beside it)."""
+    return text.replace(str(REPO) + "/", "").replace(str(REPO.parent) + "/", "../")
+
+
 def _weights_key(model_dir: Path) -> str:
     weights = model_dir / "model.safetensors"
     stat = weights.stat()
@@ -325,9 +331,9 @@ def measure(args) -> None:
         "folds": folds, "seconds": round(time.perf_counter() - start, 1),
     }
     RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / f"lopo_{args.name}.json").write_text(json.dumps(report, indent=1, ensure_ascii=False, default=str),
+    (RESULTS / f"lopo_{args.name}.json").write_text(portable(json.dumps(report, indent=1, ensure_ascii=False, default=str)),
                                                      encoding="utf-8")
-    (RESULTS / f"lopo_{args.name}.md").write_text(markdown(report), encoding="utf-8")
+    (RESULTS / f"lopo_{args.name}.md").write_text(portable(markdown(report)), encoding="utf-8")
     print(markdown(report))
 
 
@@ -379,7 +385,8 @@ def calibrate(args) -> None:
                               "precision": total["right"] / total["accepted"] if total["accepted"] else None},
            "fit_on_all": {k: v for k, v in report.items() if k not in ("calibration", "review_policy")}}
     RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / f"lopo_calibration_{args.name}.json").write_text(json.dumps(out, indent=1, default=str), encoding="utf-8")
+    (RESULTS / f"lopo_calibration_{args.name}.json").write_text(portable(json.dumps(out, indent=1, default=str)),
+                                                                encoding="utf-8")
     print(json.dumps({"held_out_producers": held_out, "held_out_total": out["held_out_total"]}, indent=1))
     if args.into:
         from docextract.evaluation.calibration import write_model_config
