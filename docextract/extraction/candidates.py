@@ -26,7 +26,7 @@ from decimal import Decimal
 from typing import Any, Mapping, Sequence
 
 from docextract.document import Document, WordRef, touching
-from docextract.extraction.entities import Entity
+from docextract.extraction.entities import Entity, continues_digit_group, is_open_digit_group
 from docextract.extraction.evidence import logit, odd_shape
 from docextract.extraction.field_keywords import FIELD_KEYWORDS
 from docextract.extraction.identifiers import has_vat_module
@@ -120,9 +120,19 @@ def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> 
     for p, page in enumerate(doc.pages):
         for line in page.lines:
             refs, texts = _printed_words(page, p, line.word_indices)
-            in_date = -1
+            taken_until = -1
             for i, text in enumerate(texts):
-                if i > in_date and _maybe_date_start(text):
+                if i > taken_until and is_open_digit_group(text):  # "43 781,83": an amount in digit groups
+                    end = i
+                    while end + 1 < len(texts) and continues_digit_group(doc, refs[end][-1], refs[end + 1][0]):
+                        end += 1
+                    span = " ".join(texts[i:end + 1])
+                    number = parse_number(span, locale) if end > i and _AMOUNT_WITH_DECIMALS.search(span) else None
+                    if number is not None and not odd_shape("total", "amount", span):
+                        out["amount"].append(Candidate("amount", _flat(refs[i:end + 1]), number))
+                        taken_until = end  # its groups are no other value
+                        continue
+                if i > taken_until and _maybe_date_start(text):
                     for n in range(min(MAX_DATE_WORDS, len(texts) - i), 0, -1):
                         span = " ".join(texts[i:i + n])
                         if not any(ch.isdigit() for ch in span) or not _date_shaped(span):
@@ -130,9 +140,9 @@ def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> 
                         parsed = parse_date(span, locale, year)
                         if parsed is not None and not odd_shape("invoice_date", "date", span):
                             out["date"].append(Candidate("date", _flat(refs[i:i + n]), parsed))
-                            in_date = i + n - 1
+                            taken_until = i + n - 1
                             break
-                if i <= in_date:
+                if i <= taken_until:
                     continue
                 if _AMOUNT_WITH_DECIMALS.search(text):
                     for n in (2, 1):

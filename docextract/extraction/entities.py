@@ -141,7 +141,7 @@ def join_digit_groups(doc: Document, entities: Sequence[Entity], tagged: Sequenc
         while words[i] and _OPEN_DIGIT_GROUP.fullmatch(doc.word(words[i][-1]).text):
             last = words[i][-1]
             nxt = following.get(last)
-            if nxt is None or owner.get(nxt) == i or not _continues_group(doc, last, nxt):
+            if nxt is None or owner.get(nxt) == i or not continues_digit_group(doc, last, nxt):
                 break
             if nxt in owner:
                 words[owner[nxt]].remove(nxt)
@@ -152,7 +152,13 @@ def join_digit_groups(doc: Document, entities: Sequence[Entity], tagged: Sequenc
             for e, w in zip(entities, words) if w]
 
 
-def _continues_group(doc: Document, last: WordRef, nxt: WordRef) -> bool:
+def is_open_digit_group(text: str) -> bool:
+    """A word that may start a number printed in digit groups: "43" of "43 781,83"."""
+    return bool(_OPEN_DIGIT_GROUP.fullmatch(text))
+
+
+def continues_digit_group(doc: Document, last: WordRef, nxt: WordRef) -> bool:
+    """Whether ``nxt`` is the next 3-digit group of the number ``last`` ends, a space's width away on its line."""
     if not _DIGIT_GROUP.fullmatch(doc.word(nxt).text) or not _same_line(doc, last, nxt):
         return False
     a, b = doc.word(last).box, doc.word(nxt).box

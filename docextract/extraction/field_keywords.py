@@ -110,7 +110,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     ),
     "currency": ("currency", "wahrung", "devise", "monnaie", "valuta", "moneda", "divisa"),
     "payment_terms": (
-        "payment terms", "terms", "terms of payment", "zahlungsbedingungen", "zahlungsziel", "zahlungsbedingung",
+        "payment terms", "terms", "terms of payment", "zahlungsbedingungen", "konditionen", "zahlungskonditionen", "zahlungsziel", "zahlungsbedingung",
         "conditions de paiement", "conditions de reglement", "modalites de paiement", "reglement",
         "betalingsvoorwaarden", "betalingstermijn", "termini di pagamento", "condizioni di pagamento",
         "modalita di pagamento", "condiciones de pago", "forma de pago",

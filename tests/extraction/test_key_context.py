@@ -151,3 +151,10 @@ def test_a_vat_number_is_told_from_a_national_tax_number_by_its_prefix():
 
     assert has_vat_prefix("DE123456789") and has_vat_prefix("GB 987 6543 21")
     assert not has_vat_prefix("201/113/40209") and not has_vat_prefix("INV-2023-001") and not has_vat_prefix("XX123456")
+
+
+def test_an_amount_printed_in_digit_groups_is_one_candidate():
+    # French "43 781,83": the groups are one amount, never "781,83" alone
+    doc = _page([[("Total HT 43 781,83 €", 40)], [("TVA 4 378,18 €", 40)]])
+    found = generate(doc, LineIndex(doc), "fr_FR", 2024)
+    assert {c.value for c in found["amount"]} == {Decimal("43781.83"), Decimal("4378.18")}
