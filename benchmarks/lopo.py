@@ -21,6 +21,12 @@ Steps (each resumable; WORK holds the data, the fold models and the tag cache, n
 model's weights, so that decoding changes are measured on the same tags in seconds; ``--no-cache`` re-tags.
 ``--model DIR`` measures one fixed model on every fold's held-out documents instead (e.g. the shipped
 default, which trained on most of these producers: not a leave-one-producer-out figure, named as such).
+
+``--scorer lopo`` fits the candidate scorer per fold on the other folds' documents (and ``--scorer-extra``
+rendered invoices of other producers, tagged by each fold's model); ``--scorer-into MODEL`` writes the scorer
+fitted on every fold into a model folder. ``calibrate`` fits field confidence and the review policy on fields judged
+from the fold tags, grouped by producer (``--calibrate-extra``: the rendered invoices too, each renderer a producer),
+and reports per producer what a fit on the others alone accepts of it; ``--into MODEL`` writes them.
 """
 
 from __future__ import annotations
@@ -311,6 +317,13 @@ def measure(args) -> None:
     scorers, final = fold_scorers(args, tagged)
     if final is not None and args.save_scorer:
         Path(args.save_scorer).write_text(json.dumps(final.to_config(), indent=1), encoding="utf-8")
+    if final is not None and args.scorer_into:
+        from docextract.evaluation.calibration import write_model_config
+        from docextract.modeling.model_folder import SCORER_KEY
+
+        write_model_config(Path(args.scorer_into), {SCORER_KEY: final.to_config()})
+        print(f"candidate scorer written into {args.scorer_into}/config.json (calibrate --fields it next)",
+              file=sys.stderr)
     folds, all_results = {}, []
     for fold, records in tagged.items():
         results = judge_fold(records, models[fold], scorers.get(fold))
@@ -451,6 +464,7 @@ def main() -> None:
     p.add_argument("--scorer-c", type=float, default=0.3)
     p.add_argument("--scorer-min", type=float, default=0.2)
     p.add_argument("--save-scorer", help="with --scorer lopo: write the scorer fitted on every fold here (JSON)")
+    p.add_argument("--scorer-into", help="with --scorer lopo: write that scorer into this model folder's config.json")
     p = sub.add_parser("calibrate")
     p.add_argument("--work", required=True)
     p.add_argument("--name", required=True)

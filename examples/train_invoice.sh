@@ -41,6 +41,10 @@ docextract finetune "$WORK/train/labels.jsonl" "$WORK/einvoice_train.jsonl" "$WO
     "$WORK/sroie_train.jsonl" --eval "$WORK/einvoice_val.jsonl" --output "$WORK/run" --model "$BASE" --new-head \
     --label-map company=vendor_name,date=invoice_date,address=vendor_address,total=total \
     --epochs "$EPOCHS" --lr 1e-4 --batch-size 8 --select-by field_accuracy --patience 2 --seed 42 "${THREADS[@]}"
+# The candidate scorer (models/invoice carries one): fitted on leave-one-producer-out fold tags, which take hours
+# to train (README "Producers never seen"), so it is a separate step, written into config.json before calibrating:
+#   benchmarks/lopo.py measure --work LOPO --name decoding_scorer --scorer lopo --scorer-extra RENDERED.jsonl ... \
+#       --scorer-into "$WORK/run/model"
 # Field confidence (evidence model) and the per-field review policy, fitted on the real validation invoices
 docextract calibrate "$WORK/run/model" "$WORK/einvoice_val.jsonl" --fields
 
