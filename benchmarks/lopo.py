@@ -259,15 +259,17 @@ def tagged_folds(args, work: Path, plan: dict) -> tuple[dict[str, list[tuple]], 
     return tagged, models
 
 
-def fold_scorers(args, tagged: dict[str, list[tuple]]) -> tuple[dict, object | None]:
+def fold_scorers(args, tagged: dict[str, list[tuple]], extra_documents: dict[str, list[tuple]] | None = None
+                 ) -> tuple[dict, object | None]:
     """With ``--scorer lopo``: each fold's candidate scorer fitted on the other folds' documents (their own fold
-    tags), and the scorer fitted on every fold (to ship); else none."""
+    tags) and :func:`extra_tagged`'s (given, or tagged here), and the scorer fitted on every fold (to ship); else
+    none."""
     if args.scorer != "lopo":
         return {}, None
     from docextract.training.candidate_fit import fit_scorer
 
     rows = {fold: scorer_rows(fold, records) for fold, records in tagged.items()}
-    extra = extra_scorer_rows(args, tagged)
+    extra = extra_scorer_rows(extra_tagged(args, tagged) if extra_documents is None else extra_documents)
     scorers = {fold: fit_scorer([r for other, rs in rows.items() if other != fold for r in rs] + extra.get(fold, []),
                                 c=args.scorer_c, min_probability=args.scorer_min) for fold in tagged}
     # the scorer to ship: every fold's documents, and the other producers' rows once (as the first fold tagged them)
@@ -299,14 +301,14 @@ def extra_tagged(args, tagged: dict[str, list[tuple]]) -> dict[str, list[tuple]]
     return out
 
 
-def extra_scorer_rows(args, tagged: dict[str, list[tuple]]) -> dict[str, list]:
+def extra_scorer_rows(extra_documents: dict[str, list[tuple]]) -> dict[str, list]:
     """Candidate rows of :func:`extra_tagged`'s documents, per fold, so each fold's scorer sees its own model's
     tags."""
     from docextract.training.candidate_fit import candidate_rows
 
     return {fold: [row for record, doc, _, tags in records
                    for row in candidate_rows(record["id"], record.get("producer", "extra"), doc, tags, record["fields"])]
-            for fold, records in extra_tagged(args, tagged).items()}
+            for fold, records in extra_documents.items()}
 
 
 def measure(args) -> None:
@@ -369,7 +371,8 @@ def calibrate(args) -> None:
     work = Path(args.work)
     plan = json.loads((work / "plan.json").read_text(encoding="utf-8"))
     tagged, models = tagged_folds(args, work, plan)
-    scorers, final = fold_scorers(args, tagged)
+    extra = extra_tagged(args, tagged) if args.scorer == "lopo" or args.calibrate_extra else {}
+    scorers, final = fold_scorers(args, tagged, extra)
     judged = []
     # With --calibrate-extra the rendered invoices are judged too, each renderer a producer of its own: more
     # layouts for the thresholds. The per-producer report stays honest for the real producers (a renderer's
@@ -377,7 +380,7 @@ def calibrate(args) -> None:
     # that judged it learned from its rows.
     sources = [(fold, fold, records) for fold, records in tagged.items()]
     if args.calibrate_extra:
-        sources += [(fold, None, records) for fold, records in extra_tagged(args, tagged).items()]
+        sources += [(fold, None, records) for fold, records in extra.items()]
     for fold, group, records in sources:
         for record, doc, model, tags in records:
             labels = tuple(sorted({t.split("-", 1)[1] for t in model.config.id2label.values() if "-" in t}))
@@ -434,6 +437,18 @@ def markdown(report: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _scorer_options(p) -> None:
+    """The candidate-scorer options ``measure`` and ``calibrate`` share."""
+    p.add_argument("--scorer", choices=("model", "lopo"), default="model",
+                   help="model: the model's own candidate scorer (if any); lopo: one fitted per fold on the other folds")
+    p.add_argument("--scorer-extra", action="append", default=[],
+                   help="labelled JSONL of other producers (rendered invoices) whose synthetic-content documents the "
+                        "scorer also learns from, tagged by each fold's model")
+    p.add_argument("--scorer-extra-per-producer", type=int, default=8)
+    p.add_argument("--scorer-c", type=float, default=0.3)
+    p.add_argument("--scorer-min", type=float, default=0.2)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="step", required=True)
@@ -455,14 +470,7 @@ def main() -> None:
     p.add_argument("--fold")
     p.add_argument("--model", help="measure this model on every fold instead of the fold models")
     p.add_argument("--no-cache", action="store_true")
-    p.add_argument("--scorer", choices=("model", "lopo"), default="model",
-                   help="model: the model's own candidate scorer (if any); lopo: one fitted per fold on the other folds")
-    p.add_argument("--scorer-extra", action="append", default=[],
-                   help="labelled JSONL of other producers (rendered invoices) whose synthetic-content documents the "
-                        "scorer also learns from, tagged by each fold's model")
-    p.add_argument("--scorer-extra-per-producer", type=int, default=8)
-    p.add_argument("--scorer-c", type=float, default=0.3)
-    p.add_argument("--scorer-min", type=float, default=0.2)
+    _scorer_options(p)
     p.add_argument("--save-scorer", help="with --scorer lopo: write the scorer fitted on every fold here (JSON)")
     p.add_argument("--scorer-into", help="with --scorer lopo: write that scorer into this model folder's config.json")
     p = sub.add_parser("calibrate")
@@ -471,13 +479,7 @@ def main() -> None:
     p.add_argument("--fold")
     p.add_argument("--model", help="judge this model on every fold instead of the fold models")
     p.add_argument("--no-cache", action="store_true")
-    p.add_argument("--scorer", choices=("model", "lopo"), default="model")
-    p.add_argument("--scorer-extra", action="append", default=[],
-                   help="labelled JSONL of other producers (rendered invoices) whose synthetic-content documents the "
-                        "scorer also learns from, tagged by each fold's model")
-    p.add_argument("--scorer-extra-per-producer", type=int, default=8)
-    p.add_argument("--scorer-c", type=float, default=0.3)
-    p.add_argument("--scorer-min", type=float, default=0.2)
+    _scorer_options(p)
     p.add_argument("--precision", type=float, default=0.99)
     p.add_argument("--calibrate-extra", action="store_true",
                    help="judge the --scorer-extra documents too, each renderer a producer of its own, for the fit")

@@ -68,7 +68,7 @@ def _ends_a_cell(doc: Document, before: WordRef, after: WordRef, height: float) 
         return True
     if is_legal_form(text):  # "ACME B.V. Invoice No": a name ends with its legal form
         return True
-    return doc.word(after).box.x0 - doc.word(before).box.x1 > CELL_GAP_OF_HEIGHT * height
+    return cell_break(doc, before, after, height)
 
 
 def whole_key(doc: Document, words: Sequence[WordRef], labels: frozenset[str] | None = None) -> KeyHit | None:
@@ -176,12 +176,7 @@ def key_above(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str]
         return None
     words = [WordRef(first.page_index, w) for w in above.word_indices]
     over = [i for i, r in enumerate(words) if doc.word(r).box.horizontal_overlap(value_box) > 0]
-    start, end = over[0], over[-1]
-    while start > 0 and not _cell_break(doc, words[start - 1], words[start], height):
-        start -= 1
-    while end + 1 < len(words) and not _cell_break(doc, words[end], words[end + 1], height):
-        end += 1
-    cell = [r for r in words[start:end + 1]]
+    cell = cell_around(doc, words, over[0], over[-1], height)
     while cell and is_separator(doc.word(cell[-1]).text):
         cell.pop()
     hit = whole_key(doc, cell, labels)
@@ -190,5 +185,22 @@ def key_above(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str]
     return KeyHit(hit.labels, hit.words, max(0.0, value_box.top - above.box.bottom))
 
 
-def _cell_break(doc: Document, before: WordRef, after: WordRef, height: float) -> bool:
+def cell_break(doc: Document, before: WordRef, after: WordRef, height: float) -> bool:
+    """Whether a gap wider than :data:`CELL_GAP_OF_HEIGHT` text heights parts ``before`` from ``after``: two cells."""
     return doc.word(after).box.x0 - doc.word(before).box.x1 > CELL_GAP_OF_HEIGHT * height
+
+
+def cell_around(doc: Document, words: Sequence[WordRef], start: int, end: int, height: float) -> list[WordRef]:
+    """The cell of a line's ``words`` that holds ``words[start:end + 1]``: extended both ways up to a cell break."""
+    while start > 0 and not cell_break(doc, words[start - 1], words[start], height):
+        start -= 1
+    while end + 1 < len(words) and not cell_break(doc, words[end], words[end + 1], height):
+        end += 1
+    return list(words[start:end + 1])
+
+
+def line_right_of(lines: Sequence[Line], line: Line) -> Line | None:
+    """The nearest of ``lines`` right of ``line`` on its row (a key column and a value column)."""
+    row = [other for other in lines if other is not line and other.box.x0 >= line.box.x1 - 1
+           and other.box.vertical_overlap(line.box) > 0.5 * min(other.box.height, line.box.height)]
+    return min(row, key=lambda other: other.box.x0) if row else None

@@ -35,7 +35,8 @@ from docextract.extraction.entities import FIELD_TYPES, Entity
 from docextract.extraction.evidence import PARTY_NAME_LABELS, odd_shape
 from docextract.extraction.field_keywords import closing_keys, is_legal_form, key_tokens, trim_context
 from docextract.extraction.identifiers import check_iban
-from docextract.extraction.key_context import CELL_GAP_OF_HEIGHT, LineIndex, is_separator, key_above, key_left
+from docextract.extraction.key_context import (LineIndex, cell_around, is_separator, key_above, key_left,
+                                              line_right_of)
 from docextract.extraction.normalize import parse_date, parse_number
 from docextract.extraction.party_blocks import ADDRESS_OF_SIDE, party_fields
 
@@ -180,22 +181,13 @@ def complete_payment_terms(doc: Document, entities: Sequence[Entity]) -> list[En
         line = _line_words(doc, entity.words[0])
         if not line or any(r not in line for r in entity.words):
             continue
-        start, end = line.index(entity.words[0]), line.index(entity.words[-1])
         height = max(doc.word(entity.words[0]).box.height, 1e-6)
-        while start > 0 and not _cell_gap(doc, line[start - 1], line[start], height):
-            start -= 1
-        while end + 1 < len(line) and not _cell_gap(doc, line[end], line[end + 1], height):
-            end += 1
-        cell = line[start:end + 1]
+        cell = cell_around(doc, line, line.index(entity.words[0]), line.index(entity.words[-1]), height)
         cell = cell[_terms_key_length(doc, cell):]
         if not cell or len(cell) > MAX_TERMS_WORDS or not set(entity.words) <= set(cell):
             continue
         out[i] = replace(entity, words=tuple(cell))
     return out
-
-
-def _cell_gap(doc: Document, before: WordRef, after: WordRef, height: float) -> bool:
-    return doc.word(after).box.x0 - doc.word(before).box.x1 > CELL_GAP_OF_HEIGHT * height
 
 
 def _terms_key_length(doc: Document, cell: Sequence[WordRef]) -> int:
@@ -359,11 +351,8 @@ def _keyed_values(doc: Document, labels: set[str]) -> Iterator[tuple[str, list[W
 
 def _right_of(doc: Document, p: int, line, lines) -> list[WordRef]:
     """The words of the nearest line right of ``line`` on the same row (a key and its value in two columns)."""
-    row = [other for other in lines if other is not line and other.box.x0 >= line.box.x1 - 1
-           and other.box.vertical_overlap(line.box) > 0.5 * min(other.box.height, line.box.height)]
-    if not row:
-        return []
-    return [WordRef(p, w) for w in min(row, key=lambda other: other.box.x0).word_indices]
+    right = line_right_of(lines, line)
+    return [] if right is None else [WordRef(p, w) for w in right.word_indices]
 
 
 def _value(doc: Document, label: str, words: list[WordRef], locale: str, year: int | None) -> tuple[WordRef, ...]:

@@ -22,7 +22,7 @@ from typing import Iterator, Sequence
 
 from docextract.document import Document, Line, WordRef
 from docextract.extraction.field_keywords import key_tokens
-from docextract.extraction.key_context import is_separator
+from docextract.extraction.key_context import is_separator, line_right_of
 
 # The words of a heading, per side: every token of the heading is one of its side's (after "/" and "-" split it).
 SIDE_WORDS = {
@@ -107,7 +107,7 @@ def _value_after_key(doc: Document, p: int, line: Line, keys: frozenset) -> tupl
         return (), None
     if refs[length:]:
         return tuple(refs[length:]), line
-    value_line = _right_line(doc.pages[p], line)
+    value_line = line_right_of(doc.pages[p].lines, line)
     return (tuple(WordRef(p, w) for w in value_line.word_indices), value_line) if value_line else ((), None)
 
 
@@ -158,10 +158,3 @@ def party_fields(doc: Document, labels: Sequence[str]) -> dict[str, tuple[WordRe
                 found[label] = value
                 break
     return found
-
-
-def _right_line(page, line: Line) -> Line | None:
-    """The nearest line right of ``line`` on its row (a key column and a value column)."""
-    row = [other for other in page.lines if other is not line and other.box.x0 >= line.box.x1 - 1
-           and other.box.vertical_overlap(line.box) > 0.5 * min(other.box.height, line.box.height)]
-    return min(row, key=lambda other: other.box.x0) if row else None
