@@ -158,3 +158,11 @@ def test_an_amount_printed_in_digit_groups_is_one_candidate():
     doc = _page([[("Total HT 43 781,83 €", 40)], [("TVA 4 378,18 €", 40)]])
     found = generate(doc, LineIndex(doc), "fr_FR", 2024)
     assert {c.value for c in found["amount"]} == {Decimal("43781.83"), Decimal("4378.18")}
+
+
+def test_vom_after_the_invoice_number_keys_the_invoice_date():
+    # "Rechnung Nr. 471102 vom 05.03.2018": "vom" after a value is a key; after a word of a sentence it is none
+    doc = _page([[("Rechnung Nr. 471102 vom 05.03.2018", 40)]])
+    assert _rule_fields(doc, "de_DE")["invoice_date"] == "05.03.2018"
+    doc = _page([[("Bemerkung Rechnung gemäß Bestellung vom 01.03.2018.", 40)]])
+    assert "invoice_date" not in _rule_fields(doc, "de_DE")
