@@ -59,7 +59,10 @@ class LspeEncoding(nn.Module):
         The cache is keyed by the weights' version counters (bumped by every in-place change: optimizer
         steps, ``load_state_dict``, ``copy_``), so it survives the ``model.eval()`` that inference calls
         per document, and never outlives the weights it was computed from."""
-        key = (self.fc1.weight.dtype, self.fc1.weight.device, *(p._version for p in self.parameters()))
+        # (weights loaded under torch.inference_mode are inference tensors: no version counter, and read-only
+        # outside it; they are known by identity)
+        key = (self.fc1.weight.dtype, self.fc1.weight.device,
+               *(id(p) if p.is_inference() else p._version for p in self.parameters()))
         cached = getattr(self, "_cached_table", None)
         if cached is None or cached.shape[0] < size or getattr(self, "_cached_key", None) != key:
             cached = self.table(torch.arange(max(size, INFERENCE_TABLE_MIN_ROWS), device=self.fc1.weight.device))

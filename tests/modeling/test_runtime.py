@@ -118,12 +118,17 @@ print("MODULES", " ".join(sorted(sys.modules)))
 """
 
 
-def test_run_imports_neither_transformers_nor_the_training_code(tmp_path):
+@pytest.mark.parametrize("compute", [None, "float32"])  # the shipped default (ONNX Runtime), and torch's runtime
+def test_run_imports_neither_transformers_nor_the_training_code(tmp_path, compute):
     from docextract.modeling.store import REPO_MODELS
 
+    env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "DOCEXTRACT_COMPUTE")}
+    if compute:
+        env["DOCEXTRACT_COMPUTE"] = compute
+    else:  # the ONNX graph built into the cache first (its one-time build traces the torch model)
+        load_model("invoice")
     result = subprocess.run([sys.executable, "-c", RUN_AND_LIST_MODULES, str(REPO_MODELS.parent / "examples" / "invoice.pdf")],
-                            capture_output=True, text=True, timeout=600,
-                            env={k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"})
+                            capture_output=True, text=True, timeout=600, env=env)
     assert result.returncode == 0, result.stderr
     assert "WAIT_POLICY PASSIVE" in result.stdout  # torch's threads sleep rather than spin (cli.py)
     output, _, modules = result.stdout.rpartition("MODULES ")
@@ -131,7 +136,11 @@ def test_run_imports_neither_transformers_nor_the_training_code(tmp_path):
     loaded = modules.split()
     assert not [m for m in loaded if m == "transformers" or m.startswith("transformers.")]
     assert not [m for m in loaded if m.startswith(("docextract.training", "docextract.synth", "docextract.data"))]
-    assert "tokenizers" in loaded and "docextract.modeling.runtime" in loaded
+    assert "tokenizers" in loaded
+    if compute == "float32":
+        assert "docextract.modeling.runtime" in loaded
+    else:  # the default model runs in ONNX Runtime from its cached graph: torch (a second of start-up) stays out
+        assert "onnxruntime" in loaded and "torch" not in loaded
 
 
 def _ship_module():
@@ -145,12 +154,13 @@ def _ship_module():
     return module
 
 
-@pytest.mark.parametrize("compute", ["bfloat16", "int8-linear"])
-def test_a_model_shipped_with_a_compute_runs_in_it_and_stays_close_to_float32(tmp_path, compute, monkeypatch):
+@pytest.mark.parametrize(("compute", "preset"), [("bfloat16", "docpolarbert"), ("int8-linear", "docpolarbert"),
+                                                  ("int8-linear", "lspe-layoutlm")])  # LSPE: the default model's
+def test_a_model_shipped_with_a_compute_runs_in_it_and_stays_close_to_float32(tmp_path, compute, preset, monkeypatch):
     from docextract.modeling.runtime import native_bfloat16
 
     monkeypatch.delenv("DOCEXTRACT_COMPUTE", raising=False)
-    model = _trained_like("docpolarbert")
+    model = _trained_like(preset)
     model.save_pretrained(tmp_path / "run", safe_serialization=True)
     ship = _ship_module()
     ship.ship(tmp_path / "run", tmp_path / "shipped", compute)
