@@ -11,6 +11,7 @@ ways of writing "number" ("No.", "Nr.", "N°", "Nº", "#", and "-nr." glued to i
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from typing import Iterable
@@ -125,16 +126,23 @@ FILLER_TOKENS = frozenset({"eur", "usd", "gbp", "chf", "rm", "myr", "sgd", "aud"
 
 def key_tokens(text: str) -> list[str]:
     """``text`` as comparable key-word tokens: accents removed, case-folded, "No."/"Nr."/"N°"/"#" read as ``no``."""
+    return list(_key_tokens(text))
+
+
+# A page's words are read as keys many times over (every candidate's context, every key search): cached per text,
+# it was a tenth of the decoding's time.
+@functools.lru_cache(maxsize=1 << 16)
+def _key_tokens(text: str) -> tuple[str, ...]:
     folded = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch)).casefold()
     if _ANNOTATION.fullmatch(folded.strip()):  # "(380)", "(EUR)": a code or unit beside a key, not part of it
-        return []
+        return ()
     tokens = []
     for token in _TOKEN.findall(folded):
         if len(token) > 5 and token.endswith("nr") and token[:-2].isalpha():  # "Rechnungsnr." is "Rechnungs Nr."
             tokens += [token[:-2], "no"]
         else:
             tokens.append(_NUMBER_SIGNS.get(token, token))
-    return tokens
+    return tuple(tokens)
 
 
 def key_form(text: str) -> str:
@@ -155,24 +163,39 @@ def trim_context(tokens: Iterable[str]) -> list[str]:
     return tokens
 
 
+# Key words by their last token, longest first: the key words that can end a context are those ending in its last
+# token (closing_keys runs for every candidate value's context; scanning every field's key words was a tenth of a
+# page's time in the decoding).
+_KEYWORDS_BY_LAST_TOKEN: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+for _label, _keywords in _KEYWORD_TOKENS.items():
+    for _keyword in _keywords:
+        if _keyword:
+            _KEYWORDS_BY_LAST_TOKEN.setdefault(_keyword[-1], []).append((_keyword, _label))
+for _entries in _KEYWORDS_BY_LAST_TOKEN.values():
+    _entries.sort(key=lambda entry: len(entry[0]), reverse=True)
+
+
 def closing_keys(context: Iterable[str]) -> tuple[frozenset[str], int]:
     """The fields whose key word ends ``context`` (tokens of :func:`key_tokens`; fillers are trimmed first) and
     that key word's length in tokens. The longest key word wins ("due date" is a due date's key, not the
     "date" of an invoice date); fields whose key words are equally long all count (a lone "VAT" names the tax
     amount and the VAT id alike). ``(frozenset(), 0)`` when no key word ends the context."""
-    tokens = trim_context(context)
+    return _closing_keys(tuple(trim_context(context)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _closing_keys(tokens: tuple[str, ...]) -> tuple[frozenset[str], int]:
+    if not tokens:
+        return frozenset(), 0
     best: set[str] = set()
     best_length = 0
-    for label, keywords in _KEYWORD_TOKENS.items():
-        for keyword in keywords:  # longest first
-            n = len(keyword)
-            if n < best_length:
-                break
-            if n <= len(tokens) and tuple(tokens[-n:]) == keyword:
-                if n > best_length:
-                    best, best_length = set(), n
-                best.add(label)
-                break
+    for keyword, label in _KEYWORDS_BY_LAST_TOKEN.get(tokens[-1], ()):  # longest first
+        n = len(keyword)
+        if n < best_length:
+            break
+        if n <= len(tokens) and tokens[-n:] == keyword:
+            best_length = n
+            best.add(label)
     return frozenset(best), best_length
 
 

@@ -192,3 +192,34 @@ def test_review_policy_round_trips_and_a_malformed_one_refuses_the_model():
 
     with pytest.raises(ModelRefusedError):
         FieldScoring.from_model(Model())
+
+
+def test_closing_keys_finds_what_a_scan_of_every_key_word_finds():
+    """closing_keys looks key words up by their last token (and caches): the longest key word ending the context
+    wins, ties all count, as a scan of every field's key words gives them."""
+    import random
+
+    from docextract.extraction import field_keywords
+
+    def scan(context):
+        tokens = field_keywords.trim_context(context)
+        best, best_length = set(), 0
+        for label, keywords in field_keywords._KEYWORD_TOKENS.items():
+            for keyword in keywords:  # longest first
+                if len(keyword) < best_length:
+                    break
+                if len(keyword) <= len(tokens) and tuple(tokens[-len(keyword):]) == keyword:
+                    if len(keyword) > best_length:
+                        best, best_length = set(), len(keyword)
+                    best.add(label)
+                    break
+        return frozenset(best), best_length
+
+    vocabulary = sorted({t for keys in field_keywords._KEYWORD_TOKENS.values() for k in keys for t in k})
+    vocabulary += ["eur", "19", "the", "foo"]
+    rng = random.Random(7)
+    contexts = [[rng.choice(vocabulary) for _ in range(rng.randint(0, 5))] for _ in range(20000)]
+    found = [field_keywords.closing_keys(context) for context in contexts]
+    assert found == [scan(context) for context in contexts]
+    assert sum(1 for labels, _ in found if labels) > 5000  # most contexts end in some key word: the test bites
+
