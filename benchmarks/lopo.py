@@ -156,7 +156,8 @@ def tagged_document(record: dict, model_dir: Path, cache: Path | None, options):
     model (cached by record and model weights)."""
     from docextract.pipeline import load_model, read_and_analyze, tag_document
 
-    key = hashlib.sha256(f"{record['id']}:{_weights_key(model_dir)}".encode()).hexdigest()[:24]
+    compute = os.environ.get("DOCEXTRACT_COMPUTE")  # another arithmetic tags anew (absent: the folder's own)
+    key = hashlib.sha256(f"{record['id']}:{_weights_key(model_dir)}{':' + compute if compute else ''}".encode()).hexdigest()[:24]
     path = None if cache is None else cache / f"{key}.pkl"
     if path is not None and path.is_file():
         doc, tagged = pickle.loads(path.read_bytes())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from enum import Enum
 from pathlib import Path
 from typing import List, Optional
@@ -57,6 +58,7 @@ def evaluate(
             import torch
 
             torch.set_num_threads(threads)
+            os.environ["OMP_NUM_THREADS"] = str(threads)  # a model run by ONNX Runtime sizes its pool from it
         from docextract.modeling.loader import load_model
         from docextract.evaluation.evaluate import ROBUSTNESS_MODES, evaluate_model, parse_label_map, settings_for_model
         from docextract.data.labelled import load_documents
@@ -69,11 +71,7 @@ def evaluate(
             from docextract.evaluation.plots import require_matplotlib
 
             require_matplotlib(plot)
-        from docextract.modeling.devices import resolve_device
-
-        where = resolve_device(device.value)
-        net, tokenizer = load_model(model)
-        net.to(where)
+        net, tokenizer = load_model(model, device.value)  # on the GPU that --device names, refused if absent
         documents = load_documents(data, limit)
         if plot is not None and not any(document.fields for document in documents):
             raise UsageError("--plot draws the field confidence, which needs documents with `fields` (true field "

@@ -1,16 +1,20 @@
 """Model inputs: a window of words encoded as sub-word tokens with aligned layout, and batches of them.
 
 Inference and training both encode through :func:`encode_words` and pad through :func:`collate`, so the
-model sees identical inputs in `run` and in `finetune`. Nothing here imports the training code.
+model sees identical inputs in `run` and in `finetune`. Nothing here imports the training code, nor torch unless a torch batch is asked for (:func:`collate`): a model
+run by ONNX Runtime takes :func:`pad_arrays`' numpy arrays, and `run` then never imports torch.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
-import torch
+import numpy
 
 from docextract.document import MODEL_GRID, Document, Window
+
+if TYPE_CHECKING:
+    import torch
 
 IGNORE_INDEX = -100  # cross-entropy's ignore_index: no loss on this token
 CLS_BOX = (0, 0, 0, 0)
@@ -52,17 +56,24 @@ def encode_words(document: Document, window: Window, tokenizer: Any) -> dict[str
     return out
 
 
-def collate(examples: Sequence[dict[str, list]]) -> dict[str, torch.Tensor]:
-    """Right-pad a list of encoded windows into a batch of tensors."""
+def pad_arrays(examples: Sequence[dict[str, list]]) -> dict[str, numpy.ndarray]:
+    """Right-pad a list of encoded windows into a batch of numpy arrays (int64; ``WINDOW_KEYS`` bool)."""
     length = max(len(e["input_ids"]) for e in examples)
     batch = {}
     for key in examples[0]:
         if key in WINDOW_KEYS:
-            batch[key] = torch.tensor([e[key] for e in examples], dtype=torch.bool)
+            batch[key] = numpy.array([e[key] for e in examples], dtype=bool)
             continue
         if key not in PAD_VALUES:
             continue
         pad = PAD_VALUES[key]
         rows = [list(e[key]) + [pad] * (length - len(e[key])) for e in examples]
-        batch[key] = torch.tensor(rows, dtype=torch.long)
+        batch[key] = numpy.array(rows, dtype=numpy.int64)
     return batch
+
+
+def collate(examples: Sequence[dict[str, list]]) -> dict[str, "torch.Tensor"]:
+    """Right-pad a list of encoded windows into a batch of tensors."""
+    import torch
+
+    return {key: torch.from_numpy(value) for key, value in pad_arrays(examples).items()}

@@ -72,5 +72,6 @@ def autocast_dtype(choice: str, device: torch.device) -> torch.dtype | None:
 
 
 def model_device(model) -> torch.device:
-    """The device a model's weights are on."""
-    return next(model.parameters()).device
+    """The device a model's weights are on (the CPU for a model without torch parameters: ONNX Runtime's)."""
+    first = next(iter(model.parameters()), None)
+    return torch.device("cpu") if first is None else first.device

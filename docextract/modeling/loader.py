@@ -24,23 +24,52 @@ def load_model(name_or_path: str, device: str = "cpu"):
     transformers, which fills in the defaults of that time. The model runs in the arithmetic its config.json
     names (``COMPUTE_KEY`` of :mod:`docextract.modeling.model_folder`) unless ``DOCEXTRACT_COMPUTE`` says otherwise (float32, bfloat16, int8-linear).
     """
-    from docextract.modeling.devices import resolve_device
     from docextract.modeling.loading import check_loadable_folder
-    from docextract.modeling.runtime import load_runtime_model
-    from docextract.modeling.saved_config import IncompleteConfig
     from docextract.modeling.store import resolve_model
     from docextract.modeling.tokenizer import load_wordpiece
 
-    where = resolve_device(device)
     folder = check_loadable_folder(resolve_model(name_or_path))
+    tokenizer = load_wordpiece(str(folder) if (folder / "tokenizer.json").is_file() else None)
+    compute = os.environ.get(COMPUTE_ENV) or None
+    if device == "cpu":
+        model = _load_onnx(folder, compute)
+        if model is not None:  # ONNX Runtime from the cached graph: torch is not imported
+            return model, tokenizer
+
+    from docextract.modeling.devices import resolve_device
+    from docextract.modeling.runtime import load_runtime_model
+    from docextract.modeling.saved_config import IncompleteConfig
+
+    where = resolve_device(device)
     try:
-        model = load_runtime_model(folder, compute=os.environ.get(COMPUTE_ENV) or None)
+        model = load_runtime_model(folder, compute=compute)
     except IncompleteConfig:
         model = _load_with_transformers(folder)
     if where.type != "cpu":
         model.to(where)
-    tokenizer = load_wordpiece(str(folder) if (folder / "tokenizer.json").is_file() else None)
     return model, tokenizer
+
+
+def _load_onnx(folder: Path, compute: str | None):
+    """The model run by ONNX Runtime when its compute (or ``DOCEXTRACT_COMPUTE``) says so; None otherwise."""
+    from docextract.modeling.model_folder import COMPUTE_KEY
+    from docextract.modeling.onnx_runtime import ONNX_COMPUTES, load_onnx_model
+    from docextract.modeling.saved_config import IncompleteConfig, SavedConfig
+
+    try:
+        config = SavedConfig.from_folder(folder)
+    except IncompleteConfig:
+        return None
+    compute = compute or getattr(config, COMPUTE_KEY, None)
+    if compute not in ONNX_COMPUTES:
+        return None
+
+    def build(path: Path) -> None:  # only when the graph is not cached yet: torch
+        from docextract.modeling.runtime import onnx_graph_builder
+
+        onnx_graph_builder(folder, config, compute)(path)
+
+    return load_onnx_model(folder, config, compute, build)
 
 
 def _load_with_transformers(folder: Path):

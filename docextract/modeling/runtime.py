@@ -25,13 +25,16 @@ from torch import nn
 from docextract.errors import ModelRefusedError
 from docextract.modeling.layers import LayoutEncoderParts
 from docextract.modeling.model_folder import COMPUTE_KEY, read_setting
+# onnx and onnx-int8 run the same graph in ONNX Runtime (docextract/modeling/onnx_runtime.py)
+from docextract.modeling.onnx_runtime import ONNX_FLOAT32, ONNX_INT8
 from docextract.modeling.saved_config import SavedConfig
 
 INDEX_FILE = "model.safetensors.index.json"
 # COMPUTE_KEY: the arithmetic the model runs in at inference, chosen per model by an accuracy gate
 # (benchmarks/arithmetic_gate.py) and written by `scripts/ship_model.py --compute`. Absent: float32.
 FLOAT32, BFLOAT16, INT8_LINEAR = "float32", "bfloat16", "int8-linear"
-COMPUTES = (FLOAT32, BFLOAT16, INT8_LINEAR)
+TORCH_COMPUTES = (FLOAT32, BFLOAT16, INT8_LINEAR)
+COMPUTES = (*TORCH_COMPUTES, ONNX_FLOAT32, ONNX_INT8)
 
 
 @dataclass(frozen=True)
@@ -83,8 +86,8 @@ def use_compute(model: RuntimeTokenClassifier, compute: str) -> RuntimeTokenClas
     """The model set to run in ``compute``: ``bfloat16`` (matrix products in bfloat16 through autocast, where the CPU
     has it natively; float32 elsewhere), ``int8-linear`` (every linear layer but the classifier dynamically quantised
     to int8 with per-channel weights, torch.ao.quantization) or ``float32``. ``model.compute`` says what it got."""
-    if compute not in COMPUTES:
-        raise ModelRefusedError(f"{COMPUTE_KEY}={compute!r} is not one of {', '.join(COMPUTES)}")
+    if compute not in TORCH_COMPUTES:
+        raise ModelRefusedError(f"{COMPUTE_KEY}={compute!r} is not one of {', '.join(TORCH_COMPUTES)}")
     if compute == BFLOAT16 and not native_bfloat16():
         compute = FLOAT32
     if compute == INT8_LINEAR:
@@ -92,8 +95,10 @@ def use_compute(model: RuntimeTokenClassifier, compute: str) -> RuntimeTokenClas
 
         from torch.ao.quantization import per_channel_dynamic_qconfig, quantize_dynamic
 
+        # the LSPE position encoders stay float: their FFN runs once into a cached table (positions.py), whose
+        # cache key reads the layer's weight tensor, which a quantised layer no longer has
         layers = {name: per_channel_dynamic_qconfig for name, module in model.named_modules()
-                  if isinstance(module, nn.Linear) and name != "classifier"}
+                  if isinstance(module, nn.Linear) and name != "classifier" and ".lspe." not in name}
         with warnings.catch_warnings():  # torch.ao's notice that eager quantisation moves to torchao
             warnings.simplefilter("ignore")
             model = quantize_dynamic(model, layers, dtype=torch.qint8, inplace=True)
@@ -140,15 +145,40 @@ def read_weights(folder: Path) -> dict[str, torch.Tensor]:
     return {name: tensor.to(torch.float32) if tensor.is_floating_point() else tensor for name, tensor in state.items()}
 
 
-def load_runtime_model(folder: Path, compute: str | None = None) -> RuntimeTokenClassifier:
+def load_runtime_model(folder: Path, compute: str | None = None):
     """The model in ``folder`` (already passed ``check_loadable_folder``), in eval mode, fp32 weights, running in
-    ``compute`` (default: what its config.json names, see :func:`use_compute`).
+    ``compute`` (default: what its config.json names, see :func:`use_compute`); ``onnx`` and ``onnx-int8`` give an
+    :class:`~docextract.modeling.onnx_runtime.OnnxTokenClassifier` (the torch weights read only to build its graph).
 
     :class:`~docextract.modeling.saved_config.IncompleteConfig` when config.json was saved by a version that did
     not write every layout key (the caller loads such a folder through transformers); ModelRefusedError when the
     weights do not fit the configuration.
     """
     config = SavedConfig.from_folder(folder)
+    compute = compute or read_setting(config, COMPUTE_KEY, FLOAT32)
+    if compute not in COMPUTES:
+        raise ModelRefusedError(f"{COMPUTE_KEY}={compute!r} is not one of {', '.join(COMPUTES)}", path=str(folder))
+    if compute in (ONNX_FLOAT32, ONNX_INT8):
+        from docextract.modeling.onnx_runtime import load_onnx_model
+
+        return load_onnx_model(folder, config, compute, onnx_graph_builder(folder, config, compute))
+    return use_compute(float32_torch_model(folder, config), compute)
+
+
+def onnx_graph_builder(folder: Path, config: SavedConfig, compute: str):
+    """``build(path)``: the ONNX graph of the folder's model for ``compute`` written at ``path`` (what
+    :func:`docextract.modeling.onnx_runtime.load_onnx_model` calls when its cache lacks the graph)."""
+
+    def build(path: Path) -> None:
+        from docextract.modeling.onnx_export import export_graph
+
+        export_graph(float32_torch_model(folder, config), path, compute)
+
+    return build
+
+
+def float32_torch_model(folder: Path, config: SavedConfig) -> RuntimeTokenClassifier:
+    """The float32 torch modules with the folder's weights, in eval mode."""
     state = read_weights(folder)
     with _initialisers_off():
         model = RuntimeTokenClassifier(config)
@@ -161,4 +191,4 @@ def load_runtime_model(folder: Path, compute: str | None = None) -> RuntimeToken
         model.load_state_dict(state, strict=True, assign=True)
     except RuntimeError as error:  # a tensor whose shape the config does not give
         raise ModelRefusedError(f"the weights do not fit the model's config.json: {error}", path=str(folder)) from error
-    return use_compute(model.eval(), compute or read_setting(config, COMPUTE_KEY, FLOAT32))
+    return model.eval()
