@@ -32,7 +32,8 @@ def test_the_model_is_described_once_by_name_version_and_settings_hash():
     output = _run(INVOICE)
     model = output["run"]["model"]
     folder = resolve_model("invoice")
-    assert set(model) == {"name", "version", "settings_hash", "preset", "field_calibration", "review"}
+    assert set(model) == {"name", "version", "settings_hash", "preset", "compute", "field_calibration", "review"}
+    assert model["compute"] == "onnx-int8"  # the arithmetic its config.json names (float32 is left out)
     assert model["version"] == hashlib.sha256((folder / "model.safetensors").read_bytes()).hexdigest()[:16]
     assert re.fullmatch(r"[0-9a-f]{16}", model["settings_hash"])
     assert model["field_calibration"] == "evidence"  # the method; its coefficients stay in config.json
