@@ -49,6 +49,7 @@ from docextract.files import TEMP_PREFIX, OutputRefused, json_bytes, write_json_
 DEFAULT_PROCESS = "docextract.pipeline:extract_file"
 SUMMARY_NAME = "summary.json"
 LOCK_NAME = ".docextract.lock"
+MAX_DEFAULT_WORKERS = 8  # the default stops here: each worker holds a model (~0.3 GB with the default one)
 WORKER_LOG_NAME = "workers.log"  # the workers' stderr (library warnings, faulthandler tracebacks)
 _ABORTING_EXIT_CODES = {EXIT_MISSING_DEPENDENCY: MissingDependencyError, EXIT_MODEL_REFUSED: ModelRefusedError}
 
@@ -172,6 +173,8 @@ def run_batch(inputs_root: str | os.PathLike[str], out_root: str | os.PathLike[s
                     records[item.rel] = _record(item, config_hash, status="failed", error=write_error(error))
                     continue
                 todo.append((item, rel_output, target))
+        if engine == "local" and isolate and workers is None:
+            workers = default_workers(len(todo))
         # before the first write: a Ray cluster that cannot be reached leaves no manifest behind
         runner = _runner(engine, process, options, workers=workers, timeout_s=timeout_s, max_memory_mb=max_memory_mb,
                          label=out_real, stderr_path=os.path.join(out_real, WORKER_LOG_NAME), isolate=isolate,
@@ -253,6 +256,16 @@ def run_batch(inputs_root: str | os.PathLike[str], out_root: str | os.PathLike[s
         write_json_atomic(os.path.join(out_real, SUMMARY_NAME), summary.to_dict())
     print_summary(summary, console)
     return summary
+
+
+def default_workers(files: int, cpus: int | None = None) -> int:
+    """Local workers when none are asked for: one per processor this process may use (each then runs one thread;
+    the reading and decoding around the model are single-threaded Python, so two one-thread workers on two cores
+    finish a folder sooner than one two-thread worker), at most ``MAX_DEFAULT_WORKERS`` (each holds a model) and
+    never more than the files to do."""
+    if cpus is None:
+        cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, min(cpus, MAX_DEFAULT_WORKERS, files))
 
 
 def _runner(engine: str, process: str, options: dict, *, workers: int | None, isolate: bool, address: str | None,

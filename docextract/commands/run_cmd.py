@@ -53,7 +53,7 @@ def run(
                                 "else Apple MPS, else the CPU), cuda or mps. One file at a time on a GPU (a folder's "
                                 "workers run under a memory cap a GPU context cannot start in). A GPU named but not "
                                 "there: exit 3."),
-    workers: Optional[int] = typer.Option(None, min=1, help="Folder: files processed in parallel (one model per worker); default 1, with --engine ray one per CPU of the cluster (less --model-workers)."),
+    workers: Optional[int] = typer.Option(None, min=1, help="Folder: files processed in parallel (one model per worker, one thread each); default one per CPU (at most 8, no more than the files), with --engine ray one per CPU of the cluster (less --model-workers)."),
     glob: Optional[str] = typer.Option(None, help="Folder: which files to take (recursive glob, e.g. '**/*.pdf'). Default: every file docextract reads (PDF, PNG, JPEG, TIFF, words JSON, known by their first bytes); the others are recorded as skipped, not failed."),
     resume: bool = typer.Option(False, "--resume", help="Folder: skip files already done in OUT, redo the rest."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace outputs that already exist."),

@@ -123,6 +123,20 @@ def test_workers_share_out_the_processors_for_their_threads(tmp_path, monkeypatc
     assert threads_per_worker(2, cpus=16) == 8
 
 
+def test_a_folder_gets_one_worker_per_processor_by_default(tmp_path, monkeypatch):
+    from docextract.batch.engine import MAX_DEFAULT_WORKERS, default_workers
+
+    assert [default_workers(files, cpus=2) for files in (0, 1, 2, 50)] == [1, 1, 2, 2]
+    assert default_workers(50, cpus=64) == MAX_DEFAULT_WORKERS
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    cpus = len(os.sched_getaffinity(0))
+    root = make_tree(tmp_path / "in", {f"{i}.txt": "echo" for i in range(3)})
+    summary = run_batch(root, tmp_path / "out", process="batch_workloads:thread_settings")  # no workers given
+    assert summary.exit_code == EXIT_OK and summary.workers == min(cpus, MAX_DEFAULT_WORKERS, 3)
+    result = json.loads((tmp_path / "out" / "0.txt.json").read_text())
+    assert result["OMP_NUM_THREADS"] == str(max(1, cpus // summary.workers))  # one thread each on 2 cores
+
+
 def test_discovery_glob_skips_links_special_files_and_the_output_folder(tmp_path):
     inputs = make_tree(tmp_path / "in", {"a.pdf": "", "b.png": "", "sub/c.pdf": "", "sub/deeper/d.PDF": ""})
     os.symlink(inputs / "a.pdf", inputs / "link.pdf")
