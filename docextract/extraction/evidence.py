@@ -29,7 +29,9 @@ a `run` output:
   of "Delivery Date") of this field, or of another field instead, left of the value on its row or over it;
 * ``tagger_agrees``: +1 when the tagger read this value for the field (its own entity, or one of the same text),
   -1 when it read the field elsewhere as something else, 0 when it read nothing for it;
-* ``by_candidates`` / ``by_rule``: the value was chosen by the candidate scorer, or read from a key by the rule;
+* ``by_candidates`` / ``by_rule`` / ``by_block``: the value was chosen by the candidate scorer, read from a key by
+  the rule, or a party's name or address read from its block under a heading naming the side
+  (:mod:`docextract.extraction.party_blocks`);
 * ``letter_spaced``: a name or address printed (or read by OCR) in single letters ("R E Francois"), a shape that
   names rarely have;
 * ``keyed_rival``: another value on the page stands right after a whole key of this field ("USt.-Id.-Nr." of the
@@ -60,7 +62,7 @@ FEATURES = (
     "tax_rate", "dates_agree", "valid", "rival_gap", "ocr_doubt",
     "kind_date", "kind_amount", "kind_id", "kind_address", "words_log",
     "key_whole_own", "key_whole_other", "tagger_agrees", "by_candidates", "by_rule", "letter_spaced",
-    "keyed_rival",
+    "keyed_rival", "by_block",
 )
 # Types whose value must normalise to be usable: a date, an amount, a number, an ISO currency, an IBAN.
 NORMALISED_TYPES = frozenset({"date", "amount", "number", "currency_code", "iban"})
@@ -169,6 +171,7 @@ def field_evidence(index: DocumentIndex, label: str, field: Mapping[str, Any], c
         "by_rule": float(entity.method == "rule"),
         "letter_spaced": float(kind in ("string", "address") and letter_spaced(str(field.get("value", "")))),
         "keyed_rival": keyed_rival(index, entity, label),
+        "by_block": float(entity.method == "block"),
     }
 
 

@@ -38,7 +38,7 @@ from docextract.extraction.identifiers import check_iban
 from docextract.extraction.key_context import (LineIndex, cell_around, is_separator, key_above, key_left,
                                               line_right_of)
 from docextract.extraction.normalize import parse_date, parse_number
-from docextract.extraction.party_blocks import ADDRESS_OF_SIDE, party_fields
+from docextract.extraction.party_blocks import ADDRESS_OF_SIDE, is_postcode_line, party_fields
 
 # The fields read from a key, by the value shape they take. Names and addresses are not: their extent
 # (where a name ends, how many lines an address has) is what the model is for.
@@ -55,10 +55,6 @@ MAX_NAME_WORDS_BEFORE_FORM = 2  # "Kaffeehaus" of "Auftraggeber" + "Kaffeehaus G
 ADDRESS_LABELS = ("vendor_address", "billing_address", "shipping_address")
 BLOCK_LABELS = (*ADDRESS_OF_SIDE, *ADDRESS_OF_SIDE.values())  # what party_fields reads
 MAX_TERMS_WORDS = 30  # payment terms are a sentence or two; a longer cell is a paragraph
-MAX_POSTCODE_LINE_WORDS = 6  # "AT 1234 Muster Ort", "EC1A 1BB London": a postcode line is short
-# The start of a postcode + city line: an optional country code ("DE", "D-"), then a postcode of 4-6 digits
-# ("80333", "654321"), or a British/Irish outward + inward code ("M1 1AA", "EC1A 1BB", "D02 XA00"); then the city.
-_POSTCODE_START = re.compile(r"(?:(?:[A-Z]{2} )?(?:[A-Z]{1,2}-)?\d{4,6}|[A-Z]{1,2}\d[A-Z\d]? (?:\d[A-Z]{2}|[A-Z\d]{4})) [^\W\d]")
 _IBAN_SHAPE = re.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{11,30}")  # country, check digits, 11-30 characters of account
 _YEAR_SHOWN = re.compile(r"\d{4}|\d{1,2}\s*[./-]\s*\d{1,2}\s*[./-]\s*\d{2}")  # a year, or a numeric date with one
 
@@ -143,7 +139,7 @@ def complete_addresses(doc: Document, entities: Sequence[Entity]) -> list[Entity
     ("Lieferantenstraße 20" + "80333 München"; "Bahnhof Strasse 1" + "AT 1234 Muster Ort"): the model often stops
     at the line break, or starts a second entity of the same label there. The line below (:func:`_line_below`)
     is taken when it starts an entity of the same label (merged in), or when it is a postcode + city line (it
-    starts with a postcode, :data:`_POSTCODE_START`, and holds at most :data:`MAX_POSTCODE_LINE_WORDS` words) whose
+    starts with a postcode and is short: :func:`~docextract.extraction.party_blocks.is_postcode_line`) whose
     words are in no entity of another label."""
     out = list(entities)
     owner = {ref: i for i, e in enumerate(out) for ref in e.words}
@@ -161,8 +157,7 @@ def complete_addresses(doc: Document, entities: Sequence[Entity]) -> list[Entity
             j = others.pop()
             dropped.add(j)
             out[i] = replace(entity, words=entity.words + out[j].words)
-        elif (all(set(out[j].words) <= set(below) for j in others) and len(below) <= MAX_POSTCODE_LINE_WORDS
-              and _POSTCODE_START.match(" ".join(doc.word(r).text for r in below))):
+        elif all(set(out[j].words) <= set(below) for j in others) and is_postcode_line(doc, below):
             dropped |= others  # "1234" of "AT 1234 Muster Ort" tagged alone: the whole line is the address's
             out[i] = replace(entity, words=entity.words + tuple(below))
     return [e for i, e in enumerate(out) if i not in dropped]
@@ -255,7 +250,7 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     for label, words in party_fields(doc, block_labels).items():
         owners = {id(taken[r]): taken[r] for r in words if r in taken}
         if all(owner.label in BLOCK_LABELS for owner in owners.values()):
-            found[label] = Entity(label, words, _mean_probability(words, label, label_probabilities), "rule")
+            found[label] = Entity(label, words, _mean_probability(words, label, label_probabilities), "block")
             relabelled |= set(owners)
     # dropped: unusable entities of the labels found, and entities whose words a key gave to another label
     kept = [e for e in entities if e.label not in found and id(e) not in relabelled]

@@ -1,5 +1,5 @@
-"""A party's name and address read from its labelled block: a heading that names the side, then "Name: ..." and
-"Anschrift: ..." under it.
+"""A party's name and address read from its block: a heading that names the side, then "Name: ..." and
+"Anschrift: ..." under it, or the name and the address lines themselves.
 
 Many invoices print each party as a small block under a heading::
 
@@ -11,13 +11,24 @@ Many invoices print each party as a small block under a heading::
 
 The heading says whose block it is (a seller's or a buyer's word, :data:`SIDE_WORDS`); the line that starts with a
 name key (:data:`NAME_KEYS`) in the block gives the name, the one with an address key (:data:`ADDRESS_KEYS`) the
-address with its continuation lines in the value column. A block runs down its heading's column for at most
-:data:`MAX_BLOCK_LINES` lines and ends at the next heading. :func:`party_fields` is one more rule of
-:mod:`docextract.extraction.key_values`.
+address with its continuation lines in the value column. A block without those keys is read as an address
+label is written::
+
+    Verkäufer:                     Käufer/Leistungsempfänger:
+    Lieferant GmbH                 Kunden AG Mitte
+    Lieferantenstraße 20           Hans Muster
+    DE 80333 München               Kundenstraße 15
+    Steuernummer : 201/113/40209   DE 69876 Frankfurt
+
+its first line the name, the lines after it down to the postcode line (:func:`is_postcode_line`) the address;
+without a postcode line within :data:`MAX_ADDRESS_LINES` lines nothing is read from it. A block runs down its
+heading's column for at most :data:`MAX_BLOCK_LINES` lines and ends at the next heading. :func:`party_fields` is
+one more rule of :mod:`docextract.extraction.key_values`.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Iterator, Sequence
 
 from docextract.document import Document, Line, WordRef
@@ -46,6 +57,22 @@ MAX_ADDRESS_LINES = 4
 MAX_HEADING_TOKENS = 4
 MAX_BLOCK_LINES = 8
 COLUMN_TOLERANCE_OF_HEIGHT = 2.0  # a block's lines start within this many text heights of its heading's left edge
+MAX_KEYED_LINES_BEFORE_NAME = 3  # "Nummer: ...", "Globale Nummer: ..." lines a label may start under
+# How a line naming whom a letter is for starts (German, English, French, Dutch)
+ATTENTION_STARTS = frozenset({("z", "hd"), ("zhd",), ("z", "h"), ("attn",), ("attention",), ("fao",), ("t", "a", "v"),
+                              ("tav",), ("a", "l", "attention")})
+STACKED_GAP_OF_HEIGHT = 1.0  # the lines of an address label follow each other closer than a line height
+MAX_POSTCODE_LINE_WORDS = 6  # "AT 1234 Muster Ort", "EC1A 1BB London": a postcode line is short
+# The start of a postcode + city line: an optional country code ("DE", "D-"), then a postcode of 4-6 digits
+# ("80333", "654321"), or a British/Irish outward + inward code ("M1 1AA", "EC1A 1BB", "D02 XA00"); then the city.
+_POSTCODE_START = re.compile(r"(?:(?:[A-Z]{2} )?(?:[A-Z]{1,2}-)?\d{4,6}|[A-Z]{1,2}\d[A-Z\d]? (?:\d[A-Z]{2}|[A-Z\d]{4})) [^\W\d]")
+
+
+def is_postcode_line(doc: Document, refs: Sequence[WordRef]) -> bool:
+    """Whether the words ``refs`` are a postcode + city line: a postcode first, at most
+    :data:`MAX_POSTCODE_LINE_WORDS` words."""
+    return 0 < len(refs) <= MAX_POSTCODE_LINE_WORDS and bool(
+        _POSTCODE_START.match(" ".join(doc.word(r).text for r in refs)))
 
 
 def _side(tokens: Sequence[str]) -> str | None:
@@ -137,8 +164,8 @@ def _column_lines(doc: Document, p: int, value_line: Line, key_column: Sequence[
 
 def party_fields(doc: Document, labels: Sequence[str]) -> dict[str, tuple[WordRef, ...]]:
     """Of ``labels``, the party names (vendor_name, customer_name) and addresses (vendor_address, billing_address)
-    that labelled blocks print: "Name: ..." and "Anschrift: ..." under a heading naming the side, first block
-    first."""
+    that blocks under a heading naming the side print: "Name: ..." and "Anschrift: ...", or, in a block without
+    those keys, its first line and the address lines down to the postcode; first block first."""
     headings = list(_headings(doc))
     found: dict[str, tuple[WordRef, ...]] = {}
     for side, p, heading in headings:
@@ -157,4 +184,56 @@ def party_fields(doc: Document, labels: Sequence[str]) -> dict[str, tuple[WordRe
                     value += tuple(_column_lines(doc, p, value_line, lines, 1))
                 found[label] = value
                 break
+        if side not in found and address not in found and not _has_block_keys(doc, p, lines):
+            found.update({label: words for label, words in _address_label(doc, p, lines, side).items()
+                          if label in labels})
     return found
+
+
+def _has_block_keys(doc: Document, p: int, lines: Sequence[Line]) -> bool:
+    """Whether a line of the block starts with a name or address key: a labelled block, read by its keys."""
+    return any(_key_length(doc, [WordRef(p, w) for w in line.word_indices], keys)
+               for line in lines for keys in (NAME_KEYS, ADDRESS_KEYS))
+
+
+def _attention_line(doc: Document, refs: Sequence[WordRef]) -> bool:
+    """A line that names whom a letter is for ("z. Hd. Stefan Kaiser", "Attn: Accounts"), not part of an address."""
+    tokens = tuple(key_tokens(" ".join(doc.word(r).text for r in refs[:3])))
+    return any(tokens[:n] in ATTENTION_STARTS for n in (1, 2, 3))
+
+
+def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> dict[str, tuple[WordRef, ...]]:
+    """An unlabelled block read as an address label: after at most :data:`MAX_KEYED_LINES_BEFORE_NAME` keyed lines
+    ("Nummer : GE2020211"), the first line the name, the next stacked lines down to the first postcode line the
+    address; nothing when a keyed line comes between them or no postcode line follows within
+    :data:`MAX_ADDRESS_LINES` lines of the name."""
+    def keyed(line: Line) -> bool:  # "Globale Nummer: 4000001987658 (GTIN)"; "Nummer" | ": GE2020211" in two columns
+        if any(doc.word(WordRef(p, w)).text.rstrip().endswith(":") for w in line.word_indices):
+            return True
+        right = line_right_of(doc.pages[p].lines, line)
+        return right is not None and doc.word(WordRef(p, right.word_indices[0])).text.startswith(":")
+
+    lines = list(lines)
+    for _ in range(MAX_KEYED_LINES_BEFORE_NAME):  # a customer number or GLN over the label is not part of it
+        if lines and keyed(lines[0]):
+            lines.pop(0)
+    stacked: list[Line] = []
+    for line in lines:
+        if stacked and line.box.top - stacked[-1].box.bottom > STACKED_GAP_OF_HEIGHT * max(stacked[-1].box.height, 1e-6):
+            break
+        stacked.append(line)
+    if len(stacked) < 2:
+        return {}
+    name = [WordRef(p, w) for w in stacked[0].word_indices]
+    if keyed(stacked[0]) or is_postcode_line(doc, name):
+        return {}
+    address: list[WordRef] = []
+    for line in stacked[1:1 + MAX_ADDRESS_LINES]:
+        if keyed(line):
+            return {}  # a key's row before any postcode line: not an address label
+        words = [WordRef(p, w) for w in line.word_indices]
+        if not _attention_line(doc, words):  # "z. Hd. Stefan Kaiser": whom to hand it to, not where
+            address += words
+        if is_postcode_line(doc, words):
+            return {side: tuple(name), ADDRESS_OF_SIDE[side]: tuple(address)}
+    return {}

@@ -207,3 +207,36 @@ def test_a_party_name_the_model_missed_is_read_from_its_labelled_block():
                       "vendor_address": "Musterstr. 12 DE 12345 Musterstadt"}
     # without a heading that names the side, a "Name:" line is nobody's
     assert party_fields(_page([[("Name: Kunden AG Mitte", 40)]]), ["vendor_name", "customer_name"]) == {}
+
+
+def test_a_block_without_keys_is_read_as_an_address_label():
+    from docextract.extraction.party_blocks import party_fields
+
+    labels = ["vendor_name", "vendor_address", "customer_name", "billing_address"]
+
+    def read(rows):
+        doc = _page(rows)
+        return {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+
+    assert read([
+        [("Verkäufer:", 40), ("Käufer/Leistungsempfänger:", 300)],
+        [("Lieferant GmbH", 40), ("Kunden AG Mitte", 300)],
+        [("Lieferantenstraße 20", 40), ("Hans Muster", 300)],
+        [("DE 80333 München", 40), ("Kundenstraße 15", 300)],
+        [("Steuernummer : 201/113/40209", 40), ("DE 69876 Frankfurt", 300)],
+    ]) == {"vendor_name": "Lieferant GmbH", "vendor_address": "Lieferantenstraße 20 DE 80333 München",
+           "customer_name": "Kunden AG Mitte", "billing_address": "Hans Muster Kundenstraße 15 DE 69876 Frankfurt"}
+    # numbers over the label are not part of it
+    assert read([[("Käufer:", 40)], [("Nummer", 40), (": GE2020211", 250)], [("Globale Nummer: 4000001987658 (GTIN)", 40)],
+                 [("Kunden AG Mitte", 40)], [("Kundenstraße 15", 40)], [("DE 69876 Frankfurt", 40)]]) == {
+        "customer_name": "Kunden AG Mitte", "billing_address": "Kundenstraße 15 DE 69876 Frankfurt"}
+    # whom it is for is not where it goes
+    assert read([[("Bill to:", 40)], [("MEDILAB E.V.", 40)], [("z. Hd. Stefan Kaiser", 40)],
+                 [("Friedrich-Ebert-Straße 140", 40)], [("30159 Hannover", 40)]]) == {
+        "customer_name": "MEDILAB E.V.", "billing_address": "Friedrich-Ebert-Straße 140 30159 Hannover"}
+    # no postcode line under the name: where the address ends is unknown, nothing is read
+    assert read([[("Bill to:", 40)], [("Kunden AG Mitte", 40)], [("Kundenstraße 15", 40)], [("Germany", 40)]]) == {}
+    # a key's row before the postcode: a block of keyed values, not an address label
+    assert read([[("Seller", 40)], [("Lieferant GmbH", 40)], [("Phone: 0123 456", 40)], [("80333 München", 40)]]) == {}
+    # a line far below the block is not its address
+    assert read([[("Seller", 40)], [("Lieferant GmbH", 40)], [], [], [("80333 München", 40)]]) == {}
