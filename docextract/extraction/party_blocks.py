@@ -63,9 +63,9 @@ ATTENTION_STARTS = frozenset({("z", "hd"), ("zhd",), ("z", "h"), ("attn",), ("at
                               ("tav",), ("a", "l", "attention")})
 STACKED_GAP_OF_HEIGHT = 1.0  # the lines of an address label follow each other closer than a line height
 MAX_POSTCODE_LINE_WORDS = 6  # "AT 1234 Muster Ort", "EC1A 1BB London": a postcode line is short
-# The start of a postcode + city line: an optional country code ("DE", "D-"), then a postcode of 4-6 digits
-# ("80333", "654321"), or a British/Irish outward + inward code ("M1 1AA", "EC1A 1BB", "D02 XA00"); then the city.
-_POSTCODE_START = re.compile(r"(?:(?:[A-Z]{2} )?(?:[A-Z]{1,2}-)?\d{4,6}|[A-Z]{1,2}\d[A-Z\d]? (?:\d[A-Z]{2}|[A-Z\d]{4})) [^\W\d]")
+# The start of a postcode + city line: an optional country code ("DE", "GB", "D-"), then a postcode of 4-6 digits
+# ("80333", "654321"), or a British/Irish outward + inward code ("M1 1AA", "GB SW1B 3BN", "D02 XA00"); then the city.
+_POSTCODE_START = re.compile(r"(?:[A-Z]{2} )?(?:(?:[A-Z]{1,2}-)?\d{4,6}|[A-Z]{1,2}\d[A-Z\d]? (?:\d[A-Z]{2}|[A-Z\d]{4})) [^\W\d]")
 
 
 def is_postcode_line(doc: Document, refs: Sequence[WordRef]) -> bool:

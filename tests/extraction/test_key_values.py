@@ -230,6 +230,10 @@ def test_a_block_without_keys_is_read_as_an_address_label():
     assert read([[("Käufer:", 40)], [("Nummer", 40), (": GE2020211", 250)], [("Globale Nummer: 4000001987658 (GTIN)", 40)],
                  [("Kunden AG Mitte", 40)], [("Kundenstraße 15", 40)], [("DE 69876 Frankfurt", 40)]]) == {
         "customer_name": "Kunden AG Mitte", "billing_address": "Kundenstraße 15 DE 69876 Frankfurt"}
+    # a British postcode after its country code
+    assert read([[("Verkäufer:", 40)], [("Global Supplies Ltd.", 40)], [("153 Victoria Street", 40)],
+                 [("GB SW1B 3BN London", 40)]]) == {
+        "vendor_name": "Global Supplies Ltd.", "vendor_address": "153 Victoria Street GB SW1B 3BN London"}
     # whom it is for is not where it goes
     assert read([[("Bill to:", 40)], [("MEDILAB E.V.", 40)], [("z. Hd. Stefan Kaiser", 40)],
                  [("Friedrich-Ebert-Straße 140", 40)], [("30159 Hannover", 40)]]) == {
