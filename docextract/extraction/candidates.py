@@ -46,6 +46,8 @@ MAX_IDENTIFIER_CHARACTERS = 40
 _AMOUNT_WITH_DECIMALS = re.compile(r"\d[.,]\d{2}(?!\d)")
 _NUMERIC_DATE = re.compile(r"\d{1,4}\s*[./-]\s*\d{1,2}\s*[./-]\s*\d{2,4}|\d{8}")
 _MONTH_WORD = re.compile(r"[^\W\d_]{3,}\.?,?")
+# A time of day printed after a date ("15/01/2019 11:05:16 AM", receipts): not part of the date's value
+_TIME_WORD = re.compile(r"\d{1,2}:\d{2}(?::\d{2})?(?:[AaPp]\.?[Mm]\.?)?|[AaPp]\.?[Mm]\.?")
 MAX_KEY_DISTANCE_OF_HEIGHT = 40.0  # a key farther than this many line heights counts as this far
 
 FEATURES = (
@@ -137,6 +139,8 @@ def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> 
                         span = " ".join(texts[i:i + n])
                         if not any(ch.isdigit() for ch in span) or not _date_shaped(span):
                             continue
+                        if any(_TIME_WORD.fullmatch(t) for t in texts[i + 1:i + n]):
+                            continue  # the date without the time that follows it
                         parsed = parse_date(span, locale, year)
                         if parsed is not None and not odd_shape("invoice_date", "date", span):
                             out["date"].append(Candidate("date", _flat(refs[i:i + n]), parsed))

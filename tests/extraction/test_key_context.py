@@ -166,3 +166,12 @@ def test_vom_after_the_invoice_number_keys_the_invoice_date():
     assert _rule_fields(doc, "de_DE")["invoice_date"] == "05.03.2018"
     doc = _page([[("Bemerkung Rechnung gemäß Bestellung vom 01.03.2018.", 40)]])
     assert "invoice_date" not in _rule_fields(doc, "de_DE")
+
+
+def test_a_time_after_a_date_is_not_part_of_the_date_candidate():
+    # receipts print the time after the date; a candidate with the time is not the date a user compares
+    doc = _page([[("Date: 15/01/2019 11:05:16 AM", 40)], [("22 MAR 18 12:44:00", 40)]])
+    found = generate(doc, LineIndex(doc), "en_MY", 2019)
+    texts = sorted(" ".join(doc.word(r).text for r in c.words) for c in found["date"])
+    assert texts == ["15/01/2019", "22 MAR 18"]
+    assert {c.value for c in found["date"]} == {date(2019, 1, 15), date(2018, 3, 22)}
