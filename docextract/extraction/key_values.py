@@ -38,7 +38,7 @@ from docextract.extraction.identifiers import check_iban
 from docextract.extraction.key_context import (LineIndex, cell_around, is_separator, key_above, key_left,
                                               line_right_of)
 from docextract.extraction.normalize import parse_date, parse_number
-from docextract.extraction.party_blocks import ADDRESS_OF_SIDE, is_postcode_line, party_fields
+from docextract.extraction.party_blocks import ADDRESS_OF_SIDE, is_postcode_line, party_fields, window_envelope_fields
 
 # The fields read from a key, by the value shape they take. Names and addresses are not: their extent
 # (where a name ends, how many lines an address has) is what the model is for.
@@ -247,7 +247,14 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     # a footer's address or the other party's name as readily, and a block under a heading that names the side
     # says whose they are. The model's entities of the party fields on the block's words give way to it.
     block_labels = [label for label in BLOCK_LABELS if label in labels]
-    for label, words in party_fields(doc, block_labels).items():
+    parties = party_fields(doc, block_labels)
+    # where no heading names the parties, a window-envelope letter's return address and recipient block; its first
+    # part is often a person ("Sandra Keller · Commerce Dr 1 · ..."), so the model's own vendor name stands
+    model_names = {e.label for e in entities if e.label == "vendor_name"}
+    for label, words in window_envelope_fields(doc).items():
+        if label in block_labels and label not in parties and label not in model_names:
+            parties[label] = words
+    for label, words in parties.items():
         owners = {id(taken[r]): taken[r] for r in words if r in taken}
         if all(owner.label in BLOCK_LABELS for owner in owners.values()):
             found[label] = Entity(label, words, _mean_probability(words, label, label_probabilities), "block")

@@ -61,7 +61,10 @@ MAX_KEYED_LINES_BEFORE_NAME = 3  # "Nummer: ...", "Globale Nummer: ..." lines a 
 # How a line naming whom a letter is for starts (German, English, French, Dutch)
 ATTENTION_STARTS = frozenset({("z", "hd"), ("zhd",), ("z", "h"), ("attn",), ("attention",), ("fao",), ("t", "a", "v"),
                               ("tav",), ("a", "l", "attention")})
-STACKED_GAP_OF_HEIGHT = 1.0  # the lines of an address label follow each other closer than a line height
+STACKED_GAP_OF_HEIGHT = 1.0
+SENDER_SEPARATORS = frozenset({"·", "•", "|", "∙"})  # between the parts of a one-line return address
+ENVELOPE_TOP_SHARE = 0.4  # a return address stands in the top of the first page
+ENVELOPE_GAP_OF_HEIGHT = 2.5  # the recipient's block starts within this many line heights under it  # the lines of an address label follow each other closer than a line height
 MAX_POSTCODE_LINE_WORDS = 6  # "AT 1234 Muster Ort", "EC1A 1BB London": a postcode line is short
 # The start of a postcode + city line: an optional country code ("DE", "GB", "D-"), then a postcode of 4-6 digits
 # ("80333", "654321"), or a British/Irish outward + inward code ("M1 1AA", "GB SW1B 3BN", "D02 XA00"); then the city.
@@ -188,6 +191,56 @@ def party_fields(doc: Document, labels: Sequence[str]) -> dict[str, tuple[WordRe
             found.update({label: words for label, words in _address_label(doc, p, lines, side).items()
                           if label in labels})
     return found
+
+
+def _parts(doc: Document, refs: Sequence[WordRef]) -> list[list[WordRef]]:
+    """``refs`` split at separator words ("·", "|", "•"); a word ending in one closes its part."""
+    parts: list[list[WordRef]] = [[]]
+    for ref in refs:
+        text = doc.word(ref).text.strip()
+        if text in SENDER_SEPARATORS:
+            parts.append([])
+            continue
+        parts[-1].append(ref)
+        if text[-1:] in SENDER_SEPARATORS:
+            parts.append([])
+    return [part for part in parts if part]
+
+
+def window_envelope_fields(doc: Document) -> dict[str, tuple[WordRef, ...]]:
+    """A letter laid out for a window envelope (DIN 5008 and its kin): in the top of the first page, the sender's
+    one-line return address ("Seller Company · 123 Seller St · 12345 Seller City"), the recipient's address block
+    right under it. The return address gives the seller's name (its first part) and address (the parts down to the
+    postcode); the block the buyer's name (its first line) and address (down to its postcode line). Nothing
+    unless the return address has a postcode part; no buyer unless the block below ends in a postcode line."""
+    if not doc.pages:
+        return {}
+    page = doc.pages[0]
+    for line in sorted(page.lines, key=lambda line: line.box.top):
+        if line.box.top > ENVELOPE_TOP_SHARE * page.height:
+            break
+        refs = [WordRef(0, w) for w in line.word_indices]
+        parts = _parts(doc, refs)
+        if len(parts) < 3:
+            continue
+        ends = [i for i, part in enumerate(parts) if i > 0 and is_postcode_line(doc, part)]
+        if not ends:
+            continue
+        found = {"vendor_name": tuple(parts[0]),
+                 "vendor_address": tuple(r for part in parts[1:ends[0] + 1] for r in part)}
+        height = max(line.box.height, 1e-6)
+        below = sorted((other for other in page.lines if other.box.top >= line.box.bottom
+                        and other.box.top - line.box.bottom <= ENVELOPE_GAP_OF_HEIGHT * height
+                        and abs(other.box.x0 - line.box.x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height),
+                       key=lambda other: other.box.top)
+        if below:
+            block = [other for other in page.lines if other.box.top >= below[0].box.top
+                     and abs(other.box.x0 - below[0].box.x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height]
+            found.update({("customer_name" if label == "vendor_name" else "billing_address"): words
+                          for label, words in _address_label(doc, 0, sorted(block, key=lambda b: b.box.top),
+                                                             "vendor_name").items()})
+        return found
+    return {}
 
 
 def _has_block_keys(doc: Document, p: int, lines: Sequence[Line]) -> bool:

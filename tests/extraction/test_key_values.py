@@ -244,3 +244,22 @@ def test_a_block_without_keys_is_read_as_an_address_label():
     assert read([[("Seller", 40)], [("Lieferant GmbH", 40)], [("Phone: 0123 456", 40)], [("80333 München", 40)]]) == {}
     # a line far below the block is not its address
     assert read([[("Seller", 40)], [("Lieferant GmbH", 40)], [], [], [("80333 München", 40)]]) == {}
+
+
+def test_a_window_envelope_letter_gives_both_parties():
+    from docextract.extraction.party_blocks import window_envelope_fields
+
+    doc = _page([
+        [("Seller Company · 123 Seller St · Suite 100 · 12345 Seller City", 40)],  # the return address line
+        [("Buyer Company", 40), ("Invoice Number:", 300), ("DOC-12345", 420)],
+        [("456 Buyer St", 40), ("Invoice Date:", 300), ("October 1, 2023", 420)],
+        [("67890 Buyer City", 40)],
+        [("Germany", 40)],
+    ])
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in window_envelope_fields(doc).items()}
+    assert fields == {"vendor_name": "Seller Company", "vendor_address": "123 Seller St Suite 100 12345 Seller City",
+                      "customer_name": "Buyer Company", "billing_address": "456 Buyer St 67890 Buyer City"}
+    # a line of parts without a postcode is no return address
+    plain = _page([[("Quality · Service · Price", 40)], [("Buyer Company", 40)], [("67890 Buyer City", 40)]])
+    assert window_envelope_fields(plain) == {}
+
