@@ -29,6 +29,7 @@ a `run` output:
   of "Delivery Date") of this field, or of another field instead, left of the value on its row or over it;
 * ``tagger_agrees``: +1 when the tagger read this value for the field (its own entity, or one of the same text),
   -1 when it read the field elsewhere as something else, 0 when it read nothing for it;
+* ``other_party``: a party's name or address is also the other party's (one of the two is wrong);
 * ``by_candidates`` / ``by_rule`` / ``by_block``: the value was chosen by the candidate scorer, read from a key by
   the rule, or a party's name or address read from its block under a heading naming the side
   (:mod:`docextract.extraction.party_blocks`);
@@ -62,7 +63,7 @@ FEATURES = (
     "tax_rate", "dates_agree", "valid", "rival_gap", "ocr_doubt",
     "kind_date", "kind_amount", "kind_id", "kind_address", "words_log",
     "key_whole_own", "key_whole_other", "tagger_agrees", "by_candidates", "by_rule", "letter_spaced",
-    "keyed_rival", "by_block",
+    "keyed_rival", "by_block", "other_party",
 )
 # Types whose value must normalise to be usable: a date, an amount, a number, an ISO currency, an IBAN.
 NORMALISED_TYPES = frozenset({"date", "amount", "number", "currency_code", "iban"})
@@ -172,7 +173,22 @@ def field_evidence(index: DocumentIndex, label: str, field: Mapping[str, Any], c
         "letter_spaced": float(kind in ("string", "address") and letter_spaced(str(field.get("value", "")))),
         "keyed_rival": keyed_rival(index, entity, label),
         "by_block": float(entity.method == "block"),
+        "other_party": other_party(label, field, fields),
     }
+
+
+OTHER_PARTY = {"vendor_name": "customer_name", "customer_name": "vendor_name",
+               "vendor_address": "billing_address", "billing_address": "vendor_address"}
+
+
+def other_party(label: str, field: Mapping[str, Any], fields: Mapping[str, Mapping[str, Any]]) -> float:
+    """1 when a party's name or address is the other party's too (the seller's name given as the buyer's): one of
+    the two is wrong."""
+    other = fields.get(OTHER_PARTY.get(label, ""))
+    if other is None:
+        return 0.0
+    mine, theirs = _compact(str(field.get("value", ""))), _compact(str(other.get("value", "")))
+    return float(bool(mine) and (mine in theirs or theirs in mine))
 
 
 def _compact(text: str) -> str:

@@ -223,3 +223,14 @@ def test_closing_keys_finds_what_a_scan_of_every_key_word_finds():
     assert found == [scan(context) for context in contexts]
     assert sum(1 for labels, _ in found if labels) > 5000  # most contexts end in some key word: the test bites
 
+
+
+def test_a_party_name_that_is_the_other_partys_too_is_evidence_against_it():
+    from docextract.extraction.evidence import other_party
+
+    fields = {"vendor_name": {"value": "Lieferant GmbH"}, "customer_name": {"value": "Lieferant GmbH"},
+              "billing_address": {"value": "Kundenstraße 15\nDE 69876 Frankfurt"}}
+    assert other_party("customer_name", fields["customer_name"], fields) == 1.0
+    assert other_party("vendor_address", {"value": "Lieferantenstraße 20"}, fields) == 0.0
+    assert other_party("customer_name", {"value": "Kunden AG Mitte"}, fields) == 0.0
+    assert other_party("total", {"value": "Lieferant GmbH"}, fields) == 0.0  # parties only
