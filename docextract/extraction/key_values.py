@@ -250,9 +250,9 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     parties = party_fields(doc, block_labels)
     # where no heading names the parties, a window-envelope letter's return address and recipient block; its first
     # part is often a person ("Sandra Keller · Commerce Dr 1 · ..."), so the model's own vendor name stands
-    model_names = {e.label for e in entities if e.label == "vendor_name"}
+    model_named_vendor = any(e.label == "vendor_name" for e in entities)
     for label, words in window_envelope_fields(doc).items():
-        if label in block_labels and label not in parties and label not in model_names:
+        if label in block_labels and label not in parties and not (label == "vendor_name" and model_named_vendor):
             parties[label] = words
     for label, words in parties.items():
         owners = {id(taken[r]): taken[r] for r in words if r in taken}

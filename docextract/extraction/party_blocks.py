@@ -61,10 +61,10 @@ MAX_KEYED_LINES_BEFORE_NAME = 3  # "Nummer: ...", "Globale Nummer: ..." lines a 
 # How a line naming whom a letter is for starts (German, English, French, Dutch)
 ATTENTION_STARTS = frozenset({("z", "hd"), ("zhd",), ("z", "h"), ("attn",), ("attention",), ("fao",), ("t", "a", "v"),
                               ("tav",), ("a", "l", "attention")})
-STACKED_GAP_OF_HEIGHT = 1.0
+STACKED_GAP_OF_HEIGHT = 1.0  # the lines of an address label follow each other closer than a line height
 SENDER_SEPARATORS = frozenset({"·", "•", "|", "∙"})  # between the parts of a one-line return address
 ENVELOPE_TOP_SHARE = 0.4  # a return address stands in the top of the first page
-ENVELOPE_GAP_OF_HEIGHT = 2.5  # the recipient's block starts within this many line heights under it  # the lines of an address label follow each other closer than a line height
+ENVELOPE_GAP_OF_HEIGHT = 2.5  # the recipient's block starts within this many line heights under it
 MAX_POSTCODE_LINE_WORDS = 6  # "AT 1234 Muster Ort", "EC1A 1BB London": a postcode line is short
 # The start of a postcode + city line: an optional country code ("DE", "GB", "D-"), then a postcode of 4-6 digits
 # ("80333", "654321"), or a British/Irish outward + inward code ("M1 1AA", "GB SW1B 3BN", "D02 XA00"); then the city.
@@ -229,16 +229,15 @@ def window_envelope_fields(doc: Document) -> dict[str, tuple[WordRef, ...]]:
         found = {"vendor_name": tuple(parts[0]),
                  "vendor_address": tuple(r for part in parts[1:ends[0] + 1] for r in part)}
         height = max(line.box.height, 1e-6)
-        below = sorted((other for other in page.lines if other.box.top >= line.box.bottom
-                        and other.box.top - line.box.bottom <= ENVELOPE_GAP_OF_HEIGHT * height
-                        and abs(other.box.x0 - line.box.x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height),
-                       key=lambda other: other.box.top)
-        if below:
-            block = [other for other in page.lines if other.box.top >= below[0].box.top
-                     and abs(other.box.x0 - below[0].box.x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height]
-            found.update({("customer_name" if label == "vendor_name" else "billing_address"): words
-                          for label, words in _address_label(doc, 0, sorted(block, key=lambda b: b.box.top),
-                                                             "vendor_name").items()})
+        first = min((other for other in page.lines if other.box.top >= line.box.bottom
+                     and other.box.top - line.box.bottom <= ENVELOPE_GAP_OF_HEIGHT * height
+                     and abs(other.box.x0 - line.box.x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height),
+                    key=lambda other: other.box.top, default=None)
+        if first is not None:  # the recipient's block: that line and the lines under it in its column
+            block = sorted((other for other in page.lines if other.box.top >= first.box.top
+                            and abs(other.box.x0 - first.box.x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height),
+                           key=lambda other: other.box.top)
+            found.update(_address_label(doc, 0, block, "customer_name"))
         return found
     return {}
 

@@ -102,7 +102,8 @@ def _array_forward(model, temperature: float, drop_1d: bool) -> Callable:
         batch.pop("labels", None)
         if drop_1d:
             batch["position_ids"] = numpy.zeros_like(batch["input_ids"])
-        return softmax(model.logits_array(batch) / temperature if temperature != 1.0 else model.logits_array(batch))
+        logits = model.logits_array(batch)
+        return softmax(logits if temperature == 1.0 else logits / temperature)
 
     return forward
 

@@ -22,7 +22,9 @@ def load_model(name_or_path: str, device: str = "cpu"):
     Through the runtime (:mod:`docextract.modeling.runtime`: plain torch, the ``tokenizers`` library), so `run`
     never imports transformers; a folder whose config.json predates the runtime's keys goes through
     transformers, which fills in the defaults of that time. The model runs in the arithmetic its config.json
-    names (``COMPUTE_KEY`` of :mod:`docextract.modeling.model_folder`) unless ``DOCEXTRACT_COMPUTE`` says otherwise (float32, bfloat16, int8-linear).
+    names (``COMPUTE_KEY`` of :mod:`docextract.modeling.model_folder`) unless ``DOCEXTRACT_COMPUTE`` says otherwise
+    (float32, bfloat16, int8-linear, onnx, onnx-int8). An ONNX Runtime model on the CPU is opened from its cached
+    graph without importing torch (:func:`_load_onnx`).
     """
     from docextract.modeling.loading import check_loadable_folder
     from docextract.modeling.store import resolve_model

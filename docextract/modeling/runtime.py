@@ -26,7 +26,7 @@ from docextract.errors import ModelRefusedError
 from docextract.modeling.layers import LayoutEncoderParts
 from docextract.modeling.model_folder import COMPUTE_KEY, read_setting
 # onnx and onnx-int8 run the same graph in ONNX Runtime (docextract/modeling/onnx_runtime.py)
-from docextract.modeling.onnx_runtime import ONNX_FLOAT32, ONNX_INT8
+from docextract.modeling.onnx_runtime import ONNX_COMPUTES
 from docextract.modeling.saved_config import SavedConfig
 
 INDEX_FILE = "model.safetensors.index.json"
@@ -34,7 +34,7 @@ INDEX_FILE = "model.safetensors.index.json"
 # (benchmarks/arithmetic_gate.py) and written by `scripts/ship_model.py --compute`. Absent: float32.
 FLOAT32, BFLOAT16, INT8_LINEAR = "float32", "bfloat16", "int8-linear"
 TORCH_COMPUTES = (FLOAT32, BFLOAT16, INT8_LINEAR)
-COMPUTES = (*TORCH_COMPUTES, ONNX_FLOAT32, ONNX_INT8)
+COMPUTES = (*TORCH_COMPUTES, *ONNX_COMPUTES)
 
 
 @dataclass(frozen=True)
@@ -158,7 +158,7 @@ def load_runtime_model(folder: Path, compute: str | None = None):
     compute = compute or read_setting(config, COMPUTE_KEY, FLOAT32)
     if compute not in COMPUTES:
         raise ModelRefusedError(f"{COMPUTE_KEY}={compute!r} is not one of {', '.join(COMPUTES)}", path=str(folder))
-    if compute in (ONNX_FLOAT32, ONNX_INT8):
+    if compute in ONNX_COMPUTES:
         from docextract.modeling.onnx_runtime import load_onnx_model
 
         return load_onnx_model(folder, config, compute, onnx_graph_builder(folder, config, compute))
