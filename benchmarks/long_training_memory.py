@@ -6,7 +6,9 @@
 Each (length, checkpointing) pair runs in a fresh process: a full-size preset (MiniLM-L6 dimensions, positions
 sized to the longest length), one generated document of that many tokens (random word pieces laid out as
 lines of a page sequence, 9 BIO tags), then one AdamW step (forward, backward, update) after a warm-up step.
-Reported: the process's peak RSS (its high-water mark, ``ru_maxrss``), the same above the RSS measured just
+Children run with a fixed glibc mmap threshold (``MALLOC_MMAP_THRESHOLD_``): large tensors are then always
+mapped and unmapped, so RSS follows live memory; with glibc's adaptive threshold freed activations stayed in the
+heap and the same step measured 1.5 GB or 1.7 GB peak from run to run. Reported: the process's peak RSS (its high-water mark, ``ru_maxrss``), the same above the RSS measured just
 before the measured step (model, optimizer state and the warm-up's freed memory included in the baseline), and
 the step's seconds. Writes benchmarks/results/NAME.{json,md}.
 """
@@ -15,12 +17,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import subprocess
 import sys
 from pathlib import Path
 
 RESULTS = Path(__file__).parent / "results"
+CHILD_ENV = {"MALLOC_MMAP_THRESHOLD_": "131072"}  # see the docstring: RSS that follows live tensors
 LABELS = 9  # Kleister-NDA's BIO tags
 PAGE_LIMIT = 1023  # the presets embed up to 1024 pages
 
@@ -95,7 +99,8 @@ def main() -> None:
     for tokens in args.tokens:
         for checkpointing in (False, True):
             out = subprocess.run([sys.executable, __file__, "--threads", str(args.threads), "--child", str(tokens),
-                                  args.preset, "1" if checkpointing else "0"], capture_output=True, text=True)
+                                  args.preset, "1" if checkpointing else "0"], capture_output=True, text=True,
+                                 env={**os.environ, **CHILD_ENV})
             if out.returncode != 0:
                 rows.append({"tokens": tokens, "gradient_checkpointing": checkpointing,
                              "error": out.stderr.strip().splitlines()[-1] if out.stderr.strip() else f"exit {out.returncode}"})
@@ -104,7 +109,7 @@ def main() -> None:
             print(rows[-1], file=sys.stderr)
     command = "PYTHONPATH=$PWD python benchmarks/long_training_memory.py " + " ".join(sys.argv[1:])
     result = {"command": command.strip(), "preset": args.preset, "threads": args.threads,
-              "machine": {"platform": platform.platform(), "cpus": __import__("os").cpu_count()}, "rows": rows}
+              "machine": {"platform": platform.platform(), "cpus": os.cpu_count()}, "rows": rows}
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / f"{args.name}.json").write_text(json.dumps(result, indent=2) + "\n")
     lines = [f"One training step of `{args.preset}` on one generated document (batch 1, AdamW, {args.threads} threads). "

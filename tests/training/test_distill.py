@@ -149,13 +149,17 @@ def test_gradient_checkpointing_gives_the_same_gradients():
 
 def test_long_document_training_memory_is_bounded_with_checkpointing():
     """One training step of the full-size cosFormer on a generated 4096-token document: with checkpointing the
-    step's memory above the loaded model stays well below what keeping every layer's activations takes."""
+    step's memory above the model and optimizer state stays well below what keeping every layer's activations takes
+    (measured here: 226 MB against 941 MB)."""
     rows = {}
     for checkpointing in ("0", "1"):
         out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "long_training_memory.py"), "--threads", "1",
                               "--child", "4096", "layout-cosformer", checkpointing],
                              capture_output=True, text=True, check=True, cwd=ROOT,
-                             env={**os.environ, "PYTHONPATH": str(ROOT)})
+                             env={**os.environ, "PYTHONPATH": str(ROOT),
+                                  # RSS that follows live tensors (glibc's adaptive threshold left freed
+                                  # activations in the heap: a CI run measured 1721 MB peak for 1512 here)
+                                  "MALLOC_MMAP_THRESHOLD_": "131072"})
         rows[checkpointing] = json.loads(out.stdout.strip().splitlines()[-1])
-    growth = {k: r["peak_rss_mb"] - r["rss_model_mb"] for k, r in rows.items()}
-    assert growth["1"] < 0.8 * growth["0"], rows
+    growth = {k: r["peak_rss_mb"] - r["rss_before_step_mb"] for k, r in rows.items()}
+    assert growth["1"] < 0.5 * growth["0"], rows
