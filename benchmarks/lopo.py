@@ -18,7 +18,7 @@ Steps (each resumable; WORK holds the data, the fold models and the tag cache, n
     PYTHONPATH=$PWD .venv/bin/python benchmarks/lopo.py measure --work WORK --name NAME
 
 ``measure`` caches each document's tags (the model's half of a run) under WORK/FOLD/tags/, keyed by the fold
-model's weights, so that decoding changes are measured on the same tags in seconds; ``--no-cache`` re-tags.
+model's weights and the reading code (docextract/readers, docextract/layout), so that decoding changes are measured on the same tags in seconds; ``--no-cache`` re-tags.
 ``--model DIR`` measures one fixed model on every fold's held-out documents instead (e.g. the shipped
 default, which trained on most of these producers: not a leave-one-producer-out figure, named as such).
 
@@ -32,6 +32,7 @@ and reports per producer what a fit on the others alone accepts of it; ``--into 
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import os
@@ -151,13 +152,24 @@ def _weights_key(model_dir: Path) -> str:
     return hashlib.sha256(f"{weights.resolve()}:{stat.st_size}:{stat.st_mtime_ns}".encode()).hexdigest()[:16]
 
 
+@functools.lru_cache(maxsize=1)
+def _reading_key() -> str:
+    """The reading and layout code's hash: a change there (how words are read, lines and blocks formed) tags anew."""
+    package = Path(__file__).resolve().parent.parent / "docextract"
+    digest = hashlib.sha256()
+    for path in sorted([*(package / "readers").rglob("*.py"), *(package / "layout").rglob("*.py")]):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def tagged_document(record: dict, model_dir: Path, cache: Path | None, options):
     """(document, model, tagged words) of one held-out record: read and laid out as `run` does, tagged by the
     model (cached by record and model weights)."""
     from docextract.pipeline import load_model, read_and_analyze, tag_document
 
     compute = os.environ.get("DOCEXTRACT_COMPUTE")  # another arithmetic tags anew (absent: the folder's own)
-    key = hashlib.sha256(f"{record['id']}:{_weights_key(model_dir)}{':' + compute if compute else ''}".encode()).hexdigest()[:24]
+    key = hashlib.sha256(f"{record['id']}:{_weights_key(model_dir)}:{_reading_key()}{':' + compute if compute else ''}"
+                         .encode()).hexdigest()[:24]
     path = None if cache is None else cache / f"{key}.pkl"
     if path is not None and path.is_file():
         doc, tagged = pickle.loads(path.read_bytes())

@@ -226,3 +226,24 @@ def test_small_print_with_narrow_word_gaps_stays_separate_words(shared_data):
     for key, value in (("Nr.", "471102"), ("Lieferantenstraße", "20"), ("Steuernummer", "201/113/40209")):
         assert key in texts and value in texts, (key, value)
         assert texts.index(value) == texts.index(key) + 1 + (key == "Steuernummer")  # "Steuernummer" ":" value
+
+
+def test_a_space_drawn_over_a_glyph_does_not_split_a_word():
+    """The ZUGFeRD 2.1 stylesheet draws two spaces for one gap, the second over the next glyph: "DE 8 0333"."""
+    from docextract.readers.text_layer import without_covered_spaces
+
+    def char(text, x0, x1):
+        return {"text": text, "x0": x0, "x1": x1, "top": 100.2, "bottom": 110.0}
+
+    chars = [char("D", 49.8, 55.6), char("E", 55.6, 61.5), char(" ", 61.5, 67.3), char(" ", 67.3, 73.2),
+             char("8", 67.3, 73.1), char("0", 73.1, 79.0), char(" ", 79.0, 84.8), char("M", 84.9, 90.7)]
+    kept = [c["text"] for c in without_covered_spaces(chars)]
+    assert kept == ["D", "E", " ", "8", "0", " ", "M"]  # the gap's own spaces stay
+    assert without_covered_spaces(chars[:2]) == chars[:2]
+
+
+def test_postcodes_and_numbers_of_the_zugferd_21_stylesheet_read_whole(shared_data):
+    path = shared_data("einvoices", "ZUGFeRDv2", "correct", "symtrax", "Beispiele", "EN16931", "zugferd_2p1_EN16931_Einfach.pdf")
+    texts = [w.text for w in read_document(path, ocr="never").pages[0].words]
+    for whole in ("80333", "69876", "471102", "05.03.2018", "4000001123452"):
+        assert whole in texts, whole
