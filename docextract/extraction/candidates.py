@@ -10,7 +10,9 @@ stands around it rather than from where a known template puts it. Here the descr
   decoded entity of the field is this candidate;
 * the keys around it (:mod:`docextract.extraction.key_context`): a whole key of the field left of it on its row or
   over it in its column, a key of another field there instead, how far away;
-* where it stands: its position on the page, on the first page or not;
+* where it stands: its position on the page, on the first page or not, on the document's title line or not
+  ("Handelsrechnung Nr. 471102 vom 15.11.2024": the title's date is the issue date, where "vom" also keys the
+  stylesheet's version date and a delivery note's);
 * its type's own evidence: an identifier's shape (letters and digits, length, separators); a date's place among
   the document's dates (the earliest, the latest); an amount's rank among the amounts (the largest is usually the
   total) and whether it recurs.
@@ -28,9 +30,9 @@ from typing import Any, Mapping, Sequence
 from docextract.document import Document, WordRef, touching
 from docextract.extraction.entities import Entity, continues_digit_group, is_open_digit_group
 from docextract.extraction.evidence import logit, odd_shape
-from docextract.extraction.field_keywords import FIELD_KEYWORDS
+from docextract.extraction.field_keywords import FIELD_KEYWORDS, key_tokens
 from docextract.extraction.identifiers import has_vat_module
-from docextract.extraction.key_context import KeyHit, LineIndex, key_above, key_left
+from docextract.extraction.key_context import KeyHit, LineIndex, is_title_word, key_above, key_left
 from docextract.extraction.normalize import MONTH_NUMBERS, identifier_text, parse_date, parse_number
 
 # The fields scored from candidates, by the kind of value they take.
@@ -52,7 +54,7 @@ MAX_KEY_DISTANCE_OF_HEIGHT = 40.0  # a key farther than this many line heights c
 
 FEATURES = (
     "bias", "tag_logit", "tag_other_logit", "tagged", "key_left_own", "key_left_other", "key_above_own",
-    "key_above_other", "key_distance", "x", "y", "first_page", "recurs",
+    "key_above_other", "key_distance", "x", "y", "first_page", "title_line", "recurs",
     "id_letters", "id_digits_only", "id_separator", "id_length_log", "id_amount_shape", "id_vat_prefix",
     "date_first", "date_last", "dates_log",
     "amount_rank", "amount_largest", "amount_zero",
@@ -193,6 +195,16 @@ class DocumentContext:
             self._keys[words] = (key_left(self.index, words, KEY_LABELS), key_above(self.index, words, KEY_LABELS))
         return self._keys[words]
 
+    def on_title_line(self, first: WordRef) -> bool:
+        """Whether ``first`` stands after the start of a line that opens with a word naming the document
+        ("Rechnung", "Mietrechnung", "Invoice", ...)."""
+        where = self.index.line_of.get(first)
+        if where is None or where[1] == 0:
+            return False
+        line = self.doc.pages[first.page_index].lines[where[0]]
+        tokens = key_tokens(self.doc.word(WordRef(first.page_index, line.word_indices[0])).text)
+        return bool(tokens) and is_title_word(tokens[0])
+
 
 def features(context: DocumentContext, candidate: Candidate, label: str) -> list[float]:
     """The :data:`FEATURES` of ``candidate`` as the value of ``label``, in that order."""
@@ -225,6 +237,7 @@ def features(context: DocumentContext, candidate: Candidate, label: str) -> list
         "x": first.box.x0 / max(page.width, 1e-6),
         "y": first.box.top / max(page.height, 1e-6),
         "first_page": float(words[0].page_index == 0),
+        "title_line": float(context.on_title_line(words[0])),
         "recurs": float(count > 1),
         "id_letters": 0.0, "id_digits_only": 0.0, "id_separator": 0.0, "id_length_log": 0.0, "id_amount_shape": 0.0,
         "id_vat_prefix": 0.0,

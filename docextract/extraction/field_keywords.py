@@ -22,10 +22,22 @@ _ANNOTATION = re.compile(r"\(\s*[\w.%/-]{1,6}\s*\)")
 
 _INVOICE_DATE = (
     "invoice date", "date", "date of issue", "issue date", "issued", "issued on", "dated", "tax point",
-    "rechnungsdatum", "datum", "vom", "belegdatum", "ausstellungsdatum", "leistungsdatum",
+    "rechnungsdatum", "rechnungs datum", "datum", "vom", "belegdatum", "beleg datum", "ausstellungsdatum",
     "date de facture", "date de la facture", "date d emission", "date facture", "emise le", "le",
     "factuurdatum", "datum factuur", "data fattura", "data", "data di emissione", "data documento",
     "fecha", "fecha de factura", "fecha factura", "fecha de emision",
+)
+# Dates an invoice prints beside its issue date: delivery and service dates, order and delivery-note dates, billing
+# periods. Not an output field: their keys tell the candidates, the key rules and the evidence that a date after them
+# is not the invoice's ("Liefer- und Leistungsdatum" is EN 16931's delivery date, BT-72, not its issue date, BT-2).
+_OTHER_DATE = (
+    "delivery date", "date of delivery", "date of supply", "supply date", "service date", "date of service",
+    "shipping date", "ship date", "order date", "date of order", "billing period", "service period", "period",
+    "lieferdatum", "liefer datum", "leistungsdatum", "leistungs datum", "liefer und leistungsdatum", "liefertag",
+    "lieferschein datum", "bestelldatum", "bestell datum", "auftragsdatum", "auftrag datum", "leistungszeitraum",
+    "lieferzeitraum", "abrechnungszeitraum", "berechnungszeitraum", "rechnungszeitraum", "zeitraum",
+    "date de livraison", "date de commande", "periode", "periode de facturation", "leverdatum", "besteldatum",
+    "data di consegna", "data consegna", "data ordine", "periodo", "fecha de entrega", "fecha de pedido",
 )
 _PARTY_TO = (
     "bill to", "billed to", "invoice to", "sold to", "customer", "client", "to", "recipient",
@@ -45,6 +57,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     ),
     "invoice_date": _INVOICE_DATE,
     "date": _INVOICE_DATE,
+    "other_date": _OTHER_DATE,
     "due_date": (
         "due date", "due", "payment due", "due by", "pay by", "payable by", "payment date",
         "fallig", "fallig am", "zahlbar bis", "falligkeitsdatum", "falligkeit", "zahlungsziel bis",

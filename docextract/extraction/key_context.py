@@ -21,6 +21,7 @@ from typing import Sequence
 
 from docextract.document import Box, Document, Line, WordRef
 from docextract.extraction.field_keywords import closing_keys, is_legal_form, key_tokens, trim_context
+from docextract.extraction.normalize import MONTH_NUMBERS
 
 MAX_KEY_WORDS = 6  # a key is a short label, not a sentence
 # A gap between two words of one line wider than this many line heights separates two cells: a key after it is whole.
@@ -71,10 +72,30 @@ def _ends_a_cell(doc: Document, before: WordRef, after: WordRef, height: float) 
     return cell_break(doc, before, after, height)
 
 
+def _is_value_word(text: str) -> bool:
+    """A word that is part of a value, not of a key: no letters ("01/01/24", "-") or a month's name ("January")."""
+    letters = "".join(ch for ch in text if ch.isalpha()).casefold()
+    return not letters or letters in MONTH_NUMBERS
+
+
+def _without_closing_parenthetical(doc: Document, words: Sequence[WordRef]) -> Sequence[WordRef]:
+    """``words`` without the parenthetical of several words that ends them ("(exkl. USt.)"), when there is one."""
+    if len(words) < 2 or not doc.word(words[-1]).text.rstrip(":").endswith(")"):
+        return words
+    for start in range(len(words) - 1, max(-1, len(words) - 1 - MAX_KEY_WORDS), -1):
+        text = doc.word(words[start]).text
+        if text.startswith("("):
+            return words[:start] if ")" not in text else words  # "(EUR)" alone: key_tokens drops it already
+    return words
+
+
 def whole_key(doc: Document, words: Sequence[WordRef], labels: frozenset[str] | None = None) -> KeyHit | None:
     """The longest whole key that ends ``words`` (the words right before a value, separators already dropped):
     its words are exactly a key of one or more fields (fillers such as "(EUR)" or "19 %" after it allowed) and the
-    word before it, if any, ends a cell (a value, a colon, a legal form, a wide gap). ``labels``: only keys of these fields count."""
+    word before it, if any, ends a cell (a value, a colon, a legal form, a wide gap). ``labels``: only keys of these fields count.
+    A qualifier in parentheses after the key is not part of it: "Rechnungssumme Netto (exkl. USt.)" keys the
+    subtotal, not the tax its "USt." names."""
+    words = _without_closing_parenthetical(doc, words)
     if not words:
         return None
     height = max(doc.word(words[-1]).box.height, 1e-6)
@@ -102,7 +123,7 @@ _TITLE_WORDS = frozenset({"invoice", "rechnung", "gutschrift", "facture", "avoir
                           "factura"})
 
 
-def _is_title_word(token: str) -> bool:
+def is_title_word(token: str) -> bool:
     return token in _TITLE_WORDS or token.endswith(("rechnung", "gutschrift"))  # "Teilrechnung", "Sammelgutschrift"
 
 
@@ -115,7 +136,7 @@ def titled_number_key(doc: Document, words: Sequence[WordRef], height: float) ->
         return None
     for start in range(len(words) - 2, max(-1, len(words) - 1 - MAX_KEY_WORDS), -1):
         first = key_tokens(doc.word(words[start]).text)
-        if first and _is_title_word(first[0]) and (
+        if first and is_title_word(first[0]) and (
                 start == 0 or _ends_a_cell(doc, words[start - 1], words[start], height)):
             return KeyHit(frozenset({"invoice_number"}), tuple(words[start:]), 0.0)
     return None
@@ -123,7 +144,8 @@ def titled_number_key(doc: Document, words: Sequence[WordRef], height: float) ->
 
 def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] | None = None) -> KeyHit | None:
     """The whole key left of the value on its row: the words before it on its line (separators skipped), or, when
-    none stand there, the nearest line to its left on the same row (a key column)."""
+    none stand there or only values do (the start of a range), the nearest line to its left on the same row (a key
+    column)."""
     doc, first = index.doc, value[0]
     where = index.line_of.get(first)
     if where is None:
@@ -136,7 +158,9 @@ def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] 
     while left and is_separator(doc.word(left[-1]).text):
         left.pop()
     value_box = doc.word(first).box
-    if not left:
+    # nothing but values before it on its line ("01/01/24 - 01/31/24" beside "Billing Period:" in a key column):
+    # the key is the row's, left of the line
+    if all(_is_value_word(doc.word(r).text) for r in left):
         row = [other for other in page.lines if other is not line and other.box.x1 <= value_box.x0 + 1
                and other.box.vertical_overlap(value_box) > 0.5 * min(other.box.height, value_box.height)]
         if not row:

@@ -175,3 +175,51 @@ def test_a_time_after_a_date_is_not_part_of_the_date_candidate():
     texts = sorted(" ".join(doc.word(r).text for r in c.words) for c in found["date"])
     assert texts == ["15/01/2019", "22 MAR 18"]
     assert {c.value for c in found["date"]} == {date(2019, 1, 15), date(2018, 3, 22)}
+
+
+def test_delivery_and_service_dates_are_keys_of_no_invoice_date():
+    # EN 16931's delivery date (BT-72) is printed as "Liefer- und Leistungsdatum", its issue date after "vom" in
+    # the title; "Beleg-Datum" keys the issue date, "Leistungs-Datum" the delivery date
+    doc = _page([[("Handelsrechnung (380) Nr. 471102 vom 16.09.2018", 40)],
+                 [("Liefer- und Leistungsdatum: 05.08.2018", 40)],
+                 [("Beleg-Datum : 17.09.2018", 40)], [("Leistungs-Datum : 06.08.2018", 40)]])
+    index = LineIndex(doc)
+    labels = {" ".join(doc.word(r).text for r in c.words): key_left(index, c.words, KEY_LABELS).labels
+              for c in generate(doc, index, "de_DE", 2018)["date"]}
+    assert labels == {"16.09.2018": {"invoice_date"}, "05.08.2018": {"other_date"}, "17.09.2018": {"invoice_date"},
+                      "06.08.2018": {"other_date"}}
+    assert _rule_fields(doc, "de_DE")["invoice_date"] == "16.09.2018"
+    assert _rule_fields(_page([[("Liefer- und Leistungsdatum: 05.08.2018", 40)]]), "de_DE").get("invoice_date") is None
+
+
+def test_the_end_of_a_range_has_the_key_of_its_start():
+    # "Billing Period:" in a key column, the range in the value column: its end is no unkeyed date
+    doc = _page([[("Billing Period:", 40), ("01/01/24 - 01/31/24", 250)],
+                 [("Invoice Date:", 40), ("January 1, 2024 - January 31, 2024", 250)]])
+    index = LineIndex(doc)
+    keys = {" ".join(doc.word(r).text for r in c.words).rstrip(" -"): key_left(index, c.words, KEY_LABELS)
+            for c in generate(doc, index, "en_US", 2024)["date"]}
+    assert keys["01/31/24"].labels == {"other_date"}
+    assert keys["January 31, 2024"].labels == {"invoice_date"}
+
+
+def test_a_date_on_the_title_line_is_told_from_other_dates_after_vom():
+    from docextract.extraction.candidate_scorer import document_context
+    from docextract.extraction.candidates import FEATURES, features
+
+    doc = _page([[("Stylesheet-Version: 2.6 vom 10.11.2025", 40)],
+                 [("Handelsrechnung (380) Nr. 471102 vom 15.11.2024", 40)],
+                 [("Lieferschein Nr. 8876543219 vom 02.05.2024", 40)]])
+    context = document_context(doc, [], {}, "de_DE", 2024)
+    title = {" ".join(doc.word(r).text for r in c.words): dict(zip(FEATURES, features(context, c, "invoice_date")))[
+        "title_line"] for c in context.candidates["date"]}
+    assert title == {"10.11.2025": 0.0, "15.11.2024": 1.0, "02.05.2024": 0.0}
+
+
+def test_a_qualifier_in_parentheses_after_a_key_is_not_part_of_it():
+    doc = _page([[("Rechnungssumme Netto (exkl. USt.) 193,83", 40)], [("Summe Umsatzsteuer 21,31", 40)],
+                 [("Rechnungssumme Brutto (inkl. USt.) 215,14", 40)]])
+    index = LineIndex(doc)
+    labels = {" ".join(doc.word(r).text for r in c.words): key_left(index, c.words, KEY_LABELS).labels
+              for c in generate(doc, index, "de_DE", 2013)["amount"]}
+    assert labels == {"193,83": {"subtotal"}, "21,31": {"total_tax"}, "215,14": {"total"}}
