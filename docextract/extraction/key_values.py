@@ -54,6 +54,7 @@ MAX_IBAN_CHARACTERS = 34
 MAX_NAME_WORDS_BEFORE_FORM = 2  # "Kaffeehaus" of "Auftraggeber" + "Kaffeehaus GmbH"  # the longest IBAN (ISO 13616)
 ADDRESS_LABELS = ("vendor_address", "billing_address", "shipping_address")
 BLOCK_LABELS = (*ADDRESS_OF_SIDE, *ADDRESS_OF_SIDE.values())  # what party_fields reads
+SPILLED_LABELS = ("shipping_address", "payment_terms")  # free text a model may spill onto a party block
 MAX_TERMS_WORDS = 30  # payment terms are a sentence or two; a longer cell is a paragraph
 _IBAN_SHAPE = re.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{11,30}")  # country, check digits, 11-30 characters of account
 _YEAR_SHOWN = re.compile(r"\d{4}|\d{1,2}\s*[./-]\s*\d{1,2}\s*[./-]\s*\d{2}")  # a year, or a numeric date with one
@@ -254,14 +255,22 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     for label, words in window_envelope_fields(doc).items():
         if label in block_labels and label not in parties and not (label == "vendor_name" and model_named_vendor):
             parties[label] = words
+    block_words = {r for words in parties.values() for r in words}
     for label, words in parties.items():
         owners = {id(taken[r]): taken[r] for r in words if r in taken}
-        if all(owner.label in BLOCK_LABELS for owner in owners.values()):
+        if all(_block_may_take(owner, block_words) for owner in owners.values()):
             found[label] = Entity(label, words, _mean_probability(words, label, label_probabilities), "block")
             relabelled |= set(owners)
     # dropped: unusable entities of the labels found, and entities whose words a key gave to another label
     kept = [e for e in entities if e.label not in found and id(e) not in relabelled]
     return [*kept, *found.values()]
+
+
+def _block_may_take(owner: Entity, block_words: set[WordRef]) -> bool:
+    """Whether a party block's fields may take words from the model's entity ``owner``: a party field's, or a
+    free-text field's that lies wholly in the party blocks (a model on a layout never seen reads "Kunden AG Mitte"
+    under "Käufer" as payment terms); never a typed value's."""
+    return owner.label in BLOCK_LABELS or (owner.label in SPILLED_LABELS and set(owner.words) <= block_words)
 
 
 def _keyed_candidates(doc: Document, wanted: Sequence[str], locale: str, year: int | None

@@ -263,3 +263,25 @@ def test_a_window_envelope_letter_gives_both_parties():
     plain = _page([[("Quality · Service · Price", 40)], [("Buyer Company", 40)], [("67890 Buyer City", 40)]])
     assert window_envelope_fields(plain) == {}
 
+
+
+def test_a_party_block_takes_its_name_back_from_free_text_the_model_spilled_on_it():
+    # a model on a layout never seen read the buyer's name under "Käufer" as payment terms; the block's heading
+    # says whose it is. A typed value's words (the customer number) are never taken.
+    doc = _page([
+        [("Käufer/Leistungsempfänger", 40)],
+        [("Nummer:", 40), ("GE2020211", 250)],
+        [("Name:", 40), ("Kunden AG Mitte", 250)],
+        [("Anschrift:", 40), ("Kundenstraße 15", 250)],
+        [("DE 69876 Frankfurt", 250)],
+    ])
+    words = {doc.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(doc.pages[0].words))}
+    spilled = Entity("payment_terms", (words["Kunden"], words["AG"], words["Mitte"]), 0.4, "model")
+    labels = ("customer_name", "billing_address", "payment_terms")
+    found = _texts(doc, key_value_entities(doc, [spilled], labels, {}, "de_DE", 2024))
+    assert found["customer_name"] == ("Kunden AG Mitte", "block")
+    assert "payment_terms" not in found
+    # payment terms that run on past the block are the model's reading of something else: the block gives way
+    wider = Entity("payment_terms", (words["Name:"], words["Kunden"], words["AG"], words["Mitte"]), 0.4, "model")
+    found = _texts(doc, key_value_entities(doc, [wider], labels, {}, "de_DE", 2024))
+    assert "customer_name" not in found and found["payment_terms"][0] == "Name: Kunden AG Mitte"
