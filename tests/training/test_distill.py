@@ -2,9 +2,6 @@
 and finetune starts from the result; gradient checkpointing gives the same gradients in less memory."""
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -147,19 +144,36 @@ def test_gradient_checkpointing_gives_the_same_gradients():
         torch.testing.assert_close(checkpointed[name], plain[name], rtol=1e-4, atol=1e-6)
 
 
-def test_long_document_training_memory_is_bounded_with_checkpointing():
-    """One training step of the full-size cosFormer on a generated 4096-token document: with checkpointing the
-    step's memory above the model and optimizer state stays well below what keeping every layer's activations takes
-    (measured here: 226 MB against 941 MB)."""
-    rows = {}
-    for checkpointing in ("0", "1"):
-        out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "long_training_memory.py"), "--threads", "1",
-                              "--child", "4096", "layout-cosformer", checkpointing],
-                             capture_output=True, text=True, check=True, cwd=ROOT,
-                             env={**os.environ, "PYTHONPATH": str(ROOT),
-                                  # RSS that follows live tensors (glibc's adaptive threshold left freed
-                                  # activations in the heap: a CI run measured 1721 MB peak for 1512 here)
-                                  "MALLOC_MMAP_THRESHOLD_": "131072"})
-        rows[checkpointing] = json.loads(out.stdout.strip().splitlines()[-1])
-    growth = {k: r["peak_rss_mb"] - r["rss_before_step_mb"] for k, r in rows.items()}
-    assert growth["1"] < 0.5 * growth["0"], rows
+def test_long_document_training_keeps_few_activations_with_checkpointing():
+    """One training step of the full-size cosFormer on a generated 1024-token document: with checkpointing the
+    tensors kept for the backward pass (parameters aside) are a small part of what the plain step keeps (measured
+    here: 15 MB against 232 MB). Counted through autograd's saved-tensor hooks, not the process's RSS, which glibc's
+    allocator made drift from run to run (benchmarks/long_training_memory.py measures RSS, with a fixed mmap
+    threshold)."""
+    torch.manual_seed(0)
+    tokens = 1024
+    model = from_preset("layout-cosformer", num_labels=9, max_position_embeddings=tokens).train()
+    index = torch.arange(tokens)
+    line = index // 12
+    x0, y0 = (index % 12) * 80, (line % 45) * 22
+    batch = {"input_ids": torch.randint(1000, 30000, (1, tokens)), "attention_mask": torch.ones(1, tokens, dtype=torch.long),
+             "bbox": torch.stack((x0, y0, x0 + 70, y0 + 15), -1).unsqueeze(0), "page_ids": (line // 45).unsqueeze(0),
+             "labels": torch.randint(0, 9, (1, tokens))}
+    parameters = {p.untyped_storage().data_ptr() for p in model.parameters()}
+
+    def kept_mb(checkpointing: bool) -> float:
+        model.layout.checkpoint_layers = checkpointing
+        storages: dict[int, int] = {}
+
+        def pack(tensor):
+            storages[tensor.untyped_storage().data_ptr()] = tensor.untyped_storage().nbytes()
+            return tensor
+
+        with torch.autograd.graph.saved_tensors_hooks(pack, lambda tensor: tensor):
+            loss = model(**batch).loss
+        loss.backward()
+        model.zero_grad(set_to_none=True)
+        return sum(n for ptr, n in storages.items() if ptr not in parameters) / 2**20
+
+    plain, checkpointed = kept_mb(False), kept_mb(True)
+    assert checkpointed < 0.2 * plain, (plain, checkpointed)
