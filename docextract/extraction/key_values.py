@@ -16,11 +16,13 @@ language (:mod:`docextract.extraction.field_keywords`), so two repairs hold acro
   that parses (up to :data:`MAX_DATE_WORDS` words), an amount that parses, an identifier with a digit
   (one word), and for ``iban`` any IBAN on the page whose check digits hold; a vendor or customer name from the
   party's labelled block ("Verkäufer" over "Name: Lieferant GmbH", :mod:`docextract.extraction.party_blocks`).
-  :func:`complete_payment_terms`: terms cut to their number take the sentence of their cell.
+  :func:`complete_payment_terms`: terms cut to their number take the sentence of their cell, continued on the lines
+  stacked under it; terms under a heading of their own are read from there (:mod:`terms_section`).
 
 A rule entity's confidence is the model's own mean probability of that label over its words: usually low,
 so such a field stays under review until its evidence (:mod:`docextract.extraction.evidence`: its key, its
-checks) says otherwise. A field the model did tag is never replaced here.
+checks) says otherwise. A field the model did tag is never replaced here, except by a party's block and by terms
+under their heading.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from docextract.extraction.key_context import (LineIndex, cell_around, is_separa
                                               line_right_of)
 from docextract.extraction.normalize import parse_date, parse_number
 from docextract.extraction.party_blocks import ADDRESS_OF_SIDE, is_postcode_line, party_fields, window_envelope_fields
+from docextract.extraction.terms_section import MAX_TERMS_WORDS, continued, terms_under_heading
 
 # The fields read from a key, by the value shape they take. Names and addresses are not: their extent
 # (where a name ends, how many lines an address has) is what the model is for.
@@ -55,7 +58,6 @@ MAX_NAME_WORDS_BEFORE_FORM = 2  # "Kaffeehaus" of "Auftraggeber" + "Kaffeehaus G
 ADDRESS_LABELS = ("vendor_address", "billing_address", "shipping_address")
 BLOCK_LABELS = (*ADDRESS_OF_SIDE, *ADDRESS_OF_SIDE.values())  # what party_fields reads
 SPILLED_LABELS = ("shipping_address", "payment_terms")  # free text a model may spill onto a party block
-MAX_TERMS_WORDS = 30  # payment terms are a sentence or two; a longer cell is a paragraph
 _IBAN_SHAPE = re.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{11,30}")  # country, check digits, 11-30 characters of account
 _YEAR_SHOWN = re.compile(r"\d{4}|\d{1,2}\s*[./-]\s*\d{1,2}\s*[./-]\s*\d{2}")  # a year, or a numeric date with one
 
@@ -182,7 +184,7 @@ def complete_payment_terms(doc: Document, entities: Sequence[Entity]) -> list[En
         cell = cell[_terms_key_length(doc, cell):]
         if not cell or len(cell) > MAX_TERMS_WORDS or not set(entity.words) <= set(cell):
             continue
-        out[i] = replace(entity, words=tuple(cell))
+        out[i] = replace(entity, words=continued(doc, tuple(cell)))
     return out
 
 
@@ -261,6 +263,13 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
         if all(_block_may_take(owner, block_words) for owner in owners.values()):
             found[label] = Entity(label, words, _mean_probability(words, label, label_probabilities), "block")
             relabelled |= set(owners)
+    # payment terms under a heading of their own, over the model's (which, on a layout never seen, reads the line
+    # items or a tax note there); words the terms share with a date of another field stay that field's too
+    if "payment_terms" in labels:
+        terms = terms_under_heading(doc)
+        if terms:
+            found["payment_terms"] = Entity("payment_terms", terms,
+                                            _mean_probability(terms, "payment_terms", label_probabilities), "rule")
     # dropped: unusable entities of the labels found, and entities whose words a key gave to another label
     kept = [e for e in entities if e.label not in found and id(e) not in relabelled]
     return [*kept, *found.values()]
@@ -268,9 +277,10 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
 
 def _block_may_take(owner: Entity, block_words: set[WordRef]) -> bool:
     """Whether a party block's fields may take words from the model's entity ``owner``: a party field's, or a
-    free-text field's that lies wholly in the party blocks (a model on a layout never seen reads "Kunden AG Mitte"
-    under "Käufer" as payment terms); never a typed value's."""
-    return owner.label in BLOCK_LABELS or (owner.label in SPILLED_LABELS and set(owner.words) <= block_words)
+    free-text field's that starts in the party blocks (a model on a layout never seen reads "Kunden AG Mitte"
+    under "Käufer" as payment terms, and completing the terms may run them on below the block); never a typed
+    value's."""
+    return owner.label in BLOCK_LABELS or (owner.label in SPILLED_LABELS and owner.words[0] in block_words)
 
 
 def _keyed_candidates(doc: Document, wanted: Sequence[str], locale: str, year: int | None

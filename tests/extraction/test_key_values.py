@@ -281,7 +281,43 @@ def test_a_party_block_takes_its_name_back_from_free_text_the_model_spilled_on_i
     found = _texts(doc, key_value_entities(doc, [spilled], labels, {}, "de_DE", 2024))
     assert found["customer_name"] == ("Kunden AG Mitte", "block")
     assert "payment_terms" not in found
-    # payment terms that run on past the block are the model's reading of something else: the block gives way
+    # payment terms that start outside the block are the model's reading of something else: the block gives way
     wider = Entity("payment_terms", (words["Name:"], words["Kunden"], words["AG"], words["Mitte"]), 0.4, "model")
     found = _texts(doc, key_value_entities(doc, [wider], labels, {}, "de_DE", 2024))
     assert "customer_name" not in found and found["payment_terms"][0] == "Name: Kunden AG Mitte"
+
+
+def test_payment_terms_under_a_heading_of_their_own():
+    # the e-invoice visualisations' terms table: heading, column titles, the terms over two lines, the next section
+    doc = _page([
+        [("Zahlungsbedingungen:", 40)],
+        [("Beschreibung", 40), ("Fälligkeit", 330), ("Teilzahlung", 420)],
+        [("Zahlbar innerhalb 30 Tagen netto bis 04.07.2018, 3%", 40)],
+        [("Skonto innerhalb 10 Tagen bis 15.06.2018", 40)],
+        [("Zu- und Abschläge:", 40)],
+    ])
+    spilled = Entity("payment_terms", (WordRef(0, 1),), 0.6, "model")  # "Beschreibung"
+    found = _texts(doc, key_value_entities(doc, [spilled], ("payment_terms",), {}, "de_DE", 2018))
+    assert (" ".join(found["payment_terms"][0].split()), found["payment_terms"][1]) == (
+        "Zahlbar innerhalb 30 Tagen netto bis 04.07.2018, 3% Skonto innerhalb 10 Tagen bis 15.06.2018", "rule")
+    # a sentence that ends its line with a full stop is not continued; a due date in its own column is not taken
+    doc = _page([
+        [("Payment terms", 40)],
+        [("Please pay within 14 days of the invoice date.", 40), ("21.11.2018", 420)],
+        [("Bank details", 40)],
+    ])
+    assert _texts(doc, key_value_entities(doc, [], ("payment_terms",), {}, "en_GB", 2018))["payment_terms"][0] == (
+        "Please pay within 14 days of the invoice date.")
+    # a heading followed by the next section's heading printed no terms
+    doc = _page([[("Payment terms:", 40)], [("Bank details:", 40)], [("IBAN DE89 3704 0044 0532 0130 00", 40)]])
+    assert "payment_terms" not in _texts(doc, key_value_entities(doc, [], ("payment_terms",), {}, "en_GB", 2018))
+
+
+def test_terms_the_model_cut_at_the_line_end_run_on_to_the_next_line():
+    doc = _page([[("Zahlungsbedingungen:", 40), ("Zahlbar innerhalb 30 Tagen netto bis 04.07.2018, 3%", 250)],
+                 [("Skonto innerhalb 10 Tagen bis 15.06.2018", 250)], [("Bankverbindung", 40)]])
+    words = [WordRef(0, i) for i in range(len(doc.pages[0].words))]
+    tagged = Entity("payment_terms", tuple(words[1:3]), 0.6, "model")  # "Zahlbar innerhalb"
+    (terms,) = complete_payment_terms(doc, [tagged])
+    assert " ".join(terms.text(doc).split()) == ("Zahlbar innerhalb 30 Tagen netto bis 04.07.2018, 3% Skonto innerhalb "
+                                                 "10 Tagen bis 15.06.2018")

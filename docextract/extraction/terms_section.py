@@ -1,0 +1,117 @@
+"""Payment terms printed as a section, and terms that run on to the next line.
+
+E-invoice visualisations print the terms under a heading of their own, often as a small table::
+
+    Zahlungsbedingungen:
+    Beschreibung                                      Fälligkeit   Teilzahlung
+    Zahlbar innerhalb 30 Tagen netto bis 04.07.2018, 3%
+    Skonto innerhalb 10 Tagen bis 15.06.2018
+    Zu- und Abschläge:
+
+The heading is a whole key of the terms alone on its line; the terms are the first line below it in its column
+whose first cell reads as a sentence (:data:`MIN_SENTENCE_WORDS` words: a column title such as "Beschreibung" is
+skipped), continued by the lines stacked under it (:func:`continued`). A model that never saw the layout reads
+the line items' text or a tax note there instead, and rarely the second line of the terms.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from docextract.document import Document, Line, WordRef
+from docextract.extraction.field_keywords import closing_keys, key_tokens, trim_context
+from docextract.extraction.key_context import cell_around, is_separator
+
+MIN_SENTENCE_WORDS = 3
+MAX_LINES_BELOW_HEADING = 3  # the heading, a row of column titles, then the terms
+MAX_TERMS_LINES = 4
+MAX_TERMS_WORDS = 30  # terms are a sentence or two; more is a paragraph
+COLUMN_TOLERANCE_OF_HEIGHT = 1.5
+STACKED_GAP_OF_HEIGHT = 1.0
+
+
+def terms_under_heading(doc: Document) -> tuple[WordRef, ...]:
+    """The terms printed under the first heading of the payment terms, or ``()``."""
+    for p, page in enumerate(doc.pages):
+        for line in page.lines:
+            if not _is_terms_heading(doc, p, line):
+                continue
+            for below in _column_below(doc, p, line)[:MAX_LINES_BELOW_HEADING]:
+                cell = first_cell(doc, p, below)
+                if len(cell) >= MIN_SENTENCE_WORDS and not _ends_with_colon(doc, cell):
+                    return continued(doc, tuple(cell))
+                if _ends_with_colon(doc, cell):
+                    break  # the next section's heading: this one printed no terms
+    return ()
+
+
+def continued(doc: Document, words: tuple[WordRef, ...]) -> tuple[WordRef, ...]:
+    """``words`` (a cell that ends its line) with the lines that continue the sentence under it: stacked right
+    below, starting at its left edge, while the text so far does not end a sentence (".") and the next line is no
+    heading (":" at its end); at most :data:`MAX_TERMS_LINES` lines and :data:`MAX_TERMS_WORDS` words."""
+    if not words:
+        return words
+    p = words[0].page_index
+    page = doc.pages[p]
+    line = _line_of(doc, words[-1])
+    if line is None or _cell_continues(doc, p, line, words[-1]):
+        return words
+    x0 = doc.word(words[0]).box.x0
+    out = list(words)
+    for _ in range(MAX_TERMS_LINES - 1):
+        if doc.word(out[-1]).text.rstrip().endswith("."):
+            break
+        height = max(line.box.height, 1e-6)
+        below = [other for other in page.lines if other is not line
+                 and 0 <= other.box.top - line.box.bottom <= STACKED_GAP_OF_HEIGHT * height
+                 and abs(other.box.x0 - x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height]
+        if not below:
+            break
+        line = min(below, key=lambda other: other.box.top)
+        cell = first_cell(doc, p, line)
+        if _ends_with_colon(doc, cell) or len(out) + len(cell) > MAX_TERMS_WORDS:
+            break
+        out += cell
+    return tuple(out)
+
+
+def first_cell(doc: Document, p: int, line: Line) -> list[WordRef]:
+    """A line's words up to its first wide gap."""
+    words = [WordRef(p, w) for w in line.word_indices]
+    return cell_around(doc, words, 0, 0, max(line.box.height, 1e-6))
+
+
+def _cell_continues(doc: Document, p: int, line: Line, last: WordRef) -> bool:
+    """Whether ``last`` is followed on its line by words of the same cell."""
+    words = [WordRef(p, w) for w in line.word_indices]
+    i = words.index(last)
+    return cell_around(doc, words, i, i, max(line.box.height, 1e-6))[-1] != last
+
+
+def _is_terms_heading(doc: Document, p: int, line: Line) -> bool:
+    """A line that is a whole key of the payment terms and nothing else ("Zahlungsbedingungen:", "Payment terms")."""
+    texts = [doc.word(WordRef(p, w)).text for w in line.word_indices if not is_separator(doc.word(WordRef(p, w)).text)]
+    tokens = trim_context([t for text in texts for t in key_tokens(text)])
+    if not tokens:
+        return False
+    keys, length = closing_keys(tokens)
+    return "payment_terms" in keys and length == len(tokens)
+
+
+def _ends_with_colon(doc: Document, cell: Sequence[WordRef]) -> bool:
+    return bool(cell) and doc.word(cell[-1]).text.rstrip().endswith(":")
+
+
+def _column_below(doc: Document, p: int, heading: Line) -> list[Line]:
+    """The lines under ``heading`` that start at its left edge, nearest first, within
+    :data:`MAX_LINES_BELOW_HEADING` + 1 line heights."""
+    height = max(heading.box.height, 1e-6)
+    return sorted((line for line in doc.pages[p].lines if line is not heading
+                   and heading.box.bottom - height / 2 <= line.box.top
+                   <= heading.box.bottom + (MAX_LINES_BELOW_HEADING + 1) * 1.5 * height
+                   and abs(line.box.x0 - heading.box.x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height),
+                  key=lambda line: line.box.top)
+
+
+def _line_of(doc: Document, ref: WordRef) -> Line | None:
+    return next((line for line in doc.pages[ref.page_index].lines if ref.word_index in line.word_indices), None)
