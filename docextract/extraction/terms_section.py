@@ -8,7 +8,7 @@ E-invoice visualisations print the terms under a heading of their own, often as 
     Skonto innerhalb 10 Tagen bis 15.06.2018
     Zu- und Abschläge:
 
-The heading is a whole key of the terms alone on its line; the terms are the first line below it in its column
+The heading is a whole key of the terms alone on its row (no value right of it); the terms are the first line below it in its column
 whose first cell reads as a sentence (:data:`MIN_SENTENCE_WORDS` words: a column title such as "Beschreibung" is
 skipped), continued by the lines stacked under it (:func:`continued`). A model that never saw the layout reads
 the line items' text or a tax note there instead, and rarely the second line of the terms.
@@ -20,9 +20,11 @@ from typing import Sequence
 
 from docextract.document import Document, Line, WordRef
 from docextract.extraction.field_keywords import closing_keys, key_tokens, trim_context
-from docextract.extraction.key_context import cell_around, is_separator
+from docextract.extraction.key_context import cell_around, is_separator, line_right_of
 
 MIN_SENTENCE_WORDS = 3
+MIN_WRAPPED_WORDS = 6  # a line the text wrapped is long; "30 Tage netto" is whole
+MAX_KEY_WORDS = 4
 MAX_LINES_BELOW_HEADING = 3  # the heading, a row of column titles, then the terms
 MAX_TERMS_LINES = 4
 MAX_TERMS_WORDS = 30  # terms are a sentence or two; more is a paragraph
@@ -34,8 +36,8 @@ def terms_under_heading(doc: Document) -> tuple[WordRef, ...]:
     """The terms printed under the first heading of the payment terms, or ``()``."""
     for p, page in enumerate(doc.pages):
         for line in page.lines:
-            if not _is_terms_heading(doc, p, line):
-                continue
+            if not _is_terms_heading(doc, p, line) or line_right_of(page.lines, line) is not None:
+                continue  # a key whose value stands right of it, in the next column ("Terms" | "Net 60")
             for below in _column_below(doc, p, line)[:MAX_LINES_BELOW_HEADING]:
                 cell = first_cell(doc, p, below)
                 if len(cell) >= MIN_SENTENCE_WORDS and not _ends_with_colon(doc, cell):
@@ -47,8 +49,10 @@ def terms_under_heading(doc: Document) -> tuple[WordRef, ...]:
 
 def continued(doc: Document, words: tuple[WordRef, ...]) -> tuple[WordRef, ...]:
     """``words`` (a cell that ends its line) with the lines that continue the sentence under it: stacked right
-    below, starting at its left edge, while the text so far does not end a sentence (".") and the next line is no
-    heading (":" at its end); at most :data:`MAX_TERMS_LINES` lines and :data:`MAX_TERMS_WORDS` words."""
+    below, starting at its left edge, when its own line was wrapped (at least :data:`MIN_WRAPPED_WORDS` words:
+    "30 Tage netto" is whole), while the text so far ends no sentence (".") and the next line is no heading and
+    starts with no key of a field ("IBAN: DE29 ..."); at most :data:`MAX_TERMS_LINES` lines and
+    :data:`MAX_TERMS_WORDS` words."""
     if not words:
         return words
     p = words[0].page_index
@@ -58,6 +62,8 @@ def continued(doc: Document, words: tuple[WordRef, ...]) -> tuple[WordRef, ...]:
         return words
     x0 = doc.word(words[0]).box.x0
     out = list(words)
+    if len(words) < MIN_WRAPPED_WORDS:
+        return words
     for _ in range(MAX_TERMS_LINES - 1):
         if doc.word(out[-1]).text.rstrip().endswith("."):
             break
@@ -69,7 +75,7 @@ def continued(doc: Document, words: tuple[WordRef, ...]) -> tuple[WordRef, ...]:
             break
         line = min(below, key=lambda other: other.box.top)
         cell = first_cell(doc, p, line)
-        if _ends_with_colon(doc, cell) or len(out) + len(cell) > MAX_TERMS_WORDS:
+        if _holds_key(doc, cell) or len(out) + len(cell) > MAX_TERMS_WORDS:
             break
         out += cell
     return tuple(out)
@@ -96,6 +102,20 @@ def _is_terms_heading(doc: Document, p: int, line: Line) -> bool:
         return False
     keys, length = closing_keys(tokens)
     return "payment_terms" in keys and length == len(tokens)
+
+
+def _holds_key(doc: Document, cell: Sequence[WordRef]) -> bool:
+    """Whether a line's first cell is a heading (it ends with ":") or starts with a whole key of a field ("IBAN:
+    DE29 ...", "Fällig am 13.06.2026"); "folgende Bankverbindung: IBAN ..." continues a sentence."""
+    if _ends_with_colon(doc, cell):
+        return True
+    tokens: list[str] = []
+    for ref in cell[:MAX_KEY_WORDS]:
+        tokens += key_tokens(doc.word(ref).text)
+        keys, length = closing_keys(tokens)
+        if keys and length == len(tokens):
+            return True
+    return False
 
 
 def _ends_with_colon(doc: Document, cell: Sequence[WordRef]) -> bool:

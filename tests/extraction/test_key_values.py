@@ -321,3 +321,18 @@ def test_terms_the_model_cut_at_the_line_end_run_on_to_the_next_line():
     (terms,) = complete_payment_terms(doc, [tagged])
     assert " ".join(terms.text(doc).split()) == ("Zahlbar innerhalb 30 Tagen netto bis 04.07.2018, 3% Skonto innerhalb "
                                                  "10 Tagen bis 15.06.2018")
+
+
+def test_short_terms_do_not_run_on_to_the_next_line():
+    # "30 Tage netto" is whole; the IBAN line under it is another field's
+    doc = _page([[("Zahlungsbedingungen:", 40), ("30 Tage netto", 250)], [("IBAN: DE29 3570 3752 5257 8265 42", 250)]])
+    words = [WordRef(0, i) for i in range(len(doc.pages[0].words))]
+    (terms,) = complete_payment_terms(doc, [Entity("payment_terms", tuple(words[1:4]), 0.6, "model")])
+    assert terms.text(doc) == "30 Tage netto"
+
+
+def test_a_terms_key_with_its_value_in_the_next_column_is_no_heading():
+    doc = _page([[("Terms", 40), ("Net 60", 250)], [("Product / Service", 40), ("Amount", 400)],
+                 [("Green tea, loose leaf", 40), ("12.00", 400)]])
+    found = _texts(doc, key_value_entities(doc, [], ("payment_terms",), {}, "en_GB", 2024))
+    assert found.get("payment_terms", ("", ""))[0] != "Product / Service"
