@@ -170,3 +170,22 @@ def test_fit_field_confidence_reports_before_and_cross_fitted_after():
     assert report["after"]["nll"] < report["before"]["nll"] + 0.5
     with pytest.raises(ValueError):
         fit_field_confidence([_judged("total", "g", 0.9, True)], "evidence")
+
+
+def test_a_fields_own_curve_is_drawn_toward_all_fields_precision():
+    """A field right 10 times out of 10 above 0.9, where all fields together are right 90% of the time, is not taken
+    for a 99% field: its precision there counts as (10 + 30 x 0.9) / (10 + 30)."""
+    from docextract.evaluation.confidence_fit import SHRINK_STRENGTH, shrunk
+    from docextract.evaluation.risk_coverage import risk_coverage
+
+    own = [(0.95, True)] * 10 + [(0.5, True)] * 20
+    others = [(0.95, True)] * 80 + [(0.95, False)] * 20 + [(0.5, True)] * 100
+    pooled = risk_coverage(own + others)
+    (high, low) = shrunk(risk_coverage(own), pooled)
+    assert high.threshold == 0.95 and high.accepted == 10 and high.coverage == pytest.approx(10 / 30)
+    assert high.precision == pytest.approx((10 + SHRINK_STRENGTH * 90 / 110) / (10 + SHRINK_STRENGTH))
+    assert low.precision == pytest.approx((30 + SHRINK_STRENGTH * 210 / 230) / (30 + SHRINK_STRENGTH))
+    judged = [_judged("total", f"t{i}", s, correct=ok) for i, (s, ok) in enumerate(own)]
+    judged += [_judged("iban", f"i{i}", s, correct=ok) for i, (s, ok) in enumerate(others)]
+    policy = fit_policy(judged, [s for s, _ in own + others], precision=0.99, min_support=30)
+    assert policy.threshold("total") is None  # unshrunk, 0.95 would have passed at 10/10
