@@ -35,6 +35,7 @@ from docextract.document import Document, Line, WordRef
 from docextract.extraction.field_keywords import key_tokens
 from docextract.extraction.key_context import cell_around, is_separator, line_right_of
 
+SHIPPING_SIDE = "shipping_name"  # not an output field: the side of a shipping block, whose address is read
 # The words of a heading, per side: every token of the heading is one of its side's (after "/" and "-" split it).
 SIDE_WORDS = {
     "vendor_name": frozenset({
@@ -46,13 +47,24 @@ SIDE_WORDS = {
         "leistungsempfanger", "rechnungsempfanger", "empfanger", "auftraggeber", "acheteur", "destinataire",
         "koper", "klant", "afnemer", "acquirente", "committente", "cessionario", "comprador", "cliente",
         "destinatario"}),
+    # where the goods go: a block of its own, read for its address only (the output has no shipping name)
+    SHIPPING_SIDE: frozenset({
+        "ship", "shipping", "deliver", "delivery", "address", "to", "warenempfanger", "abweichender", "lieferanschrift",
+        "lieferadresse", "lieferung", "an", "livraison", "adresse", "de", "livrer", "a", "afleveradres", "leveradres",
+        "consegna", "destinazione", "merce", "indirizzo", "di", "envio", "entrega", "direccion"}),
 }
+# A shipping heading names the goods' destination with one of these ("Ship to", "Abweichender Warenempfänger",
+# "Adresse de livraison"); its other words ("to", "address", "an") alone are no heading
+_SHIPPING_NAMES = frozenset({"ship", "shipping", "deliver", "delivery", "warenempfanger", "lieferanschrift",
+                             "lieferadresse", "lieferung", "livraison", "livrer", "afleveradres", "leveradres",
+                             "consegna", "merce", "envio", "entrega"})
+_SHIPPING_HEADINGS = frozenset({"warenempfanger", "lieferanschrift", "lieferadresse", "afleveradres", "leveradres"})
 NAME_KEYS = frozenset({("name",), ("firma",), ("company",), ("company", "name"), ("nom",), ("raison", "sociale"),
                        ("naam",), ("bedrijfsnaam",), ("nome",), ("ragione", "sociale"), ("nombre",),
                        ("razon", "social")})
 ADDRESS_KEYS = frozenset({("anschrift",), ("adresse",), ("address",), ("adres",), ("indirizzo",), ("direccion",),
                           ("domicilio",), ("postanschrift",)})
-ADDRESS_OF_SIDE = {"vendor_name": "vendor_address", "customer_name": "billing_address"}
+ADDRESS_OF_SIDE = {"vendor_name": "vendor_address", "customer_name": "billing_address", SHIPPING_SIDE: "shipping_address"}
 MAX_ADDRESS_LINES = 4
 MAX_HEADING_TOKENS = 4
 MAX_BLOCK_LINES = 8
@@ -82,9 +94,13 @@ def _side(tokens: Sequence[str]) -> str | None:
     if not tokens or len(tokens) > MAX_HEADING_TOKENS:
         return None
     sides = [side for side, words in SIDE_WORDS.items() if set(tokens) <= words]
-    # "invoice" and "to" alone are no heading; a heading names one side only
+    # "invoice" and "to" alone are no heading, nor "Adresse", "Lieferung", "Address" alone (a key or a title);
+    # a heading names one side only
     if len(sides) != 1 or set(tokens) <= {"invoice", "to", "from", "bill"} and len(tokens) == 1:
         return None
+    if sides[0] == SHIPPING_SIDE and (not set(tokens) & _SHIPPING_NAMES
+                                      or len(tokens) == 1 and tokens[0] not in _SHIPPING_HEADINGS):
+        return None  # "Lieferung" or "Delivery" alone is a column's title more often than a block's
     return sides[0]
 
 

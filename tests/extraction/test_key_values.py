@@ -336,3 +336,22 @@ def test_a_terms_key_with_its_value_in_the_next_column_is_no_heading():
                  [("Green tea, loose leaf", 40), ("12.00", 400)]])
     found = _texts(doc, key_value_entities(doc, [], ("payment_terms",), {}, "en_GB", 2024))
     assert found.get("payment_terms", ("", ""))[0] != "Product / Service"
+
+
+def test_a_shipping_block_gives_the_shipping_address():
+    from docextract.extraction.party_blocks import party_fields
+
+    labels = ["customer_name", "billing_address", "shipping_address"]
+    doc = _page([
+        [("Käufer:", 40), ("Abweichender Warenempfänger:", 300)],
+        [("Kunden AG Mitte", 40), ("Metallbau Leipzig GmbH & Co. KG", 300)],
+        [("Kundenstraße 15", 40), ("Eichenpromenade 37", 300)],
+        [("DE 69876 Frankfurt", 40), ("Tor 1", 300)],
+        [("DE 12347 Metallstadt", 300)],
+    ])
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    assert fields == {"customer_name": "Kunden AG Mitte", "billing_address": "Kundenstraße 15 DE 69876 Frankfurt",
+                      "shipping_address": "Eichenpromenade 37 Tor 1 DE 12347 Metallstadt"}
+    # "Lieferung" alone titles a column more often than a block
+    doc = _page([[("Lieferung", 40)], [("Muster GmbH", 40)], [("Musterstr. 1", 40)], [("12345 Musterstadt", 40)]])
+    assert party_fields(doc, labels) == {}
