@@ -1,0 +1,41 @@
+"""The candidate scorer's joint decoding: each kind's fields chosen together, with the invoice's arithmetic."""
+
+from docextract.document import Box, Document, Page, Word
+from docextract.extraction.candidate_scorer import CandidateScorer, FieldModel, choose_fields
+from docextract.extraction.candidates import FEATURES
+from docextract.layout import analyze_layout
+
+
+def _page(rows: list[str]) -> Document:
+    words = []
+    for r, row in enumerate(rows):
+        x, top = 40.0, 60.0 + 20 * r
+        for text in row.split():
+            words.append(Word(text, Box(x, top, x + 6 * len(text), top + 11)))
+            x += 6 * len(text) + 4
+    doc = Document(source="in/invoice.pdf", pages=(Page(number=1, width=595.0, height=842.0, words=tuple(words)),),
+                   sha256="0" * 64)
+    return analyze_layout(doc)
+
+
+def _model(intercept: float, **weights: float) -> FieldModel:
+    n = len(FEATURES)
+    return FieldModel((0.0,) * n, (1.0,) * n, tuple(weights.get(name, 0.0) for name in FEATURES), intercept)
+
+
+def test_a_zero_tax_does_not_make_any_amount_a_checked_subtotal():
+    # a scorer that, as fold scorers did on layouts never seen, rates an unkeyed 0,00 as the tax: the printed
+    # 216,00 + 19,44 = 235,44 must still beat 235,44 + 0,00 = 235,44, which any total satisfies
+    doc = _page(["Rechnungssumme ohne USt. 216,00", "Steuerbetrag 19,44", "Bruttosumme 235,44",
+                 "Erhaltene Anzahlungen 0,00"])
+    scorer = CandidateScorer(FEATURES, {
+        "subtotal": _model(-1.0, key_left_own=1.5),
+        "total_tax": _model(-1.0, key_left_own=0.5, amount_zero=3.0),
+        "total": _model(-1.0, key_left_own=3.0),
+    })
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "de_DE", 2024) if e.assigned}
+    assert fields == {"subtotal": "216,00", "total_tax": "19,44", "total": "235,44"}
+    # a tax-free invoice keeps its zero tax: nothing else adds up
+    doc = _page(["Rechnungssumme ohne USt. 235,44", "Steuerbetrag 0,00", "Bruttosumme 235,44"])
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "de_DE", 2024) if e.assigned}
+    assert fields["total_tax"] == "0,00" and fields["total"] == "235,44"
