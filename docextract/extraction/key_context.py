@@ -223,6 +223,18 @@ def cell_around(doc: Document, words: Sequence[WordRef], start: int, end: int, h
     return list(words[start:end + 1])
 
 
+def first_cell(doc: Document, p: int, line: Line) -> list[WordRef]:
+    """A line's words up to its first wide gap (:func:`cell_break`): its first column, without a title or key
+    printed on its row further right ("Lieferantenstraße 20" ... "RECHNUNG")."""
+    words = [WordRef(p, w) for w in line.word_indices]
+    return cell_around(doc, words, 0, 0, max(line.box.height, 1e-6))
+
+
+def line_of(doc: Document, ref: WordRef) -> Line | None:
+    """The line that holds the word ``ref`` (a scan of its page's lines; :class:`LineIndex` for many lookups)."""
+    return next((line for line in doc.pages[ref.page_index].lines if ref.word_index in line.word_indices), None)
+
+
 def line_right_of(lines: Sequence[Line], line: Line) -> Line | None:
     """The nearest of ``lines`` right of ``line`` on its row (a key column and a value column)."""
     row = [other for other in lines if other is not line and other.box.x0 >= line.box.x1 - 1

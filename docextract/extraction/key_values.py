@@ -31,13 +31,13 @@ import re
 from dataclasses import replace
 from typing import Iterator, Mapping, Sequence
 
-from docextract.document import Document, Line, WordRef
+from docextract.document import Document, WordRef
 from docextract.extraction.candidates import CANDIDATE_KINDS, KEY_LABELS, generate
 from docextract.extraction.entities import FIELD_TYPES, Entity
 from docextract.extraction.evidence import PARTY_NAME_LABELS, odd_shape
 from docextract.extraction.field_keywords import closing_keys, is_legal_form, key_tokens, trim_context
 from docextract.extraction.identifiers import check_iban
-from docextract.extraction.key_context import (LineIndex, cell_around, is_separator, key_above, key_left,
+from docextract.extraction.key_context import (LineIndex, cell_around, is_separator, key_above, key_left, line_of,
                                               line_right_of)
 from docextract.extraction.normalize import parse_date, parse_number
 from docextract.extraction.party_blocks import ADDRESS_OF_SIDE, is_postcode_line, party_fields, window_envelope_fields
@@ -207,7 +207,7 @@ def _line_below(doc: Document, last: WordRef) -> list[WordRef]:
     under it (its top from half a line height above the line's bottom to one line height below it) at the same left
     edge (within one line height). Blocks are not required to agree: a layout pass often makes each short address
     line a block."""
-    line = _line_of(doc, last)
+    line = line_of(doc, last)
     if line is None or line.word_indices[-1] != last.word_index:
         return []
     height = line.box.height
@@ -432,12 +432,8 @@ def _compact(text: str) -> str:
     return "".join(text.split()).upper()
 
 
-def _line_of(doc: Document, ref: WordRef) -> Line | None:
-    return next((line for line in doc.pages[ref.page_index].lines if ref.word_index in line.word_indices), None)
-
-
 def _line_words(doc: Document, ref: WordRef) -> list[WordRef]:
-    line = _line_of(doc, ref)
+    line = line_of(doc, ref)
     return [] if line is None else [WordRef(ref.page_index, w) for w in line.word_indices]
 
 

@@ -33,7 +33,7 @@ from typing import Iterator, Sequence
 
 from docextract.document import Document, Line, WordRef
 from docextract.extraction.field_keywords import key_tokens
-from docextract.extraction.key_context import cell_around, is_separator, line_right_of
+from docextract.extraction.key_context import first_cell, is_separator, line_right_of
 
 SHIPPING_SIDE = "shipping_name"  # not an output field: the side of a shipping block, whose address is read
 # The words of a heading, per side: every token of the heading is one of its side's (after "/" and "-" split it).
@@ -270,13 +270,6 @@ def _attention_line(doc: Document, refs: Sequence[WordRef]) -> bool:
     return any(tokens[:n] in ATTENTION_STARTS for n in (1, 2, 3))
 
 
-def _first_cell(doc: Document, p: int, line: Line) -> list[WordRef]:
-    """A line's words up to its first wide gap: the label's column, without a title or key printed on its row
-    further right ("Lieferantenstraße 20" ... "RECHNUNG")."""
-    words = [WordRef(p, w) for w in line.word_indices]
-    return cell_around(doc, words, 0, 0, max(line.box.height, 1e-6))
-
-
 def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> dict[str, tuple[WordRef, ...]]:
     """An unlabelled block read as an address label: after at most :data:`MAX_KEYED_LINES_BEFORE_NAME` keyed lines
     ("Nummer : GE2020211"), the first line the name, the next stacked lines down to the first postcode line the
@@ -299,14 +292,14 @@ def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> d
         stacked.append(line)
     if len(stacked) < 2:
         return {}
-    name = _first_cell(doc, p, stacked[0])
+    name = first_cell(doc, p, stacked[0])
     if keyed(stacked[0]) or is_postcode_line(doc, name):
         return {}
     address: list[WordRef] = []
     for line in stacked[1:1 + MAX_ADDRESS_LINES]:
         if keyed(line):
             return {}  # a key's row before any postcode line: not an address label
-        words = _first_cell(doc, p, line)
+        words = first_cell(doc, p, line)
         if not _attention_line(doc, words):  # "z. Hd. Stefan Kaiser": whom to hand it to, not where
             address += words
         if is_postcode_line(doc, words):

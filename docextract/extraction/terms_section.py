@@ -20,7 +20,7 @@ from typing import Sequence
 
 from docextract.document import Document, Line, WordRef
 from docextract.extraction.field_keywords import closing_keys, key_tokens, trim_context
-from docextract.extraction.key_context import cell_around, is_separator, line_right_of
+from docextract.extraction.key_context import cell_around, first_cell, is_separator, line_of, line_right_of
 
 MIN_SENTENCE_WORDS = 3
 MIN_WRAPPED_WORDS = 6  # a line the text wrapped is long; "30 Tage netto" is whole
@@ -57,7 +57,7 @@ def continued(doc: Document, words: tuple[WordRef, ...]) -> tuple[WordRef, ...]:
         return words
     p = words[0].page_index
     page = doc.pages[p]
-    line = _line_of(doc, words[-1])
+    line = line_of(doc, words[-1])
     if line is None or _cell_continues(doc, p, line, words[-1]):
         return words
     x0 = doc.word(words[0]).box.x0
@@ -79,12 +79,6 @@ def continued(doc: Document, words: tuple[WordRef, ...]) -> tuple[WordRef, ...]:
             break
         out += cell
     return tuple(out)
-
-
-def first_cell(doc: Document, p: int, line: Line) -> list[WordRef]:
-    """A line's words up to its first wide gap."""
-    words = [WordRef(p, w) for w in line.word_indices]
-    return cell_around(doc, words, 0, 0, max(line.box.height, 1e-6))
 
 
 def _cell_continues(doc: Document, p: int, line: Line, last: WordRef) -> bool:
@@ -131,7 +125,3 @@ def _column_below(doc: Document, p: int, heading: Line) -> list[Line]:
                    <= heading.box.bottom + (MAX_LINES_BELOW_HEADING + 1) * 1.5 * height
                    and abs(line.box.x0 - heading.box.x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height),
                   key=lambda line: line.box.top)
-
-
-def _line_of(doc: Document, ref: WordRef) -> Line | None:
-    return next((line for line in doc.pages[ref.page_index].lines if ref.word_index in line.word_indices), None)

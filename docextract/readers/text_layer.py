@@ -114,11 +114,13 @@ def without_covered_spaces(chars: list[dict]) -> list[dict]:
     covered). Some producers emit two spaces for one word gap, the second over the next word's first glyph
     (the ZUGFeRD 2.1 stylesheet's "DE 8 0333 München", "Nr. 4 71102"); pdfplumber ends a word at every space
     character, so the postcode and the invoice number came out as two words each."""
+    if all(c["text"] != " " for c in chars):
+        return chars
     rows: dict[int, list[tuple[float, float]]] = {}
     for c in chars:
         if c["text"] != " ":
             rows.setdefault(round(float(c["top"])), []).append((float(c["x0"]), float(c["x1"])))
-    if not rows or all(c["text"] != " " for c in chars):
+    if not rows:
         return chars
     for spans in rows.values():
         spans.sort()
