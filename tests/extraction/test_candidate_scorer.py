@@ -1,21 +1,13 @@
 """The candidate scorer's joint decoding: each kind's fields chosen together, with the invoice's arithmetic."""
 
-from docextract.document import Box, Document, Page, Word
+from docextract.document import Document
 from docextract.extraction.candidate_scorer import CandidateScorer, FieldModel, choose_fields
 from docextract.extraction.candidates import FEATURES
-from docextract.layout import analyze_layout
+from tests.layout_helpers import laid_out_page
 
 
 def _page(rows: list[str]) -> Document:
-    words = []
-    for r, row in enumerate(rows):
-        x, top = 40.0, 60.0 + 20 * r
-        for text in row.split():
-            words.append(Word(text, Box(x, top, x + 6 * len(text), top + 11)))
-            x += 6 * len(text) + 4
-    doc = Document(source="in/invoice.pdf", pages=(Page(number=1, width=595.0, height=842.0, words=tuple(words)),),
-                   sha256="0" * 64)
-    return analyze_layout(doc)
+    return laid_out_page([[(row, 40.0)] for row in rows])
 
 
 def _model(intercept: float, **weights: float) -> FieldModel:

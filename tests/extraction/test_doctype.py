@@ -6,24 +6,15 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from docextract.cli import app
-from docextract.document import Box, Document, Page, Word
+from docextract.document import Document
 from docextract.extraction.doctype import document_type, model_document_types
 from docextract.extraction.entities import normalize_value
 from docextract.extraction.key_values import key_value_entities
-from docextract.layout import analyze_layout
+from tests.layout_helpers import laid_out_page
 
 
 def _page(rows: list[list[tuple[str, float]]]) -> Document:
-    words = []
-    for r, row in enumerate(rows):
-        top = 60 + 16 * r
-        for cell, x in row:
-            for text in cell.split():
-                words.append(Word(text, Box(x, top, x + 6 * len(text), top + 11)))
-                x += 6 * len(text) + 4
-    doc = Document(source="in/doc.pdf", pages=(Page(number=1, width=595.0, height=842.0, words=tuple(words)),),
-                   sha256="0" * 64)
-    return analyze_layout(doc)
+    return laid_out_page(rows, line_spacing=16, source="in/doc.pdf")
 
 
 INVOICE = [[("ACME Hosting B.V.", 40)], [("Invoice", 40)], [("Invoice number:", 40), ("INV-2024-0042", 200)],

@@ -10,24 +10,10 @@ from docextract.extraction.key_context import LineIndex, key_above, key_left
 from docextract.extraction.key_values import key_value_entities
 from docextract.extraction.normalize import identifier_text
 from docextract.layout import analyze_layout
+from tests.layout_helpers import laid_out_page as _page
 
 INVOICE_LABELS = ("invoice_number", "invoice_date", "due_date", "purchase_order", "subtotal", "total_tax", "total",
                   "amount_due", "iban")
-
-
-def _page(rows: list[list[tuple[str, float]]]) -> Document:
-    """A one-page document laid out as `run` does: each row a list of (cell text, x) at 20 pt line spacing; a
-    cell's words 6 pt per character apart by one space."""
-    words = []
-    for r, row in enumerate(rows):
-        top = 60 + 20 * r
-        for cell, x in row:
-            for text in cell.split():
-                words.append(Word(text, Box(x, top, x + 6 * len(text), top + 11)))
-                x += 6 * len(text) + 4
-    doc = Document(source="in/invoice.pdf", pages=(Page(number=1, width=595.0, height=842.0, words=tuple(words)),),
-                   sha256="0" * 64)
-    return analyze_layout(doc)
 
 
 def _rule_fields(doc, locale="en_GB", year=2024):

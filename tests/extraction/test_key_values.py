@@ -1,30 +1,15 @@
 """Fields the model left empty are read from the keys the page prints; dates cut short are completed."""
 
-from docextract.document import Box, Document, Page, Word, WordRef
+from docextract.document import WordRef
 from docextract.extraction.entities import Entity, TaggedWord
 from docextract.extraction.fields import decode_document_entities
 from docextract.extraction.key_values import (complete_addresses, complete_dates, complete_ibans, complete_party_names,
                                               complete_payment_terms, key_value_entities)
-from docextract.layout import analyze_layout
 from docextract.pipeline import RunOptions, read_and_analyze
+from tests.layout_helpers import laid_out_page as _page
 
 INVOICE_LABELS = ("invoice_number", "invoice_date", "due_date", "purchase_order", "vendor_name", "vendor_tax_id",
                   "subtotal", "total_tax", "total", "amount_due", "iban")
-
-
-def _page(rows: list[list[tuple[str, float]]]) -> Document:
-    """A one-page document laid out as `run` does: each row a list of (cell text, x) at 20 pt line spacing; a
-    cell's words 6 pt per character apart by one space."""
-    words = []
-    for r, row in enumerate(rows):
-        top = 60 + 20 * r
-        for cell, x in row:
-            for text in cell.split():
-                words.append(Word(text, Box(x, top, x + 6 * len(text), top + 11)))
-                x += 6 * len(text) + 4
-    doc = Document(source="in/invoice.pdf", pages=(Page(number=1, width=595.0, height=842.0, words=tuple(words)),),
-                   sha256="0" * 64)
-    return analyze_layout(doc)
 
 
 def _texts(doc, entities):
