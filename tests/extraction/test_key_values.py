@@ -340,3 +340,25 @@ def test_a_shipping_block_gives_the_shipping_address():
     # "Lieferung" alone titles a column more often than a block
     doc = _page([[("Lieferung", 40)], [("Muster GmbH", 40)], [("Musterstr. 1", 40)], [("12345 Musterstadt", 40)]])
     assert party_fields(doc, labels) == {}
+
+
+def test_an_address_label_reads_its_own_column_only():
+    # "Rechnungsersteller" names the seller; the title printed on the street's row, one cell further right, is not
+    # part of the address (the two cells stay one line when the gap is narrow)
+    from docextract.extraction.party_blocks import party_fields
+
+    doc = _page([[("Rechnungsersteller", 40)], [("Lieferant GmbH", 40)],
+                 [("Lieferantenstraße 20", 40), ("RECHNUNG", 172)], [("80333 München", 40)]])
+    fields = {label: " ".join(doc.word(r).text for r in words)
+              for label, words in party_fields(doc, ["vendor_name", "vendor_address"]).items()}
+    assert fields == {"vendor_name": "Lieferant GmbH", "vendor_address": "Lieferantenstraße 20 80333 München"}
+
+
+def test_free_text_that_starts_in_a_party_block_gives_way_even_when_it_runs_on_below_it():
+    doc = _page([[("Käufer/Leistungsempfänger", 40)], [("Name:", 40), ("Kunden AG Mitte", 250)],
+                 [("Anschrift:", 40), ("Kundenstraße 15", 250)], [("DE 69876 Frankfurt", 250)],
+                 [("Zahlbar innerhalb 30 Tagen", 250)]])
+    words = {doc.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(doc.pages[0].words))}
+    spilled = Entity("payment_terms", (words["Kunden"], words["AG"], words["Mitte"], words["Zahlbar"]), 0.4, "model")
+    found = _texts(doc, key_value_entities(doc, [spilled], ("customer_name", "payment_terms"), {}, "de_DE", 2024))
+    assert found["customer_name"] == ("Kunden AG Mitte", "block") and "payment_terms" not in found
