@@ -202,7 +202,11 @@ def _document_fields(doc: Document, entities: list[Entity], locale: str, ids: di
             candidates = [e for e in candidates if objects[id(e)]["normalized"] is not None]
             if not candidates:
                 continue
-        ranked = sorted(candidates, key=Entity.rank)  # raw confidence: a calibration may tie what it maps
+        # raw confidence (a calibration may tie what it maps); an IBAN whose check digits fail after every one whose
+        # hold: a tagger that marks a VAT id or an account number as the IBAN beside the real one must not pick it.
+        # (Not for tax ids: the seller's tax number fails the VAT check where the buyer's VAT id passes it.)
+        ranked = sorted(candidates, key=lambda e: (label == "iban" and objects[id(e)].get("valid") is False,
+                                                   *e.rank()))
         best = dict(objects[id(ranked[0])])
         if len(ranked) > 1:
             best["alternatives"] = [

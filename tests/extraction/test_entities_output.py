@@ -160,3 +160,15 @@ def test_decode_entities_finds_the_spans_seqeval_scores():
         entities = decode_entities([TaggedWord(WordRef(0, i), t, 0.5) for i, t in enumerate(tags)])
         decoded = [(e.label, e.words[0].word_index, e.words[-1].word_index + 1) for e in entities]
         assert decoded == [(s.label, s.start, s.end) for s in spans_from_tags(tags)], tags
+
+
+def test_an_iban_whose_check_digits_hold_is_the_field_over_a_likelier_one_whose_fail():
+    doc, tagged = _line_doc([
+        [("USt-IdNr.", "O"), ("DE136695976", "B-iban")],  # a VAT id the tagger took for the IBAN, more confident
+        [("IBAN", "O"), ("DE75512108001245126199", "B-iban")],
+    ])
+    tagged[1] = TaggedWord(tagged[1].ref, "B-iban", 0.99)
+    tagged[3] = TaggedWord(tagged[3].ref, "B-iban", 0.6)
+    fields = build_output(doc, tagged, model={"name": "test"})["documents"][0]["fields"]
+    assert fields["iban"]["normalized"] == "DE75512108001245126199" and fields["iban"]["valid"] is True
+    assert fields["iban"]["alternatives"][0]["value"] == "DE136695976"
