@@ -72,6 +72,7 @@ class LayoutConfig(PretrainedConfig):
         cosformer_reweight: str = "cos1d",
         linformer_k: int = 256,
         local_window: int = 512,  # local_cosformer: tokens per softmax block
+        position_1d_period: int = 0,  # 0: 1D positions count on; N: position p reads as p mod N (see layers.py)
         # extras
         page_embeddings: bool = False,
         max_pages: int = 1024,
@@ -119,6 +120,7 @@ class LayoutConfig(PretrainedConfig):
         self.cosformer_reweight = cosformer_reweight
         self.linformer_k = linformer_k
         self.local_window = local_window
+        self.position_1d_period = position_1d_period
         self.page_embeddings = page_embeddings
         self.max_pages = max_pages
         self.lop_classes = lop_classes

@@ -54,6 +54,9 @@ class LayoutEmbeddings(nn.Module):
         dim = config.hidden_size
         self.word_embeddings = nn.Embedding(config.vocab_size, dim, padding_idx=config.pad_token_id)
         self.position_1d = config.position_1d
+        # A long-range model made from a windowed one (presets.long_range_from) reads each local block with the
+        # positions the windowed model was trained on: position p as p mod the block's length.
+        self.position_1d_period = int(getattr(config, "position_1d_period", 0) or 0)
         if config.position_1d == "learned":
             self.position_embeddings = nn.Embedding(config.max_position_embeddings, dim)  # MiniLM's name
         elif config.position_1d != "none":
@@ -69,6 +72,8 @@ class LayoutEmbeddings(nn.Module):
         self.dropout = nn.Dropout(config.hidden_dropout_prob)
 
     def position_1d_embedding(self, position_ids: torch.Tensor) -> torch.Tensor:  # (B, S) -> (B, S, D)
+        if self.position_1d_period:
+            position_ids = position_ids % self.position_1d_period
         if self.position_1d == "learned":
             size = self.position_embeddings.num_embeddings
             if int(position_ids.max()) >= size:

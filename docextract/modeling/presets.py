@@ -213,3 +213,33 @@ def from_preset(name: str, num_labels: int | None = None, task: str = "token-cla
         if table.shape[1] == config.hidden_size:
             fit_lspe_to_table(position_encoder.lspe, table)
     return model
+
+
+def long_range_from(model: LayoutForTokenClassification) -> LayoutForTokenClassification:
+    """A whole-document model that starts as ``model`` (a windowed tagger, e.g. ``models/nda``) reading each
+    512-token block: its weights and head, softmax inside blocks plus the gated global cosFormer term (gate 0),
+    page embeddings (zero), and 1D positions restarting in each block, the only positions it was trained on.
+    Finetuning with ``--cross-pages`` then teaches the global term what the windows could not see."""
+    import copy
+
+    from docextract.modeling.model_folder import COMPACT_KEY, FITTED_KEYS
+
+    config = copy.deepcopy(model.config)
+    if config.attention != "softmax" or config.layout_bias != "none":
+        raise ValueError(f"long_range_from needs a softmax model without a pairwise bias (got {config.attention}, "
+                         f"layout_bias={config.layout_bias})")
+    config.attention = "local_cosformer"
+    config.page_embeddings = True
+    config.position_1d_period = config.local_window
+    config.preset = f"{getattr(config, 'preset', None) or 'model'}+local-cosformer"  # what `run` reports it as
+    for key in (*FITTED_KEYS, COMPACT_KEY):
+        if hasattr(config, key):
+            delattr(config, key)
+    long_range = LayoutForTokenClassification(config)
+    missing, unexpected = long_range.load_state_dict(model.state_dict(), strict=False)
+    fresh = [name for name in missing if ".global_" not in name and "page_embeddings" not in name]
+    if unexpected or fresh:
+        raise ValueError(f"weights do not carry over: unexpected {unexpected}, missing {fresh}")
+    with torch.no_grad():
+        long_range.layout.embeddings.page_embeddings.weight.zero_()
+    return long_range

@@ -69,3 +69,22 @@ def test_block_attention_ignores_padding():
     noisy = v.clone()
     noisy[1, :, 7:] = 100.0  # padded values must not reach real tokens
     torch.testing.assert_close(block_local_attention(q, k, noisy, mask, window=4)[1, :, :7], out[1, :, :7])
+
+
+def test_a_windowed_tagger_made_long_range_tags_each_block_as_it_tagged_that_window():
+    """presets.long_range_from: the windowed model's weights and head, gate and page embeddings at 0, positions
+    restarting in each block, so every block starts tagged exactly as the windowed model tags it alone."""
+    from docextract.modeling.presets import long_range_from
+
+    torch.manual_seed(0)
+    windowed = from_preset("lspe-layoutlm", num_labels=5, local_window=64, **TWO_LAYERS).eval()  # blocks of 64
+    long_range = long_range_from(windowed).eval()
+    ids = torch.randint(1000, 20000, (1, 150))
+    bbox = _boxes(150)
+    pages = torch.tensor([[0] * 100 + [1] * 50])
+    with torch.no_grad():
+        whole = long_range(ids, bbox=bbox, page_ids=pages).logits
+        for start, end in ((0, 64), (64, 128), (128, 150)):
+            alone = windowed(ids[:, start:end], bbox=bbox[:, start:end]).logits
+            torch.testing.assert_close(whole[:, start:end], alone, rtol=1e-4, atol=1e-4)
+    assert long_range.config.attention == "local_cosformer" and long_range.config.page_embeddings
