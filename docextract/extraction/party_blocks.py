@@ -295,13 +295,21 @@ def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> d
     name = first_cell(doc, p, stacked[0])
     if keyed(stacked[0]) or is_postcode_line(doc, name):
         return {}
-    address: list[WordRef] = []
+    address: list[list[WordRef]] = []
     for line in stacked[1:1 + MAX_ADDRESS_LINES]:
         if keyed(line):
             return {}  # a key's row before any postcode line: not an address label
         words = first_cell(doc, p, line)
         if not _attention_line(doc, words):  # "z. Hd. Stefan Kaiser": whom to hand it to, not where
-            address += words
+            address.append(words)
         if is_postcode_line(doc, words):
-            return {side: tuple(name), ADDRESS_OF_SIDE[side]: tuple(address)}
+            return {side: tuple(name), ADDRESS_OF_SIDE[side]: tuple(r for part in _from_street(doc, address) for r in part)}
     return {}
+
+
+def _from_street(doc: Document, lines: list[list[WordRef]]) -> list[list[WordRef]]:
+    """An address label's lines from its street on: lines without a digit before the first line with one (a contact
+    person or a second name line under the name: "Aoife Kelly" | "10 Tech Park Avenue" | "D02 XA00 Dublin") are whom
+    the letter is for, not where; the postcode line itself does not count as the street."""
+    streets = [i for i, line in enumerate(lines[:-1]) if any(ch.isdigit() for r in line for ch in doc.word(r).text)]
+    return lines[streets[0]:] if streets else lines

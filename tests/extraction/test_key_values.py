@@ -210,7 +210,11 @@ def test_a_block_without_keys_is_read_as_an_address_label():
         [("DE 80333 München", 40), ("Kundenstraße 15", 300)],
         [("Steuernummer : 201/113/40209", 40), ("DE 69876 Frankfurt", 300)],
     ]) == {"vendor_name": "Lieferant GmbH", "vendor_address": "Lieferantenstraße 20 DE 80333 München",
-           "customer_name": "Kunden AG Mitte", "billing_address": "Hans Muster Kundenstraße 15 DE 69876 Frankfurt"}
+           "customer_name": "Kunden AG Mitte", "billing_address": "Kundenstraße 15 DE 69876 Frankfurt"}  # from the street
+    # a contact under the name is whom the letter is for, not where it goes; a line after the street stays
+    assert read([[("Bill To", 40)], [("Tech Solutions Ltd", 40)], [("Aoife Kelly", 40)], [("10 Tech Park Avenue", 40)],
+                 [("Building B", 40)], [("D02 XA00 Dublin", 40)]]) == {
+        "customer_name": "Tech Solutions Ltd", "billing_address": "10 Tech Park Avenue Building B D02 XA00 Dublin"}
     # numbers over the label are not part of it
     assert read([[("Käufer:", 40)], [("Nummer", 40), (": GE2020211", 250)], [("Globale Nummer: 4000001987658 (GTIN)", 40)],
                  [("Kunden AG Mitte", 40)], [("Kundenstraße 15", 40)], [("DE 69876 Frankfurt", 40)]]) == {
