@@ -239,7 +239,7 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
             if label in found:
                 continue
             owners = {id(taken[r]): taken[r] for r in words if r in taken}
-            if all(_may_take(label, owner, words) for owner in owners.values()):
+            if all(_may_take(doc, label, owner, words) for owner in owners.values()):
                 found[label] = Entity(label, words, _mean_probability(words, label, label_probabilities), "rule")
                 relabelled |= set(owners)
     if "iban" in wanted and "iban" not in found:
@@ -324,10 +324,14 @@ def keyed_values(doc: Document, labels: Sequence[str], locale: str, year: int | 
             yield words[0].page_index, label, words
 
 
-def _may_take(label: str, owner: Entity, words: tuple[WordRef, ...]) -> bool:
+def _may_take(doc: Document, label: str, owner: Entity, words: tuple[WordRef, ...]) -> bool:
     """Whether the words a whole key of ``label`` points at may be taken from the model entity ``owner``: only
     its whole value, and never an amount (a totals block prints one amount under two names: total and amount
-    due), nor for an amount label. An IBAN the model called a VAT id, right after "IBAN:", is the IBAN."""
+    due), nor for an amount label. An IBAN the model called a VAT id, right after "IBAN:", is the IBAN. A currency
+    the model read on a whole printed amount ("Value Added Tax (19.00%) €25.65" tagged as the currency) is that
+    amount, for any label."""
+    if owner.label == "currency" and set(owner.words) <= set(words) and any(ch.isdigit() for ch in owner.text(doc)):
+        return True
     if label in AMOUNT_LABELS or FIELD_TYPES.get(owner.label) == "amount" or owner.label.startswith("line_item"):
         return False
     return set(owner.words) <= set(words)

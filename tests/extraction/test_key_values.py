@@ -149,6 +149,13 @@ def test_a_key_takes_its_value_from_another_label_but_never_an_amount():
     assert found == {"iban": ("DE12500105170648489890", "rule"), "amount_due": ("1.190,00", "model")}
 
 
+def test_an_amount_the_model_read_as_the_currency_is_the_amount_its_key_names():
+    doc = _page([[("Net Total Amount", 40), ("€135.00", 300)], [("Value Added Tax (19.00%)", 40), ("€25.65", 300)]])
+    currency = Entity("currency", (WordRef(0, 8),), 0.9)  # "€25.65" tagged as the currency
+    found = _texts(doc, key_value_entities(doc, [currency], INVOICE_LABELS, {}, "en_GB", None))
+    assert found["total_tax"] == ("€25.65", "rule") and found["subtotal"] == ("€135.00", "rule")
+
+
 def test_payment_terms_cut_to_their_number_take_their_sentence():
     doc = _page([
         [("Please pay the given amount within 30 days from invoice date.", 40)],
