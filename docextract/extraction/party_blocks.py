@@ -297,14 +297,23 @@ def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> d
         return {}
     address: list[list[WordRef]] = []
     for line in stacked[1:1 + MAX_ADDRESS_LINES]:
+        words = first_cell(doc, p, line)
+        if keyed(line) and _number_line(doc, words):
+            continue  # "Handelsname: 99999999800010" under the name: the party's registration number, not its address
         if keyed(line):
             return {}  # a key's row before any postcode line: not an address label
-        words = first_cell(doc, p, line)
         if not _attention_line(doc, words):  # "z. Hd. Stefan Kaiser": whom to hand it to, not where
             address.append(words)
         if is_postcode_line(doc, words):
             return {side: tuple(name), ADDRESS_OF_SIDE[side]: tuple(r for part in _from_street(doc, address) for r in part)}
     return {}
+
+
+def _number_line(doc: Document, words: Sequence[WordRef]) -> bool:
+    """A key and one long number after it ("Handelsname:99999999800010", "GLN: 4000001987658"): an identifier line."""
+    text = " ".join(doc.word(r).text for r in words)
+    value = text.rsplit(":", 1)[-1].strip()
+    return ":" in text and value.isdigit() and len(value) >= 8
 
 
 def _from_street(doc: Document, lines: list[list[WordRef]]) -> list[list[WordRef]]:

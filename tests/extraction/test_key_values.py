@@ -238,6 +238,10 @@ def test_a_block_without_keys_is_read_as_an_address_label():
     assert read([[("Bill to:", 40)], [("Kunden AG Mitte", 40)], [("Kundenstraße 15", 40)], [("Germany", 40)]]) == {}
     # a key's row before the postcode: a block of keyed values, not an address label
     assert read([[("Seller", 40)], [("Lieferant GmbH", 40)], [("Phone: 0123 456", 40)], [("80333 München", 40)]]) == {}
+    # but a registration number under the name is only skipped
+    assert read([[("Verkäufer:", 40)], [("Lieferant GmbH", 40)], [("Handelsname: 99999999800010", 40)],
+                 [("Lieferantenstraße 20", 40)], [("DE 80333 München", 40)]]) == {
+        "vendor_name": "Lieferant GmbH", "vendor_address": "Lieferantenstraße 20 DE 80333 München"}
     # a line far below the block is not its address
     assert read([[("Seller", 40)], [("Lieferant GmbH", 40)], [], [], [("80333 München", 40)]]) == {}
 
