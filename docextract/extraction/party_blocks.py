@@ -305,6 +305,8 @@ def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> d
         if not _attention_line(doc, words):  # "z. Hd. Stefan Kaiser": whom to hand it to, not where
             address.append(words)
         if is_postcode_line(doc, words):
+            if side == SHIPPING_SIDE and any(ch.isdigit() for r in name for ch in doc.word(r).text):
+                address.insert(0, name)  # a delivery block without a name: its first line is the street
             return {side: tuple(name), ADDRESS_OF_SIDE[side]: tuple(r for part in _from_street(doc, address) for r in part)}
     return {}
 

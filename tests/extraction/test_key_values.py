@@ -355,6 +355,12 @@ def test_a_shipping_block_gives_the_shipping_address():
     # "Lieferung" alone titles a column more often than a block
     doc = _page([[("Lieferung", 40)], [("Muster GmbH", 40)], [("Musterstr. 1", 40)], [("12345 Musterstadt", 40)]])
     assert party_fields(doc, labels) == {}
+    # a delivery block without a name starts at its street
+    doc = _page([[("Client :", 40), ("Adresse de livraison :", 300)],
+                 [("Dupont & Boyer SARL", 40), ("55 place du Marché", 300)],
+                 [("28 allée des Tilleuls", 40), ("33000 Bordeaux", 300)], [("74000 Annecy", 40)]])
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    assert fields["shipping_address"] == "55 place du Marché 33000 Bordeaux"
 
 
 def test_an_address_label_reads_its_own_column_only():
