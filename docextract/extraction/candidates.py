@@ -182,11 +182,10 @@ class DocumentContext:
         self.dates = sorted({c.value for c in self.candidates["date"]})
         amounts = sorted({abs(c.value) for c in self.candidates["amount"]}, reverse=True)
         self.amount_rank = {a: i for i, a in enumerate(amounts)}
-        self.value_counts: dict[Any, int] = {}
+        self.occurrences: dict[Any, list[Candidate]] = {}
         for kind in ("identifier", "date", "amount"):
             for c in self.candidates[kind]:
-                key = (kind, abs(c.value) if kind == "amount" else c.value)
-                self.value_counts[key] = self.value_counts.get(key, 0) + 1
+                self.occurrences.setdefault(occurrence_key(c), []).append(c)
         self.entity_words = {e.label: set().union(*(set(x.words) for x in self.entities if x.label == e.label))
                              for e in self.entities}
 
@@ -194,6 +193,21 @@ class DocumentContext:
         if words not in self._keys:
             self._keys[words] = (key_left(self.index, words, KEY_LABELS), key_above(self.index, words, KEY_LABELS))
         return self._keys[words]
+
+    def recurs(self, candidate: Candidate, label: str) -> bool:
+        """Whether the value is printed again; for a date, where no key names another field: an invoice date
+        repeated in a footer recurs, a delivery date printed under "Leistungs-Datum" and "Lieferschein-Datum" does
+        not. An amount recurs under any key ("TOTAL 12.00" and "CASH 12.00" say the same total)."""
+        for other in self.occurrences.get(occurrence_key(candidate), ()):
+            if other.words == candidate.words:
+                continue
+            if candidate.kind != "date":
+                return True
+            left, above = self.keys(other.words)
+            key = left if left is not None else above
+            if key is None or label in key.labels:
+                return True
+        return False
 
     def on_title_line(self, first: WordRef) -> bool:
         """Whether ``first`` stands after the start of a line that opens with a word naming the document
@@ -222,7 +236,6 @@ def features(context: DocumentContext, candidate: Candidate, label: str) -> list
     own_hits = [h for h in hits if label in h.labels]
     distance = min((h.distance for h in own_hits), default=None)
     value = candidate.value
-    count = context.value_counts.get((candidate.kind, abs(value) if candidate.kind == "amount" else value), 1)
     row = {
         "bias": 1.0,
         "tag_logit": logit(own),
@@ -238,7 +251,7 @@ def features(context: DocumentContext, candidate: Candidate, label: str) -> list
         "y": first.box.top / max(page.height, 1e-6),
         "first_page": float(words[0].page_index == 0),
         "title_line": float(context.on_title_line(words[0])),
-        "recurs": float(count > 1),
+        "recurs": float(context.recurs(candidate, label)),
         "id_letters": 0.0, "id_digits_only": 0.0, "id_separator": 0.0, "id_length_log": 0.0, "id_amount_shape": 0.0,
         "id_vat_prefix": 0.0,
         "date_first": 0.0, "date_last": 0.0, "dates_log": 0.0,
@@ -256,6 +269,11 @@ def features(context: DocumentContext, candidate: Candidate, label: str) -> list
         rank = context.amount_rank[abs(value)]
         row.update(amount_rank=math.log1p(rank), amount_largest=float(rank == 0), amount_zero=float(value == 0))
     return [row[name] for name in FEATURES]
+
+
+def occurrence_key(candidate: Candidate) -> Any:
+    """What the printed occurrences of one value share (an amount's absolute value)."""
+    return candidate.kind, abs(candidate.value) if candidate.kind == "amount" else candidate.value
 
 
 def has_vat_prefix(value: str) -> bool:

@@ -31,3 +31,19 @@ def test_a_zero_tax_does_not_make_any_amount_a_checked_subtotal():
     doc = _page(["Rechnungssumme ohne USt. 235,44", "Steuerbetrag 0,00", "Bruttosumme 235,44"])
     fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "de_DE", 2024) if e.assigned}
     assert fields["total_tax"] == "0,00" and fields["total"] == "235,44"
+
+
+def test_a_date_recurs_only_where_no_key_names_another_field():
+    # a scorer that likes a date printed twice: a delivery date printed under two delivery keys must not outrank
+    # the keyed invoice date, while an invoice date repeated without a key in the footer still counts as repeated
+    from docextract.extraction.candidate_scorer import document_context
+
+    scorer = CandidateScorer(FEATURES, {"invoice_date": _model(-1.0, key_left_own=1.0, recurs=3.0)})
+    doc = _page(["Beleg-Datum : 16.09.2013", "Leistungs-Datum : 05.08.2013", "Lieferschein-Datum : 05.08.2013"])
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "de_DE", 2013) if e.assigned}
+    assert fields == {"invoice_date": "16.09.2013"}
+    doc = laid_out_page([[("Beleg-Datum : 16.09.2013", 40.0)], [("Leistungs-Datum : 05.08.2013", 40.0)], [], [], [], [],
+                         [("Erstellt 16.09.2013", 40.0)]])  # a footer far below
+    context = document_context(doc, [], {}, "de_DE", 2013)
+    first = context.candidates["date"][0]
+    assert context.recurs(first, "invoice_date") and not context.recurs(context.candidates["date"][1], "invoice_date")
