@@ -28,6 +28,10 @@ MAX_KEY_WORDS = 4
 MAX_LINES_BELOW_HEADING = 3  # the heading, a row of column titles, then the terms
 MAX_TERMS_LINES = 4
 MAX_TERMS_WORDS = 30  # terms are a sentence or two; more is a paragraph
+# A wrapped sentence runs on to the end of its paragraph: the printed terms of an insurer or a rental firm are
+# a paragraph of several sentences, each line ending mid-sentence
+MAX_RUN_ON_LINES = 10
+MAX_RUN_ON_WORDS = 90
 COLUMN_TOLERANCE_OF_HEIGHT = 1.5
 STACKED_GAP_OF_HEIGHT = 1.0
 
@@ -51,8 +55,8 @@ def continued(doc: Document, words: tuple[WordRef, ...]) -> tuple[WordRef, ...]:
     """``words`` (a cell that ends its line) with the lines that continue the sentence under it: stacked right
     below, starting at its left edge, when its own line was wrapped (at least :data:`MIN_WRAPPED_WORDS` words:
     "30 Tage netto" is whole), while the text so far ends no sentence (".") and the next line is no heading and
-    starts with no key of a field ("IBAN: DE29 ..."); at most :data:`MAX_TERMS_LINES` lines and
-    :data:`MAX_TERMS_WORDS` words."""
+    starts with no key of a field ("IBAN: DE29 ..."); at most :data:`MAX_RUN_ON_LINES` lines and
+    :data:`MAX_RUN_ON_WORDS` words."""
     if not words:
         return words
     p = words[0].page_index
@@ -64,7 +68,7 @@ def continued(doc: Document, words: tuple[WordRef, ...]) -> tuple[WordRef, ...]:
     out = list(words)
     if len(words) < MIN_WRAPPED_WORDS:
         return words
-    for _ in range(MAX_TERMS_LINES - 1):
+    for _ in range(MAX_RUN_ON_LINES - 1):
         if doc.word(out[-1]).text.rstrip().endswith("."):
             break
         height = max(line.box.height, 1e-6)
@@ -75,7 +79,7 @@ def continued(doc: Document, words: tuple[WordRef, ...]) -> tuple[WordRef, ...]:
             break
         line = min(below, key=lambda other: other.box.top)
         cell = first_cell(doc, p, line)
-        if _holds_key(doc, cell) or len(out) + len(cell) > MAX_TERMS_WORDS:
+        if _holds_key(doc, cell) or len(out) + len(cell) > MAX_RUN_ON_WORDS:
             break
         out += cell
     return tuple(out)

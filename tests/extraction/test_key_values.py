@@ -323,6 +323,16 @@ def test_terms_the_model_cut_at_the_line_end_run_on_to_the_next_line():
                                                  "10 Tagen bis 15.06.2018")
 
 
+def test_wrapped_terms_run_on_to_the_end_of_their_paragraph():
+    lines = ["Die Leistung wurde erbracht im Zeitraum zwischen", "Übergabe und Rückgabe. Der Rechnungsbetrag wird über",
+             "Ihre MasterCard-Kreditkarte abgebucht. Dies ist keine", "Aufforderung zur Zahlung. Rechnung für Ihre",
+             "Unterlagen.", "Bankverbindung"]
+    doc = _page([[(line, 40)] for line in lines])
+    first = [WordRef(0, i) for i in range(7)]  # the first line, as the model tagged it
+    (terms,) = complete_payment_terms(doc, [Entity("payment_terms", tuple(first), 0.6, "model")])
+    assert " ".join(terms.text(doc).split()) == " ".join(lines[:5])
+
+
 def test_short_terms_do_not_run_on_to_the_next_line():
     # "30 Tage netto" is whole; the IBAN line under it is another field's
     doc = _page([[("Zahlungsbedingungen:", 40), ("30 Tage netto", 250)], [("IBAN: DE29 3570 3752 5257 8265 42", 250)]])
