@@ -32,7 +32,7 @@ import re
 from typing import Iterator, Sequence
 
 from docextract.document import Document, Line, WordRef
-from docextract.extraction.field_keywords import key_tokens
+from docextract.extraction.field_keywords import is_legal_form, key_tokens
 from docextract.extraction.key_context import first_cell, is_separator, line_right_of
 
 SHIPPING_SIDE = "shipping_name"  # not an output field: the side of a shipping block, whose address is read
@@ -73,7 +73,10 @@ MAX_KEYED_LINES_BEFORE_NAME = 3  # "Nummer: ...", "Globale Nummer: ..." lines a 
 # How a line naming whom a letter is for starts (German, English, French, Dutch)
 ATTENTION_STARTS = frozenset({("z", "hd"), ("zhd",), ("z", "h"), ("attn",), ("attention",), ("fao",), ("t", "a", "v"),
                               ("tav",), ("a", "l", "attention")})
-STACKED_GAP_OF_HEIGHT = 1.0  # the lines of an address label follow each other closer than a line height
+STACKED_GAP_OF_HEIGHT = 1.3  # the lines of an address label follow each other closer than 1.3 line heights
+# A line that only greets whom the letter is for (German, English, French, Dutch, Italian, Spanish)
+SALUTATIONS = frozenset({("herrn",), ("herr",), ("frau",), ("firma",), ("mr",), ("mrs",), ("ms",), ("monsieur",),
+                         ("madame",), ("mme",), ("dhr",), ("mevr",), ("sig",), ("sig", "ra"), ("sr",), ("sra",)})
 SENDER_SEPARATORS = frozenset({"·", "•", "|", "∙"})  # between the parts of a one-line return address
 ENVELOPE_TOP_SHARE = 0.4  # a return address stands in the top of the first page
 ENVELOPE_GAP_OF_HEIGHT = 2.5  # the recipient's block starts within this many line heights under it
@@ -295,8 +298,12 @@ def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> d
     name = first_cell(doc, p, stacked[0])
     if keyed(stacked[0]) or is_postcode_line(doc, name):
         return {}
+    rest = stacked[1:]
+    if rest and (_salutation(doc, name) or _name_continues(doc, first_cell(doc, p, rest[0]))):
+        name = name + first_cell(doc, p, rest[0])  # "MVM Musterhafter" | "Versicherungsverein Musterstadt a.G."
+        rest = rest[1:]
     address: list[list[WordRef]] = []
-    for line in stacked[1:1 + MAX_ADDRESS_LINES]:
+    for line in rest[:MAX_ADDRESS_LINES]:
         words = first_cell(doc, p, line)
         if keyed(line) and _number_line(doc, words):
             continue  # "Handelsname: 99999999800010" under the name: the party's registration number, not its address
@@ -309,6 +316,17 @@ def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> d
                 address.insert(0, name)  # a delivery block without a name: its first line is the street
             return {side: tuple(name), ADDRESS_OF_SIDE[side]: tuple(r for part in _from_street(doc, address) for r in part)}
     return {}
+
+
+def _salutation(doc: Document, words: Sequence[WordRef]) -> bool:
+    """A name line that is only a salutation ("Herrn" | "Max Mustermann"): the name goes on below it."""
+    return tuple(key_tokens(" ".join(doc.word(r).text for r in words))) in SALUTATIONS
+
+
+def _name_continues(doc: Document, words: Sequence[WordRef]) -> bool:
+    """A line under a party's name that ends it: no digit, and its last word a legal form ("... Musterstadt a.G.")."""
+    texts = [doc.word(r).text for r in words]
+    return bool(texts) and not any(ch.isdigit() for t in texts for ch in t) and is_legal_form(texts[-1])
 
 
 def _number_line(doc: Document, words: Sequence[WordRef]) -> bool:

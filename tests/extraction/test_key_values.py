@@ -246,6 +246,27 @@ def test_a_block_without_keys_is_read_as_an_address_label():
     assert read([[("Seller", 40)], [("Lieferant GmbH", 40)], [], [], [("80333 München", 40)]]) == {}
 
 
+def test_an_address_label_with_looser_lines_and_a_name_over_two_lines():
+    from docextract.extraction.party_blocks import party_fields
+
+    labels = ["vendor_name", "vendor_address", "customer_name", "billing_address"]
+    # lines 13 pt apart (1.2 line heights: an insurer's letter), the name wrapped before its legal form
+    doc = _page([[("Verkäufer:", 40)], [("MVM Musterhafter", 40)], [("Versicherungsverein Musterstadt a.G.", 40)],
+                 [("Musterstr. 12", 40)], [("DE 12345 Musterstadt", 40)]], line_spacing=24)
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    assert fields == {"vendor_name": "MVM Musterhafter Versicherungsverein Musterstadt a.G.",
+                      "vendor_address": "Musterstr. 12 DE 12345 Musterstadt"}
+    # a salutation alone on the name line: the name goes on below it
+    doc = _page([[("Käufer:", 40)], [("Herrn", 40)], [("Max Mustermann", 40)], [("Musterstr. 11", 40)],
+                 [("DE 12346 Bad Musterhausen", 40)]], line_spacing=24)
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    assert fields == {"customer_name": "Herrn Max Mustermann", "billing_address": "Musterstr. 11 DE 12346 Bad Musterhausen"}
+    # lines two line heights apart are separate blocks, not one label
+    doc = _page([[("Verkäufer:", 40)], [("Lieferant GmbH", 40)], [("Musterstr. 12", 40)], [("DE 12345 Musterstadt", 40)]],
+                line_spacing=34)
+    assert party_fields(doc, labels) == {}
+
+
 def test_a_window_envelope_letter_gives_both_parties():
     from docextract.extraction.party_blocks import window_envelope_fields
 
