@@ -73,6 +73,7 @@ MAX_KEYED_LINES_BEFORE_NAME = 3  # "Nummer: ...", "Globale Nummer: ..." lines a 
 # How a line naming whom a letter is for starts (German, English, French, Dutch)
 ATTENTION_STARTS = frozenset({("z", "hd"), ("zhd",), ("z", "h"), ("attn",), ("attention",), ("fao",), ("t", "a", "v"),
                               ("tav",), ("a", "l", "attention")})
+COLUMN_GAP_OF_HEIGHT = 1.5  # a keyed value's next line in its column ("Anschrift: Musterstraße 3" | "DE 12345 Berlin")
 STACKED_GAP_OF_HEIGHT = 1.3  # the lines of an address label follow each other closer than 1.3 line heights
 # A line that only greets whom the letter is for (German, English, French, Dutch, Italian, Spanish)
 SALUTATIONS = frozenset({("herrn",), ("herr",), ("frau",), ("firma",), ("mr",), ("mrs",), ("ms",), ("monsieur",),
@@ -171,7 +172,7 @@ def _column_lines(doc: Document, p: int, value_line: Line, key_column: Sequence[
         height = max(current.box.height, 1e-6)
         gap = (lambda line: line.box.top - current.box.bottom) if direction > 0 else (
             lambda line: current.box.top - line.box.bottom)
-        nxt = [line for line in page.lines if line is not current and 0 <= gap(line) <= height
+        nxt = [line for line in page.lines if line is not current and 0 <= gap(line) <= COLUMN_GAP_OF_HEIGHT * height
                and abs(line.box.x0 - value_line.box.x0) <= height]
         if not nxt:
             break

@@ -197,6 +197,12 @@ def test_a_party_name_the_model_missed_is_read_from_its_labelled_block():
         doc, ["vendor_name", "vendor_address"]).items()}
     assert fields == {"vendor_name": "MVM Musterhafter Versicherungsverein a.G.",
                       "vendor_address": "Musterstr. 12 DE 12345 Musterstadt"}
+    # the postcode line further below its street (1.4 line heights), in the value's column
+    doc = _page([[("Käufer/Leistungsempfänger", 40)], [("Name:", 40), ("Liselotte Müllermann", 250)],
+                 [("Anschrift:", 40), ("Beispielstraße 24", 250)], [("DE 12345 Berlin", 250)]], line_spacing=26)
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(
+        doc, ["customer_name", "billing_address"]).items()}
+    assert fields == {"customer_name": "Liselotte Müllermann", "billing_address": "Beispielstraße 24 DE 12345 Berlin"}
     # without a heading that names the side, a "Name:" line is nobody's
     assert party_fields(_page([[("Name: Kunden AG Mitte", 40)]]), ["vendor_name", "customer_name"]) == {}
 
