@@ -296,6 +296,8 @@ def _keyed_candidates(doc: Document, wanted: Sequence[str], locale: str, year: i
     for kind in sorted(set(kinds.values())):
         same_kind = {label for label, k in CANDIDATE_KINDS.items() if k == kind}
         for candidate in candidates[kind]:
+            if _closes_parenthetical(doc, candidate.words):
+                continue  # "Value Added Tax (19.00% of €121.50) €23.09": the base the key names, not its value
             left = key_left(index, candidate.words, KEY_LABELS)
             above = key_above(index, candidate.words, KEY_LABELS) if kind != "amount" and left is None else None
             for hit, out in ((left, rows), (above, columns)):
@@ -310,6 +312,12 @@ def _keyed_candidates(doc: Document, wanted: Sequence[str], locale: str, year: i
                 words = _value(doc, iban_label, value_words, locale, year)
                 if words:
                     yield "iban", words
+
+
+def _closes_parenthetical(doc: Document, words: Sequence[WordRef]) -> bool:
+    """Whether a value ends a parenthesis opened before it ("(19.00% of €121.50)"); "(121.50)" is a negative amount."""
+    first, last = doc.word(words[0]).text, doc.word(words[-1]).text.rstrip(".,:;")
+    return last.endswith(")") and not first.startswith("(")
 
 
 def keyed_values(doc: Document, labels: Sequence[str], locale: str, year: int | None

@@ -156,6 +156,12 @@ def test_an_amount_the_model_read_as_the_currency_is_the_amount_its_key_names():
     assert found["total_tax"] == ("€25.65", "rule") and found["subtotal"] == ("€135.00", "rule")
 
 
+def test_an_amount_that_closes_the_keys_parenthesis_is_not_its_value():
+    doc = _page([[("Value Added Tax (19.00% of €121.50)", 40), ("€23.09", 300)]])
+    found = _texts(doc, key_value_entities(doc, [], INVOICE_LABELS, {}, "en_GB", None))
+    assert found["total_tax"] == ("€23.09", "rule")
+
+
 def test_payment_terms_cut_to_their_number_take_their_sentence():
     doc = _page([
         [("Please pay the given amount within 30 days from invoice date.", 40)],
