@@ -306,14 +306,14 @@ def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> d
     address: list[list[WordRef]] = []
     for line in rest[:MAX_ADDRESS_LINES]:
         words = first_cell(doc, p, line)
-        if keyed(line) and _number_line(doc, words):
-            continue  # "Handelsname: 99999999800010" under the name: the party's registration number, not its address
         if keyed(line):
+            if _number_line(doc, words):
+                continue  # "Handelsname: 99999999800010" under the name: the party's registration number
             return {}  # a key's row before any postcode line: not an address label
         if not _attention_line(doc, words):  # "z. Hd. Stefan Kaiser": whom to hand it to, not where
             address.append(words)
         if is_postcode_line(doc, words):
-            if side == SHIPPING_SIDE and any(ch.isdigit() for r in name for ch in doc.word(r).text):
+            if side == SHIPPING_SIDE and _has_digit(doc, name):
                 address.insert(0, name)  # a delivery block without a name: its first line is the street
             return {side: tuple(name), ADDRESS_OF_SIDE[side]: tuple(r for part in _from_street(doc, address) for r in part)}
     return {}
@@ -326,8 +326,7 @@ def _salutation(doc: Document, words: Sequence[WordRef]) -> bool:
 
 def _name_continues(doc: Document, words: Sequence[WordRef]) -> bool:
     """A line under a party's name that ends it: no digit, and its last word a legal form ("... Musterstadt a.G.")."""
-    texts = [doc.word(r).text for r in words]
-    return bool(texts) and not any(ch.isdigit() for t in texts for ch in t) and is_legal_form(texts[-1])
+    return bool(words) and not _has_digit(doc, words) and is_legal_form(doc.word(words[-1]).text)
 
 
 def _number_line(doc: Document, words: Sequence[WordRef]) -> bool:
@@ -341,5 +340,9 @@ def _from_street(doc: Document, lines: list[list[WordRef]]) -> list[list[WordRef
     """An address label's lines from its street on: lines without a digit before the first line with one (a contact
     person or a second name line under the name: "Aoife Kelly" | "10 Tech Park Avenue" | "D02 XA00 Dublin") are whom
     the letter is for, not where; the postcode line itself does not count as the street."""
-    streets = [i for i, line in enumerate(lines[:-1]) if any(ch.isdigit() for r in line for ch in doc.word(r).text)]
+    streets = [i for i, line in enumerate(lines[:-1]) if _has_digit(doc, line)]
     return lines[streets[0]:] if streets else lines
+
+
+def _has_digit(doc: Document, words: Sequence[WordRef]) -> bool:
+    return any(ch.isdigit() for r in words for ch in doc.word(r).text)

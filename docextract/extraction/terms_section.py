@@ -26,7 +26,6 @@ MIN_SENTENCE_WORDS = 3
 MIN_WRAPPED_WORDS = 6  # a line the text wrapped is long; "30 Tage netto" is whole
 MAX_KEY_WORDS = 4
 MAX_LINES_BELOW_HEADING = 3  # the heading, a row of column titles, then the terms
-MAX_TERMS_LINES = 4
 MAX_TERMS_WORDS = 30  # terms are a sentence or two; more is a paragraph
 # A wrapped sentence runs on to the end of its paragraph: the printed terms of an insurer or a rental firm are
 # a paragraph of several sentences, each line ending mid-sentence
