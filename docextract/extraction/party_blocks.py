@@ -75,6 +75,7 @@ ATTENTION_STARTS = frozenset({("z", "hd"), ("zhd",), ("z", "h"), ("attn",), ("at
                               ("tav",), ("a", "l", "attention")})
 COLUMN_GAP_OF_HEIGHT = 1.5  # a keyed value's next line in its column ("Anschrift: Musterstraße 3" | "DE 12345 Berlin")
 STACKED_GAP_OF_HEIGHT = 1.3  # the lines of an address label follow each other closer than 1.3 line heights
+NAME_GAP_OF_HEIGHT = 2.0  # ... but its address may stand a blank line under its name ("MUSTERLIEFERANT GMBH" | | street)
 # A line that only greets whom the letter is for (German, English, French, Dutch, Italian, Spanish)
 SALUTATIONS = frozenset({("herrn",), ("herr",), ("frau",), ("firma",), ("mr",), ("mrs",), ("ms",), ("monsieur",),
                          ("madame",), ("mme",), ("dhr",), ("mevr",), ("sig",), ("sig", "ra"), ("sr",), ("sra",)})
@@ -287,11 +288,12 @@ def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> d
 
     lines = list(lines)
     for _ in range(MAX_KEYED_LINES_BEFORE_NAME):  # a customer number or GLN over the label is not part of it
-        if lines and keyed(lines[0]):
+        if lines and (keyed(lines[0]) or _number_line(doc, first_cell(doc, p, lines[0]))):
             lines.pop(0)
     stacked: list[Line] = []
     for line in lines:
-        if stacked and line.box.top - stacked[-1].box.bottom > STACKED_GAP_OF_HEIGHT * max(stacked[-1].box.height, 1e-6):
+        gap = NAME_GAP_OF_HEIGHT if len(stacked) == 1 else STACKED_GAP_OF_HEIGHT
+        if stacked and line.box.top - stacked[-1].box.bottom > gap * max(stacked[-1].box.height, 1e-6):
             break
         stacked.append(line)
     if len(stacked) < 2:
@@ -330,10 +332,12 @@ def _name_continues(doc: Document, words: Sequence[WordRef]) -> bool:
 
 
 def _number_line(doc: Document, words: Sequence[WordRef]) -> bool:
-    """A key and one long number after it ("Handelsname:99999999800010", "GLN: 4000001987658"): an identifier line."""
+    """A key and one long number after it ("Handelsname:99999999800010", "GLN: 4000001987658", "GLN 4304171000002"):
+    an identifier line."""
     text = " ".join(doc.word(r).text for r in words)
-    value = text.rsplit(":", 1)[-1].strip()
-    return ":" in text and value.isdigit() and len(value) >= 8
+    key, _, value = text.rpartition(":") if ":" in text else text.rpartition(" ")
+    value = value.strip()
+    return bool(key.strip()) and len(key.split()) <= 3 and value.isdigit() and len(value) >= 8
 
 
 def _from_street(doc: Document, lines: list[list[WordRef]]) -> list[list[WordRef]]:

@@ -273,9 +273,30 @@ def test_an_address_label_with_looser_lines_and_a_name_over_two_lines():
                  [("DE 12346 Bad Musterhausen", 40)]], line_spacing=24)
     fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
     assert fields == {"customer_name": "Herrn Max Mustermann", "billing_address": "Musterstr. 11 DE 12346 Bad Musterhausen"}
-    # lines two line heights apart are separate blocks, not one label
+    # lines over two line heights apart are separate blocks, not one label
     doc = _page([[("Verkäufer:", 40)], [("Lieferant GmbH", 40)], [("Musterstr. 12", 40)], [("DE 12345 Musterstadt", 40)]],
-                line_spacing=34)
+                line_spacing=36)
+    assert party_fields(doc, labels) == {}
+
+
+def test_side_by_side_address_labels_with_a_blank_line_under_the_name():
+    # ZUGFeRD 1's layout: two labels side by side, each under its heading, a GLN over the name (no colon) and a
+    # blank line between the name and the street
+    from docextract.extraction.party_blocks import party_fields
+
+    doc = _page([[("Lieferant", 40), ("Käufer", 210)],
+                 [("GLN 4333741000005", 40), ("GLN 4304171000002", 210)],
+                 [("MUSTERLIEFERANT GMBH", 40), ("MUSTER-KUNDE GMBH", 210)],
+                 [],
+                 [("BAHNHOFSTRASSE 99", 40), ("KUNDENWEG 88", 210)],
+                 [("99199 MUSTERHAUSEN", 40), ("40235 DUESSELDORF", 210)]], line_spacing=14)
+    labels = ["vendor_name", "vendor_address", "customer_name", "billing_address"]
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    assert fields == {"vendor_name": "MUSTERLIEFERANT GMBH", "vendor_address": "BAHNHOFSTRASSE 99 99199 MUSTERHAUSEN",
+                      "customer_name": "MUSTER-KUNDE GMBH", "billing_address": "KUNDENWEG 88 40235 DUESSELDORF"}
+    # but the address lines themselves stay stacked: a blank line after the street ends the label
+    doc = _page([[("Lieferant", 40)], [("MUSTERLIEFERANT GMBH", 40)], [], [("BAHNHOFSTRASSE 99", 40)], [],
+                 [("99199 MUSTERHAUSEN", 40)]], line_spacing=14)
     assert party_fields(doc, labels) == {}
 
 
