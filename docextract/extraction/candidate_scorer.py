@@ -111,8 +111,8 @@ def replace_unassigned(entity: Entity) -> Entity:
 def _decode_kind(context: DocumentContext, kind: str, labels: Sequence[str], scorer: CandidateScorer
                  ) -> dict[str, tuple[Candidate, float]]:
     candidates = context.candidates[kind]
-    scores = {label: [scorer.fields[label].probability(features(context, c, label)) for c in candidates]
-              for label in labels}
+    scores = {label: [0.0 if c.version_date else scorer.fields[label].probability(features(context, c, label))
+                      for c in candidates] for label in labels}
     options = []
     for label in labels:
         ranked = sorted(range(len(candidates)), key=lambda i: -scores[label][i])

@@ -50,6 +50,7 @@ _NUMERIC_DATE = re.compile(r"\d{1,4}\s*[./-]\s*\d{1,2}\s*[./-]\s*\d{2,4}|\d{8}")
 _MONTH_WORD = re.compile(r"[^\W\d_]{3,}\.?,?")
 # A time of day printed after a date ("15/01/2019 11:05:16 AM", receipts): not part of the date's value
 _TIME_WORD = re.compile(r"\d{1,2}:\d{2}(?::\d{2})?(?:[AaPp]\.?[Mm]\.?)?|[AaPp]\.?[Mm]\.?")
+_VERSION = re.compile(r"versi[oóe]", re.IGNORECASE)  # version, versión, versione, versie
 MAX_KEY_DISTANCE_OF_HEIGHT = 40.0  # a key farther than this many line heights counts as this far
 
 FEATURES = (
@@ -69,6 +70,8 @@ class Candidate:
     kind: str
     words: tuple[WordRef, ...]
     value: Any
+    # a date on a row that names a version: among the document's dates (its features count it), never a field's value
+    version_date: bool = False
 
 
 def _identifier(text: str, locale: str, year: int | None) -> str | None:
@@ -112,6 +115,14 @@ def _printed_words(page, p: int, word_indices) -> tuple[list[tuple[WordRef, ...]
     return refs, texts
 
 
+def _on_version_row(page, line, before: Sequence[str]) -> bool:
+    """Whether a date stands on a row that names a version ("Stylesheet-Version:" | "2.6 vom 10.11.2025",
+    "Version 3.1 (12.05.2023)"): the date a template or program was released, never the invoice's."""
+    row = list(before) + [page.words[w].text for other in page.lines if other.box.x1 <= line.box.x0
+                          and other.box.vertical_overlap(line.box) > 0 for w in other.word_indices]
+    return any(_VERSION.search(text) for text in row)
+
+
 def _flat(pieces) -> tuple[WordRef, ...]:
     return tuple(ref for piece in pieces for ref in piece)
 
@@ -145,7 +156,8 @@ def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> 
                             continue  # the date without the time that follows it
                         parsed = parse_date(span, locale, year)
                         if parsed is not None and not odd_shape("invoice_date", "date", span):
-                            out["date"].append(Candidate("date", _flat(refs[i:i + n]), parsed))
+                            out["date"].append(Candidate("date", _flat(refs[i:i + n]), parsed,
+                                                         version_date=_on_version_row(page, line, texts[:i])))
                             taken_until = i + n - 1
                             break
                 if i <= taken_until:

@@ -296,8 +296,10 @@ def _keyed_candidates(doc: Document, wanted: Sequence[str], locale: str, year: i
     for kind in sorted(set(kinds.values())):
         same_kind = {label for label, k in CANDIDATE_KINDS.items() if k == kind}
         for candidate in candidates[kind]:
-            if _closes_parenthetical(doc, candidate.words):
-                continue  # "Value Added Tax (19.00% of €121.50) €23.09": the base the key names, not its value
+            if _closes_parenthetical(doc, candidate.words) or candidate.version_date:
+                # "Value Added Tax (19.00% of €121.50) €23.09": the base the key names, not its value; "Version 2.6
+                # vom 10.11.2025": the release of a template, though "vom" keys invoice dates
+                continue
             left = key_left(index, candidate.words, KEY_LABELS)
             above = key_above(index, candidate.words, KEY_LABELS) if kind != "amount" and left is None else None
             for hit, out in ((left, rows), (above, columns)):

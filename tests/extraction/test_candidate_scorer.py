@@ -47,3 +47,17 @@ def test_a_date_recurs_only_where_no_key_names_another_field():
     context = document_context(doc, [], {}, "de_DE", 2013)
     first = context.candidates["date"][0]
     assert context.recurs(first, "invoice_date") and not context.recurs(context.candidates["date"][1], "invoice_date")
+
+
+def test_a_date_on_a_version_row_is_never_a_field():
+    # the FeRD visualisation prints its stylesheet's release as "Stylesheet-Version:" | "2.6 vom 10.11.2025" above
+    # the title's "Handelsrechnung Nr. 99877 vom 30.05.2026": "vom" keys both, the earlier must not win
+    from docextract.extraction.key_values import key_value_entities
+
+    doc = laid_out_page([[("Stylesheet-Version:", 40.0), ("2.6 vom 10.11.2025", 260.0)], [],
+                         [("Handelsrechnung Nr. 99877 vom 30.05.2026", 40.0)]])
+    scorer = CandidateScorer(FEATURES, {"invoice_date": _model(-1.0, key_left_own=1.0, date_first=3.0)})
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "de_DE", 2026) if e.assigned}
+    assert fields == {"invoice_date": "30.05.2026"}
+    rule = {e.label: e.text(doc) for e in key_value_entities(doc, [], ["invoice_date"], {}, "de_DE", 2026)}
+    assert rule == {"invoice_date": "30.05.2026"}
