@@ -175,6 +175,9 @@ def entity_box(doc: Document, entity: Entity) -> Box:
     return Box.enclosing([doc.word(r).box for r in entity.words if r.page_index == page])
 
 
+_LINE_BREAK_HYPHEN = re.compile(r"(?<=[^\W\d_])-\n(?=[^\W\d_])")
+
+
 def normalize_value(label: str, text: str, locale: str, default_currency: str | None = None,
                     default_year: int | None = None) -> tuple[str, Any, dict]:
     """``(type, normalized, extra)`` for an entity of ``label`` printed as ``text``; normalized None if unparsable.
@@ -202,7 +205,8 @@ def normalize_value(label: str, text: str, locale: str, default_currency: str | 
         return kind, checked.normalized, checked.extra()
     if label in IDENTIFIER_FIELDS:
         return kind, identifier_text(text) or None, extra
-    return kind, " ".join(text.split()), extra
+    # a word the line broke at its hyphen is one word again ("SEPA-" | "Lastschriftmandat")
+    return kind, " ".join(_LINE_BREAK_HYPHEN.sub("-", text).split()), extra
 
 
 def field_object(doc: Document, entity: Entity, locale: str, token_ids: dict[WordRef, str],

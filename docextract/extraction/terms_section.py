@@ -32,7 +32,19 @@ MAX_TERMS_WORDS = 30  # terms are a sentence or two; more is a paragraph
 MAX_RUN_ON_LINES = 10
 MAX_RUN_ON_WORDS = 90
 COLUMN_TOLERANCE_OF_HEIGHT = 1.5
+FIRST_LINE_INDENT_OF_HEIGHT = 3.0  # a paragraph's first line may start this far right of the lines under it
 STACKED_GAP_OF_HEIGHT = 1.0
+# Words no phrase ends with (articles, prepositions, conjunctions of the six languages): a line that ends with one
+# goes on below even where the next line starts with a key ("... Wir würden dann zu der" | "Fälligkeit 06.12.2018 den
+# Beitrag ...")
+PHRASE_OPENERS = frozenset({
+    "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer", "zu", "zur", "zum", "von",
+    "vom", "mit", "auf", "an", "am", "im", "in", "für", "und", "oder", "bei", "nach", "über",
+    "the", "a", "an", "to", "of", "for", "with", "on", "at", "by", "from", "and", "or",
+    "le", "la", "les", "un", "une", "de", "du", "des", "à", "au", "aux", "pour", "par", "sur", "avec", "et", "ou", "en",
+    "het", "een", "van", "voor", "met", "op", "aan", "en", "of", "bij", "naar",
+    "il", "lo", "gli", "di", "del", "della", "da", "per", "con", "su", "e",
+    "el", "los", "las", "al", "para", "por", "y"})
 
 
 def terms_under_heading(doc: Document) -> tuple[WordRef, ...]:
@@ -54,7 +66,8 @@ def continued(doc: Document, words: tuple[WordRef, ...]) -> tuple[WordRef, ...]:
     """``words`` (a cell that ends its line) with the lines that continue the sentence under it: stacked right
     below, starting at its left edge, when its own line was wrapped (at least :data:`MIN_WRAPPED_WORDS` words:
     "30 Tage netto" is whole), while the text so far ends no sentence (".") and the next line is no heading and
-    starts with no key of a field ("IBAN: DE29 ..."); at most :data:`MAX_RUN_ON_LINES` lines and
+    starts with no key of a field ("IBAN: DE29 ...") unless the text so far ends with a word no phrase ends with
+    (:data:`PHRASE_OPENERS`); at most :data:`MAX_RUN_ON_LINES` lines and
     :data:`MAX_RUN_ON_WORDS` words."""
     if not words:
         return words
@@ -67,18 +80,22 @@ def continued(doc: Document, words: tuple[WordRef, ...]) -> tuple[WordRef, ...]:
     out = list(words)
     if len(words) < MIN_WRAPPED_WORDS:
         return words
-    for _ in range(MAX_RUN_ON_LINES - 1):
+    for n in range(MAX_RUN_ON_LINES - 1):
         if doc.word(out[-1]).text.rstrip().endswith("."):
             break
         height = max(line.box.height, 1e-6)
+        indent = FIRST_LINE_INDENT_OF_HEIGHT * height if n == 0 else 0.0  # the first line's indent, once
         below = [other for other in page.lines if other is not line
                  and 0 <= other.box.top - line.box.bottom <= STACKED_GAP_OF_HEIGHT * height
-                 and abs(other.box.x0 - x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height]
+                 and -indent - COLUMN_TOLERANCE_OF_HEIGHT * height <= other.box.x0 - x0 <= COLUMN_TOLERANCE_OF_HEIGHT * height]
         if not below:
             break
         line = min(below, key=lambda other: other.box.top)
+        x0 = line.box.x0
         cell = first_cell(doc, p, line)
-        if _holds_key(doc, cell) or len(out) + len(cell) > MAX_RUN_ON_WORDS:
+        mid_phrase = doc.word(out[-1]).text.casefold() in PHRASE_OPENERS
+        if (_holds_key(doc, cell) and not (mid_phrase and not _ends_with_colon(doc, cell))
+                or len(out) + len(cell) > MAX_RUN_ON_WORDS):
             break
         out += cell
     return tuple(out)
@@ -120,11 +137,12 @@ def _ends_with_colon(doc: Document, cell: Sequence[WordRef]) -> bool:
 
 
 def _column_below(doc: Document, p: int, heading: Line) -> list[Line]:
-    """The lines under ``heading`` that start at its left edge, nearest first, within
-    :data:`MAX_LINES_BELOW_HEADING` + 1 line heights."""
+    """The lines under ``heading`` that start at its left edge (or indented as a paragraph's first line), nearest
+    first, within :data:`MAX_LINES_BELOW_HEADING` + 1 line heights."""
     height = max(heading.box.height, 1e-6)
     return sorted((line for line in doc.pages[p].lines if line is not heading
                    and heading.box.bottom - height / 2 <= line.box.top
                    <= heading.box.bottom + (MAX_LINES_BELOW_HEADING + 1) * 1.5 * height
-                   and abs(line.box.x0 - heading.box.x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height),
+                   and -COLUMN_TOLERANCE_OF_HEIGHT * height <= line.box.x0 - heading.box.x0
+                   <= (COLUMN_TOLERANCE_OF_HEIGHT + FIRST_LINE_INDENT_OF_HEIGHT) * height),
                   key=lambda line: line.box.top)

@@ -387,6 +387,33 @@ def test_wrapped_terms_run_on_to_the_end_of_their_paragraph():
     assert " ".join(terms.text(doc).split()) == " ".join(lines[:5])
 
 
+def test_terms_under_their_heading_with_an_indented_first_line_and_a_key_inside_a_sentence():
+    # the FeRD visualisation indents the paragraph's first line; an insurer's sentence breaks before "Fälligkeit",
+    # a due date's key, after "zu der": no phrase ends with an article, so the key's line goes on the sentence
+    doc = _page([[("Zahlungsbedingungen", 40)], [("Beschreibung", 44), ("Fälligkeit", 330)],
+                 [("Die Leistung wurde erbracht im Zeitraum zwischen", 62)],
+                 [("Übergabe und Rückgabe. Wir würden dann zu der", 44)],
+                 [("Fälligkeit 06.12.2018 den Beitrag von dem uns", 44)],
+                 [("bekannten Konto abbuchen.", 44)], [("Bankverbindung", 40)]])
+    found = _texts(doc, key_value_entities(doc, [], ("payment_terms",), {}, "de_DE", 2018))
+    assert " ".join(found["payment_terms"][0].split()) == (
+        "Die Leistung wurde erbracht im Zeitraum zwischen Übergabe und Rückgabe. Wir würden dann zu der Fälligkeit "
+        "06.12.2018 den Beitrag von dem uns bekannten Konto abbuchen.")
+    # after a whole phrase the key's line is another field's
+    doc = _page([[("Zahlungsbedingungen", 40)], [("Zahlbar innerhalb von 30 Tagen ohne Abzug", 40)],
+                 [("Fälligkeit 06.12.2018", 40)]])
+    found = _texts(doc, key_value_entities(doc, [], ("payment_terms",), {}, "de_DE", 2018))
+    assert found["payment_terms"][0] == "Zahlbar innerhalb von 30 Tagen ohne Abzug"
+
+
+def test_a_word_broken_at_its_hyphen_is_one_word_in_the_normalized_value():
+    from docextract.extraction.entities import normalize_value
+
+    assert normalize_value("payment_terms", "ein SEPA-\nLastschriftmandat\nerteilen", "de_DE")[1] == (
+        "ein SEPA-Lastschriftmandat erteilen")
+    assert normalize_value("payment_terms", "Rabatt -\n5 %", "de_DE")[1] == "Rabatt - 5 %"
+
+
 def test_short_terms_do_not_run_on_to_the_next_line():
     # "30 Tage netto" is whole; the IBAN line under it is another field's
     doc = _page([[("Zahlungsbedingungen:", 40), ("30 Tage netto", 250)], [("IBAN: DE29 3570 3752 5257 8265 42", 250)]])
