@@ -60,7 +60,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     "other_date": _OTHER_DATE,
     "due_date": (
         "due date", "due", "payment due", "due by", "pay by", "payable by", "payment date",
-        "fallig", "fallig am", "zahlbar bis", "falligkeitsdatum", "falligkeit", "zahlungsziel bis",
+        "fallig", "fallig am", "zahlbar bis", "falligkeitsdatum", "falligkeit", "falligkeitstag", "falligkeitstermin",
+        "zahlungsziel bis",
         "echeance", "date d echeance", "date limite de paiement", "a payer avant le", "payable le",
         "vervaldatum", "vervaldag", "te betalen voor", "scadenza", "data di scadenza", "data scadenza",
         "vencimiento", "fecha de vencimiento", "fecha vencimiento",

@@ -141,6 +141,8 @@ def parse_date(text: str, locale: str = DEFAULT_LOCALE, default_year: int | None
             return None  # "10 January 13 2009": three numbers at a month name, which two are the date is a guess
     if not month_names and len(re.findall(r"\d+", cleaned)) < 3 and not re.fullmatch(r"\d{8}", cleaned):
         return None  # "2.6", "12/24": a version, a fraction, a card expiry; a numeric date prints day, month and year
+    if _TIME_RANGE.fullmatch(cleaned):
+        return None  # "08.30 - 12.30": opening hours, which dateutil read as 8 December
     iso_like = re.fullmatch(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}", cleaned)
     options = {"dayfirst": conventions(locale).day_first and not iso_like, "yearfirst": bool(iso_like), "fuzzy": False}
     try:
@@ -157,6 +159,7 @@ def parse_date(text: str, locale: str = DEFAULT_LOCALE, default_year: int | None
     return parsed.date()
 
 
+_TIME_RANGE = re.compile(r"\d{1,2}[.:]\d{2}\s*[-–]\s*\d{1,2}[.:]\d{2}")
 _DATE_NUMBER = re.compile(r"\d{1,4}(?:st|nd|rd|th)?[.,]?", re.IGNORECASE)
 
 

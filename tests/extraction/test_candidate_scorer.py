@@ -61,3 +61,15 @@ def test_a_date_on_a_version_row_is_never_a_field():
     assert fields == {"invoice_date": "30.05.2026"}
     rule = {e.label: e.text(doc) for e in key_value_entities(doc, [], ["invoice_date"], {}, "de_DE", 2026)}
     assert rule == {"invoice_date": "30.05.2026"}
+
+
+def test_a_due_date_after_the_issue_date_is_no_evidence_for_either():
+    # most pairs of an invoice's dates are in that order, so the order earns nothing: a weak due date (the title's
+    # date, 0.25) must not pull the invoice date off the title onto the delivery date
+    doc = _page(["Rechnung Nr. 12 vom 05.03.2018", "Lieferdatum: 01.03.2018"])
+    scorer = CandidateScorer(FEATURES, {
+        "invoice_date": _model(0.0, key_left_own=1.0, title_line=0.52, key_left_other=0.2),
+        "due_date": _model(-1.1, date_first=-1.0),
+    })
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "de_DE", 2018) if e.assigned}
+    assert fields == {"invoice_date": "05.03.2018"}

@@ -28,6 +28,9 @@ def test_a_field_the_model_missed_is_read_from_its_whole_key():
     assert found["invoice_date"] == ("1. Oktober 2023", "rule")  # the whole date, not the delivery date
     assert found["iban"] == ("DE89 3704 0044 0532 0130 00", "rule")  # check digits hold
     assert "due_date" not in found
+    # an insurer's "Fälligkeitstag" (due day) keys the due date
+    doc = _page([[("Rechnungszeitraum: 01.04.2014 - 30.06.2014", 40)], [("Fälligkeitstag: 01.04.2014", 40)]])
+    assert _texts(doc, key_value_entities(doc, [], INVOICE_LABELS, {}, "de_DE", 2014))["due_date"] == ("01.04.2014", "rule")
 
 
 def test_a_field_the_model_tagged_is_never_replaced_and_other_models_labels_are_left_alone():

@@ -101,6 +101,13 @@ def test_a_number_away_from_the_month_is_no_part_of_the_date():
     assert parse_date("10 January 13 2009", "en_US") is None  # three numbers at the month: no guess
 
 
+def test_opening_hours_are_no_date():
+    # "Mo.-Fr. 08.30 - 12.30 Uhr" on an insurer's letter: dateutil read 8 December
+    assert parse_date("08.30 - 12.30", "de_DE", default_year=2014) is None
+    assert parse_date("08:30-12:30", "en_GB", default_year=2014) is None
+    assert parse_date("15/01/2019 11:05:16", "en_GB") == date(2019, 1, 15)
+
+
 @pytest.mark.parametrize("text, expected", [
     ("Total: US$ 12.00", "USD"), ("RM 12.50", "MYR"), ("12,50 €", "EUR"), ("CHF 40.00", "CHF"),
     ("eur", "EUR"),  # a currency field's own text, any case
