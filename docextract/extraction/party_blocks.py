@@ -86,22 +86,35 @@ MAX_POSTCODE_LINE_WORDS = 6  # "AT 1234 Muster Ort", "EC1A 1BB London": a postco
 # The start of a postcode + city line: an optional country code ("DE", "GB", "D-"), then a postcode of 4-6 digits
 # ("80333", "654321"), or a British/Irish outward + inward code ("M1 1AA", "GB SW1B 3BN", "D02 XA00"); then the city.
 _POSTCODE_START = re.compile(r"(?:[A-Z]{2} )?(?:(?:[A-Z]{1,2}-)?\d{4,6}|[A-Z]{1,2}\d[A-Z\d]? (?:\d[A-Z]{2}|[A-Z\d]{4})) [^\W\d]")
+# Or the city first and the postcode last: a US/Canadian state and ZIP or postal code ("Nashville, TN 37203",
+# "Toronto, ON M5V 2T6"), a British postcode ("London SW1A 1AA")
+_POSTCODE_END = re.compile(r"[^\W\d][^,\d]*(?:, ?[A-Z]{2} (?:\d{5}(?:-\d{4})?|[A-Z]\d[A-Z] \d[A-Z]\d)"
+                           r"|,? [A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2})")
 
 
 def is_postcode_line(doc: Document, refs: Sequence[WordRef]) -> bool:
-    """Whether the words ``refs`` are a postcode + city line: a postcode first, at most
-    :data:`MAX_POSTCODE_LINE_WORDS` words."""
+    """Whether the words ``refs`` are a postcode + city line: a postcode first, or last after the city and its
+    state (:data:`_POSTCODE_END`), at most :data:`MAX_POSTCODE_LINE_WORDS` words."""
+    if not 0 < len(refs) <= MAX_POSTCODE_LINE_WORDS:
+        return False
+    return bool(_POSTCODE_START.match(" ".join(doc.word(r).text for r in refs))) or _postcode_last(doc, refs)
+
+
+def _postcode_last(doc: Document, refs: Sequence[WordRef]) -> bool:
+    """Whether the words ``refs`` are a city line with its postcode last ("Nashville, TN 37203")."""
     return 0 < len(refs) <= MAX_POSTCODE_LINE_WORDS and bool(
-        _POSTCODE_START.match(" ".join(doc.word(r).text for r in refs)))
+        _POSTCODE_END.fullmatch(" ".join(doc.word(r).text for r in refs)))
 
 
 def _side(tokens: Sequence[str]) -> str | None:
     if not tokens or len(tokens) > MAX_HEADING_TOKENS:
         return None
+    if tokens in (["from"], ["to"]):  # "From:" or "To" alone on its line heads a party's label (read only when a
+        return "vendor_name" if tokens == ["from"] else "customer_name"  # name and an address with a postcode follow)
     sides = [side for side, words in SIDE_WORDS.items() if set(tokens) <= words]
     # "invoice" and "to" alone are no heading, nor "Adresse", "Lieferung", "Address" alone (a key or a title);
     # a heading names one side only
-    if len(sides) != 1 or set(tokens) <= {"invoice", "to", "from", "bill"} and len(tokens) == 1:
+    if len(sides) != 1 or set(tokens) <= {"invoice", "bill"} and len(tokens) == 1:
         return None
     if sides[0] == SHIPPING_SIDE and (not set(tokens) & _SHIPPING_NAMES
                                       or len(tokens) == 1 and tokens[0] not in _SHIPPING_HEADINGS):
@@ -306,6 +319,10 @@ def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> d
         name = name + first_cell(doc, p, rest[0])  # "MVM Musterhafter" | "Versicherungsverein Musterstadt a.G."
         rest = rest[1:]
     address: list[list[WordRef]] = []
+    # where the city line prints its postcode last (US, UK), a street line "1188 Cedar Lane" reads as postcode-first:
+    # only the city line ends the address then
+    ends_address = _postcode_last if any(_postcode_last(doc, first_cell(doc, p, line))
+                                         for line in rest[:MAX_ADDRESS_LINES]) else is_postcode_line
     for line in rest[:MAX_ADDRESS_LINES]:
         words = first_cell(doc, p, line)
         if keyed(line):
@@ -314,7 +331,7 @@ def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> d
             return {}  # a key's row before any postcode line: not an address label
         if not _attention_line(doc, words):  # "z. Hd. Stefan Kaiser": whom to hand it to, not where
             address.append(words)
-        if is_postcode_line(doc, words):
+        if ends_address(doc, words):
             if side == SHIPPING_SIDE and _has_digit(doc, name):
                 address.insert(0, name)  # a delivery block without a name: its first line is the street
             return {side: tuple(name), ADDRESS_OF_SIDE[side]: tuple(r for part in _from_street(doc, address) for r in part)}

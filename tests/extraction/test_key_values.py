@@ -261,6 +261,23 @@ def test_a_block_without_keys_is_read_as_an_address_label():
     assert read([[("Seller", 40)], [("Lieferant GmbH", 40)], [], [], [("80333 München", 40)]]) == {}
 
 
+def test_from_and_to_head_labels_whose_postcode_comes_last():
+    # a commercial invoice's "From:" | "To:" with US addresses: the city line "Boston, MA 02108" ends the address,
+    # not the street "1228 Highland Ave", whose four digits read as a postcode first
+    from docextract.extraction.party_blocks import party_fields
+
+    doc = _page([[("From:", 72), ("To:", 311)], [("Howard Inc", 72), ("RDD Inc.", 311)],
+                 [("1128 Broadway", 72), ("1228 Highland Ave", 311)], [("Suite 852", 72), ("Suite 392", 311)],
+                 [("Nashville, TN 37203", 72), ("Boston, MA 02108", 311)], [("+8 232 7550135", 72)]])
+    labels = ["vendor_name", "vendor_address", "customer_name", "billing_address"]
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    assert fields == {"vendor_name": "Howard Inc", "vendor_address": "1128 Broadway Suite 852 Nashville, TN 37203",
+                      "customer_name": "RDD Inc.", "billing_address": "1228 Highland Ave Suite 392 Boston, MA 02108"}
+    # "From" and "To" as a period's column titles: no address under them, nothing read
+    doc = _page([[("From", 72), ("To", 311)], [("01.01.2024", 72), ("31.01.2024", 311)], [("Total", 72)]])
+    assert party_fields(doc, labels) == {}
+
+
 def test_an_address_label_with_looser_lines_and_a_name_over_two_lines():
     from docextract.extraction.party_blocks import party_fields
 
