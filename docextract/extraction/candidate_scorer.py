@@ -30,6 +30,7 @@ from docextract.extraction.candidates import (
     DocumentContext,
     features,
     generate,
+    never_the_value,
     value_key,
 )
 from docextract.extraction.entities import Entity
@@ -112,7 +113,7 @@ def replace_unassigned(entity: Entity) -> Entity:
 def _decode_kind(context: DocumentContext, kind: str, labels: Sequence[str], scorer: CandidateScorer
                  ) -> dict[str, tuple[Candidate, float]]:
     candidates = context.candidates[kind]
-    scores = {label: [0.0 if c.version_date else scorer.fields[label].probability(features(context, c, label))
+    scores = {label: [0.0 if never_the_value(c, label) else scorer.fields[label].probability(features(context, c, label))
                       for c in candidates] for label in labels}
     options = []
     for label in labels:

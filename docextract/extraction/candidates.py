@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
 from typing import Any, Mapping, Sequence
@@ -34,6 +34,7 @@ from docextract.extraction.field_keywords import FIELD_KEYWORDS, key_tokens
 from docextract.extraction.identifiers import has_vat_module
 from docextract.extraction.key_context import KeyHit, LineIndex, is_title_word, key_above, key_left
 from docextract.extraction.normalize import MONTH_NUMBERS, identifier_text, parse_date, parse_number
+from docextract.extraction.party_blocks import block_extents, side_at
 
 # The fields scored from candidates, by the kind of value they take.
 CANDIDATE_KINDS: dict[str, str] = {
@@ -72,6 +73,8 @@ class Candidate:
     value: Any
     # a date on a row that names a version: among the document's dates (its features count it), never a field's value
     version_date: bool = False
+    # the side of the headed party block it stands in ("customer_name": the buyer's VAT id is never the seller's)
+    party_side: str | None = None
 
 
 def _identifier(text: str, locale: str, year: int | None) -> str | None:
@@ -175,6 +178,9 @@ def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> 
                 value = _identifier(text, locale, year)
                 if value is not None:
                     out["identifier"].append(Candidate("identifier", refs[i], value))
+    if out["identifier"]:
+        extents = block_extents(doc)
+        out["identifier"] = [replace(c, party_side=side_at(extents, doc, c.words[0])) for c in out["identifier"]]
     return out
 
 
@@ -281,6 +287,12 @@ def features(context: DocumentContext, candidate: Candidate, label: str) -> list
         rank = context.amount_rank[abs(value)]
         row.update(amount_rank=math.log1p(rank), amount_largest=float(rank == 0), amount_zero=float(value == 0))
     return [row[name] for name in FEATURES]
+
+
+def never_the_value(candidate: Candidate, label: str) -> bool:
+    """Whether ``candidate`` is no value of ``label`` whatever its score: a version's date, or a tax id in the
+    buyer's or the delivery's block as the seller's."""
+    return candidate.version_date or label == "vendor_tax_id" and candidate.party_side not in (None, "vendor_name")
 
 
 def occurrence_key(candidate: Candidate) -> Any:

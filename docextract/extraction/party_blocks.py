@@ -29,6 +29,7 @@ one more rule of :mod:`docextract.extraction.key_values`.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Iterator, Sequence
 
 from docextract.document import Document, Line, WordRef
@@ -148,6 +149,43 @@ def _block_lines(doc: Document, p: int, heading: Line, headings) -> list[Line]:
             break  # the next block
         out.append(line)
     return out
+
+
+@dataclass(frozen=True)
+class BlockExtent:
+    """Where a headed party block stands on its page: from its heading down to its last line, from the heading's
+    left edge to the next heading on its row (or the page's right edge)."""
+
+    side: str
+    page_index: int
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+
+
+def block_extents(doc: Document) -> list[BlockExtent]:
+    """The extent of every block under a heading naming a side (:func:`_block_lines`)."""
+    headings = list(_headings(doc))
+    out = []
+    for side, p, heading in headings:
+        lines = _block_lines(doc, p, heading, headings)
+        if not lines:
+            continue
+        height = max(heading.box.height, 1e-6)
+        right = [h.box.x0 for _, q, h in headings if q == p and h.box.x0 > heading.box.x1
+                 and h.box.vertical_overlap(heading.box) > 0]
+        out.append(BlockExtent(side, p, heading.box.x0 - COLUMN_TOLERANCE_OF_HEIGHT * height,
+                               min(right, default=doc.pages[p].width), heading.box.top, max(l.box.bottom for l in lines)))
+    return out
+
+
+def side_at(extents: Sequence[BlockExtent], doc: Document, ref: WordRef) -> str | None:
+    """The side of the block a word stands in (the nearest heading's when blocks nest), None outside every block."""
+    box = doc.word(ref).box
+    inside = [e for e in extents if e.page_index == ref.page_index and e.x0 <= box.x0 < e.x1
+              and e.top <= box.top < e.bottom]
+    return max(inside, key=lambda e: e.top).side if inside else None
 
 
 def _key_length(doc: Document, refs: Sequence[WordRef], keys: frozenset) -> int:

@@ -73,3 +73,14 @@ def test_a_due_date_after_the_issue_date_is_no_evidence_for_either():
     })
     fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "de_DE", 2018) if e.assigned}
     assert fields == {"invoice_date": "05.03.2018"}
+
+
+def test_the_buyers_tax_id_is_never_the_sellers():
+    # both parties' blocks print "USt.-Id.-Nr.:"; a scorer that prefers the lower one must still take the seller's
+    doc = laid_out_page([[("Verkäufer", 70.0)], [("Name:", 70.0), ("Global Supplies Ltd.", 260.0)],
+                         [("USt.-Id.-Nr.:", 70.0), ("ATU13585627", 260.0)], [],
+                         [("Käufer/Leistungsempfänger", 70.0)], [("Name:", 70.0), ("Metallbau Leipzig GmbH", 260.0)],
+                         [("USt.-Id.-Nr.:", 70.0), ("DE136695976", 260.0)]])
+    scorer = CandidateScorer(FEATURES, {"vendor_tax_id": _model(-1.0, key_left_own=1.0, y=3.0)})
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "de_DE", 2024) if e.assigned}
+    assert fields == {"vendor_tax_id": "ATU13585627"}
