@@ -92,8 +92,9 @@ ISO_CURRENCIES = ("EUR", "USD", "GBP", "CHF", "JPY", "CAD", "AUD", "NZD", "MYR",
 _CURRENCY = re.compile(
     r"(?<![^\W\d_])(" + "|".join(ISO_CURRENCIES) + r"|RM|kr|zł)(?![^\W\d_])"
     r"|(?:(?<![^\W\d_])(US|HK|NZ|A|C|S))?\$|([€£¥₹])")
-_AMOUNT_NUMBER = re.compile(r"[-−(]?\d[\d.,' \u00a0\u202f]*")
-_GROUP_SEPARATORS = re.compile(r"[.,' \u00a0\u202f]")
+# Digit groups are separated by ".", ",", spaces, or (Swiss) an apostrophe, typeset as "’" too: "13’116.89"
+_AMOUNT_NUMBER = re.compile(r"[-−(]?\d[\d.,'\u2019\u02bc \u00a0\u202f]*")
+_GROUP_SEPARATORS = re.compile(r"[.,'\u2019\u02bc \u00a0\u202f]")
 
 
 # An identifier's leading number sign, glued or not: "#4711", "n°562", "Nr.4711", "No:4711".

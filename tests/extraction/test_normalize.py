@@ -101,6 +101,14 @@ def test_a_number_away_from_the_month_is_no_part_of_the_date():
     assert parse_date("10 January 13 2009", "en_US") is None  # three numbers at the month: no guess
 
 
+def test_swiss_amounts_group_thousands_with_an_apostrophe():
+    # typed as "'" or typeset as "’" (U+2019), which NFKC keeps
+    assert parse_number("13’116.89", "de_CH") == Decimal("13116.89")
+    assert parse_number("1'062.47", "de_CH") == Decimal("1062.47")
+    assert parse_number("CHF 49’172.40", "en_US") == Decimal("49172.40")
+    assert parse_number("1’06.47", "de_CH") is None  # groups that are no thousands
+
+
 def test_opening_hours_are_no_date():
     # "Mo.-Fr. 08.30 - 12.30 Uhr" on an insurer's letter: dateutil read 8 December
     assert parse_date("08.30 - 12.30", "de_DE", default_year=2014) is None
