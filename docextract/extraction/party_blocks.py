@@ -54,6 +54,9 @@ SIDE_WORDS = {
         "lieferadresse", "lieferung", "an", "livraison", "adresse", "de", "livrer", "a", "afleveradres", "leveradres",
         "consegna", "destinazione", "merce", "indirizzo", "di", "envio", "entrega", "direccion"}),
 }
+# A letter's "From:" and "To:" in the six languages: alone on their line, headings of the two parties
+LETTER_SIDES = {**dict.fromkeys(("from", "von", "van", "de", "da"), "vendor_name"),
+                **dict.fromkeys(("to", "an", "aan", "a", "para"), "customer_name")}
 # A shipping heading names the goods' destination with one of these ("Ship to", "Abweichender Warenempfänger",
 # "Adresse de livraison"); its other words ("to", "address", "an") alone are no heading
 _SHIPPING_NAMES = frozenset({"ship", "shipping", "deliver", "delivery", "warenempfanger", "lieferanschrift",
@@ -110,8 +113,8 @@ def _postcode_last(doc: Document, refs: Sequence[WordRef]) -> bool:
 def _side(tokens: Sequence[str]) -> str | None:
     if not tokens or len(tokens) > MAX_HEADING_TOKENS:
         return None
-    if tokens in (["from"], ["to"]):  # "From:" or "To" alone on its line heads a party's label (read only when a
-        return "vendor_name" if tokens == ["from"] else "customer_name"  # name and an address with a postcode follow)
+    if len(tokens) == 1 and tokens[0] in LETTER_SIDES:  # "From:", "To", "Aan:" alone on a line head a party's label
+        return LETTER_SIDES[tokens[0]]  # (read only where a name and an address with its postcode follow)
     sides = [side for side, words in SIDE_WORDS.items() if set(tokens) <= words]
     # "invoice" and "to" alone are no heading, nor "Adresse", "Lieferung", "Address" alone (a key or a title);
     # a heading names one side only

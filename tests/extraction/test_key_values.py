@@ -273,6 +273,12 @@ def test_from_and_to_head_labels_whose_postcode_comes_last():
     fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
     assert fields == {"vendor_name": "Howard Inc", "vendor_address": "1128 Broadway Suite 852 Nashville, TN 37203",
                       "customer_name": "RDD Inc.", "billing_address": "1228 Highland Ave Suite 392 Boston, MA 02108"}
+    # the same in Dutch, "Aan:" (to) left of "Van:" (from)
+    doc = _page([[("Aan:", 30), ("Van:", 330)], [("Bouw Dekker", 30), ("Wavepoint N.V.", 330)],
+                 [("Keizersgracht 51", 30), ("Molenstraat 208", 330)], [("3011 AD Rotterdam", 30), ("9711 LV Groningen", 330)]])
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    assert fields == {"customer_name": "Bouw Dekker", "billing_address": "Keizersgracht 51 3011 AD Rotterdam",
+                      "vendor_name": "Wavepoint N.V.", "vendor_address": "Molenstraat 208 9711 LV Groningen"}
     # "From" and "To" as a period's column titles: no address under them, nothing read
     doc = _page([[("From", 72), ("To", 311)], [("01.01.2024", 72), ("31.01.2024", 311)], [("Total", 72)]])
     assert party_fields(doc, labels) == {}
