@@ -31,7 +31,7 @@ from docextract.document import Document, WordRef, touching
 from docextract.extraction.entities import Entity, continues_digit_group, is_open_digit_group
 from docextract.extraction.evidence import logit, odd_shape
 from docextract.extraction.field_keywords import FIELD_KEYWORDS, key_tokens
-from docextract.extraction.identifiers import has_vat_module
+from docextract.extraction.identifiers import has_vat_module, spaced_vat_length
 from docextract.extraction.key_context import KeyHit, LineIndex, is_title_word, key_above, key_left
 from docextract.extraction.normalize import MONTH_NUMBERS, identifier_text, parse_date, parse_number
 from docextract.extraction.party_blocks import block_extents, side_at
@@ -174,6 +174,11 @@ def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> 
                         if number is not None and not odd_shape("total", "amount", span):
                             out["amount"].append(Candidate("amount", _flat(refs[i:i + n]), number))
                             break
+                    continue
+                spaced = spaced_vat_length(texts[i:])
+                if spaced:  # "DE 921 733 374": one VAT number in groups, not four words
+                    out["identifier"].append(Candidate("identifier", _flat(refs[i:i + spaced]), "".join(texts[i:i + spaced])))
+                    taken_until = i + spaced - 1
                     continue
                 value = _identifier(text, locale, year)
                 if value is not None:

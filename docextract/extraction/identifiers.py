@@ -19,9 +19,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import Sequence
 
 from stdnum import bic, iban, vatin
-from stdnum.exceptions import ValidationError
+from stdnum.exceptions import InvalidChecksum, ValidationError
 from stdnum.util import get_cc_module
 
 # A value that fails its check is at best misread and at worst a changed bank account: whatever the model's
@@ -114,9 +115,32 @@ def check_tax_id(text: str, country: str | None = None) -> CheckedIdentifier:
     return CheckedIdentifier(normalized, False, schemes, first_error)
 
 
+def spaced_vat_length(texts: Sequence[str]) -> int:
+    """How many of ``texts`` (a line's words from a country prefix on: "DE", "921", "733", "374") make one VAT number
+    printed in groups, 0 when they make none: the country's format and length, its check digits right or not (a
+    wrong one is flagged like any other); at most :data:`MAX_VAT_GROUPS` groups after the prefix."""
+    if not texts or not re.fullmatch(r"[A-Z]{2}", texts[0]) or _vat_module(texts[0]) is None:
+        return 0
+    for n in range(min(MAX_VAT_GROUPS, len(texts) - 1), 0, -1):
+        groups = texts[1:n + 1]
+        if not all(re.fullmatch(r"[0-9A-Z]{1,9}", g) and any(ch.isdigit() for ch in g) for g in groups):
+            continue
+        try:
+            vatin.validate(texts[0] + "".join(groups))
+            return n + 1
+        except InvalidChecksum:
+            return n + 1
+        except ValidationError:
+            continue
+    return 0
+
+
 def has_vat_module(prefix: str) -> bool:
     """Whether a two-letter prefix is a country's VAT prefix (stdnum knows its VAT numbers)."""
     return _vat_module(prefix) is not None
+
+
+MAX_VAT_GROUPS = 4  # "DE 921 733 374", "FR 50 718452558", "NL 8521 32541 B01"
 
 
 def _vat_module(prefix: str):

@@ -45,3 +45,18 @@ def test_invalid_identifier_puts_the_document_in_review_with_the_reason():
     assert validation["needs_review"] is True
     assert validation["review_reasons"] == [f"invalid identifier: vendor_tax_id ({extra['invalid_reason']})"]
     assert {"name": "vendor_tax_id_valid", "status": "fail"} in validation["checks"]
+
+
+def test_a_vat_number_printed_in_groups_is_one_candidate():
+    from docextract.extraction.candidates import generate
+    from docextract.extraction.identifiers import spaced_vat_length
+    from docextract.extraction.key_context import LineIndex
+    from tests.layout_helpers import laid_out_page
+
+    assert spaced_vat_length(["DE", "921", "733", "374", "Seite"]) == 4  # its check digits wrong: still one number
+    assert spaced_vat_length(["FR", "50", "718452558"]) == 3
+    assert spaced_vat_length(["DE", "12", "345"]) == 0  # too short for a German VAT number
+    assert spaced_vat_length(["IBAN", "DE89"]) == 0
+    doc = laid_out_page([[("USt-ID", 40), ("DE 136 695 976", 200)]])
+    ids = [c.value for c in generate(doc, LineIndex(doc), "de_DE", 2024)["identifier"]]
+    assert ids == ["DE136695976"]
