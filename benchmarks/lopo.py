@@ -22,6 +22,12 @@ model's weights and the reading code (docextract/readers, docextract/layout), so
 ``--model DIR`` measures one fixed model on every fold's held-out documents instead (e.g. the shipped
 default, which trained on most of these producers: not a leave-one-producer-out figure, named as such).
 
+``scans`` makes a scan of every held-out document (docextract's own scan simulation: rendered at 150 dpi, greyscale,
+skew, blur, noise, JPEG; WORK/FOLD/test_scans.jsonl), and ``--scans`` has ``measure`` and ``calibrate`` read them too,
+through Tesseract (``--scan-lang``, default deu+eng): the same producers' layouts on the OCR path, reported apart and
+grouped with their producer (a calibration fitted without a producer never saw its scans either). They never feed the
+candidate scorer's fit, so the digital figures stay those without ``--scans``.
+
 ``--scorer lopo`` fits the candidate scorer per fold on the other folds' documents (and ``--scorer-extra``
 rendered invoices of other producers, tagged by each fold's model); ``--scorer-into MODEL`` writes the scorer
 fitted on every fold into a model folder. ``calibrate`` fits field confidence and the review policy on fields judged
@@ -185,11 +191,11 @@ def tagged_document(record: dict, model_dir: Path, cache: Path | None, options):
     return doc, model, tagged
 
 
-def tag_fold(records: list[dict], model_dir: Path, cache: Path | None) -> list[tuple]:
-    """(record, document, model, tagged words) of every held-out record."""
+def tag_fold(records: list[dict], model_dir: Path, cache: Path | None, lang: str = "eng") -> list[tuple]:
+    """(record, document, model, tagged words) of every held-out record (``lang``: Tesseract's, for scans)."""
     from docextract.pipeline import RunOptions
 
-    options = RunOptions(model=str(model_dir), ignore_embedded=True)
+    options = RunOptions(model=str(model_dir), ignore_embedded=True, lang=lang)
     out = []
     for n, record in enumerate(records, 1):
         out.append((record, *tagged_document(record, model_dir, cache, options)))
@@ -272,6 +278,49 @@ def tagged_folds(args, work: Path, plan: dict) -> tuple[dict[str, list[tuple]], 
     return tagged, models
 
 
+def make_scans(args) -> None:
+    """A scan of every held-out document of every fold (resumable): WORK/FOLD/scans/*.jpg|tif and
+    WORK/FOLD/test_scans.jsonl, each record the document's with ``#scan`` after its id and the scan as its source."""
+    import random
+
+    from docextract.synth.scan import save_scan, scan_pdf
+
+    work = Path(args.work)
+    plan = json.loads((work / "plan.json").read_text(encoding="utf-8"))
+    for fold in ([args.fold] if args.fold else list(plan["folds"])):
+        out = []
+        records = [r for r in _read(work / fold / "test.jsonl") if r.get("fields")]
+        for n, record in enumerate(records, 1):
+            stem = work / fold / "scans" / hashlib.sha256(record["id"].encode()).hexdigest()[:16]
+            existing = [p for p in (stem.with_suffix(".jpg"), stem.with_suffix(".tif")) if p.is_file()]
+            if existing:
+                path = str(existing[0])
+            else:
+                stem.parent.mkdir(parents=True, exist_ok=True)
+                rng = random.Random(f"{args.seed}:{record['id']}")
+                path = save_scan(scan_pdf(Path(record["source"]).read_bytes(), rng, args.dpi), str(stem))
+            out.append({**{k: v for k, v in record.items() if k != "pages"}, "id": record["id"] + "#scan",
+                        "source": path, "scan_of": record["id"]})
+            print(f"\r{fold}: {n}/{len(records)}", end="", file=sys.stderr, flush=True)
+        print(file=sys.stderr)
+        _write(work / fold / "test_scans.jsonl", out)
+
+
+def tagged_scans(args, work: Path, models: dict[str, Path]) -> dict[str, list[tuple]]:
+    """With ``--scans``: every fold's scanned held-out documents, read by OCR and tagged by the fold model."""
+    if not getattr(args, "scans", False):
+        return {}
+    out = {}
+    for fold, model_dir in models.items():
+        path = work / fold / "test_scans.jsonl"
+        if not path.is_file():
+            sys.exit(f"{path}: no scans yet (run `lopo.py scans --work {work}` first)")
+        cache = None if args.no_cache else work / fold / "tags" / ((model_dir.name if args.model else "fold") + "-scans")
+        print(f"{fold}: {path.name}", file=sys.stderr)
+        out[fold] = tag_fold(_read(path), model_dir, cache, args.scan_lang)
+    return out
+
+
 def fold_scorers(args, tagged: dict[str, list[tuple]], extra_documents: dict[str, list[tuple]] | None = None
                  ) -> tuple[dict, object | None]:
     """With ``--scorer lopo``: each fold's candidate scorer fitted on the other folds' documents (their own fold
@@ -346,6 +395,11 @@ def measure(args) -> None:
                        "train_command": (work / fold / "command.txt").read_text().strip()
                        if (work / fold / "command.txt").is_file() and not args.model else None}
         all_results += results
+    scan_folds, scan_results = {}, []
+    for fold, records in tagged_scans(args, work, models).items():
+        results = judge_fold(records, models[fold], scorers.get(fold))
+        scan_folds[fold] = {"summary": summary(results), "results": results}
+        scan_results += results
     report = {
         "name": args.name,
         "what": ("one fixed model on each producer's documents (NOT leave-one-producer-out)" if args.model else
@@ -358,6 +412,10 @@ def measure(args) -> None:
         "per_producer": {fold: f["summary"] for fold, f in folds.items()},
         "folds": folds, "seconds": round(time.perf_counter() - start, 1),
     }
+    if scan_folds:
+        report["scans"] = {"what": f"the same documents scanned (150 dpi simulation) and read by Tesseract ({args.scan_lang})",
+                           "micro": summary(scan_results),
+                           "per_producer": {fold: f["summary"] for fold, f in scan_folds.items()}, "folds": scan_folds}
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / f"lopo_{args.name}.json").write_text(portable(json.dumps(report, indent=1, ensure_ascii=False, default=str)),
                                                      encoding="utf-8")
@@ -392,6 +450,8 @@ def calibrate(args) -> None:
     # fields never count for a real producer's report); a renderer's own row is optimistic, since the scorer
     # that judged it learned from its rows.
     sources = [(fold, fold, records) for fold, records in tagged.items()]
+    # scans belong to their producer's group: a fit that leaves a producer out never saw its scans either
+    sources += [(fold, fold, records) for fold, records in tagged_scans(args, work, models).items()]
     if args.calibrate_extra:
         sources += [(fold, None, records) for fold, records in extra.items()]
     for fold, group, records in sources:
@@ -404,14 +464,22 @@ def calibrate(args) -> None:
             producer = group or "render:" + str(record.get("producer", "extra"))
             judged += [with_field(j, group=producer) for j in judge_document(ldoc, tags, scoring, with_evidence=True)]
     calibration, policy, report = fit_field_confidence(judged, "evidence", args.precision, len({j.group for j in judged}))
-    held_out = held_out_group_report(judged, "evidence", args.precision)
+    held_out = held_out_group_report(judged, "evidence", args.precision,
+                                     part=lambda j: "scans" if j.document.endswith("#scan") else "digital")
     total = {k: sum(r[k] for r in held_out.values()) for k in ("true_fields", "accepted", "right")}
+    by_part = {part: {k: sum(r["parts"][part][k] for r in held_out.values() if part in r["parts"])
+                      for k in ("true_fields", "accepted", "right")}
+               for part in sorted({p for r in held_out.values() for p in r["parts"]})}
+    for part in by_part.values():
+        part.update(coverage=part["accepted"] / part["true_fields"] if part["true_fields"] else None,
+                    precision=part["right"] / part["accepted"] if part["accepted"] else None)
     out = {"name": args.name, "command": "PYTHONPATH=$PWD .venv/bin/python " + shlex.join(["benchmarks/lopo.py", *sys.argv[1:]]),
            "what": ("field confidence (evidence) and review policy at the target precision, fitted on fields judged "
                     "from leave-one-producer-out fold tags; per producer: fitted on the other producers only"),
            "precision_target": args.precision, "held_out_producers": held_out,
            "held_out_total": {**total, "coverage": total["accepted"] / total["true_fields"] if total["true_fields"] else None,
-                              "precision": total["right"] / total["accepted"] if total["accepted"] else None},
+                              "precision": total["right"] / total["accepted"] if total["accepted"] else None,
+                              "parts": by_part},
            "fit_on_all": {k: v for k, v in report.items() if k not in ("calibration", "review_policy")}}
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / f"lopo_calibration_{args.name}.json").write_text(portable(json.dumps(out, indent=1, default=str)),
@@ -460,6 +528,8 @@ def _scorer_options(p) -> None:
     p.add_argument("--scorer-extra-per-producer", type=int, default=8)
     p.add_argument("--scorer-c", type=float, default=0.3)
     p.add_argument("--scorer-min", type=float, default=0.2)
+    p.add_argument("--scans", action="store_true", help="read the held-out documents' scans too (`lopo.py scans`)")
+    p.add_argument("--scan-lang", default="deu+eng", help="Tesseract languages for the scans")
 
 
 def main() -> None:
@@ -477,6 +547,11 @@ def main() -> None:
     p.add_argument("--work", required=True)
     p.add_argument("--fold")
     p.add_argument("--threads", type=int)
+    p = sub.add_parser("scans")
+    p.add_argument("--work", required=True)
+    p.add_argument("--fold")
+    p.add_argument("--dpi", type=float, default=150)
+    p.add_argument("--seed", type=int, default=0)
     p = sub.add_parser("measure")
     p.add_argument("--work", required=True)
     p.add_argument("--name", required=True)
@@ -498,7 +573,7 @@ def main() -> None:
                    help="judge the --scorer-extra documents too, each renderer a producer of its own, for the fit")
     p.add_argument("--into", help="write the fitted calibration, policy (and scorer) into this model folder")
     args = parser.parse_args()
-    {"prepare": prepare, "train": train, "measure": measure, "calibrate": calibrate}[args.step](args)
+    {"prepare": prepare, "train": train, "scans": make_scans, "measure": measure, "calibrate": calibrate}[args.step](args)
 
 
 if __name__ == "__main__":
