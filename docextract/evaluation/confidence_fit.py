@@ -18,7 +18,8 @@ The out-of-fold figures are the report's honest "after".
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping, Sequence
+from dataclasses import replace
+from typing import Any, Callable, Mapping, Sequence
 
 from docextract.extraction.confidence import EvidenceModel, FieldCalibration, IsotonicMap, PlattMap
 from docextract.extraction.evidence import FEATURES, logit
@@ -157,6 +158,23 @@ def fit_policy(judged: Sequence, scores: Sequence[float | None], precision: floa
         pooled=FieldCurve(len(pooled), tuple(staircase(pooled_curve))), fitted_on=fitted_on)
 
 
+MIN_OCR_FIELDS = 100  # fields read by OCR that a policy needs before it fits their own curves
+
+
+def fit_reading_policy(judged: Sequence, scores: Sequence[float | None], precision: float, min_support: int,
+                       fitted_on: Mapping[str, Any]) -> ReviewPolicy:
+    """:func:`fit_policy` on the fields read from a text layer, with the curves of the fields read by OCR fitted on
+    those alone (``ocr``) when there are at least :data:`MIN_OCR_FIELDS` of them; without them, one policy for all."""
+    ocr = [i for i, j in enumerate(judged) if getattr(j, "ocr", False)]
+    if len(ocr) < MIN_OCR_FIELDS:
+        return fit_policy(judged, scores, precision, min_support, fitted_on)
+    text = [i for i in range(len(judged)) if i not in set(ocr)]
+    read_by_ocr = fit_policy([judged[i] for i in ocr], [scores[i] for i in ocr], precision, min_support,
+                             {**fitted_on, "fields_read_by_ocr": len(ocr)})
+    policy = fit_policy([judged[i] for i in text], [scores[i] for i in text], precision, min_support, fitted_on)
+    return replace(policy, ocr=read_by_ocr)
+
+
 def shrunk(curve: Sequence[CurvePoint], pooled: Sequence[CurvePoint], strength: float = SHRINK_STRENGTH
            ) -> list[CurvePoint]:
     """A field's curve with each point's precision drawn toward all fields' precision at that threshold, as if
@@ -184,8 +202,8 @@ def fit_field_confidence(judged: Sequence, method: str = "evidence", precision: 
     calibration = fit_calibration(method, judged)
     scores, used_folds = cross_fitted(method, judged, folds)
     documents, groups = len({j.document for j in judged}), len({j.group for j in judged})
-    policy = fit_policy(judged, scores, precision, min_support,
-                        fitted_on={"documents": documents, "invoices": groups, "fields": len(judged), "folds": used_folds})
+    policy = fit_reading_policy(judged, scores, precision, min_support,
+                                {"documents": documents, "invoices": groups, "fields": len(judged), "folds": used_folds})
     before = summary([(j.confidence, j.correct, j.acceptable, None) for j in judged], with_curve=False)
     after = summary([(s, j.correct, j.acceptable, None) for j, s in zip(judged, scores)], with_curve=False)
     report = {
@@ -194,17 +212,22 @@ def fit_field_confidence(judged: Sequence, method: str = "evidence", precision: 
         "before": before, "after": after, "calibration": calibration.to_config(),
         "thresholds_at": {f"{p:g}": {label: policy.threshold(label, p) for label in sorted(policy.fields)}
                           for p in sorted({precision, *PRECISION_TARGETS}, reverse=True)},
+        **({"thresholds_read_by_ocr_at": {f"{p:g}": {label: policy.ocr.threshold(label, p) for label in sorted(policy.ocr.fields)}
+                                          for p in sorted({precision, *PRECISION_TARGETS}, reverse=True)}}
+           if policy.ocr is not None else {}),
         "review_policy": policy.to_config(),
     }
     return calibration, policy, report
 
 
 def held_out_group_report(judged: Sequence, method: str = "evidence", precision: float = DEFAULT_PRECISION,
-                          min_support: int = DEFAULT_MIN_SUPPORT) -> dict[str, dict[str, Any]]:
+                          min_support: int = DEFAULT_MIN_SUPPORT, part: Callable[[Any], str] | None = None
+                          ) -> dict[str, dict[str, Any]]:
     """For each group of ``judged`` (a producer of the leave-one-producer-out yardstick), what a calibration and
     review policy fitted on the *other* groups alone do on it: the share of its true fields accepted at
     ``precision`` and how many of those were right. The thresholds never saw the group, as they never see the
-    producers users bring. Groups whose others cannot be fitted (all right or all wrong) are left out."""
+    producers users bring. Groups whose others cannot be fitted (all right or all wrong) are left out. ``part``
+    names a part of each field (its document read by OCR or not): the same counts per part, under ``parts``."""
     report = {}
     for group in sorted({j.group for j in judged}):
         train = [j for j in judged if j.group != group]
@@ -215,17 +238,22 @@ def held_out_group_report(judged: Sequence, method: str = "evidence", precision:
                                                       min_support)
         accepted = right = 0
         wrong_by_field: dict[str, int] = {}
+        parts: dict[str, dict[str, int]] = {}
         for j in test:
-            threshold = policy.threshold(j.label, precision)
+            counts = parts.setdefault(part(j), {"true_fields": 0, "accepted": 0, "right": 0}) if part else {}
+            counts["true_fields"] = counts.get("true_fields", 0) + 1
+            threshold = policy.for_reading(getattr(j, "ocr", False)).threshold(j.label, precision)
             if j.evidence is None or not j.acceptable or threshold is None:
                 continue  # not output, not normalised, or a field no threshold reached: never accepted
             if printed_confidence(calibration, j) >= threshold:  # field_status's rule, on the printed confidence
                 accepted += 1
                 right += j.correct
+                counts["accepted"] = counts.get("accepted", 0) + 1
+                counts["right"] = counts.get("right", 0) + j.correct
                 if not j.correct:
                     wrong_by_field[j.label] = wrong_by_field.get(j.label, 0) + 1
         report[group] = {"true_fields": len(test), "accepted": accepted, "right": right,
                          "coverage": accepted / len(test) if test else 0.0,
                          "precision": right / accepted if accepted else None,
-                         "accepted_wrong_by_field": dict(sorted(wrong_by_field.items()))}
+                         "accepted_wrong_by_field": dict(sorted(wrong_by_field.items())), "parts": parts}
     return report

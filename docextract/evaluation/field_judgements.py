@@ -20,6 +20,7 @@ from docextract.extraction.entities import TaggedWord
 from docextract.extraction.evidence import is_unnormalised
 from docextract.extraction.fields import decode_document_entities
 from docextract.extraction.output import build_output
+from docextract.extraction.review import read_by_ocr
 from docextract.extraction.scoring import FieldScoring, document_evidence
 from docextract.evaluation.field_rules import printed_value_matches
 
@@ -37,6 +38,7 @@ class JudgedField:
     status: str | None  # as `run` prints it
     acceptable: bool  # output and normalised: the only fields a policy may accept
     evidence: Mapping[str, float] | None = None  # the field's evidence (for fitting a confidence model)
+    ocr: bool = False  # read by OCR (its page had no text layer): the review policy's OCR curves are fitted on these
 
     @property
     def raw_confidence(self) -> float | None:
@@ -78,5 +80,5 @@ def judge_document(ldoc: LabelledDocument, tagged: Sequence[TaggedWord], scoring
             continue
         correct = printed_value_matches(label, field["value"], locale, values)
         judged.append(JudgedField(ldoc.id, group, key, label, correct, float(field["confidence"]), field.get("status"),
-                                  not is_unnormalised(field), evidence.get(label)))
+                                  not is_unnormalised(field), evidence.get(label), read_by_ocr(doc, field)))
     return judged

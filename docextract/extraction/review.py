@@ -10,7 +10,8 @@ measured on held-out labelled documents, where the fields accepted were right at
   `docextract calibrate --fields`) carries, per field, the curve's staircase ``[threshold, precision, coverage]``
   (each point's precision above every point with a lower threshold): the threshold for a precision P is the
   lowest threshold whose accepted fields reached P. A field measured on fewer than ``min_support`` documents
-  uses the curve of all fields together;
+  uses the curve of all fields together. A policy fitted on scans too carries a second set of curves for the
+  fields read by OCR (``ocr``), fitted on those alone;
 * a model with a field calibration but no policy accepts a field when its calibrated confidence is at least
   P (right if the confidences are calibrated, unmeasured otherwise);
 * a model without either accepts nothing: its confidences say nothing measured about precision. A model
@@ -73,6 +74,13 @@ class ReviewPolicy:
     pooled: FieldCurve  # every field together: for fields measured too rarely, or not at all
     min_support: int = DEFAULT_MIN_SUPPORT
     fitted_on: Mapping[str, Any] | None = None  # what the data was (documents, fields), for the record
+    # the curves of fields read by OCR, fitted on those alone: a scan's fields are wrong more often at the same
+    # confidence, and one threshold for both would accept the scans' errors or little of the text layer's fields
+    ocr: ReviewPolicy | None = None
+
+    def for_reading(self, ocr: bool) -> ReviewPolicy:
+        """The policy for a field read by OCR (``ocr``) or from a text layer."""
+        return self.ocr if ocr and self.ocr is not None else self
 
     def curve(self, label: str) -> FieldCurve:
         own = self.fields.get(label)
@@ -84,7 +92,8 @@ class ReviewPolicy:
     def to_config(self) -> dict[str, Any]:
         return {"precision": self.precision, "min_support": self.min_support,
                 "fields": {k: v.to_config() for k, v in sorted(self.fields.items())},
-                "pooled": self.pooled.to_config(), **({"fitted_on": dict(self.fitted_on)} if self.fitted_on else {})}
+                "pooled": self.pooled.to_config(), **({"fitted_on": dict(self.fitted_on)} if self.fitted_on else {}),
+                **({"ocr": self.ocr.to_config()} if self.ocr is not None else {})}
 
     @staticmethod
     def from_config(value: Mapping[str, Any] | None) -> ReviewPolicy | None:
@@ -93,7 +102,15 @@ class ReviewPolicy:
         return ReviewPolicy(
             precision=float(value["precision"]), min_support=int(value.get("min_support", DEFAULT_MIN_SUPPORT)),
             fields={str(k): FieldCurve.from_config(v) for k, v in value["fields"].items()},
-            pooled=FieldCurve.from_config(value["pooled"]), fitted_on=value.get("fitted_on"))
+            pooled=FieldCurve.from_config(value["pooled"]), fitted_on=value.get("fitted_on"),
+            ocr=ReviewPolicy.from_config(value.get("ocr")))
+
+
+def read_by_ocr(doc, field: Mapping[str, Any]) -> bool:
+    """Whether an output field was read by OCR: the page it stands on (any page, when it names none) was."""
+    page = field.get("page")
+    pages = [doc.pages[page - 1]] if isinstance(page, int) and 0 < page <= len(doc.pages) else doc.pages
+    return any(p.text_source == "ocr" for p in pages)
 
 
 def field_status(field: Mapping[str, Any], threshold: float | None) -> str:

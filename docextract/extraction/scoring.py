@@ -27,6 +27,7 @@ from docextract.extraction.review import (
     UNNORMALISED_MAX_CONFIDENCE,
     ReviewPolicy,
     field_status,
+    read_by_ocr,
     required_fields,
     review_validation,
 )
@@ -81,9 +82,10 @@ class FieldScoring:
             return "calibrated_confidence"
         return "dropped" if self.dropped else "none"
 
-    def threshold(self, label: str) -> float | None:
+    def threshold(self, label: str, ocr: bool = False) -> float | None:
+        """``label``'s threshold for a field read from a text layer, or by OCR (``ocr``)."""
         if self.policy is not None:
-            return self.policy.threshold(label, self.target)
+            return self.policy.for_reading(ocr).threshold(label, self.target)
         return self.target if self.calibration is not None else None
 
     def describe(self) -> dict[str, Any]:
@@ -91,6 +93,8 @@ class FieldScoring:
         field_labels = [label for label in self.labels if not label.startswith(LINE_ITEM_PREFIX)]
         return {"precision": self.target, "source": self.source,
                 "thresholds": {label: self.threshold(label) for label in field_labels},
+                **({"thresholds_ocr": {label: self.threshold(label, ocr=True) for label in field_labels}}
+                   if self.policy is not None and self.policy.ocr is not None else {}),
                 "required": list(required_fields(self.labels))}
 
     def apply(self, doc: Document, document: dict[str, Any], entities: Sequence[Entity]) -> None:
@@ -109,7 +113,7 @@ class FieldScoring:
                 field["confidence"] = min(field["confidence"], UNNORMALISED_MAX_CONFIDENCE)
             if field.get("valid") is False:  # an identifier failing its check (the evidence model does not see it)
                 field["confidence"] = min(field["confidence"], INVALID_IDENTIFIER_MAX_CONFIDENCE)
-            field["status"] = field_status(field, self.threshold(label))
+            field["status"] = field_status(field, self.threshold(label, read_by_ocr(doc, field)))
         made_for = model_document_types(self.labels)
         kind = document_type(doc) if made_for is not None else None
         if kind is not None:

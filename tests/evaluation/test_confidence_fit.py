@@ -189,3 +189,47 @@ def test_a_fields_own_curve_is_drawn_toward_all_fields_precision():
     judged += [_judged("iban", f"i{i}", s, correct=ok) for i, (s, ok) in enumerate(others)]
     policy = fit_policy(judged, [s for s, _ in own + others], precision=0.99, min_support=30)
     assert policy.threshold("total") is None  # unshrunk, 0.95 would have passed at 10/10
+
+
+def test_the_held_out_report_counts_each_part_of_a_producer_apart():
+    # three producers, each read from its text layer and from scans (documents named "...#scan"): what a policy
+    # fitted on the other two accepts, counted per producer and per part; the parts add up to the producer
+    from dataclasses import replace
+
+    from docextract.evaluation.confidence_fit import held_out_group_report
+
+    judged = []
+    for producer in ("p1", "p2", "p3"):
+        for i in range(40):
+            raw = 0.5 + i / 85
+            field = _judged("total", producer, raw, correct=raw > 0.6 or i % 3 == 0)
+            judged.append(replace(field, document=f"{producer}-{i}" + ("#scan" if i % 2 else "")))
+    report = held_out_group_report(judged, "evidence", 0.95, min_support=10,
+                                   part=lambda j: "scans" if j.document.endswith("#scan") else "digital")
+    assert set(report) == {"p1", "p2", "p3"}
+    for row in report.values():
+        assert set(row["parts"]) == {"digital", "scans"}
+        for key in ("true_fields", "accepted", "right"):
+            assert sum(part.get(key, 0) for part in row["parts"].values()) == row[key]
+        assert row["parts"]["scans"]["true_fields"] == 20
+
+
+def test_fields_read_by_ocr_get_curves_of_their_own():
+    # text-layer fields right from 0.6 up, OCR fields wrong up to 0.9: one policy for both would accept the
+    # scans' errors or little of the text layer; the OCR curves are fitted on the OCR fields alone
+    from dataclasses import replace
+
+    from docextract.evaluation.confidence_fit import MIN_OCR_FIELDS, fit_reading_policy
+
+    judged, scores = [], []
+    for i in range(MIN_OCR_FIELDS):
+        score = 0.5 + i / (2 * MIN_OCR_FIELDS)
+        judged.append(_judged("total", f"t{i}", score, correct=score >= 0.6))
+        judged.append(replace(_judged("total", f"o{i}", score, correct=score >= 0.9), ocr=True))
+        scores += [score, score]
+    policy = fit_reading_policy(judged, scores, 0.99, 30, {})
+    assert policy.threshold("total") == pytest.approx(0.6)
+    assert policy.ocr is not None and policy.ocr.threshold("total") == pytest.approx(0.9)
+    # too few OCR fields: one policy for all
+    few = [j for j in judged if not j.ocr] + [j for j in judged if j.ocr][:10]
+    assert fit_reading_policy(few, [0.7] * len(few), 0.99, 30, {}).ocr is None

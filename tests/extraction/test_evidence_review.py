@@ -194,6 +194,25 @@ def test_review_policy_round_trips_and_a_malformed_one_refuses_the_model():
         FieldScoring.from_model(Model())
 
 
+def test_fields_read_by_ocr_follow_the_policys_ocr_curves():
+    # the same page and confidences, read from a text layer and by OCR: the OCR curves (nothing reached 99% on
+    # scans) accept nothing of the scan, the text layer's curves accept its fields; the policy round-trips
+    from dataclasses import replace
+
+    text_policy = _policy([(0.0, 0.99, 1.0)])
+    policy = replace(text_policy, ocr=_policy([(0.5, 0.9, 1.0)]))
+    assert ReviewPolicy.from_config(policy.to_config()) == policy
+    assert policy.for_reading(True) is policy.ocr and policy.for_reading(False) is policy
+    doc, tagged = _document(probability=0.99)
+    scanned = replace(doc, pages=tuple(replace(page, text_source="ocr") for page in doc.pages))
+    scoring = FieldScoring(_evidence_model(), policy, LABELS)
+    read = build_output(doc, tagged, model={"labels": list(LABELS)}, scoring=scoring)["documents"][0]["fields"]
+    ocr = build_output(scanned, tagged, model={"labels": list(LABELS)}, scoring=scoring)["documents"][0]["fields"]
+    assert read["total"]["status"] == "accepted"
+    assert {f["status"] for f in ocr.values()} == {"review"}
+    assert scoring.describe()["thresholds_ocr"]["total"] is None
+
+
 def test_closing_keys_finds_what_a_scan_of_every_key_word_finds():
     """closing_keys looks key words up by their last token (and caches): the longest key word ending the context
     wins, ties all count, as a scan of every field's key words gives them."""
