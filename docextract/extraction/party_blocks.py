@@ -86,6 +86,9 @@ SALUTATIONS = frozenset({("herrn",), ("herr",), ("frau",), ("firma",), ("mr",), 
 SENDER_SEPARATORS = frozenset({"·", "•", "|", "∙"})  # between the parts of a one-line return address
 ENVELOPE_TOP_SHARE = 0.4  # a return address stands in the top of the first page
 ENVELOPE_GAP_OF_HEIGHT = 2.5  # the recipient's block starts within this many line heights under it
+# An OCR line's box is its ink (capitals and digits: ~0.7 of the font size; 6.8 pt for a line a text layer boxes at
+# 10 pt on the same page): scaled by this, its gaps are measured in the same line heights as a text layer's
+OCR_HEIGHT_SCALE = 1.4
 MAX_POSTCODE_LINE_WORDS = 6  # "AT 1234 Muster Ort", "EC1A 1BB London": a postcode line is short
 # The start of a postcode + city line: an optional country code ("DE", "GB", "D-"), then a postcode of 4-6 digits
 # ("80333", "654321"), or a British/Irish outward + inward code ("M1 1AA", "GB SW1B 3BN", "D02 XA00"); then the city.
@@ -94,6 +97,13 @@ _POSTCODE_START = re.compile(r"(?:[A-Z]{2} )?(?:(?:[A-Z]{1,2}-)?\d{4,6}|[A-Z]{1,
 # "Toronto, ON M5V 2T6"), a British postcode ("London SW1A 1AA")
 _POSTCODE_END = re.compile(r"[^\W\d][^,\d]*(?:, ?[A-Z]{2} (?:\d{5}(?:-\d{4})?|[A-Z]\d[A-Z] \d[A-Z]\d)"
                            r"|,? [A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2})")
+
+
+def line_height(doc: Document, p: int, line: Line) -> float:
+    """A line's height for the gap rules: its box's, and for a line read by OCR that box scaled to the font's size
+    (:data:`OCR_HEIGHT_SCALE`): Tesseract boxes the ink, a text layer the font's whole height."""
+    scale = OCR_HEIGHT_SCALE if doc.pages[p].text_source == "ocr" else 1.0
+    return max(line.box.height * scale, 1e-6)
 
 
 def is_postcode_line(doc: Document, refs: Sequence[WordRef]) -> bool:
@@ -142,7 +152,7 @@ def _block_lines(doc: Document, p: int, heading: Line, headings) -> list[Line]:
     """The lines of ``heading``'s block in its column: below it, until the next heading, at most
     :data:`MAX_BLOCK_LINES`."""
     page = doc.pages[p]
-    height = max(heading.box.height, 1e-6)
+    height = line_height(doc, p, heading)
     below = sorted((line for line in page.lines if line.box.top >= heading.box.bottom - height / 2
                     and abs(line.box.x0 - heading.box.x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height
                     and line is not heading), key=lambda line: line.box.top)
@@ -175,7 +185,7 @@ def block_extents(doc: Document) -> list[BlockExtent]:
         lines = _block_lines(doc, p, heading, headings)
         if not lines:
             continue
-        height = max(heading.box.height, 1e-6)
+        height = line_height(doc, p, heading)
         right = [h.box.x0 for _, q, h in headings if q == p and h.box.x0 > heading.box.x1
                  and h.box.vertical_overlap(heading.box) > 0]
         out.append(BlockExtent(side, p, heading.box.x0 - COLUMN_TOLERANCE_OF_HEIGHT * height,
@@ -224,7 +234,7 @@ def _column_lines(doc: Document, p: int, value_line: Line, key_column: Sequence[
     out: list[WordRef] = []
     current = value_line
     for _ in range(MAX_ADDRESS_LINES - 1):
-        height = max(current.box.height, 1e-6)
+        height = line_height(doc, p, current)
         gap = (lambda line: line.box.top - current.box.bottom) if direction > 0 else (
             lambda line: current.box.top - line.box.bottom)
         nxt = [line for line in page.lines if line is not current and 0 <= gap(line) <= COLUMN_GAP_OF_HEIGHT * height
@@ -303,7 +313,7 @@ def window_envelope_fields(doc: Document) -> dict[str, tuple[WordRef, ...]]:
             continue
         found = {"vendor_name": tuple(parts[0]),
                  "vendor_address": tuple(r for part in parts[1:ends[0] + 1] for r in part)}
-        height = max(line.box.height, 1e-6)
+        height = line_height(doc, 0, line)
         first = min((other for other in page.lines if other.box.top >= line.box.bottom
                      and other.box.top - line.box.bottom <= ENVELOPE_GAP_OF_HEIGHT * height
                      and abs(other.box.x0 - line.box.x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height),
@@ -347,7 +357,7 @@ def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> d
     stacked: list[Line] = []
     for line in lines:
         gap = NAME_GAP_OF_HEIGHT if len(stacked) == 1 else STACKED_GAP_OF_HEIGHT
-        if stacked and line.box.top - stacked[-1].box.bottom > gap * max(stacked[-1].box.height, 1e-6):
+        if stacked and line.box.top - stacked[-1].box.bottom > gap * line_height(doc, p, stacked[-1]):
             break
         stacked.append(line)
     if len(stacked) < 2:

@@ -500,3 +500,31 @@ def test_free_text_that_starts_in_a_party_block_gives_way_even_when_it_runs_on_b
     spilled = Entity("payment_terms", (words["Kunden"], words["AG"], words["Mitte"], words["Zahlbar"]), 0.4, "model")
     found = _texts(doc, key_value_entities(doc, [spilled], ("customer_name", "payment_terms"), {}, "de_DE", 2024))
     assert found["customer_name"] == ("Kunden AG Mitte", "block") and "payment_terms" not in found
+
+
+def test_a_scanned_labels_gaps_are_measured_in_font_heights_not_ink_heights():
+    # Tesseract boxes the ink: "Musterstr. 11" is 6.8 pt tall where a text layer says 10, so the 10.5 pt gap to
+    # "DE 12346 Bad Musterhausen" read as 1.5 line heights and ended the address at the street
+    from docextract.document import Box, Document, Page, Word
+    from docextract.extraction.party_blocks import party_fields
+    from docextract.layout import analyze_layout
+
+    rows = [("Käufer/Leistungsempfänger", 70, 328.8), ("Name:", 70, 359.5), ("Max Mustermann", 261, 358.1),
+            ("Anschrift:", 70, 388.3), ("Musterstr. 11", 261, 387.8), ("DE 12346 Bad Musterhausen", 261, 405.1)]
+
+    def page(text_source: str) -> Document:
+        words = []
+        for text, x, top in rows:
+            for token in text.split():
+                words.append(Word(token, Box(x, top, x + 5 * len(token), top + 6.8)))
+                x += 5 * len(token) + 3
+        doc = Document(source="in/scan.jpg", sha256="0" * 64,
+                       pages=(Page(number=1, width=595.0, height=842.0, words=tuple(words), text_source=text_source),))
+        return analyze_layout(doc)
+
+    def read(doc):
+        return {k: " ".join(doc.word(r).text for r in v)
+                for k, v in party_fields(doc, ["customer_name", "billing_address"]).items()}
+
+    assert read(page("ocr"))["billing_address"] == "Musterstr. 11 DE 12346 Bad Musterhausen"
+    assert read(page("pdf_text"))["billing_address"] == "Musterstr. 11"  # a text layer's 6.8 pt boxes are its font's
