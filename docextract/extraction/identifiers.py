@@ -70,8 +70,16 @@ def _reason(error: ValidationError) -> str:
     return str(error).rstrip(".").lower() or type(error).__name__
 
 
+_OCR_DIGITS = str.maketrans("OIL", "011")
+
+
 def check_iban(text: str) -> CheckedIdentifier:
     compact = _compact(text)
+    # OCR reads 0 as O and 1 as I or l ("DEO2 1203 ..."): that reading is the IBAN where its check digits hold
+    repaired = compact[:2] + compact[2:].translate(_OCR_DIGITS)
+    if repaired != compact and _IBAN_SHAPE.fullmatch(repaired) and iban.is_valid(repaired):
+        if not iban.is_valid(compact):
+            return CheckedIdentifier(iban.validate(repaired), True, "iban")
     if not _IBAN_SHAPE.fullmatch(compact):
         return CheckedIdentifier(None, False, "iban", "not an IBAN")
     try:

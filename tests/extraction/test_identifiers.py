@@ -60,3 +60,12 @@ def test_a_vat_number_printed_in_groups_is_one_candidate():
     doc = laid_out_page([[("USt-ID", 40), ("DE 136 695 976", 200)]])
     ids = [c.value for c in generate(doc, LineIndex(doc), "de_DE", 2024)["identifier"]]
     assert ids == ["DE136695976"]
+
+
+def test_an_iban_read_by_ocr_with_letters_for_digits_is_repaired_where_its_check_digits_hold():
+    from docextract.extraction.identifiers import check_iban
+
+    assert check_iban("DEO2 1203 0000 0000 2020 51").normalized == "DE02120300000000202051"  # O for 0
+    assert check_iban("DE02 l203 0000 0000 2020 51").valid is True  # l for 1
+    assert check_iban("DEO2 1203 0000 0000 2020 52").valid is False  # no reading holds: not repaired
+    assert check_iban("GB29 NWBK 6016 1331 9268 19").normalized == "GB29NWBK60161331926819"  # letters of the bank code stay
