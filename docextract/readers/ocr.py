@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import math
 import os
 import shutil
 from dataclasses import dataclass
@@ -65,6 +66,13 @@ SPARSE_OCR_WORDS = 10  # words
 INK_SHARE = 0.002  # share of dark pixels (under half brightness) from which a page holds print, not a blank
 READABLE_DPI = 150  # dots per inch: below it, a warning names a higher --dpi
 
+# Skew: a page scanned a little askew tilts every line, so a key and the value right of it stand at different heights
+# and a column's lines drift sideways. The slope of each text line Tesseract found (its words' centres) estimates it;
+# their median, turned back, straightens the words' boxes.
+MIN_DESKEW_DEGREES = 0.2  # under this, a line's tilt is within a box's rounding
+MAX_DESKEW_DEGREES = 5.0  # beyond this the estimate is not trusted (Tesseract's lines break up well before)
+MIN_SKEW_LINE_WORDS = 3
+MIN_SKEW_LINES = 5
 INSTALL_HINT = "install Tesseract 5 (Debian/Ubuntu: apt-get install tesseract-ocr; macOS: brew install tesseract)"
 
 
@@ -182,9 +190,10 @@ def ocr_image(image: Image.Image, *, dpi: float, lang: str, source: str,
             raise InputError(f"Tesseract took over {timeout:g} s on one page", path=source,
                              code="OCR_TIMEOUT", stage="ocr") from exc
         raise
-    words = []
-    for text, conf, left, top, width, height in zip(
-        data["text"], data["conf"], data["left"], data["top"], data["width"], data["height"]
+    words, line_of = [], []
+    for text, conf, left, top, width, height, *line in zip(
+        data["text"], data["conf"], data["left"], data["top"], data["width"], data["height"],
+        data["block_num"], data["par_num"], data["line_num"]
     ):
         text = str(text).strip()
         confidence = float(conf)
@@ -192,8 +201,50 @@ def ocr_image(image: Image.Image, *, dpi: float, lang: str, source: str,
             continue
         box = Box.from_pixels(left, top, left + width, top + height, dpi)
         words.append(Word(text=text, box=box, confidence=min(confidence / 100.0, 1.0)))
+        line_of.append(tuple(line))
     scale = 72.0 / dpi
-    return OcrWords(words=tuple(words), width=image.width * scale, height=image.height * scale)
+    page_width, page_height = image.width * scale, image.height * scale
+    return OcrWords(words=deskewed(tuple(words), line_of, page_width, page_height), width=page_width, height=page_height)
+
+
+def text_skew(words: tuple[Word, ...], line_of: list[tuple]) -> float:
+    """The page's tilt in degrees (positive: lines fall to the right), the median slope of Tesseract's text lines of
+    at least :data:`MIN_SKEW_LINE_WORDS` words; 0 with fewer than :data:`MIN_SKEW_LINES` such lines."""
+    centres: dict[tuple, list[tuple[float, float]]] = {}
+    for word, line in zip(words, line_of):
+        centres.setdefault(line, []).append(((word.box.x0 + word.box.x1) / 2, (word.box.top + word.box.bottom) / 2))
+    slopes = []
+    for points in centres.values():
+        if len(points) < MIN_SKEW_LINE_WORDS:
+            continue
+        mean_x = sum(x for x, _ in points) / len(points)
+        mean_y = sum(y for _, y in points) / len(points)
+        spread = sum((x - mean_x) ** 2 for x, _ in points)
+        if spread > 0:
+            slopes.append(sum((x - mean_x) * (y - mean_y) for x, y in points) / spread)
+    if len(slopes) < MIN_SKEW_LINES:
+        return 0.0
+    return math.degrees(math.atan(sorted(slopes)[len(slopes) // 2]))
+
+
+def deskewed(words: tuple[Word, ...], line_of: list[tuple], width: float, height: float) -> tuple[Word, ...]:
+    """``words`` with their boxes turned about the page centre so that the text lines run level
+    (:func:`text_skew`); each box keeps its size. Unchanged for a tilt under :data:`MIN_DESKEW_DEGREES` or over
+    :data:`MAX_DESKEW_DEGREES`."""
+    skew = text_skew(words, line_of)
+    if not MIN_DESKEW_DEGREES <= abs(skew) <= MAX_DESKEW_DEGREES:
+        return words
+    theta = math.radians(skew)
+    cos, sin = math.cos(theta), math.sin(theta)
+    cx, cy = width / 2, height / 2
+    out = []
+    for word in words:
+        box = word.box
+        dx, dy = (box.x0 + box.x1) / 2 - cx, (box.top + box.bottom) / 2 - cy
+        x, y = cx + dx * cos + dy * sin, cy - dx * sin + dy * cos  # y grows downwards: a falling line comes level
+        half_w, half_h = (box.x1 - box.x0) / 2, (box.bottom - box.top) / 2
+        out.append(Word(word.text, Box(x - half_w, y - half_h, x + half_w, y + half_h), word.confidence))
+    return tuple(out)
 
 
 def sparse_text_warning(image: Image.Image, word_count: int, *, dpi: float, number: int, asked: bool) -> str | None:
