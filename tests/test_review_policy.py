@@ -23,6 +23,7 @@ REPO = Path(__file__).resolve().parent
 INVOICE = REPO.parent / "examples" / "invoice.pdf"
 HELD_OUT = ("statement", "sidebar", "window_right", "quantity_first")  # families the shipped model never saw
 SYNTH_SEED = 23  # a seed no benchmark uses
+DOCUMENTS = 5  # enough that some field is wrong (the calibration needs right and wrong fields): 3 read all right
 runner = CliRunner()
 # One curve for every field (a policy's pooled curve): 99% precision was reached above 0.9, 95% above 0.6
 CURVE = [[0.0, 0.8, 1.0], [0.6, 0.96, 0.8], [0.9, 0.995, 0.5]]
@@ -75,8 +76,8 @@ def test_run_marks_every_field_and_precision_moves_the_marks_as_the_curve_says(p
 
 
 def test_the_shipped_model_accepts_by_the_per_field_policy_it_carries():
-    """models/invoice ships the review policy fitted on real validation invoices: each field is accepted at its
-    own threshold (the one that reached 99% precision there), never where its value does not normalise."""
+    """models/invoice ships the review policy fitted across producers: each field is accepted at its own threshold
+    (the one that reached 99% precision there; none where no point did), never where its value does not normalise."""
     assert REVIEW_POLICY_KEY in json.loads((resolve_model("invoice") / "config.json").read_text())
     output = _run()
     review = output["run"]["model"]["review"]
@@ -87,7 +88,8 @@ def test_the_shipped_model_accepts_by_the_per_field_policy_it_carries():
     fields = output["documents"][0]["fields"]
     assert {f["status"] for f in fields.values()} == {"accepted", "review"}
     for label, field in fields.items():
-        accepted = field["confidence"] >= thresholds[label] and not is_unnormalised(field)
+        # a field whose curve never reached 99% has no threshold: never accepted
+        accepted = thresholds[label] is not None and field["confidence"] >= thresholds[label] and not is_unnormalised(field)
         assert field["status"] == ("accepted" if accepted else "review"), label
 
 
@@ -113,7 +115,7 @@ def test_a_batch_counts_accepted_and_review_fields(policy_model, tmp_path):
 def labelled(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("invoices")
     options = SynthOptions(HELD_OUT, pages_max=1)
-    records = [generate_invoice(SYNTH_SEED, index, options, folder) for index in range(3)]
+    records = [generate_invoice(SYNTH_SEED, index, options, folder) for index in range(DOCUMENTS)]
     path = folder / "labels.jsonl"
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
     return path
@@ -128,7 +130,7 @@ def test_evaluate_reports_the_confidence_and_draws_it(policy_model, labelled, tm
     confidence = json.loads(report.read_text())["reports"]["none"]["confidence"]
     overall = confidence["overall"]
     truth = [json.loads(line)["fields"] for line in labelled.read_text().splitlines()]
-    assert overall["fields"] == sum(len(fields) for fields in truth) and confidence["documents"] == 3
+    assert overall["fields"] == sum(len(fields) for fields in truth) and confidence["documents"] == DOCUMENTS
     assert set(overall["straight_through"]) == {"0.99", "0.95"} and 0.0 <= overall["ece"] <= 1.0
     assert overall["curve"][0][1] <= overall["curve"][-1][1]  # coverage grows as the threshold falls
     assert overall["policy"]["accepted"] + overall["policy"]["review"] == overall["fields"]
@@ -174,7 +176,7 @@ def test_calibrate_refuses_a_label_map_naming_labels_the_model_lacks(labelled):
 
 def test_evaluate_reports_what_the_policy_accepted_per_producer(policy_model, labelled, tmp_path):
     records = [json.loads(line) for line in labelled.read_text().splitlines()]
-    for record, producer in zip(records, ("renderer-a", "renderer-b", "renderer-b")):
+    for record, producer in zip(records, ("renderer-a", *["renderer-b"] * (DOCUMENTS - 1))):
         record["producer"] = producer  # the data names the producers of its layouts
     named = tmp_path / "named.jsonl"
     named.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))

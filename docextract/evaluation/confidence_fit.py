@@ -212,7 +212,8 @@ def fit_field_confidence(judged: Sequence, method: str = "evidence", precision: 
         "before": before, "after": after, "calibration": calibration.to_config(),
         "thresholds_at": {f"{p:g}": {label: policy.threshold(label, p) for label in sorted(policy.fields)}
                           for p in sorted({precision, *PRECISION_TARGETS}, reverse=True)},
-        **({"thresholds_read_by_ocr_at": {f"{p:g}": {label: policy.ocr.threshold(label, p) for label in sorted(policy.ocr.fields)}
+        **({"thresholds_read_by_ocr_at": {f"{p:g}": {label: policy.reading_threshold(label, p, ocr=True)
+                                                     for label in sorted(policy.ocr.fields)}
                                           for p in sorted({precision, *PRECISION_TARGETS}, reverse=True)}}
            if policy.ocr is not None else {}),
         "review_policy": policy.to_config(),
@@ -242,7 +243,7 @@ def held_out_group_report(judged: Sequence, method: str = "evidence", precision:
         for j in test:
             counts = parts.setdefault(part(j), {"true_fields": 0, "accepted": 0, "right": 0}) if part else {}
             counts["true_fields"] = counts.get("true_fields", 0) + 1
-            threshold = policy.for_reading(getattr(j, "ocr", False)).threshold(j.label, precision)
+            threshold = policy.reading_threshold(j.label, precision, getattr(j, "ocr", False))
             if j.evidence is None or not j.acceptable or threshold is None:
                 continue  # not output, not normalised, or a field no threshold reached: never accepted
             if printed_confidence(calibration, j) >= threshold:  # field_status's rule, on the printed confidence

@@ -76,7 +76,7 @@ def judge_document(ldoc: LabelledDocument, tagged: Sequence[TaggedWord], scoring
     for key, values in ldoc.fields.items():
         label, field = by_key.get(key, (to_model.get(key, key), None))
         if field is None:
-            judged.append(JudgedField(ldoc.id, group, key, label, False, None, None, False))
+            judged.append(JudgedField(ldoc.id, group, key, label, False, None, None, False, None, read_by_ocr(doc, {})))
             continue
         correct = printed_value_matches(label, field["value"], locale, values)
         judged.append(JudgedField(ldoc.id, group, key, label, correct, float(field["confidence"]), field.get("status"),

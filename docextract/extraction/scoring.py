@@ -85,7 +85,7 @@ class FieldScoring:
     def threshold(self, label: str, ocr: bool = False) -> float | None:
         """``label``'s threshold for a field read from a text layer, or by OCR (``ocr``)."""
         if self.policy is not None:
-            return self.policy.for_reading(ocr).threshold(label, self.target)
+            return self.policy.reading_threshold(label, self.target, ocr)
         return self.target if self.calibration is not None else None
 
     def describe(self) -> dict[str, Any]:

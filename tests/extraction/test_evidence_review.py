@@ -202,7 +202,9 @@ def test_fields_read_by_ocr_follow_the_policys_ocr_curves():
     text_policy = _policy([(0.0, 0.99, 1.0)])
     policy = replace(text_policy, ocr=_policy([(0.5, 0.9, 1.0)]))
     assert ReviewPolicy.from_config(policy.to_config()) == policy
-    assert policy.for_reading(True) is policy.ocr and policy.for_reading(False) is policy
+    assert policy.reading_threshold("total", 0.99, ocr=False) == 0.0
+    assert policy.reading_threshold("total", 0.99, ocr=True) is None  # held to 99.9%, which no OCR point reached
+    assert replace(policy, ocr=_policy([(0.5, 0.999, 1.0)])).reading_threshold("total", 0.99, ocr=True) == 0.5
     doc, tagged = _document(probability=0.99)
     scanned = replace(doc, pages=tuple(replace(page, text_source="ocr") for page in doc.pages))
     scoring = FieldScoring(_evidence_model(), policy, LABELS)
