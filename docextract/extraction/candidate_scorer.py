@@ -32,6 +32,7 @@ from docextract.extraction.candidates import (
     generate,
     never_the_value,
     value_key,
+    with_party_sides,
 )
 from docextract.extraction.entities import Entity
 from docextract.extraction.key_context import LineIndex
@@ -86,7 +87,7 @@ def document_context(doc: Document, entities: Sequence[Entity],
                      probabilities: Mapping[WordRef, Mapping[str, float]], locale: str, year: int | None
                      ) -> DocumentContext:
     index = LineIndex(doc)
-    return DocumentContext(doc, index, probabilities, entities, generate(doc, index, locale, year))
+    return DocumentContext(doc, index, probabilities, entities, with_party_sides(doc, generate(doc, index, locale, year)))
 
 
 def choose_fields(doc: Document, entities: Sequence[Entity], probabilities: Mapping[WordRef, Mapping[str, float]],

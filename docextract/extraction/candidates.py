@@ -183,10 +183,18 @@ def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> 
                 value = _identifier(text, locale, year)
                 if value is not None:
                     out["identifier"].append(Candidate("identifier", refs[i], value))
-    if out["identifier"]:
-        extents = block_extents(doc)
-        out["identifier"] = [replace(c, party_side=side_at(extents, doc, c.words[0])) for c in out["identifier"]]
     return out
+
+
+def with_party_sides(doc: Document, candidates: dict[str, list[Candidate]]) -> dict[str, list[Candidate]]:
+    """``candidates`` (of :func:`generate`) with each identifier's ``party_side``: the headed party block it stands
+    in. Apart from :func:`generate`, which the key rule and the document type call too, so that the blocks are
+    found once per document, where the candidate scorer decides."""
+    if not candidates["identifier"]:
+        return candidates
+    extents = block_extents(doc)
+    return {**candidates, "identifier": [replace(c, party_side=side_at(extents, doc, c.words[0]))
+                                         for c in candidates["identifier"]]}
 
 
 @dataclass

@@ -127,7 +127,7 @@ def spaced_vat_length(texts: Sequence[str]) -> int:
     """How many of ``texts`` (a line's words from a country prefix on: "DE", "921", "733", "374") make one VAT number
     printed in groups, 0 when they make none: the country's format and length, its check digits right or not (a
     wrong one is flagged like any other); at most :data:`MAX_VAT_GROUPS` groups after the prefix."""
-    if not texts or not re.fullmatch(r"[A-Z]{2}", texts[0]) or _vat_module(texts[0]) is None:
+    if not texts or len(texts[0]) != 2 or not texts[0].isalpha() or not texts[0].isupper() or _vat_module(texts[0]) is None:
         return 0
     for n in range(min(MAX_VAT_GROUPS, len(texts) - 1), 0, -1):
         groups = texts[1:n + 1]
