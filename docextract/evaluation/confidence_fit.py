@@ -168,7 +168,7 @@ def fit_reading_policy(judged: Sequence, scores: Sequence[float | None], precisi
     ocr = [i for i, j in enumerate(judged) if getattr(j, "ocr", False)]
     if len(ocr) < MIN_OCR_FIELDS:
         return fit_policy(judged, scores, precision, min_support, fitted_on)
-    text = [i for i in range(len(judged)) if i not in set(ocr)]
+    text = [i for i, j in enumerate(judged) if not getattr(j, "ocr", False)]
     read_by_ocr = fit_policy([judged[i] for i in ocr], [scores[i] for i in ocr], precision, min_support,
                              {**fitted_on, "fields_read_by_ocr": len(ocr)})
     policy = fit_policy([judged[i] for i in text], [scores[i] for i in text], precision, min_support, fitted_on)
@@ -241,20 +241,20 @@ def held_out_group_report(judged: Sequence, method: str = "evidence", precision:
         wrong_by_field: dict[str, int] = {}
         parts: dict[str, dict[str, int]] = {}
         for j in test:
-            counts = parts.setdefault(part(j), {"true_fields": 0, "accepted": 0, "right": 0}) if part else {}
-            counts["true_fields"] = counts.get("true_fields", 0) + 1
+            counts = parts.setdefault(part(j) if part else "", {"true_fields": 0, "accepted": 0, "right": 0})
+            counts["true_fields"] += 1
             threshold = policy.reading_threshold(j.label, precision, getattr(j, "ocr", False))
             if j.evidence is None or not j.acceptable or threshold is None:
                 continue  # not output, not normalised, or a field no threshold reached: never accepted
             if printed_confidence(calibration, j) >= threshold:  # field_status's rule, on the printed confidence
                 accepted += 1
                 right += j.correct
-                counts["accepted"] = counts.get("accepted", 0) + 1
-                counts["right"] = counts.get("right", 0) + j.correct
+                counts["accepted"] += 1
+                counts["right"] += j.correct
                 if not j.correct:
                     wrong_by_field[j.label] = wrong_by_field.get(j.label, 0) + 1
         report[group] = {"true_fields": len(test), "accepted": accepted, "right": right,
                          "coverage": accepted / len(test) if test else 0.0,
                          "precision": right / accepted if accepted else None,
-                         "accepted_wrong_by_field": dict(sorted(wrong_by_field.items())), "parts": parts}
+                         "accepted_wrong_by_field": dict(sorted(wrong_by_field.items())), "parts": parts if part else {}}
     return report

@@ -77,9 +77,9 @@ def check_iban(text: str) -> CheckedIdentifier:
     compact = _compact(text)
     # OCR reads 0 as O and 1 as I or l ("DEO2 1203 ..."): that reading is the IBAN where its check digits hold
     repaired = compact[:2] + compact[2:].translate(_OCR_DIGITS)
-    if repaired != compact and _IBAN_SHAPE.fullmatch(repaired) and iban.is_valid(repaired):
-        if not iban.is_valid(compact):
-            return CheckedIdentifier(iban.validate(repaired), True, "iban")
+    if (repaired != compact and _IBAN_SHAPE.fullmatch(repaired) and iban.is_valid(repaired)
+            and not iban.is_valid(compact)):
+        return CheckedIdentifier(iban.validate(repaired), True, "iban")
     if not _IBAN_SHAPE.fullmatch(compact):
         return CheckedIdentifier(None, False, "iban", "not an IBAN")
     try:
@@ -123,6 +123,9 @@ def check_tax_id(text: str, country: str | None = None) -> CheckedIdentifier:
     return CheckedIdentifier(normalized, False, schemes, first_error)
 
 
+MAX_VAT_GROUPS = 4  # "DE 921 733 374", "FR 50 718452558", "NL 8521 32541 B01"
+
+
 def spaced_vat_length(texts: Sequence[str]) -> int:
     """How many of ``texts`` (a line's words from a country prefix on: "DE", "921", "733", "374") make one VAT number
     printed in groups, 0 when they make none: the country's format and length, its check digits right or not (a
@@ -135,11 +138,11 @@ def spaced_vat_length(texts: Sequence[str]) -> int:
             continue
         try:
             vatin.validate(texts[0] + "".join(groups))
-            return n + 1
         except InvalidChecksum:
-            return n + 1
+            pass  # the shape of one, its check digits wrong
         except ValidationError:
             continue
+        return n + 1
     return 0
 
 
@@ -147,8 +150,6 @@ def has_vat_module(prefix: str) -> bool:
     """Whether a two-letter prefix is a country's VAT prefix (stdnum knows its VAT numbers)."""
     return _vat_module(prefix) is not None
 
-
-MAX_VAT_GROUPS = 4  # "DE 921 733 374", "FR 50 718452558", "NL 8521 32541 B01"
 
 
 def _vat_module(prefix: str):

@@ -32,7 +32,7 @@ from dataclasses import replace
 from typing import Iterator, Mapping, Sequence
 
 from docextract.document import Document, WordRef
-from docextract.extraction.candidates import CANDIDATE_KINDS, KEY_LABELS, generate, never_the_value
+from docextract.extraction.candidates import CANDIDATE_KINDS, KEY_LABELS, generate
 from docextract.extraction.entities import FIELD_TYPES, Entity
 from docextract.extraction.evidence import PARTY_NAME_LABELS, odd_shape
 from docextract.extraction.field_keywords import closing_keys, is_legal_form, key_tokens, trim_context
@@ -304,7 +304,7 @@ def _keyed_candidates(doc: Document, wanted: Sequence[str], locale: str, year: i
             above = key_above(index, candidate.words, KEY_LABELS) if kind != "amount" and left is None else None
             for hit, out in ((left, rows), (above, columns)):
                 named = hit.labels & same_kind if hit is not None else set()
-                if len(named) == 1 and (label := next(iter(named))) in kinds and not never_the_value(candidate, label):
+                if len(named) == 1 and (label := next(iter(named))) in kinds:
                     out.append((label, candidate.words))
     yield from rows
     yield from columns
