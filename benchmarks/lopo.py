@@ -62,6 +62,7 @@ SROIE_LABEL_MAP = "company=vendor_name,date=invoice_date,address=vendor_address,
 # epoch is the model). The real training invoices are listed twice, as in the full recipe.
 RECIPE = {"base": "models/sroie", "epochs": 3, "lr": 1e-4, "batch_size": 8, "seed": 42, "sroie_receipts": 300,
           "real_copies": 2}
+SCAN_LANG = "deu+eng"  # most held-out invoices are German; `--scan-lang eng` is what `run` reads with by default
 CORE_FIELDS = ("invoice_number", "invoice_date", "total", "currency", "vendor_name")
 
 
@@ -315,7 +316,9 @@ def tagged_scans(args, work: Path, models: dict[str, Path]) -> dict[str, list[tu
         path = work / fold / "test_scans.jsonl"
         if not path.is_file():
             sys.exit(f"{path}: no scans yet (run `lopo.py scans --work {work}` first)")
-        cache = None if args.no_cache else work / fold / "tags" / ((model_dir.name if args.model else "fold") + "-scans")
+        # the tags of another OCR language are cached apart (the default's under the folder's plain name)
+        lang = "" if args.scan_lang == SCAN_LANG else "-" + args.scan_lang
+        cache = None if args.no_cache else work / fold / "tags" / ((model_dir.name if args.model else "fold") + "-scans" + lang)
         print(f"{fold}: {path.name}", file=sys.stderr)
         out[fold] = tag_fold(_read(path), model_dir, cache, args.scan_lang)
     return out
@@ -529,7 +532,7 @@ def _scorer_options(p) -> None:
     p.add_argument("--scorer-c", type=float, default=0.3)
     p.add_argument("--scorer-min", type=float, default=0.2)
     p.add_argument("--scans", action="store_true", help="read the held-out documents' scans too (`lopo.py scans`)")
-    p.add_argument("--scan-lang", default="deu+eng", help="Tesseract languages for the scans")
+    p.add_argument("--scan-lang", default=SCAN_LANG, help="Tesseract languages for the scans")
 
 
 def main() -> None:
