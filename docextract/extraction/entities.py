@@ -176,6 +176,9 @@ def entity_box(doc: Document, entity: Entity) -> Box:
 
 
 _LINE_BREAK_HYPHEN = re.compile(r"(?<=[^\W\d_])-\n(?=[^\W\d_])")
+# The dots between a return address's parts as a scan's OCR glues them to its words ("St-", "A»", "Street:", "-789"):
+# never part of an address
+_ADDRESS_EDGE_JUNK = re.compile(r"(?<=\S)[-»«+=:*°•·]+(?=\s|$)|(?<!\S)[-»«+=*°•·]+(?=\S)")
 
 
 def normalize_value(label: str, text: str, locale: str, default_currency: str | None = None,
@@ -206,7 +209,10 @@ def normalize_value(label: str, text: str, locale: str, default_currency: str | 
     if label in IDENTIFIER_FIELDS:
         return kind, identifier_text(text) or None, extra
     # a word the line broke at its hyphen is one word again ("SEPA-" | "Lastschriftmandat")
-    return kind, " ".join(_LINE_BREAK_HYPHEN.sub("-", text).split()), extra
+    text = _LINE_BREAK_HYPHEN.sub("-", text)
+    if kind == "address":
+        text = _ADDRESS_EDGE_JUNK.sub("", text)
+    return kind, " ".join(text.split()), extra
 
 
 def field_object(doc: Document, entity: Entity, locale: str, token_ids: dict[WordRef, str],

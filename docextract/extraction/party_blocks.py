@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
-from docextract.document import Document, Line, WordRef
+from docextract.document import Box, Document, Line, WordRef
 from docextract.extraction.field_keywords import is_legal_form, key_tokens
 from docextract.extraction.key_context import first_cell, is_separator, line_right_of
 
@@ -84,6 +84,14 @@ NAME_GAP_OF_HEIGHT = 2.0  # ... but its address may stand a blank line under its
 SALUTATIONS = frozenset({("herrn",), ("herr",), ("frau",), ("firma",), ("mr",), ("mrs",), ("ms",), ("monsieur",),
                          ("madame",), ("mme",), ("dhr",), ("mevr",), ("sig",), ("sig", "ra"), ("sr",), ("sra",)})
 SENDER_SEPARATORS = frozenset({"·", "•", "|", "∙"})  # between the parts of a one-line return address
+# The same dots as Tesseract reads them on a scan: alone ("+", "-", "»"), stuck to a part's end ("St-", "A»",
+# "Street:") or to the next part's start ("-789")
+OCR_SENDER_SEPARATORS = SENDER_SEPARATORS | {"+", "-", "»", "«", "*", "°", "=", ":"}
+# A return address is printed small, so on a scan Tesseract often breaks it into pieces a little above and below each
+# other: the pieces whose centres stand within this many of its heights of a line's centre, and each within a few
+# heights of the next left or right (not a column further right), are read as one line
+RETURN_LINE_BAND_OF_HEIGHT = 0.8
+RETURN_LINE_GAP_OF_HEIGHT = 3.0
 ENVELOPE_TOP_SHARE = 0.4  # a return address stands in the top of the first page
 ENVELOPE_GAP_OF_HEIGHT = 2.5  # the recipient's block starts within this many line heights under it
 # An OCR line's box is its ink (capitals and digits: ~0.7 of the font size; 6.8 pt for a line a text layer boxes at
@@ -278,18 +286,50 @@ def party_fields(doc: Document, labels: Sequence[str]) -> dict[str, tuple[WordRe
     return found
 
 
-def _parts(doc: Document, refs: Sequence[WordRef]) -> list[list[WordRef]]:
+def _parts(doc: Document, refs: Sequence[WordRef], separators: frozenset[str] = SENDER_SEPARATORS
+           ) -> list[list[WordRef]]:
     """``refs`` split at separator words ("·", "|", "•"); a word ending in one closes its part."""
     parts: list[list[WordRef]] = [[]]
     for ref in refs:
         text = doc.word(ref).text.strip()
-        if text in SENDER_SEPARATORS:
+        if text in separators:
             parts.append([])
             continue
+        if text[:1] in separators and separators is not SENDER_SEPARATORS:
+            parts.append([])
         parts[-1].append(ref)
-        if text[-1:] in SENDER_SEPARATORS:
+        if text[-1:] in separators:
             parts.append([])
     return [part for part in parts if part]
+
+
+def _pieces_beside(line: Line, lines: Sequence[Line]) -> list[Line]:
+    """``line`` and the lines that continue it left and right at about its height (an OCR line in pieces)."""
+    reach = RETURN_LINE_BAND_OF_HEIGHT * line.box.height
+    gap = RETURN_LINE_GAP_OF_HEIGHT * line.box.height
+    band = sorted((other for other in lines if abs(other.box.center[1] - line.box.center[1]) <= reach),
+                  key=lambda other: other.box.x0)
+    start = end = band.index(line)
+    while start > 0 and min(o.box.x0 for o in band[start:end + 1]) - band[start - 1].box.x1 <= gap:
+        start -= 1
+    while end + 1 < len(band) and band[end + 1].box.x0 - max(o.box.x1 for o in band[start:end + 1]) <= gap:
+        end += 1
+    return band[start:end + 1]
+
+
+def _return_lines(doc: Document) -> Iterator[tuple[Line, list[WordRef], Box]]:
+    """The first page's lines in the top :data:`ENVELOPE_TOP_SHARE`, top to bottom, as (line, words, box); on a page
+    read by OCR the words and box those of its band's pieces (:data:`RETURN_LINE_BAND_OF_HEIGHT`), left to right."""
+    page = doc.pages[0]
+    lines = sorted(page.lines, key=lambda line: line.box.top)
+    for line in lines:
+        if line.box.top > ENVELOPE_TOP_SHARE * page.height:
+            return
+        band = [line]
+        if page.text_source == "ocr":
+            band = _pieces_beside(line, lines)
+        indices = sorted((w for other in band for w in other.word_indices), key=lambda w: page.words[w].box.x0)
+        yield line, [WordRef(0, w) for w in indices], Box.enclosing([other.box for other in band])
 
 
 def window_envelope_fields(doc: Document) -> dict[str, tuple[WordRef, ...]]:
@@ -301,11 +341,9 @@ def window_envelope_fields(doc: Document) -> dict[str, tuple[WordRef, ...]]:
     if not doc.pages:
         return {}
     page = doc.pages[0]
-    for line in sorted(page.lines, key=lambda line: line.box.top):
-        if line.box.top > ENVELOPE_TOP_SHARE * page.height:
-            break
-        refs = [WordRef(0, w) for w in line.word_indices]
-        parts = _parts(doc, refs)
+    separators = OCR_SENDER_SEPARATORS if page.text_source == "ocr" else SENDER_SEPARATORS
+    for line, refs, box in _return_lines(doc):
+        parts = _parts(doc, refs, separators)
         if len(parts) < 3:
             continue
         ends = [i for i, part in enumerate(parts) if i > 0 and is_postcode_line(doc, part)]
@@ -314,9 +352,9 @@ def window_envelope_fields(doc: Document) -> dict[str, tuple[WordRef, ...]]:
         found = {"vendor_name": tuple(parts[0]),
                  "vendor_address": tuple(r for part in parts[1:ends[0] + 1] for r in part)}
         height = line_height(doc, 0, line)
-        first = min((other for other in page.lines if other.box.top >= line.box.bottom
-                     and other.box.top - line.box.bottom <= ENVELOPE_GAP_OF_HEIGHT * height
-                     and abs(other.box.x0 - line.box.x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height),
+        first = min((other for other in page.lines if other.box.top >= box.bottom
+                     and other.box.top - box.bottom <= ENVELOPE_GAP_OF_HEIGHT * height
+                     and abs(other.box.x0 - box.x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height),
                     key=lambda other: other.box.top, default=None)
         if first is not None:  # the recipient's block: that line and the lines under it in its column
             block = sorted((other for other in page.lines if other.box.top >= first.box.top

@@ -1,7 +1,8 @@
 """Fields the model left empty are read from the keys the page prints; dates cut short are completed."""
 
-from docextract.document import WordRef
-from docextract.extraction.entities import Entity, TaggedWord
+from docextract.document import Box, Document, Page, Word, WordRef
+from docextract.extraction.entities import Entity, TaggedWord, normalize_value
+from docextract.layout import analyze_layout
 from docextract.extraction.fields import decode_document_entities
 from docextract.extraction.key_values import (complete_addresses, complete_dates, complete_ibans, complete_party_names,
                                               complete_payment_terms, key_value_entities)
@@ -342,6 +343,34 @@ def test_a_window_envelope_letter_gives_both_parties():
     # a line of parts without a postcode is no return address
     plain = _page([[("Quality · Service · Price", 40)], [("Buyer Company", 40)], [("67890 Buyer City", 40)]])
     assert window_envelope_fields(plain) == {}
+
+
+def _ocr_page(cells: list[tuple[str, float, float, float]]) -> Document:
+    """A page read by OCR: each cell (text, x, top, height) words 4 pt per character wide, 3 pt apart."""
+    words = []
+    for text, x, top, height in cells:
+        for part in text.split():
+            words.append(Word(part, Box(x, top, x + 4 * len(part), top + height)))
+            x += 4 * len(part) + 3
+    page = Page(number=1, width=595.0, height=842.0, words=tuple(words), text_source="ocr")
+    return analyze_layout(Document(source="scan.png", pages=(page,), sha256="0" * 64))
+
+
+def test_a_scanned_return_address_in_pieces_with_misread_dots_still_gives_both_parties():
+    from docextract.extraction.party_blocks import window_envelope_fields
+
+    # Tesseract broke the small return line into three lines a few points apart and read its dots as "+", "-", "»";
+    # a column further right at the same height is not part of it
+    doc = _ocr_page([("Seller Company +", 40, 60, 7), ("123 Seller St-", 112, 65, 7),
+                     ("Suite 100 » 12345 Seller City", 176, 58, 7), ("Leistungszeitraum: Januar", 400, 61, 7),
+                     ("Buyer Company", 40, 80, 10), ("456 Buyer St", 40, 95, 10), ("67890 Buyer City", 40, 110, 10)])
+    assert len({line.box.top for line in doc.pages[0].lines if line.box.top < 70}) > 1  # the pieces, as read
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in window_envelope_fields(doc).items()}
+    assert fields == {"vendor_name": "Seller Company", "vendor_address": "123 Seller St- Suite 100 12345 Seller City",
+                      "customer_name": "Buyer Company", "billing_address": "456 Buyer St 67890 Buyer City"}
+    # the address's normalised value drops the dots OCR glued to its words
+    assert normalize_value("vendor_address", fields["vendor_address"], "en_US")[1] == \
+        "123 Seller St Suite 100 12345 Seller City"
 
 
 
