@@ -28,6 +28,7 @@ one more rule of :mod:`docextract.extraction.key_values`.
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 from typing import Iterator, Sequence
@@ -54,6 +55,13 @@ SIDE_WORDS = {
         "lieferadresse", "lieferung", "an", "livraison", "adresse", "de", "livrer", "a", "afleveradres", "leveradres",
         "consegna", "destinazione", "merce", "indirizzo", "di", "envio", "entrega", "direccion"}),
 }
+SIDE_WORDS_ANY = frozenset().union(*SIDE_WORDS.values())
+_HEADING_WORDS = sorted(SIDE_WORDS_ANY)
+# A heading read by OCR: a word of at least MIN_OCR_HEADING_WORD letters that is the first half or more of one heading
+# word only, or this similar (difflib's ratio) to one, is that word ("Verkau", "Kéufer", "Warenempfinger",
+# "Rechnungserseler"); a shorter last word may be cut short ("Käufer/Le": the rest of the line broken off)
+OCR_HEADING_SIMILARITY = 0.83  # ("Verkaufsset" 0.80, "Zahlungsempfänger" to "Rechnungsempfänger" 0.80)
+MIN_OCR_HEADING_WORD = 5
 # A letter's "From:" and "To:" in the six languages: alone on their line, headings of the two parties
 LETTER_SIDES = {**dict.fromkeys(("from", "von", "van", "de", "da"), "vendor_name"),
                 **dict.fromkeys(("to", "an", "aan", "a", "para"), "customer_name")}
@@ -148,10 +156,28 @@ def _tokens(doc: Document, refs: Sequence[WordRef]) -> list[str]:
     return [t for r in refs for t in key_tokens(doc.word(r).text.replace("/", " ").replace("-", " "))]
 
 
+def _as_read_by_ocr(tokens: list[str]) -> list[str]:
+    """A line's tokens with the misread words of a heading as the words they are: one cut short ("Verkau") or this
+    similar (:data:`OCR_HEADING_SIMILARITY`) to a heading's word; a short last word cut short ("Käufer/Le") left out."""
+    out = []
+    for n, token in enumerate(tokens):
+        if token in SIDE_WORDS_ANY:
+            out.append(token)
+        elif len(token) < MIN_OCR_HEADING_WORD:
+            if not (n and n == len(tokens) - 1 and any(word.startswith(token) for word in _HEADING_WORDS)):
+                out.append(token)
+        else:
+            cut = [word for word in _HEADING_WORDS if word.startswith(token) and 2 * len(token) >= len(word)]
+            out.append(cut[0] if len(cut) == 1 else (
+                difflib.get_close_matches(token, _HEADING_WORDS, n=1, cutoff=OCR_HEADING_SIMILARITY) or [token])[0])
+    return out
+
+
 def _headings(doc: Document) -> Iterator[tuple[str, int, Line]]:
     for p, page in enumerate(doc.pages):
         for line in page.lines:
-            side = _side(_tokens(doc, [WordRef(p, w) for w in line.word_indices]))
+            tokens = _tokens(doc, [WordRef(p, w) for w in line.word_indices])
+            side = _side(_as_read_by_ocr(tokens) if page.text_source == "ocr" and tokens else tokens)
             if side is not None:
                 yield side, p, line
 

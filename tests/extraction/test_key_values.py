@@ -557,3 +557,20 @@ def test_a_scanned_labels_gaps_are_measured_in_font_heights_not_ink_heights():
 
     assert read(page("ocr"))["billing_address"] == "Musterstr. 11 DE 12346 Bad Musterhausen"
     assert read(page("pdf_text"))["billing_address"] == "Musterstr. 11"  # a text layer's 6.8 pt boxes are its font's
+
+
+def test_a_party_heading_misread_by_ocr_still_heads_its_block():
+    from docextract.extraction.party_blocks import party_fields
+
+    labels = ("customer_name", "billing_address")
+    rows = [("Kéufer/Leistungsempfiinger:", 40, 60, 8), ("Kunden AG Mitte", 40, 75, 8), ("Kundenstraße 15", 40, 88, 8),
+            ("DE 69876 Frankfurt", 40, 101, 8)]
+    doc = _ocr_page(rows)
+    found = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    assert found == {"customer_name": "Kunden AG Mitte", "billing_address": "Kundenstraße 15 DE 69876 Frankfurt"}
+    # cut short by a line broken off ("Käufer/Le") it heads its block too; a town named after a buyer heads nothing
+    assert party_fields(_ocr_page([("Käufer/Le", 40, 60, 8)] + rows[1:]), labels)
+    assert not party_fields(_ocr_page([("Käuferstadt", 40, 60, 8)] + rows[1:]), labels)
+    # the same misread words in a text layer are no heading
+    assert not party_fields(_page([[("Kéufer/Leistungsempfiinger:", 40)], [("Kunden AG Mitte", 40)],
+                                   [("Kundenstraße 15", 40)], [("DE 69876 Frankfurt", 40)]]), labels)
