@@ -90,13 +90,17 @@ def read_image(path: Path | Source, *, ocr: str, lang: str, ocr_timeout: float =
                 warnings.append("ocr='never' on an image: its pages have no words")
             else:
                 ocr_mod.check_tesseract(lang)
-            pages = [_read_frame(image, index, ocr=ocr, lang=lang, source=source, timeout=ocr_timeout, warnings=warnings)
-                     for index in range(frames)]
+            pages = []
+            for index in range(frames):
+                page, lang = _read_frame(image, index, ocr=ocr, lang=lang, source=source, timeout=ocr_timeout,
+                                         warnings=warnings)
+                pages.append(page)
     return ImagePages(tuple(pages), tuple(warnings))
 
 
 def _read_frame(image: Image.Image, index: int, *, ocr: str, lang: str, source: str, timeout: float,
-                warnings: list[str]) -> Page:
+                warnings: list[str]) -> tuple[Page, str]:
+    """The frame as a page, and the language to read the next frames in (:func:`ocr.next_pages_lang`)."""
     number = index + 1
     try:
         image.seek(index)
@@ -116,10 +120,10 @@ def _read_frame(image: Image.Image, index: int, *, ocr: str, lang: str, source: 
     scale = POINTS_PER_INCH / dpi
     if ocr == "never":
         return Page(number=number, width=upright.width * scale, height=upright.height * scale, words=(),
-                    text_source="ocr", rotation_applied=exif_turn)
+                    text_source="ocr", rotation_applied=exif_turn), lang
     words, turned = ocr_mod.ocr_upright(upright, dpi=dpi, lang=lang, source=source, timeout=timeout)
     sparse = ocr_mod.sparse_text_warning(upright, len(words.words), dpi=dpi, number=number, asked=False)
     if sparse:
         warnings.append(sparse)
     return Page(number=number, width=words.width, height=words.height, words=words.words,
-                text_source="ocr", rotation_applied=(exif_turn + turned) % 360)
+                text_source="ocr", rotation_applied=(exif_turn + turned) % 360), ocr_mod.next_pages_lang(lang, words)

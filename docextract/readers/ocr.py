@@ -73,6 +73,12 @@ MIN_DESKEW_DEGREES = 0.2  # under this, a line's tilt is within a box's rounding
 MAX_DESKEW_DEGREES = 5.0  # beyond this the estimate is not trusted (Tesseract's lines break up well before)
 MIN_SKEW_LINE_WORDS = 3
 MIN_SKEW_LINES = 5
+# lang "auto": a page is read in English first, and read again in the language its words are written in when they say
+# so clearly (an English model reads "Fälligkeit" as "Falligkeit" and "Échéance" as "Echéance", and misses words).
+AUTO_LANG = "auto"
+FIRST_PASS_LANG = "eng"
+TESSERACT_LANGUAGES = {"de": "deu", "fr": "fra", "nl": "nld", "it": "ita", "es": "spa"}  # English is the first pass
+MIN_LANGUAGE_WORDS = 3  # distinct invoice words of one language (extraction.locales) before a page is read again
 INSTALL_HINT = "install Tesseract 5 (Debian/Ubuntu: apt-get install tesseract-ocr; macOS: brew install tesseract)"
 
 
@@ -83,11 +89,34 @@ class OcrWords:
     words: tuple[Word, ...]
     width: float
     height: float
+    lang: str = FIRST_PASS_LANG  # the Tesseract language(s) that read them
 
 
 def check_tesseract(lang: str) -> None:
-    """MissingDependencyError unless Tesseract and the language data for every ``+``-joined ``lang`` exist."""
-    _check_tesseract_cached(lang)
+    """MissingDependencyError unless Tesseract and the language data for every ``+``-joined ``lang`` exist
+    (``"auto"``: English's; a language found on a page is used only where its data is installed)."""
+    _check_tesseract_cached(FIRST_PASS_LANG if lang == AUTO_LANG else lang)
+
+
+@functools.lru_cache(maxsize=1)
+def installed_languages() -> frozenset[str]:
+    with single_threaded_tesseract():
+        return frozenset(pytesseract.get_languages(config=""))
+
+
+def page_language(words: tuple[Word, ...]) -> str | None:
+    """The Tesseract language to read a page again in, from the words an English pass found on it: the language
+    with the most distinct invoice words (:data:`docextract.extraction.locales.LANGUAGE_WORDS`), when that is not
+    English, has at least ``MIN_LANGUAGE_WORDS`` and more than English has; else None (English stays)."""
+    # extraction.locales holds the one vocabulary of invoice words per language (the locale guess reads it too)
+    from docextract.extraction.locales import locale_evidence
+
+    hits = locale_evidence(" ".join(word.text for word in words)).words
+    language = max(hits, key=hits.get)
+    if language not in TESSERACT_LANGUAGES or hits[language] < MIN_LANGUAGE_WORDS or hits[language] <= hits["en"]:
+        return None
+    code = TESSERACT_LANGUAGES[language]
+    return f"{code}+{FIRST_PASS_LANG}" if code in installed_languages() else None
 
 
 @functools.lru_cache(maxsize=8)
@@ -204,7 +233,8 @@ def ocr_image(image: Image.Image, *, dpi: float, lang: str, source: str,
         line_of.append(tuple(line))
     scale = 72.0 / dpi
     page_width, page_height = image.width * scale, image.height * scale
-    return OcrWords(words=deskewed(tuple(words), line_of, page_width, page_height), width=page_width, height=page_height)
+    return OcrWords(words=deskewed(tuple(words), line_of, page_width, page_height), width=page_width, height=page_height,
+                    lang=lang)
 
 
 def text_skew(words: tuple[Word, ...], line_of: list[tuple]) -> float:
@@ -280,19 +310,32 @@ def looks_upright(words: tuple[Word, ...]) -> bool:
     return median_confidence >= MIN_UPRIGHT_MEDIAN_CONFIDENCE and wide >= MIN_WIDE_WORD_FRACTION * len(long_words)
 
 
+def next_pages_lang(lang: str, read: OcrWords) -> str:
+    """The language to read a document's next pages in after a page ``read`` in ``lang``: with ``"auto"``, the
+    language found on that page when it is not English (pages of one document share theirs, and are not each read
+    twice); else ``lang``."""
+    return read.lang if lang == AUTO_LANG and read.lang != FIRST_PASS_LANG else lang
+
+
 def ocr_upright(image: Image.Image, *, dpi: float, lang: str, source: str, detect_orientation: bool = True,
                 timeout: float = DEFAULT_OCR_TIMEOUT) -> tuple[OcrWords, int]:
     """The words of ``image`` in its upright frame, and the clockwise turn (degrees) applied to get there.
 
     OCR first; only when the result does not look upright (:func:`looks_upright`) ask Tesseract OSD
     (on a copy reduced to about ``OSD_SHORT_SIDE``) which way is up, turn the image and OCR it again.
+    ``lang="auto"``: the upright page is read in English, then again in the language :func:`page_language` finds.
     """
-    first = ocr_image(image, dpi=dpi, lang=lang, source=source, timeout=timeout)
-    if not detect_orientation or looks_upright(first.words):
-        return first, 0
-    factor = max(1, round(min(image.size) / OSD_SHORT_SIDE))
-    rotation = detect_rotation(image.reduce(factor) if factor > 1 else image, source=source, timeout=timeout)
-    if rotation == 0:
-        return first, 0
-    turned = rotate_clockwise(image, rotation)
-    return ocr_image(turned, dpi=dpi, lang=lang, source=source, timeout=timeout), rotation
+    read_lang = FIRST_PASS_LANG if lang == AUTO_LANG else lang
+    words = ocr_image(image, dpi=dpi, lang=read_lang, source=source, timeout=timeout)
+    rotation = 0
+    if detect_orientation and not looks_upright(words.words):
+        factor = max(1, round(min(image.size) / OSD_SHORT_SIDE))
+        rotation = detect_rotation(image.reduce(factor) if factor > 1 else image, source=source, timeout=timeout)
+        if rotation:
+            image = rotate_clockwise(image, rotation)
+            words = ocr_image(image, dpi=dpi, lang=read_lang, source=source, timeout=timeout)
+    if lang == AUTO_LANG:
+        language = page_language(words.words)
+        if language is not None:
+            words = ocr_image(image, dpi=dpi, lang=language, source=source, timeout=timeout)
+    return words, rotation

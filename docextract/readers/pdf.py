@@ -84,15 +84,18 @@ def render_page(page: pdfium.PdfPage, dpi: float, *, source: str, number: int):
 
 
 def _ocr_page(pdfium_page, number: int, *, dpi: float, lang: str, source: str, timeout: float,
-              warnings: list[str]) -> Page:
+              warnings: list[str]) -> tuple[Page, str]:
+    """The page read by OCR, and the language to read the document's next pages in (``"auto"``: the language this
+    page was found in, when not English; else ``lang``)."""
     image = render_page(pdfium_page, dpi, source=source, number=number)
     words, turned = ocr_mod.ocr_upright(image, dpi=dpi, lang=lang, source=source, timeout=timeout)
     sparse = ocr_mod.sparse_text_warning(image, len(words.words), dpi=dpi, number=number, asked=True)
     if sparse:
         warnings.append(sparse)
     rotation = (pdfium_page.get_rotation() + turned) % 360
-    return Page(number=number, width=words.width, height=words.height, words=words.words,
+    page = Page(number=number, width=words.width, height=words.height, words=words.words,
                 text_source="ocr", rotation_applied=rotation)
+    return page, ocr_mod.next_pages_lang(lang, words)
 
 
 def read_pdf(path: Path | Source, *, ocr: str, lang: str, dpi: float, password: str | None,
@@ -150,8 +153,9 @@ def read_pdf(path: Path | Source, *, ocr: str, lang: str, dpi: float, password: 
             needs_ocr = ocr == "always" or (ocr == "auto" and (text_page is None or not text_layer.is_usable(text_page.words)))
             if needs_ocr and document is not None:
                 ocr_mod.check_tesseract(lang)
-                pages.append(_ocr_page(document[index], number, dpi=dpi, lang=lang, source=source, timeout=ocr_timeout,
-                                       warnings=warnings))
+                page, lang = _ocr_page(document[index], number, dpi=dpi, lang=lang, source=source,
+                                       timeout=ocr_timeout, warnings=warnings)
+                pages.append(page)
             elif text_page is not None:
                 pages.append(text_page)
             else:
