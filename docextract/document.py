@@ -155,7 +155,8 @@ class Page:
     words: tuple[Word, ...]
     text_source: str = "pdf_text"
     rotation_applied: int = 0
-    # which library read a text layer ("pdfplumber", "pdfium"; None for OCR and words JSON). Shown by `inspect`;
+    # which library read a text layer ("pdfplumber", "pdfium"), or in which languages Tesseract read the page
+    # ("tesseract deu+eng"); None for words JSON. Shown by `inspect`;
     # not part of the output JSON or the labelled format, nor of a page's equality (the same words are the same page).
     text_reader: str | None = dataclasses.field(default=None, compare=False)
     lines: tuple[Line, ...] = ()

@@ -36,7 +36,7 @@ class RunOptions:
 
     model: str | None = "invoice"
     ocr: str = "auto"
-    lang: str = "eng"
+    lang: str = "auto"  # Tesseract's; auto: English, then the page's own language (readers/ocr.py page_language)
     dpi: int = 300
     password: str | None = None
     include_tokens: bool = False

@@ -28,7 +28,7 @@ PREVIEW_WORDS = 8  # words shown for each block / window in the tables
 def inspect(
     path: Path = typer.Argument(..., help="The document to inspect (PDF, image, or words JSON)."),
     ocr: OcrMode = typer.Option(OcrMode.auto, "--ocr", help="auto: OCR pages without a usable text layer; always; never."),
-    lang: str = typer.Option("eng", "--lang", help="Tesseract language(s), e.g. eng or eng+deu."),
+    lang: str = typer.Option("auto", "--lang", help="Tesseract language(s), e.g. eng or deu+eng. auto: read in English, then again in German, French, Dutch, Italian or Spanish when the page is written in it."),
     dpi: int = typer.Option(300, "--dpi", min=50, max=1200, help="Resolution for rendering pages to OCR."),
     password: Optional[str] = typer.Option(None, "--password", help="Password of an encrypted PDF."),
     pdf_text: PdfText = typer.Option(PdfText.pdfplumber, "--pdf-text", help=PDF_TEXT_HELP),
@@ -61,7 +61,7 @@ def inspection_dict(doc: Document, windows: Sequence[Window]) -> dict[str, Any]:
     document = doc.to_dict()
     for page, data in zip(doc.pages, document["pages"]):
         if page.text_reader is not None:
-            data["text_reader"] = page.text_reader  # which library read the text layer
+            data["text_reader"] = page.text_reader  # which library read the text layer, or OCR's languages
     return {
         "document": document,
         "windows": [
@@ -81,7 +81,8 @@ def inspection_dict(doc: Document, windows: Sequence[Window]) -> dict[str, Any]:
 def text_source_label(page: Page) -> str:
     if page.text_source == "ocr":
         confidence = page.mean_ocr_confidence
-        return "OCR" + (f", mean confidence {confidence:.0%}" if confidence is not None else "")
+        return ("OCR" + (f" ({page.text_reader})" if page.text_reader else "")
+                + (f", mean confidence {confidence:.0%}" if confidence is not None else ""))
     label = {"pdf_text": "PDF text layer", "words_json": "words JSON"}.get(page.text_source, page.text_source)
     return label + (f" (read by {page.text_reader})" if page.text_reader else "")
 

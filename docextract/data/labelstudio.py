@@ -36,7 +36,7 @@ IMAGE_KEYS = ("image", "ocr", "img", "page")
 
 
 def convert_labelstudio(export: str | Path, files_root: str | Path | None = None, *, ocr: str = "auto",
-                        lang: str = "eng", on_document: DocumentProgress | None = None
+                        lang: str = "auto", on_document: DocumentProgress | None = None
                         ) -> tuple[list[LabelledDocument], ConvertReport]:
     """Label Studio's JSON export at ``export`` -> labelled documents, in task order (see the module docstring).
     ``on_document(done, total)`` after each task."""

@@ -42,7 +42,7 @@ def _check_path(path: Path, name: str) -> None:
         raise InputError("is not a regular file", path=name, code="INPUT_UNREADABLE", stage="open")
 
 
-def read_document(path: str | Path | Source, *, ocr: str = "auto", lang: str = "eng", dpi: int = DEFAULT_DPI,
+def read_document(path: str | Path | Source, *, ocr: str = "auto", lang: str = "auto", dpi: int = DEFAULT_DPI,
                   password: str | None = None, ocr_timeout: float = DEFAULT_OCR_TIMEOUT,
                   pdf_text: str = "pdfplumber") -> Document:
     """Read any supported file (a path, or a :class:`Source` of bytes) into a :class:`Document` (pages of words,
@@ -50,7 +50,8 @@ def read_document(path: str | Path | Source, *, ocr: str = "auto", lang: str = "
 
     ``ocr``: ``"auto"`` OCRs only PDF pages without a usable text layer (and every image),
     ``"always"`` OCRs every page, ``"never"`` uses only text layers (images then have no words).
-    ``lang`` is Tesseract's language (``"eng"``, ``"deu+eng"``); ``dpi`` the PDF render resolution
+    ``lang`` is Tesseract's language (``"eng"``, ``"deu+eng"``; ``"auto"``: English, then the language a page's
+    words are in, ``ocr.page_language``); ``dpi`` the PDF render resolution
     for OCR; ``password`` opens encrypted PDFs; ``ocr_timeout`` bounds each Tesseract call (seconds);
     ``pdf_text`` how a PDF's text layer is read: ``"pdfplumber"``, or ``"auto"`` (PDFium's text page on the pages
     where it is known to give pdfplumber's words, pdfplumber elsewhere; see ``pdfium_text.py``).

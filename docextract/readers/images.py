@@ -126,4 +126,5 @@ def _read_frame(image: Image.Image, index: int, *, ocr: str, lang: str, source: 
     if sparse:
         warnings.append(sparse)
     return Page(number=number, width=words.width, height=words.height, words=words.words,
-                text_source="ocr", rotation_applied=(exif_turn + turned) % 360), ocr_mod.next_pages_lang(lang, words)
+                text_source="ocr", rotation_applied=(exif_turn + turned) % 360, text_reader=ocr_mod.reader_name(words)
+                ), ocr_mod.next_pages_lang(lang, words)

@@ -310,6 +310,11 @@ def looks_upright(words: tuple[Word, ...]) -> bool:
     return median_confidence >= MIN_UPRIGHT_MEDIAN_CONFIDENCE and wide >= MIN_WIDE_WORD_FRACTION * len(long_words)
 
 
+def reader_name(read: OcrWords) -> str:
+    """What read a page, for ``Page.text_reader``: ``"tesseract deu+eng"``."""
+    return f"tesseract {read.lang}"
+
+
 def next_pages_lang(lang: str, read: OcrWords) -> str:
     """The language to read a document's next pages in after a page ``read`` in ``lang``: with ``"auto"``, the
     language found on that page when it is not English (pages of one document share theirs, and are not each read

@@ -94,7 +94,7 @@ def _ocr_page(pdfium_page, number: int, *, dpi: float, lang: str, source: str, t
         warnings.append(sparse)
     rotation = (pdfium_page.get_rotation() + turned) % 360
     page = Page(number=number, width=words.width, height=words.height, words=words.words,
-                text_source="ocr", rotation_applied=rotation)
+                text_source="ocr", rotation_applied=rotation, text_reader=ocr_mod.reader_name(words))
     return page, ocr_mod.next_pages_lang(lang, words)
 
 

@@ -57,3 +57,46 @@ def test_run_says_the_warning_on_stderr(tmp_path):
                                       "always", "--dpi", "50"])
     assert result.exit_code == 0
     assert "docextract: warning:" in result.stderr and "try --dpi 300" in " ".join(result.stderr.split())
+
+
+def _words(text: str):
+    from docextract.document import Box, Word
+
+    return tuple(Word(token, Box(10.0 * n, 0, 10.0 * n + 8, 10)) for n, token in enumerate(text.split()))
+
+
+def test_auto_chooses_the_language_a_page_s_invoice_words_are_in():
+    from docextract.readers.ocr import installed_languages, page_language
+
+    if not {"deu", "fra"} <= installed_languages():
+        pytest.skip("Tesseract's German and French data are not installed")
+    german = _words("Rechnung Nr. 4711 Rechnungsdatum 03.04.2024 Gesamtbetrag 1.190,00 EUR zahlbar ohne Abzug")
+    assert page_language(german) == "deu+eng"
+    assert page_language(_words("Facture n° 562 Date d'échéance 1 février 2024 Montant TTC 1 200,00 TVA")) == "fra+eng"
+    # English, or too few words of another language to say, stays English
+    assert page_language(_words("Invoice number 4711 Invoice date April 3, 2024 Total due 1,190.00 Rechnung")) is None
+    assert page_language(_words("Summe 12,00")) is None
+
+
+def test_auto_reads_the_next_pages_in_the_language_the_first_was_found_in():
+    from docextract.readers.ocr import OcrWords, next_pages_lang
+
+    found = OcrWords(words=(), width=1, height=1, lang="deu+eng")
+    assert next_pages_lang("auto", found) == "deu+eng"
+    assert next_pages_lang("auto", OcrWords(words=(), width=1, height=1, lang="eng")) == "auto"  # the next page decides
+    assert next_pages_lang("fra", OcrWords(words=(), width=1, height=1, lang="fra")) == "fra"  # a named one stays
+
+
+@needs_tesseract
+def test_auto_reads_a_german_scan_in_german_and_an_english_one_in_english(tmp_path):
+    german = tmp_path / "rechnung.pdf"
+    text_lines_pdf(german, ["Rechnung Nr. 4711 vom 03.04.2024", "Lieferantenstraße 20, 80333 München",
+                            "Fälligkeitsdatum: 17.04.2024", "Gesamtbetrag inkl. MwSt: 1.190,00 EUR",
+                            "Zahlbar ohne Abzug"], width=420, height=140)
+    doc = read_document(german, ocr="always", lang="auto", dpi=200)
+    assert doc.pages[0].text_reader == "tesseract deu+eng"
+    assert {"Lieferantenstraße", "München", "Fälligkeitsdatum:"} <= {w.text for w in doc.pages[0].words}
+    english = tmp_path / "invoice.pdf"
+    text_lines_pdf(english, ["Invoice No. 4711", "Invoice date: April 3, 2024", "Total due: 1,190.00 USD"],
+                   width=420, height=100)
+    assert read_document(english, ocr="always", lang="auto", dpi=200).pages[0].text_reader == "tesseract eng"
