@@ -16,6 +16,7 @@ and many national tax ids.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -70,16 +71,36 @@ def _reason(error: ValidationError) -> str:
     return str(error).rstrip(".").lower() or type(error).__name__
 
 
-_OCR_DIGITS = str.maketrans("OIL", "011")
+# What OCR reads for a printed character of an IBAN: a letter for a digit ("DEO2", "DEI2", "DES4") and, in the country
+# code, a digit for a letter ("0E75..." for "DE75..."). An IBAN read with such a misreading is repaired where exactly
+# one reading of its ambiguous characters has valid check digits and the country's format: every letter after the
+# country code a digit ("DEO2 12O3 ..."), or any mix where at most MAX_IBAN_READINGS are possible, so that a repair
+# stays far from a chance match (mod 97: about 1 in 97 each).
+_DIGIT_READ_AS = {"O": "0", "D": "0", "Q": "0", "I": "1", "L": "1", "S": "5", "B": "8", "Z": "2", "G": "6"}
+_LETTER_READ_AS = {"0": "DO", "1": "I", "5": "S", "8": "B", "2": "Z", "6": "G"}
+MAX_IBAN_READINGS = 16
+
+
+def _ocr_readings(compact: str) -> list[str]:
+    """``compact`` with its OCR-ambiguous characters read other ways (:data:`_DIGIT_READ_AS`)."""
+    options = [(ch, *_LETTER_READ_AS.get(ch, "")) if n < 2 else (ch, _DIGIT_READ_AS[ch]) if ch in _DIGIT_READ_AS else (ch,)
+               for n, ch in enumerate(compact)]
+    count = 1
+    for choices in options:
+        count *= len(choices)
+    every_letter_a_digit = "".join(choices[-1] if n >= 2 else choices[0] for n, choices in enumerate(options))
+    readings = {every_letter_a_digit} | ({"".join(r) for r in itertools.product(*options)} if count <= MAX_IBAN_READINGS
+                                         else set())
+    return sorted(readings - {compact})
 
 
 def check_iban(text: str) -> CheckedIdentifier:
     compact = _compact(text)
-    # OCR reads 0 as O and 1 as I or l ("DEO2 1203 ..."): that reading is the IBAN where its check digits hold
-    repaired = compact[:2] + compact[2:].translate(_OCR_DIGITS)
-    if (repaired != compact and _IBAN_SHAPE.fullmatch(repaired) and iban.is_valid(repaired)
-            and not iban.is_valid(compact)):
-        return CheckedIdentifier(iban.validate(repaired), True, "iban")
+    if not iban.is_valid(compact):
+        repaired = {reading for reading in _ocr_readings(compact)
+                    if _IBAN_SHAPE.fullmatch(reading) and iban.is_valid(reading)}
+        if len(repaired) == 1:
+            return CheckedIdentifier(iban.validate(repaired.pop()), True, "iban")
     if not _IBAN_SHAPE.fullmatch(compact):
         return CheckedIdentifier(None, False, "iban", "not an IBAN")
     try:

@@ -69,3 +69,6 @@ def test_an_iban_read_by_ocr_with_letters_for_digits_is_repaired_where_its_check
     assert check_iban("DE02 l203 0000 0000 2020 51").valid is True  # l for 1
     assert check_iban("DEO2 1203 0000 0000 2020 52").valid is False  # no reading holds: not repaired
     assert check_iban("GB29 NWBK 6016 1331 9268 19").normalized == "GB29NWBK60161331926819"  # letters of the bank code stay
+    assert check_iban("0E75 5121 0800 1245 1261 99").normalized == "DE75512108001245126199"  # a digit for a letter
+    assert check_iban("DE89 37O4 OO44 O532 O13O OO").normalized == "DE89370400440532013000"  # every 0 read as O
+    assert check_iban("DE89 37O4 OO44 O532 O13O O1").valid is False
