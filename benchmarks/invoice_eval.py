@@ -285,7 +285,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", default="models/invoice", help="model folder or shipped model name")
     parser.add_argument("--count", type=int, default=200, help="held-out synthetic invoices")
-    parser.add_argument("--lang", default="eng", help="Tesseract language for the scans (what `run` uses by default)")
+    parser.add_argument("--lang", default="auto", help="Tesseract language for the scans (what `run` uses by default)")
     parser.add_argument("--sroie", type=Path, default=SROIE_DEFAULT, help="SROIE root folder")
     parser.add_argument("--sroie-limit", type=int, default=None, help="only the first N SROIE test receipts")
     parser.add_argument("--skip-sroie", action="store_true")
