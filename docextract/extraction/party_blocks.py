@@ -92,9 +92,10 @@ NAME_GAP_OF_HEIGHT = 2.0  # ... but its address may stand a blank line under its
 SALUTATIONS = frozenset({("herrn",), ("herr",), ("frau",), ("firma",), ("mr",), ("mrs",), ("ms",), ("monsieur",),
                          ("madame",), ("mme",), ("dhr",), ("mevr",), ("sig",), ("sig", "ra"), ("sr",), ("sra",)})
 SENDER_SEPARATORS = frozenset({"·", "•", "|", "∙"})  # between the parts of a one-line return address
-# The same dots as Tesseract reads them on a scan: alone ("+", "-", "»"), stuck to a part's end ("St-", "A»",
-# "Street:") or to the next part's start ("-789")
-OCR_SENDER_SEPARATORS = SENDER_SEPARATORS | {"+", "-", "»", "«", "*", "°", "=", ":"}
+# The same dots as Tesseract reads them on a scan: alone ("+", "-", "»"), stuck to a part's end ("St-", "A»") or to
+# the next part's start ("-789"). Not a colon, which it reads for one too ("Street:"): keys end in it ("INVOICE NO :
+# 179509" on a receipt is no return address)
+OCR_SENDER_SEPARATORS = SENDER_SEPARATORS | {"+", "-", "»", "«", "*", "°", "="}
 # A return address is printed small, so on a scan Tesseract often breaks it into pieces a little above and below each
 # other: the pieces whose centres stand within this many of its heights of a line's centre, and each within a few
 # heights of the next left or right (not a column further right), are read as one line

@@ -368,6 +368,10 @@ def test_a_scanned_return_address_in_pieces_with_misread_dots_still_gives_both_p
     fields = {label: " ".join(doc.word(r).text for r in words) for label, words in window_envelope_fields(doc).items()}
     assert fields == {"vendor_name": "Seller Company", "vendor_address": "123 Seller St- Suite 100 12345 Seller City",
                       "customer_name": "Buyer Company", "billing_address": "456 Buyer St 67890 Buyer City"}
+    # a receipt's key line read by OCR is no return address ("NO :" ends a key, "179509 COUNTER" no postcode part)
+    receipt = _ocr_page([("TAX INVOICE NO : 179509 COUNTER : 1", 40, 60, 8), ("CASHIER : ANNE", 40, 75, 8),
+                         ("43300 SERI KEMBANGAN", 40, 90, 8)])
+    assert window_envelope_fields(receipt) == {}
     # the address's normalised value drops the dots OCR glued to its words
     assert normalize_value("vendor_address", fields["vendor_address"], "en_US")[1] == \
         "123 Seller St Suite 100 12345 Seller City"
