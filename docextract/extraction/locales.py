@@ -6,7 +6,7 @@ the 4th of March in en_US and the 3rd of April everywhere else; ``1,234`` is a t
 so the guess uses only evidence that means one thing:
 
 * **words**, matched as whole words (never substrings: "Customer" holds the German "ust", "August" too):
-  each language's invoice vocabulary (:data:`LANGUAGE_WORDS`), counted once per distinct word. The
+  each language's invoice vocabulary (:data:`docextract.vocabulary.LANGUAGE_WORDS`), counted once per distinct word. The
   language with the most decides; a tie is broken by the conventions below.
 * **the number format printed**: amounts with two decimals (``1.234,50`` vs ``1,234.50``, ``12,50`` vs
   ``12.50``) and numbers grouped in thousands only (``1.234.567``).
@@ -32,47 +32,7 @@ from docextract.extraction.normalize import (
     MONTH_NUMBERS,
     currencies_in,
 )
-
-# Invoice words per language, lower case. "stem*" matches words that start with the stem ("rechnung*":
-# Rechnungsdatum, Rechnungsbetrag), "*stem" words that end with it (Schlussrechnung); stems are long
-# enough to mean one language. A word may belong to several languages (it then decides between none of
-# them), so shared words ("total", "date") are listed where they are common.
-LANGUAGE_WORDS: dict[str, tuple[str, ...]] = {
-    "en": ("invoice", "invoices", "invoiced", "bill", "billed", "billing", "customer", "subtotal", "amount",
-           "due", "balance", "payment", "paid", "pay", "quantity", "qty", "price", "unit", "order", "terms",
-           "receipt", "total", "tax", "vat", "description", "item", "items", "delivery", "shipping", "ship",
-           "discount", "cash", "change", "number", "date", "thank", "remit", "account", "sales", "supplier",
-           "vendor", "seller", "purchase", "rate", "net", "gross", "regards", "please",
-           "january", "february", "march", "june", "july", "october", "december"),
-    "de": ("rechnung*", "*rechnung", "rechnungsdatum", "lieferdatum", "belegdatum", "leistungsdatum",
-           "fälligkeitsdatum", "betrag", "*betrag", "summe", "*summe", "ust", "mwst", "umsatzsteuer", "steuer*",
-           "idnr", "gesamt", "gesamt*", "zahlbar", "zahlung*", "menge", "einzelpreis", "preis", "bezeichnung",
-           "beschreibung", "kunde", "kunden*", "bestell*", "lieferung", "lieferant", "anschrift",
-           "bankverbindung", "konto", "seite", "und", "mit", "für", "bitte", "vielen", "dank", "anzahl",
-           "einheit", "fällig", "währung", "empfänger", "absender", "leistung*", "gmbh", "straße",
-           "januar", "februar", "märz", "mai", "juni", "juli", "oktober", "dezember"),
-    "fr": ("facture", "factur*", "montant*", "tva", "ttc", "ht", "échéance", "règlement", "quantité", "qté",
-           "prix", "unitaire", "désignation", "libellé", "livraison", "livré", "commande", "numéro", "date",
-           "total", "taxe", "taxes", "paiement", "payer", "net", "remise", "devise", "émission", "émetteur",
-           "fournisseur", "vendeur", "coordonnées", "bancaires", "banque", "téléphone", "tél", "acompte",
-           "solde", "reste", "hors", "sarl", "période", "valeur", "ajoutée", "produit", "merci",
-           "janvier", "février", "mars", "avril", "juin", "juillet", "août", "septembre", "octobre",
-           "novembre", "décembre"),
-    "nl": ("factuur*", "*factuur", "btw", "bedrag", "totaal", "subtotaal", "vervaldatum", "factuurdatum",
-           "betaling*", "betaal*", "klant*", "aantal", "prijs", "omschrijving", "korting", "levering",
-           "leverdatum", "bestelling", "rekening*", "bankrekening", "kvk", "graag", "bedankt",
-           "januari", "februari", "maart", "mei", "augustus"),
-    "it": ("fattura*", "iva", "importo", "totale", "imponibile", "quantità", "qtà", "prezzo", "scadenza",
-           "pagamento", "cliente", "descrizione", "aliquota", "sconto", "consegna", "ordine", "numero",
-           "partita", "fiscale", "codice", "spett", "srl", "grazie",
-           "gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto", "settembre",
-           "ottobre", "dicembre"),
-    "es": ("factura*", "iva", "importe", "total", "imponible", "fecha", "vencimiento", "cantidad", "precio",
-           "descripción", "cliente", "pago", "descuento", "entrega", "pedido", "número", "nif", "cif",
-           "gracias", "unitario", "impuesto*",
-           "enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre",
-           "noviembre", "diciembre"),
-}
+from docextract.vocabulary import LANGUAGE_WORDS, has_word
 
 # Words (and word pairs) that point to one region of a language.
 REGION_WORDS: dict[str, tuple[str, ...]] = {
@@ -149,21 +109,11 @@ def locale_evidence(text: str) -> LocaleEvidence:
         elif b > 12:
             month_first += 1
     return LocaleEvidence(
-        words={language: sum(_has_word(key, vocabulary, padded) for key in keys) for language, keys in LANGUAGE_WORDS.items()},
+        words={language: sum(has_word(key, vocabulary, padded) for key in keys) for language, keys in LANGUAGE_WORDS.items()},
         comma_decimals=comma, dot_decimals=dot, day_first_dates=day_first, month_first_dates=month_first,
         currencies=Counter(currencies_in(cleaned)),
-        region_words={loc: sum(_has_word(key, vocabulary, padded) for key in keys) for loc, keys in REGION_WORDS.items()},
+        region_words={loc: sum(has_word(key, vocabulary, padded) for key in keys) for loc, keys in REGION_WORDS.items()},
     )
-
-
-def _has_word(key: str, vocabulary: set[str], padded: str) -> bool:
-    if " " in key:
-        return f" {key} " in padded
-    if key.endswith("*"):
-        return any(word.startswith(key[:-1]) for word in vocabulary)
-    if key.startswith("*"):
-        return any(word.endswith(key[1:]) and word != key[1:] for word in vocabulary)
-    return key in vocabulary
 
 
 def guess_locale(text: str) -> str:

@@ -20,6 +20,7 @@ from PIL import Image
 
 from docextract.document import Box, Word
 from docextract.errors import InputError, MissingDependencyError
+from docextract.vocabulary import language_word_counts
 from docextract.readers.limits import DEFAULT_OCR_TIMEOUT, MAX_TESSERACT_SIDE
 
 import pytesseract
@@ -92,7 +93,7 @@ MIN_SPARSE_CONFIDENCE = 0.6
 AUTO_LANG = "auto"
 FIRST_PASS_LANG = "eng"
 TESSERACT_LANGUAGES = {"de": "deu", "fr": "fra", "nl": "nld", "it": "ita", "es": "spa"}  # English is the first pass
-MIN_LANGUAGE_WORDS = 3  # distinct invoice words of one language (extraction.locales) before a page is read again
+MIN_LANGUAGE_WORDS = 3  # distinct invoice words of one language (vocabulary.LANGUAGE_WORDS) before a page is read again
 INSTALL_HINT = "install Tesseract 5 (Debian/Ubuntu: apt-get install tesseract-ocr; macOS: brew install tesseract)"
 
 
@@ -120,12 +121,9 @@ def installed_languages() -> frozenset[str]:
 
 def page_language(words: Sequence[Word]) -> str | None:
     """The Tesseract language to read a page again in, from the words an English pass found on it: the language
-    with the most distinct invoice words (:data:`docextract.extraction.locales.LANGUAGE_WORDS`), when that is not
+    with the most distinct invoice words (:data:`docextract.vocabulary.LANGUAGE_WORDS`), when that is not
     English, has at least ``MIN_LANGUAGE_WORDS`` and more than English has; else None (English stays)."""
-    # extraction.locales holds the one vocabulary of invoice words per language (the locale guess reads it too)
-    from docextract.extraction.locales import locale_evidence
-
-    hits = locale_evidence(" ".join(word.text for word in words)).words
+    hits = language_word_counts(" ".join(word.text for word in words))
     language = max(hits, key=hits.get)
     if language not in TESSERACT_LANGUAGES or hits[language] < MIN_LANGUAGE_WORDS or hits[language] <= hits["en"]:
         return None
