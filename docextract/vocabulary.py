@@ -91,8 +91,18 @@ def has_word(key: str, vocabulary: set[str], padded: str) -> bool:
     return key in vocabulary
 
 
+def text_words(text: str) -> tuple[set[str], str]:
+    """The lower-case words of ``text`` (NFKC), and them joined by spaces with a space at each end: what
+    :func:`has_word` looks keys up in."""
+    words = _WORD.findall(unicodedata.normalize("NFKC", text).lower())
+    return set(words), f" {' '.join(words)} "
+
+
+def word_counts(keys: dict[str, tuple[str, ...]], vocabulary: set[str], padded: str) -> dict[str, int]:
+    """For each group of ``keys`` (a language's, a region's), how many of its keys the text's words hold."""
+    return {group: sum(has_word(key, vocabulary, padded) for key in group_keys) for group, group_keys in keys.items()}
+
+
 def language_word_counts(text: str) -> dict[str, int]:
     """How many distinct invoice words of each language (:data:`LANGUAGE_WORDS`) ``text`` holds, as whole words."""
-    words = _WORD.findall(unicodedata.normalize("NFKC", text).lower())
-    vocabulary, padded = set(words), f" {' '.join(words)} "
-    return {language: sum(has_word(key, vocabulary, padded) for key in keys) for language, keys in LANGUAGE_WORDS.items()}
+    return word_counts(LANGUAGE_WORDS, *text_words(text))

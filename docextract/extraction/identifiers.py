@@ -17,6 +17,7 @@ and many national tax ids.
 from __future__ import annotations
 
 import itertools
+import math
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -85,9 +86,7 @@ def _ocr_readings(compact: str) -> list[str]:
     """``compact`` with its OCR-ambiguous characters read other ways (:data:`_DIGIT_READ_AS`)."""
     options = [(ch, *_LETTER_READ_AS.get(ch, "")) if n < 2 else (ch, _DIGIT_READ_AS[ch]) if ch in _DIGIT_READ_AS else (ch,)
                for n, ch in enumerate(compact)]
-    count = 1
-    for choices in options:
-        count *= len(choices)
+    count = math.prod(len(choices) for choices in options)
     every_letter_a_digit = "".join(choices[-1] if n >= 2 else choices[0] for n, choices in enumerate(options))
     readings = {every_letter_a_digit} | ({"".join(r) for r in itertools.product(*options)} if count <= MAX_IBAN_READINGS
                                          else set())
@@ -170,7 +169,6 @@ def spaced_vat_length(texts: Sequence[str]) -> int:
 def has_vat_module(prefix: str) -> bool:
     """Whether a two-letter prefix is a country's VAT prefix (stdnum knows its VAT numbers)."""
     return _vat_module(prefix) is not None
-
 
 
 def _vat_module(prefix: str):

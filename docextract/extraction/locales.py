@@ -32,7 +32,7 @@ from docextract.extraction.normalize import (
     MONTH_NUMBERS,
     currencies_in,
 )
-from docextract.vocabulary import LANGUAGE_WORDS, has_word
+from docextract.vocabulary import LANGUAGE_WORDS, text_words, word_counts
 
 # Words (and word pairs) that point to one region of a language.
 REGION_WORDS: dict[str, tuple[str, ...]] = {
@@ -44,7 +44,6 @@ REGION_WORDS: dict[str, tuple[str, ...]] = {
 # Weights of agreeing conventions when choosing a locale within a language (see the module docstring).
 DATE_ORDER_WEIGHT, CURRENCY_WEIGHT, DECIMAL_WEIGHT, REGION_WORD_WEIGHT = 4, 2, 2, 1
 
-_WORD = re.compile(r"[^\W\d_]+")
 # A two-decimal amount, optionally grouped in thousands: the decimal separator is group 2. It must not
 # continue into more digits or separators ("18.02.2025" is a date, "10,0000" a four-decimal price).
 _DECIMAL_AMOUNT = re.compile(r"(?<![\d.,])\d{1,3}(?:([.,\u00a0\u202f' ])\d{3})*([.,])\d{2}(?![.,]?\d)")
@@ -87,9 +86,7 @@ class LocaleEvidence:
 
 def locale_evidence(text: str) -> LocaleEvidence:
     cleaned = unicodedata.normalize("NFKC", text)
-    words = _WORD.findall(cleaned.lower())
-    vocabulary = set(words)
-    padded = f" {' '.join(words)} "
+    vocabulary, padded = text_words(cleaned)
     comma = dot = 0
     for match in _DECIMAL_AMOUNT.finditer(cleaned):
         group, decimal = match.group(1), match.group(2)
@@ -109,10 +106,10 @@ def locale_evidence(text: str) -> LocaleEvidence:
         elif b > 12:
             month_first += 1
     return LocaleEvidence(
-        words={language: sum(has_word(key, vocabulary, padded) for key in keys) for language, keys in LANGUAGE_WORDS.items()},
+        words=word_counts(LANGUAGE_WORDS, vocabulary, padded),
         comma_decimals=comma, dot_decimals=dot, day_first_dates=day_first, month_first_dates=month_first,
         currencies=Counter(currencies_in(cleaned)),
-        region_words={loc: sum(has_word(key, vocabulary, padded) for key in keys) for loc, keys in REGION_WORDS.items()},
+        region_words=word_counts(REGION_WORDS, vocabulary, padded),
     )
 
 

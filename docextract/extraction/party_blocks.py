@@ -313,16 +313,17 @@ def party_fields(doc: Document, labels: Sequence[str]) -> dict[str, tuple[WordRe
     return found
 
 
-def _parts(doc: Document, refs: Sequence[WordRef], separators: frozenset[str] = SENDER_SEPARATORS
-           ) -> list[list[WordRef]]:
-    """``refs`` split at separator words ("·", "|", "•"); a word ending in one closes its part."""
+def _parts(doc: Document, refs: Sequence[WordRef], ocr: bool = False) -> list[list[WordRef]]:
+    """``refs`` split at separator words ("·", "|", "•"); a word ending in one closes its part. Read by OCR: at
+    :data:`OCR_SENDER_SEPARATORS`, and a word starting with one opens a part."""
+    separators = OCR_SENDER_SEPARATORS if ocr else SENDER_SEPARATORS
     parts: list[list[WordRef]] = [[]]
     for ref in refs:
         text = doc.word(ref).text.strip()
         if text in separators:
             parts.append([])
             continue
-        if text[:1] in separators and separators is not SENDER_SEPARATORS:
+        if ocr and text[:1] in separators:
             parts.append([])
         parts[-1].append(ref)
         if text[-1:] in separators:
@@ -337,10 +338,14 @@ def _pieces_beside(line: Line, lines: Sequence[Line]) -> list[Line]:
     band = sorted((other for other in lines if abs(other.box.center[1] - line.box.center[1]) <= reach),
                   key=lambda other: other.box.x0)
     start = end = band.index(line)
-    while start > 0 and min(o.box.x0 for o in band[start:end + 1]) - band[start - 1].box.x1 <= gap:
+    left = line.box.x0
+    while start > 0 and left - band[start - 1].box.x1 <= gap:
         start -= 1
-    while end + 1 < len(band) and band[end + 1].box.x0 - max(o.box.x1 for o in band[start:end + 1]) <= gap:
+        left = min(left, band[start].box.x0)
+    right = max(other.box.x1 for other in band[start:end + 1])
+    while end + 1 < len(band) and band[end + 1].box.x0 - right <= gap:
         end += 1
+        right = max(right, band[end].box.x1)
     return band[start:end + 1]
 
 
@@ -368,9 +373,8 @@ def window_envelope_fields(doc: Document) -> dict[str, tuple[WordRef, ...]]:
     if not doc.pages:
         return {}
     page = doc.pages[0]
-    separators = OCR_SENDER_SEPARATORS if page.text_source == "ocr" else SENDER_SEPARATORS
     for line, refs, box in _return_lines(doc):
-        parts = _parts(doc, refs, separators)
+        parts = _parts(doc, refs, ocr=page.text_source == "ocr")
         if len(parts) < 3:
             continue
         ends = [i for i, part in enumerate(parts) if i > 0 and is_postcode_line(doc, part)]

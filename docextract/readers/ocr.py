@@ -81,8 +81,8 @@ MIN_SKEW_LINES = 5
 #   every word of a page of shaded table rows;
 # * then sparse text (--psm 11: words wherever they are, no layout) with local (Sauvola) binarisation, whose words
 #   fill in where the first pass found nothing (no overlap), if Tesseract is at least MIN_SPARSE_CONFIDENCE sure of
-#   them. Either alone read worse (--psm 11: 66.9%, --psm 4: 70.6%, Sauvola: 71.1%). docextract forms lines, blocks
-#   and reading order itself from the words' boxes, so the two passes' words mix freely.
+#   them. One pass alone read worse (--psm 11: 66.9%, --psm 4: 70.6%, --psm 3: 71.1%, each with Sauvola). docextract
+#   forms lines, blocks and reading order itself from the words' boxes, so the two passes' words mix freely.
 LAYOUT_PASS_CONFIG = "--psm 3"
 SPARSE_PASS_CONFIG = "--psm 11 -c thresholding_method=2"
 # Sparse text can take minutes on a noisy page (a shaded page of 4 took over 120 s under Otsu): the fill-in is given up
@@ -115,6 +115,7 @@ def check_tesseract(lang: str) -> None:
 
 @functools.lru_cache(maxsize=1)
 def installed_languages() -> frozenset[str]:
+    """The languages Tesseract has data for (asked once a process)."""
     with single_threaded_tesseract():
         return frozenset(pytesseract.get_languages(config=""))
 
@@ -136,8 +137,7 @@ def _check_tesseract_cached(lang: str) -> None:
     if shutil.which(pytesseract.pytesseract.tesseract_cmd) is None:
         raise MissingDependencyError(f"Tesseract is needed to OCR scanned pages and images: {INSTALL_HINT}")
     try:
-        with single_threaded_tesseract():
-            installed = set(pytesseract.get_languages(config=""))
+        installed = installed_languages()
     except (TesseractNotFoundError, TesseractError, OSError) as exc:
         raise MissingDependencyError(f"Tesseract does not run ({exc}): {INSTALL_HINT}") from exc
     missing = [code for code in lang.split("+") if code not in installed]
