@@ -19,6 +19,7 @@ Steps (each resumable; WORK holds the data, the fold models and the tag cache, n
 
 ``measure`` caches each document's tags (the model's half of a run) under WORK/FOLD/tags/, keyed by the fold
 model's weights and the reading code (docextract/readers, docextract/layout), so that decoding changes are measured on the same tags in seconds; ``--no-cache`` re-tags.
+``--fold-model student3/model`` measures each fold's student (``finetune --student-layers``) instead of its model.
 ``--model DIR`` measures one fixed model on every fold's held-out documents instead (e.g. the shipped
 default, which trained on most of these producers: not a leave-one-producer-out figure, named as such).
 
@@ -63,6 +64,7 @@ SROIE_LABEL_MAP = "company=vendor_name,date=invoice_date,address=vendor_address,
 RECIPE = {"base": "models/sroie", "epochs": 3, "lr": 1e-4, "batch_size": 8, "seed": 42, "sroie_receipts": 300,
           "real_copies": 2}
 SCAN_LANG = "deu+eng"  # most held-out invoices are German; `--scan-lang eng` is what `run` reads with by default
+FOLD_MODEL = "run/model"  # where `train` leaves a fold's model, under WORK/FOLD
 CORE_FIELDS = ("invoice_number", "invoice_date", "total", "currency", "vendor_name")
 
 
@@ -263,17 +265,30 @@ def summary(results: list[dict]) -> dict:
     }
 
 
+def fold_model(args, fold: str) -> Path:
+    """The model measured on ``fold``: ``--model`` for every fold, else the fold's own (``--fold-model``, under
+    the fold's folder: its trained model, or e.g. a student of it)."""
+    return Path(args.model) if args.model else Path(args.work) / fold / args.fold_model
+
+
+def cache_name(args, model_dir: Path) -> str:
+    """The tag cache's folder name for a model (the fold models' is "fold", their students' "fold-student3")."""
+    if args.model:
+        return model_dir.name
+    return "fold" if args.fold_model == FOLD_MODEL else "fold-" + Path(args.fold_model).parts[0]
+
+
 def tagged_folds(args, work: Path, plan: dict) -> tuple[dict[str, list[tuple]], dict[str, Path]]:
     """Every fold's held-out records with their document, model and tags (cached)."""
     tagged: dict[str, list[tuple]] = {}
     models: dict[str, Path] = {}
     for fold in ([args.fold] if args.fold else list(plan["folds"])):
-        model_dir = Path(args.model) if args.model else work / fold / "run" / "model"
+        model_dir = fold_model(args, fold)
         if not (model_dir / "config.json").is_file():
             print(f"{fold}: no model yet ({model_dir})", file=sys.stderr)
             continue
         records = [r for r in _read(work / fold / "test.jsonl") if r.get("fields")]
-        cache = None if args.no_cache else work / fold / "tags" / (model_dir.name if args.model else "fold")
+        cache = None if args.no_cache else work / fold / "tags" / cache_name(args, model_dir)
         print(f"{fold}: {len(records)} documents", file=sys.stderr)
         tagged[fold], models[fold] = tag_fold(records, model_dir, cache), model_dir
     return tagged, models
@@ -318,7 +333,7 @@ def tagged_scans(args, work: Path, models: dict[str, Path]) -> dict[str, list[tu
             sys.exit(f"{path}: no scans yet (run `lopo.py scans --work {work}` first)")
         # the tags of another OCR language are cached apart (the default's under the folder's plain name)
         lang = "" if args.scan_lang == SCAN_LANG else "-" + args.scan_lang
-        cache = None if args.no_cache else work / fold / "tags" / ((model_dir.name if args.model else "fold") + "-scans" + lang)
+        cache = None if args.no_cache else work / fold / "tags" / (cache_name(args, model_dir) + "-scans" + lang)
         print(f"{fold}: {path.name}", file=sys.stderr)
         out[fold] = tag_fold(_read(path), model_dir, cache, args.scan_lang)
     return out
@@ -359,8 +374,8 @@ def extra_tagged(args, tagged: dict[str, list[tuple]]) -> dict[str, list[tuple]]
             records.append({**r, "source": str(base / r["source"]) if not Path(r["source"]).is_absolute() else r["source"]})
     out = {}
     for fold in tagged:
-        model_dir = Path(args.model) if args.model else Path(args.work) / fold / "run" / "model"
-        cache = Path(args.work) / fold / "tags" / ("extra-" + (model_dir.name if args.model else "fold"))
+        model_dir = fold_model(args, fold)
+        cache = Path(args.work) / fold / "tags" / ("extra-" + cache_name(args, model_dir))
         print(f"{fold}: tagging {len(records)} documents of other producers", file=sys.stderr)
         out[fold] = tag_fold(records, model_dir, cache)
     return out
@@ -559,6 +574,8 @@ def main() -> None:
     p.add_argument("--work", required=True)
     p.add_argument("--name", required=True)
     p.add_argument("--fold")
+    p.add_argument("--fold-model", default=FOLD_MODEL,
+                   help="each fold's model, under WORK/FOLD (e.g. student3/model: a student of the fold model)")
     p.add_argument("--model", help="measure this model on every fold instead of the fold models")
     p.add_argument("--no-cache", action="store_true")
     _scorer_options(p)
@@ -568,6 +585,8 @@ def main() -> None:
     p.add_argument("--work", required=True)
     p.add_argument("--name", required=True)
     p.add_argument("--fold")
+    p.add_argument("--fold-model", default=FOLD_MODEL,
+                   help="each fold's model, under WORK/FOLD (e.g. student3/model: a student of the fold model)")
     p.add_argument("--model", help="judge this model on every fold instead of the fold models")
     p.add_argument("--no-cache", action="store_true")
     _scorer_options(p)

@@ -98,6 +98,14 @@ def finetune(
         None, "--pull", min=0.0, help="L2 pull of every weight towards the model's starting weights (L2-SP; default 0)."),
     save: str = typer.Option("compact", "--save", help="The final model: compact (fp16, int8 word embeddings; about "
                                                        "40% of full) or full (fp32)."),
+    student_layers: Optional[int] = typer.Option(
+        None, "--student-layers", min=1,
+        help="Train a smaller, faster model: this many of --model's layers (evenly spaced), taught by the whole "
+             "model (its tag distributions and hidden states) as well as by the labels. --model must have a trained "
+             "head, e.g. invoice."),
+    distill_weight: float = typer.Option(
+        0.5, "--distill-weight", min=0.0, max=1.0,
+        help="With --student-layers: the teacher's share of the loss (the labels' share is 1 minus it)."),
     calibrate: bool = typer.Option(False, "--calibrate", help="At the end, fit the softmax temperature on the --eval data "
                                    "and write it into the model's config (as `docextract calibrate` does; that command "
                                    "on a separate held-out set is the cleaner choice, since --eval also picks the epoch)."),
@@ -136,7 +144,8 @@ def finetune(
             calibrate=calibrate, negative_windows=negative_windows, entity_weight=entity_weight, label_map=renames,
             select_by=select_by.value, patience=patience, device=device.value, mixed_precision=mixed_precision.value,
             gradient_checkpointing=gradient_checkpointing, new_head=new_head, replay_files=tuple(replay),
-            replay_synth=replay_synth, repeat=repeat, pull=pull, save=save,
+            replay_synth=replay_synth, repeat=repeat, pull=pull, save=save, student_layers=student_layers,
+            distill_weight=distill_weight,
         )
         check_device(device.value, mixed_precision.value)  # before the progress bar and the data
         main = main_process()

@@ -13,6 +13,7 @@ from transformers.modeling_outputs import ModelOutput, TokenClassifierOutput
 from docextract.modeling.batching import IGNORE_INDEX
 from docextract.modeling.config import LayoutConfig
 from docextract.modeling.encoder import LayoutEncoder, LayoutPreTrainedModel
+from docextract.modeling.student import hidden_loss, teaching_loss
 
 
 
@@ -28,9 +29,22 @@ class LayoutForTokenClassification(LayoutPreTrainedModel):
         self.classifier = nn.Linear(config.hidden_size, config.num_labels)
         self.post_init()
 
+    def attach_teacher(self, teacher: "LayoutForTokenClassification", weight: float) -> None:
+        """Learn from ``teacher`` too while training with labels (modeling/student.py): the loss becomes
+        ``(1 - weight) * label loss + weight * (tag distribution + hidden-state loss)``. The teacher is kept
+        outside nn.Module's registry: never trained, saved or exchanged between processes."""
+        self.__dict__["_teacher"] = (teacher.eval().requires_grad_(False), weight)
+
     def forward(self, input_ids, attention_mask=None, bbox=None, page_ids=None, position_ids=None,
                 labels=None, open_tags=None, **kwargs) -> TokenClassifierOutput:
-        hidden = self.layout(input_ids, attention_mask, bbox, page_ids, position_ids, **kwargs).last_hidden_state
+        teacher, weight = self.__dict__.get("_teacher") or (None, 0.0)
+        teaching = teacher is not None and labels is not None and self.training
+        layers: list[torch.Tensor] | None = [] if teaching else None
+        if teaching:
+            hidden = self.layout.encode(input_ids, attention_mask, bbox, page_ids, position_ids,
+                                        layer_outputs=layers)
+        else:
+            hidden = self.layout(input_ids, attention_mask, bbox, page_ids, position_ids, **kwargs).last_hidden_state
         logits = self.classifier(self.dropout(hidden))  # (B, S, L)
         loss = None
         if labels is not None and open_tags is not None and bool(open_tags.any()):
@@ -38,7 +52,24 @@ class LayoutForTokenClassification(LayoutPreTrainedModel):
         elif labels is not None:
             loss = F.cross_entropy(logits.view(-1, self.num_labels), labels.view(-1), ignore_index=IGNORE_INDEX,
                                    weight=self._tag_weights(logits))
+        if teaching:
+            loss = (1.0 - weight) * loss + weight * self._taught_loss(
+                teacher, logits, layers, input_ids, attention_mask, bbox, page_ids, position_ids, labels)
         return TokenClassifierOutput(loss=loss, logits=logits)
+
+    @staticmethod
+    def _taught_loss(teacher, logits, layers, input_ids, attention_mask, bbox, page_ids, position_ids,
+                     labels) -> torch.Tensor:
+        if next(teacher.parameters()).device != input_ids.device:
+            teacher.to(input_ids.device)
+        if attention_mask is None:
+            attention_mask = torch.ones_like(input_ids)
+        teacher_layers: list[torch.Tensor] = []
+        with torch.no_grad():
+            teacher_hidden = teacher.layout.encode(input_ids, attention_mask, bbox, page_ids, position_ids,
+                                                   layer_outputs=teacher_layers)
+            teacher_logits = teacher.classifier(teacher_hidden)
+        return teaching_loss(logits, teacher_logits, labels) + hidden_loss(layers, teacher_layers, attention_mask)
 
     def _tag_weights(self, logits: torch.Tensor) -> torch.Tensor | None:
         """``(L,)`` loss weights: 1 for tag 0 (O), ``config.entity_loss_weight`` for entity tags. On long

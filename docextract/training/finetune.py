@@ -106,6 +106,9 @@ class FinetuneOptions:
     repeat: int | None = None  # the training files' windows per epoch (None: CONTINUE_REPEAT with a replay, else 1)
     pull: float | None = None  # L2 pull towards the starting weights (None: CONTINUE_PULL from a model's head, else 0)
     save: str = "compact"  # the final model: compact (fp16, int8 word embeddings: modeling/compact.py) or full fp32
+    # A student (modeling/student.py): this many of the model's layers, taught by the whole model as well as the labels
+    student_layers: int | None = None
+    distill_weight: float = 0.5  # the student's loss: (1 - w) * labels + w * (teacher's tags + hidden states)
 
 
 def label_set_of(documents: Sequence[LabelledDocument]) -> list[str]:
@@ -242,7 +245,11 @@ def resolve_start(options: FinetuneOptions, config) -> tuple[FinetuneOptions, li
     if tags is not None and not options.new_head and scheme != model_scheme:
         raise UsageError(f"--scheme {scheme} differs from {options.model}'s ({model_scheme}): keep its scheme, or "
                          "start a head for the data's labels with --new-head")
-    continuing = tags is not None and not options.new_head
+    if options.student_layers and (tags is None or options.new_head):
+        raise UsageError(f"--student-layers: {options.model} has no trained head to teach with; a student learns "
+                         "from a finetuned model folder (e.g. --model invoice)")
+    # A student is a new model learning the teacher's data: no replay, repeat or pull as when continuing a model
+    continuing = tags is not None and not options.new_head and not options.student_layers
     recipe = recorded_recipe(config) if continuing else None
     if options.replay_synth and recipe is None:
         why = "has no trained head to keep" if tags is None else f"records no synthetic recipe ({REPLAY_KEY})"
@@ -258,7 +265,7 @@ def resolve_start(options: FinetuneOptions, config) -> tuple[FinetuneOptions, li
         replay_synth=replay_synth,
         repeat=options.repeat or (CONTINUE_REPEAT if replaying else 1),
         pull=options.pull if options.pull is not None else (CONTINUE_PULL if continuing else 0.0))
-    return resolved, (tags if continuing else None)
+    return resolved, (tags if continuing or options.student_layers else None)
 
 
 def build_model(name_or_folder: str, labels: list[str], overrides: dict[str, Any], kept: int | None = None):
@@ -359,6 +366,8 @@ def finetune(options: FinetuneOptions, *, on_step: Callable | None = None, on_ep
 
     torch.manual_seed(options.seed)  # the fresh layout and classifier weights are part of "same seed, same model"
     model = build_model(options.model, labels, options.model_overrides, kept=plan.kept)
+    if options.student_layers:
+        model = _student(model, options, plan, note)
     model.layout.checkpoint_layers = options.gradient_checkpointing
     write_settings(model.config, {WINDOW_TOKENS_KEY: options.max_tokens, SCHEME_KEY: options.scheme,
                                   STRIDE_KEY: options.stride, CROSS_PAGES_KEY: options.cross_pages})
@@ -442,6 +451,24 @@ def finetune(options: FinetuneOptions, *, on_step: Callable | None = None, on_ep
         record["calibration"] = _calibrate_final(final, tokenizer, eval_docs)
     write_bytes_atomic(final / "training.json", json.dumps(record, indent=2, default=str).encode("utf-8"))
     return record
+
+
+def _student(teacher, options: FinetuneOptions, plan, note: Callable[[str], None]):
+    """``options.student_layers`` of ``teacher``'s layers, with ``teacher`` attached to teach it."""
+    from docextract.modeling.student import kept_layers, student_of
+
+    if plan.added:
+        raise UsageError(f"--student-layers: the data has labels {options.model} has no tags for "
+                         f"({', '.join(plan.added)}); a teacher can only teach the tags it has")
+    depth = teacher.config.num_hidden_layers
+    if not 1 <= options.student_layers < depth:
+        raise UsageError(f"--student-layers must be below {options.model}'s {depth} layers, got {options.student_layers}")
+    student = student_of(teacher, options.student_layers)
+    student.attach_teacher(teacher, options.distill_weight)
+    note(f"student: {options.student_layers} of {depth} layers (teacher layers "
+         f"{', '.join(map(str, kept_layers(depth, options.student_layers)))}), taught by {options.model} "
+         f"at weight {options.distill_weight}")
+    return student
 
 
 def _fitted_for_other_weights(name_or_folder: str) -> list[str]:
