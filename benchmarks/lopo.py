@@ -171,20 +171,29 @@ def _reading_key() -> str:
     return digest.hexdigest()[:16]
 
 
-def tagged_document(record: dict, model_dir: Path, cache: Path | None, options):
-    """(document, model, tagged words) of one held-out record: read and laid out as `run` does, tagged by the
-    model (cached by record and model weights)."""
-    from docextract.pipeline import load_model, read_and_analyze, tag_document
-
+def _cached_path(record: dict, model_dir: Path, cache: Path | None) -> Path | None:
     compute = os.environ.get("DOCEXTRACT_COMPUTE")  # another arithmetic tags anew (absent: the folder's own)
     key = hashlib.sha256(f"{record['id']}:{_weights_key(model_dir)}:{_reading_key()}{':' + compute if compute else ''}"
                          .encode()).hexdigest()[:24]
-    path = None if cache is None else cache / f"{key}.pkl"
+    return None if cache is None else cache / f"{key}.pkl"
+
+
+def tagged_document(record: dict, model_dir: Path, cache: Path | None, options, read_by: tuple | None = None):
+    """(document, model, tagged words) of one held-out record: read and laid out as `run` does, tagged by the
+    model (cached by record and model weights). ``read_by``: (model folder, cache) of another model whose cached
+    reading of the record may serve (a fold model's, for its student: OCR is most of a scan's time)."""
+    from docextract.pipeline import load_model, read_and_analyze, tag_document
+
+    path = _cached_path(record, model_dir, cache)
     if path is not None and path.is_file():
         doc, tagged = pickle.loads(path.read_bytes())
         model, _ = load_model(str(model_dir))
         return doc, model, tagged
-    doc, _ = read_and_analyze(record["source"], options)
+    other = _cached_path(record, *read_by) if read_by else None
+    if other is not None and other.is_file():
+        doc, _ = pickle.loads(other.read_bytes())
+    else:
+        doc, _ = read_and_analyze(record["source"], options)
     _, _, model, tagged = tag_document(doc, options)
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -194,14 +203,16 @@ def tagged_document(record: dict, model_dir: Path, cache: Path | None, options):
     return doc, model, tagged
 
 
-def tag_fold(records: list[dict], model_dir: Path, cache: Path | None, lang: str = "eng") -> list[tuple]:
-    """(record, document, model, tagged words) of every held-out record (``lang``: Tesseract's, for scans)."""
+def tag_fold(records: list[dict], model_dir: Path, cache: Path | None, lang: str = "eng",
+             read_by: tuple | None = None) -> list[tuple]:
+    """(record, document, model, tagged words) of every held-out record (``lang``: Tesseract's, for scans;
+    ``read_by``: see :func:`tagged_document`)."""
     from docextract.pipeline import RunOptions
 
     options = RunOptions(model=str(model_dir), ignore_embedded=True, lang=lang)
     out = []
     for n, record in enumerate(records, 1):
-        out.append((record, *tagged_document(record, model_dir, cache, options)))
+        out.append((record, *tagged_document(record, model_dir, cache, options, read_by)))
         print(f"\r{n}/{len(records)}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     return out
@@ -278,6 +289,15 @@ def cache_name(args, model_dir: Path) -> str:
     return "fold" if args.fold_model == FOLD_MODEL else "fold-" + Path(args.fold_model).parts[0]
 
 
+def fold_reading(args, fold: str, cache: Path | None) -> tuple | None:
+    """For a fold's student (``--fold-model``): the fold model's cached readings, in the cache folder that
+    ``cache`` stands beside with the student's name swapped for the fold model's."""
+    if args.model or args.fold_model == FOLD_MODEL or cache is None:
+        return None
+    own = cache_name(args, Path(args.fold_model))
+    return Path(args.work) / fold / FOLD_MODEL, cache.parent / cache.name.replace(own, "fold", 1)
+
+
 def tagged_folds(args, work: Path, plan: dict) -> tuple[dict[str, list[tuple]], dict[str, Path]]:
     """Every fold's held-out records with their document, model and tags (cached)."""
     tagged: dict[str, list[tuple]] = {}
@@ -290,7 +310,7 @@ def tagged_folds(args, work: Path, plan: dict) -> tuple[dict[str, list[tuple]], 
         records = [r for r in _read(work / fold / "test.jsonl") if r.get("fields")]
         cache = None if args.no_cache else work / fold / "tags" / cache_name(args, model_dir)
         print(f"{fold}: {len(records)} documents", file=sys.stderr)
-        tagged[fold], models[fold] = tag_fold(records, model_dir, cache), model_dir
+        tagged[fold], models[fold] = tag_fold(records, model_dir, cache, read_by=fold_reading(args, fold, cache)), model_dir
     return tagged, models
 
 
@@ -335,7 +355,7 @@ def tagged_scans(args, work: Path, models: dict[str, Path]) -> dict[str, list[tu
         lang = "" if args.scan_lang == SCAN_LANG else "-" + args.scan_lang
         cache = None if args.no_cache else work / fold / "tags" / (cache_name(args, model_dir) + "-scans" + lang)
         print(f"{fold}: {path.name}", file=sys.stderr)
-        out[fold] = tag_fold(_read(path), model_dir, cache, args.scan_lang)
+        out[fold] = tag_fold(_read(path), model_dir, cache, args.scan_lang, fold_reading(args, fold, cache))
     return out
 
 
@@ -377,7 +397,7 @@ def extra_tagged(args, tagged: dict[str, list[tuple]]) -> dict[str, list[tuple]]
         model_dir = fold_model(args, fold)
         cache = Path(args.work) / fold / "tags" / ("extra-" + cache_name(args, model_dir))
         print(f"{fold}: tagging {len(records)} documents of other producers", file=sys.stderr)
-        out[fold] = tag_fold(records, model_dir, cache)
+        out[fold] = tag_fold(records, model_dir, cache, read_by=fold_reading(args, fold, cache))
     return out
 
 
