@@ -21,7 +21,7 @@ invoice2data is a benchmark dependency, never a product one: ``pip install 'doce
 ``pdftotext`` binary: apt-get install poppler-utils). Pages are counted with pypdfium2 (images: 1 page).
 
     PYTHONPATH=$PWD .venv/bin/python benchmarks/peer_speed.py [--digital-pages 100] [--scans 6] [--repeats 3] \
-        [--sets digital,real,one,scans]
+        [--sets digital,real,one,scans] [--model invoice-fast]
 
 Writes benchmarks/results/peer_speed.json.
 """
@@ -145,7 +145,11 @@ def docextract_folder(folder: Path, out: Path, pdf_text: str | None, workers: in
         ["--workers", str(workers)] if workers else []) + (["--pdf-text", pdf_text] if pdf_text else [])
 
 
-def with_baseline(commands: dict, baseline: list[str] | None) -> dict:
+def with_baseline(commands: dict, baseline: list[str] | None, other_model: str | None = None) -> dict:
+    """``commands`` with the other install's run first (``baseline``) and ``docextract``'s run with ``--model
+    OTHER_MODEL`` after it (e.g. a student of the default model), where given."""
+    if other_model is not None:
+        commands = {**commands, f"docextract --model {other_model}": [*commands["docextract"], "--model", other_model]}
     return commands if baseline is None else {"docextract baseline": baseline, **commands}
 
 
@@ -164,6 +168,9 @@ def main() -> None:
     parser.add_argument("--baseline", type=Path, default=None, metavar="BIN",
                         help="the bin folder of another docextract install (e.g. the previous release's venv): its "
                              "`docextract run` joins the digital, real and one sets as 'docextract baseline'")
+    parser.add_argument("--model", default=None, metavar="MODEL",
+                        help="also time `docextract run ... --model MODEL` in the digital, real and one sets (e.g. "
+                             "invoice-fast, the default model's student)")
     parser.add_argument("--output", type=Path, default=RESULTS)
     args = parser.parse_args()
     if shutil.which("pdftotext") is None or not (BIN / "invoice2data").exists():
@@ -175,6 +182,8 @@ def main() -> None:
               "sets": {}}
     # the default model's ONNX graph is built once per machine (modeling/onnx_runtime.py): not a cost to time
     timed([str(BIN / "docextract"), "run", str(REPO / "examples" / "invoice.pdf")])
+    if args.model:
+        timed([str(BIN / "docextract"), "run", str(REPO / "examples" / "invoice.pdf"), "--model", args.model])
     with tempfile.TemporaryDirectory(prefix="peer_speed_") as tmp:
         tmp = Path(tmp)
         out = tmp / "out"
@@ -188,7 +197,7 @@ def main() -> None:
                 "docextract --pdf-text auto": docextract_folder(tmp / "digital", out, "auto", args.workers),
                 "docextract, torch float32": (docextract_folder(tmp / "digital", out, "pdfplumber", args.workers), TORCH),
                 "invoice2data": invoice2data(digital, tmp / "i2d", "pdftotext"),
-            }, args.baseline and docextract_folder(tmp / "digital", out, None, args.workers, args.baseline)),
+            }, args.baseline and docextract_folder(tmp / "digital", out, None, args.workers, args.baseline), args.model),
                 args.repeats, pages, before=clear)
             report["sets"]["digital"]["files"] = len(digital)
             print("digital", json.dumps(report["sets"]["digital"]), flush=True)
@@ -206,7 +215,8 @@ def main() -> None:
                 "docextract, torch float32": (
                     docextract_folder(folder, out, "pdfplumber", args.workers) + ["--follow-symlinks"], TORCH),
                 "invoice2data": invoice2data(real, tmp / "i2d", "pdftotext"),
-            }, args.baseline and docextract_folder(folder, out, None, args.workers, args.baseline) + ["--follow-symlinks"]),
+            }, args.baseline and docextract_folder(folder, out, None, args.workers, args.baseline) + ["--follow-symlinks"],
+                args.model),
                 args.repeats, pages, before=clear)
             report["sets"]["real"].update(files=len(real), source=str(args.real))
             print("real", json.dumps(report["sets"]["real"]), flush=True)
@@ -218,7 +228,7 @@ def main() -> None:
                 "docextract, torch float32": ([str(BIN / "docextract"), "run", str(one)], TORCH),
                 "invoice2data": [str(BIN / "invoice2data"), "-i", "pdftotext", "-f", "json", "-o", str(tmp / "i2d"),
                                  str(one)],
-            }, args.baseline and [str(args.baseline / "docextract"), "run", str(one)]), max(args.repeats, 5), 1)
+            }, args.baseline and [str(args.baseline / "docextract"), "run", str(one)], args.model), max(args.repeats, 5), 1)
             print("one", json.dumps(report["sets"]["one"]), flush=True)
         if "scans" in sets:
             scans = generate(tmp / "scans", 0, scan=True, count=args.scans)

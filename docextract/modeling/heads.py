@@ -13,7 +13,7 @@ from transformers.modeling_outputs import ModelOutput, TokenClassifierOutput
 from docextract.modeling.batching import IGNORE_INDEX
 from docextract.modeling.config import LayoutConfig
 from docextract.modeling.encoder import LayoutEncoder, LayoutPreTrainedModel
-from docextract.modeling.student import hidden_loss, teaching_loss
+from docextract.modeling.student import loss_against_teacher
 
 
 
@@ -39,7 +39,7 @@ class LayoutForTokenClassification(LayoutPreTrainedModel):
                 labels=None, open_tags=None, **kwargs) -> TokenClassifierOutput:
         teacher, weight = self.__dict__.get("_teacher") or (None, 0.0)
         teaching = teacher is not None and labels is not None and self.training
-        layers: list[torch.Tensor] | None = [] if teaching else None
+        layers: list[torch.Tensor] = []  # every layer's output, kept while a teacher teaches
         if teaching:
             hidden = self.layout.encode(input_ids, attention_mask, bbox, page_ids, position_ids,
                                         layer_outputs=layers)
@@ -53,23 +53,9 @@ class LayoutForTokenClassification(LayoutPreTrainedModel):
             loss = F.cross_entropy(logits.view(-1, self.num_labels), labels.view(-1), ignore_index=IGNORE_INDEX,
                                    weight=self._tag_weights(logits))
         if teaching:
-            loss = (1.0 - weight) * loss + weight * self._taught_loss(
-                teacher, logits, layers, input_ids, attention_mask, bbox, page_ids, position_ids, labels)
+            loss = (1.0 - weight) * loss + weight * loss_against_teacher(
+                teacher, logits, layers, labels, input_ids, attention_mask, bbox, page_ids, position_ids)
         return TokenClassifierOutput(loss=loss, logits=logits)
-
-    @staticmethod
-    def _taught_loss(teacher, logits, layers, input_ids, attention_mask, bbox, page_ids, position_ids,
-                     labels) -> torch.Tensor:
-        if next(teacher.parameters()).device != input_ids.device:
-            teacher.to(input_ids.device)
-        if attention_mask is None:
-            attention_mask = torch.ones_like(input_ids)
-        teacher_layers: list[torch.Tensor] = []
-        with torch.no_grad():
-            teacher_hidden = teacher.layout.encode(input_ids, attention_mask, bbox, page_ids, position_ids,
-                                                   layer_outputs=teacher_layers)
-            teacher_logits = teacher.classifier(teacher_hidden)
-        return teaching_loss(logits, teacher_logits, labels) + hidden_loss(layers, teacher_layers, attention_mask)
 
     def _tag_weights(self, logits: torch.Tensor) -> torch.Tensor | None:
         """``(L,)`` loss weights: 1 for tag 0 (O), ``config.entity_loss_weight`` for entity tags. On long

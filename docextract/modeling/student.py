@@ -68,3 +68,20 @@ def hidden_loss(student_layers: list[torch.Tensor], teacher_layers: list[torch.T
     matched = matched_layers(len(teacher_layers), len(student_layers))
     loss, _ = layer_matching_loss(student_layers, [teacher_layers[i] for i in matched], attention_mask)
     return loss
+
+
+def loss_against_teacher(teacher, logits: torch.Tensor, layers: list[torch.Tensor], labels: torch.Tensor,
+                         input_ids: torch.Tensor, attention_mask: torch.Tensor | None, bbox: torch.Tensor | None,
+                         page_ids: torch.Tensor | None, position_ids: torch.Tensor | None) -> torch.Tensor:
+    """The student's loss against the frozen ``teacher`` on the same inputs: the tag distributions plus the hidden
+    states (``logits`` and every student layer's output ``layers``, from the student's forward)."""
+    if next(teacher.parameters()).device != input_ids.device:
+        teacher.to(input_ids.device)
+    if attention_mask is None:
+        attention_mask = torch.ones_like(input_ids)
+    teacher_layers: list[torch.Tensor] = []
+    with torch.no_grad():
+        hidden = teacher.layout.encode(input_ids, attention_mask, bbox, page_ids, position_ids,
+                                       layer_outputs=teacher_layers)
+        teacher_logits = teacher.classifier(hidden)
+    return teaching_loss(logits, teacher_logits, labels) + hidden_loss(layers, teacher_layers, attention_mask)
