@@ -525,11 +525,13 @@ def calibrate(args) -> None:
     print(json.dumps({"held_out_producers": held_out, "held_out_total": out["held_out_total"]}, indent=1))
     if args.into:
         from docextract.evaluation.calibration import write_model_config
+        from docextract.modeling.model_folder import POLICY_DROPPED_KEY
 
         updates = {FIELD_CALIBRATION_KEY: calibration.to_config(), REVIEW_POLICY_KEY: policy.to_config()}
         if final is not None:
             updates[SCORER_KEY] = final.to_config()
-        write_model_config(Path(args.into), updates)
+        # fitted for the model's own weights: a finetune's note that it dropped its starting model's policy goes
+        write_model_config(Path(args.into), updates, remove=(POLICY_DROPPED_KEY,))
         print(f"written into {args.into}/config.json: {', '.join(updates)}", file=sys.stderr)
 
 

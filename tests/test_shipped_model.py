@@ -1,10 +1,11 @@
 """The shipped default model loads from models/invoice (safetensors, within the size budget) and extracts
-the fields of the example invoice the README's first command runs on."""
+the fields of the example invoice the README's first command runs on; so does its student, models/invoice-fast."""
 
 import json
 from pathlib import Path
 
 import jsonschema
+import pytest
 
 from docextract.extraction.output import load_schema
 from docextract.modeling.store import models_dir
@@ -28,9 +29,11 @@ def test_shipped_models_fit_the_size_budget_and_are_safetensors_only():
     assert total < ALL_MODELS_BUDGET_MB * 2**20
 
 
-def test_default_model_extracts_the_example_invoice():
-    """The README's first command: the fields must equal the invoice's true values (known by construction)."""
-    out = extract_file(str(REPO / "examples" / "invoice.pdf"), RunOptions(model="invoice"))
+@pytest.mark.parametrize("model", ["invoice", "invoice-fast"])
+def test_default_model_extracts_the_example_invoice(model):
+    """The README's first command (and the same with the default's student): the fields must equal the invoice's
+    true values (known by construction)."""
+    out = extract_file(str(REPO / "examples" / "invoice.pdf"), RunOptions(model=model))
     jsonschema.validate(out, load_schema())
     truth = json.loads((REPO / "examples" / "invoice.pdf.truth.json").read_text())["fields"]
     fields = out["documents"][0]["fields"]
