@@ -289,13 +289,14 @@ def cache_name(args, model_dir: Path) -> str:
     return "fold" if args.fold_model == FOLD_MODEL else "fold-" + Path(args.fold_model).parts[0]
 
 
-def fold_reading(args, fold: str, cache: Path | None) -> tuple | None:
-    """For a fold's student (``--fold-model``): the fold model's cached readings, in the cache folder that
-    ``cache`` stands beside with the student's name swapped for the fold model's."""
-    if args.model or args.fold_model == FOLD_MODEL or cache is None:
-        return None
-    own = cache_name(args, Path(args.fold_model))
-    return Path(args.work) / fold / FOLD_MODEL, cache.parent / cache.name.replace(own, "fold", 1)
+def tag_caches(args, fold: str, model_dir: Path, prefix: str = "", suffix: str = "") -> tuple[Path, tuple | None]:
+    """The tag cache of ``model_dir`` on ``fold`` (``prefix + cache_name + suffix`` under WORK/FOLD/tags), and for a
+    fold's student (``--fold-model``) the fold model with its cache of the same records, whose readings serve."""
+    tags = Path(args.work) / fold / "tags"
+    cache = tags / f"{prefix}{cache_name(args, model_dir)}{suffix}"
+    if args.model or args.fold_model == FOLD_MODEL:
+        return cache, None
+    return cache, (Path(args.work) / fold / FOLD_MODEL, tags / f"{prefix}fold{suffix}")
 
 
 def tagged_folds(args, work: Path, plan: dict) -> tuple[dict[str, list[tuple]], dict[str, Path]]:
@@ -308,9 +309,10 @@ def tagged_folds(args, work: Path, plan: dict) -> tuple[dict[str, list[tuple]], 
             print(f"{fold}: no model yet ({model_dir})", file=sys.stderr)
             continue
         records = [r for r in _read(work / fold / "test.jsonl") if r.get("fields")]
-        cache = None if args.no_cache else work / fold / "tags" / cache_name(args, model_dir)
+        cache, read_by = (None, None) if args.no_cache else tag_caches(args, fold, model_dir)
         print(f"{fold}: {len(records)} documents", file=sys.stderr)
-        tagged[fold], models[fold] = tag_fold(records, model_dir, cache, read_by=fold_reading(args, fold, cache)), model_dir
+        tagged[fold] = tag_fold(records, model_dir, cache, read_by=read_by)
+        models[fold] = model_dir
     return tagged, models
 
 
@@ -353,9 +355,9 @@ def tagged_scans(args, work: Path, models: dict[str, Path]) -> dict[str, list[tu
             sys.exit(f"{path}: no scans yet (run `lopo.py scans --work {work}` first)")
         # the tags of another OCR language are cached apart (the default's under the folder's plain name)
         lang = "" if args.scan_lang == SCAN_LANG else "-" + args.scan_lang
-        cache = None if args.no_cache else work / fold / "tags" / (cache_name(args, model_dir) + "-scans" + lang)
+        cache, read_by = (None, None) if args.no_cache else tag_caches(args, fold, model_dir, suffix="-scans" + lang)
         print(f"{fold}: {path.name}", file=sys.stderr)
-        out[fold] = tag_fold(_read(path), model_dir, cache, args.scan_lang, fold_reading(args, fold, cache))
+        out[fold] = tag_fold(_read(path), model_dir, cache, args.scan_lang, read_by)
     return out
 
 
@@ -395,9 +397,9 @@ def extra_tagged(args, tagged: dict[str, list[tuple]]) -> dict[str, list[tuple]]
     out = {}
     for fold in tagged:
         model_dir = fold_model(args, fold)
-        cache = Path(args.work) / fold / "tags" / ("extra-" + cache_name(args, model_dir))
+        cache, read_by = tag_caches(args, fold, model_dir, prefix="extra-")
         print(f"{fold}: tagging {len(records)} documents of other producers", file=sys.stderr)
-        out[fold] = tag_fold(records, model_dir, cache, read_by=fold_reading(args, fold, cache))
+        out[fold] = tag_fold(records, model_dir, cache, read_by=read_by)
     return out
 
 

@@ -145,7 +145,7 @@ def docextract_folder(folder: Path, out: Path, pdf_text: str | None, workers: in
         ["--workers", str(workers)] if workers else []) + (["--pdf-text", pdf_text] if pdf_text else [])
 
 
-def with_baseline(commands: dict, baseline: list[str] | None, other_model: str | None = None) -> dict:
+def with_other_runs(commands: dict, baseline: list[str] | None, other_model: str | None = None) -> dict:
     """``commands`` with the other install's run first (``baseline``) and ``docextract``'s run with ``--model
     OTHER_MODEL`` after it (e.g. a student of the default model), where given."""
     if other_model is not None:
@@ -192,7 +192,7 @@ def main() -> None:
             digital = generate(tmp / "digital", args.digital_pages, scan=False)
         if "digital" in sets:
             pages = sum(count_pages(f) for f in digital)
-            report["sets"]["digital"] = compare(with_baseline({
+            report["sets"]["digital"] = compare(with_other_runs({
                 "docextract": docextract_folder(tmp / "digital", out, "pdfplumber", args.workers),
                 "docextract --pdf-text auto": docextract_folder(tmp / "digital", out, "auto", args.workers),
                 "docextract, torch float32": (docextract_folder(tmp / "digital", out, "pdfplumber", args.workers), TORCH),
@@ -209,7 +209,7 @@ def main() -> None:
                 (folder / f"{index:03d}_{path.name}").symlink_to(path)
             pages = sum(count_pages(f) for f in real)
             command = docextract_folder(folder, out, "pdfplumber", args.workers) + ["--follow-symlinks"]
-            report["sets"]["real"] = compare(with_baseline({
+            report["sets"]["real"] = compare(with_other_runs({
                 "docextract": command,
                 "docextract --pdf-text auto": docextract_folder(folder, out, "auto", args.workers) + ["--follow-symlinks"],
                 "docextract, torch float32": (
@@ -222,7 +222,7 @@ def main() -> None:
             print("real", json.dumps(report["sets"]["real"]), flush=True)
         if "one" in sets:
             one = next(f for f in digital if count_pages(f) == 1)
-            report["sets"]["one"] = compare(with_baseline({
+            report["sets"]["one"] = compare(with_other_runs({
                 "docextract": [str(BIN / "docextract"), "run", str(one)],
                 "docextract --pdf-text auto": [str(BIN / "docextract"), "run", str(one), "--pdf-text", "auto"],
                 "docextract, torch float32": ([str(BIN / "docextract"), "run", str(one)], TORCH),
