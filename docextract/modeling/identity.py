@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+from functools import lru_cache
 from pathlib import Path
 
 from docextract.files import file_sha256, json_bytes
@@ -28,6 +30,17 @@ def model_identity(folder: str | Path) -> dict[str, str]:
 
 
 def _settings_hash(config: str) -> str:
+    try:
+        info = os.stat(config)
+    except OSError:
+        return "unknown"
+    return _settings_hash_of_version(config, (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns))
+
+
+# One hash per version of the file: `run` names the model in every output, and parsing and re-serialising a
+# shipped config.json (its scorer and calibration coefficients) took several milliseconds a file.
+@lru_cache(maxsize=64)
+def _settings_hash_of_version(config: str, version: tuple) -> str:
     try:
         settings = json.loads(Path(config).read_text(encoding="utf-8"))
     except (OSError, ValueError):

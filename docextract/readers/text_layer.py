@@ -13,6 +13,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 
+from pdfminer.layout import LTChar, LTContainer
 from pdfplumber.utils import extract_words
 
 from docextract.document import Box, Word
@@ -149,7 +150,39 @@ def page_words(page) -> TextLayer:
     sideways or upside down there (content drawn turned, or a ``/Rotate`` that turns upright content),
     the characters are turned first so that words group in reading order and boxes are upright.
     """
-    return chars_to_words(page.chars, float(page.width), float(page.height))
+    return chars_to_words(page_chars(page), float(page.width), float(page.height))
+
+
+def page_chars(page) -> list[dict]:
+    """The characters of a pdfplumber page as ``page.chars`` gives them, with only the keys word grouping reads.
+
+    ``page.chars`` turns every object pdfminer laid out (characters, and every line, rectangle and curve with
+    its path) into a dict of all its attributes, each resolved through the PDF's object references: about
+    half the time of reading a digital page, for keys nothing here reads. This walks pdfminer's layout as
+    pdfplumber does (into figures; annotations are not characters) and computes the keys words need the way
+    pdfplumber's ``Page.process_object`` does (0.11), so the values are the same floats
+    (tests/readers/test_text_layer.py compares them on real PDFs).
+    """
+    if page.pdf.unicode_norm is not None:  # pdfplumber normalises text when asked; docextract never asks
+        return page.chars
+    height, doctop = page.height, page.initial_doctop
+    mb_x0, mb_top = page.mediabox[:2]
+    chars = []
+    for obj in _layout_chars(page.layout._objs):
+        x0, x1 = (obj.x0, obj.x1) if mb_x0 == 0 else (obj.x0 + mb_x0, obj.x1 + mb_x0)
+        top = (height - obj.y1) + mb_top
+        chars.append({"text": obj.get_text(), "x0": x0, "x1": x1, "top": top, "bottom": (height - obj.y0) + mb_top,
+                      "doctop": doctop + top, "upright": obj.upright, "size": obj.size, "matrix": obj.matrix,
+                      "height": obj.height, "width": obj.width})
+    return chars
+
+
+def _layout_chars(objects):
+    for obj in objects:
+        if isinstance(obj, LTChar):
+            yield obj
+        elif isinstance(obj, LTContainer):
+            yield from _layout_chars(obj._objs)
 
 
 def chars_to_words(chars: list[dict], width: float, height: float) -> TextLayer:
