@@ -35,7 +35,7 @@ from docextract.extraction.candidates import (
     with_party_sides,
 )
 from docextract.extraction.entities import Entity
-from docextract.extraction.key_context import LineIndex
+from docextract.extraction.key_context import line_index
 from docextract.modeling.model_folder import SCORER_KEY  # noqa: F401  (named here too: the candidate fit writes it)
 
 # A candidate under this probability never becomes a field by the scorer: the tagger's reading stays.
@@ -86,7 +86,7 @@ class CandidateScorer:
 def document_context(doc: Document, entities: Sequence[Entity],
                      probabilities: Mapping[WordRef, Mapping[str, float]], locale: str, year: int | None
                      ) -> DocumentContext:
-    index = LineIndex(doc)
+    index = line_index(doc)
     return DocumentContext(doc, index, probabilities, entities, with_party_sides(doc, generate(doc, index, locale, year)))
 
 

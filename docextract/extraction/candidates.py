@@ -33,6 +33,7 @@ from docextract.extraction.evidence import logit, odd_shape
 from docextract.extraction.field_keywords import FIELD_KEYWORDS, key_tokens
 from docextract.extraction.identifiers import has_vat_module, spaced_vat_length
 from docextract.extraction.key_context import KeyHit, LineIndex, is_title_word, key_above, key_left
+from docextract.extraction.per_document import per_document
 from docextract.extraction.normalize import MONTH_NUMBERS, identifier_text, parse_date, parse_number
 from docextract.extraction.party_blocks import block_extents, side_at
 
@@ -130,6 +131,7 @@ def _flat(pieces) -> tuple[WordRef, ...]:
     return tuple(ref for piece in pieces for ref in piece)
 
 
+@per_document  # the key rule, the document type and the candidate scorer each ask; the lists are never changed
 def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> dict[str, list[Candidate]]:
     """Every identifier, date and amount the document prints, in reading order per kind. A date is the longest run
     of at most :data:`MAX_DATE_WORDS` words of one line that parses; an amount one word, or two when a currency

@@ -27,7 +27,7 @@ from docextract.document import Document
 from docextract.extraction.candidates import KEY_LABELS, generate
 from docextract.extraction.entities import document_date_year, document_locale
 from docextract.extraction.field_keywords import key_tokens
-from docextract.extraction.key_context import LineIndex, key_left
+from docextract.extraction.key_context import key_left, line_index
 
 TYPES = ("invoice", "credit_note", "receipt", "contract", "other")
 INVOICE_TYPES = ("invoice", "credit_note", "receipt")
@@ -93,7 +93,7 @@ def _titles(doc: Document, phrases: Iterable[str]) -> set[str]:
 
 def keyed_fields(doc: Document) -> set[str]:
     """The invoice fields that a whole key names right before a value of their type, anywhere in the document."""
-    index = LineIndex(doc)
+    index = line_index(doc)
     candidates = generate(doc, index, document_locale(doc), document_date_year(doc))
     kinds = {"identifier": {"invoice_number", "purchase_order"}, "date": {"invoice_date", "due_date"},
              "amount": set(AMOUNT_KEY_FIELDS)}
@@ -133,7 +133,7 @@ def document_type(doc: Document) -> DocumentType:
     if invoice_like:
         reasons = (f"title: {', '.join(sorted(invoice_titles))}",) if invoice_titles else ()
         return DocumentType("invoice", (*reasons, keyed), signals)
-    amounts = len(generate(doc, LineIndex(doc), "en_US", None)["amount"]) if words <= MAX_RECEIPT_WORDS else 0
+    amounts = len(generate(doc, line_index(doc), "en_US", None)["amount"]) if words <= MAX_RECEIPT_WORDS else 0
     receipt_like = (amount_keys and (receipt_words or invoice_titles)
                     or len(receipt_words) >= MIN_RECEIPT_WORDS and amounts >= MIN_RECEIPT_AMOUNTS)
     if receipt_like and words <= MAX_RECEIPT_WORDS and not keys & {"invoice_number", "due_date", "iban"}:

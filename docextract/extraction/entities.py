@@ -20,6 +20,7 @@ from docextract.extraction.identifiers import (
 )
 from docextract.extraction.locales import document_year, guess_locale, locale_evidence
 from docextract.extraction.normalize import identifier_text, parse_amount, parse_currency, parse_date, parse_number
+from docextract.extraction.per_document import per_document
 from docextract.vocabulary import split_tag  # noqa: F401  (where it has always been)
 
 # Field type by label name; every label not listed is a plain string.
@@ -263,10 +264,12 @@ def _regions(doc: Document, entity: Entity) -> list[dict[str, Any]]:
 DOCUMENT_TEXT_WORDS = 2000  # the first words in reading order: enough evidence, bounded work on long documents
 
 
+@per_document
 def _document_text(doc: Document) -> str:
     return " ".join(doc.word(r).text for r in doc.ordered_words()[:DOCUMENT_TEXT_WORDS])
 
 
+@per_document
 def document_locale(doc: Document) -> str:
     """The locale the document is written in (:func:`docextract.extraction.locales.guess_locale`)."""
     return guess_locale(_document_text(doc))
@@ -277,6 +280,7 @@ def document_printed_currency(doc: Document) -> str | None:
     return locale_evidence(_document_text(doc)).currency
 
 
+@per_document
 def document_date_year(doc: Document) -> int | None:
     """The year of the dates the document prints in full: the year of a date printed without one."""
     return document_year(_document_text(doc))

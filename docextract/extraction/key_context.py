@@ -22,6 +22,7 @@ from typing import Sequence
 from docextract.document import Box, Document, Line, WordRef
 from docextract.extraction.field_keywords import closing_keys, is_legal_form, key_tokens, trim_context
 from docextract.extraction.normalize import MONTH_NUMBERS
+from docextract.extraction.per_document import per_document
 
 MAX_KEY_WORDS = 6  # a key is a short label, not a sentence
 # A gap between two words of one line wider than this many line heights separates two cells: a key after it is whole.
@@ -50,10 +51,29 @@ class LineIndex:
             for li, line in enumerate(page.lines):
                 for position, w in enumerate(line.word_indices):
                     self.line_of[WordRef(p, w)] = (li, position)
+        self._left_on_row: dict[WordRef, Line | None] = {}
 
     def line(self, ref: WordRef) -> Line | None:
         where = self.line_of.get(ref)
         return None if where is None else self.doc.pages[ref.page_index].lines[where[0]]
+
+    def line_left_on_row(self, ref: WordRef) -> Line | None:
+        """The nearest line left of ``ref``'s on its row (a key column's cell), or None: the lines that end before
+        the word starts and share most of its height, the one that ends last. Asked for the same word by every
+        field's key lookup, so it is answered once."""
+        if ref not in self._left_on_row:
+            page = self.doc.pages[ref.page_index]
+            line, box = self.line(ref), self.doc.word(ref).box
+            row = [other for other in page.lines if other is not line and other.box.x1 <= box.x0 + 1
+                   and other.box.vertical_overlap(box) > 0.5 * min(other.box.height, box.height)]
+            self._left_on_row[ref] = max(row, key=lambda other: other.box.x1) if row else None
+        return self._left_on_row[ref]
+
+
+@per_document
+def line_index(doc: Document) -> LineIndex:
+    """The document's :class:`LineIndex`, built once however many steps ask for it."""
+    return LineIndex(doc)
 
 
 def is_separator(text: str) -> bool:
@@ -161,11 +181,10 @@ def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] 
     # nothing but values before it on its line ("01/01/24 - 01/31/24" beside "Billing Period:" in a key column):
     # the key is the row's, left of the line
     if all(_is_value_word(doc.word(r).text) for r in left):
-        row = [other for other in page.lines if other is not line and other.box.x1 <= value_box.x0 + 1
-               and other.box.vertical_overlap(value_box) > 0.5 * min(other.box.height, value_box.height)]
-        if not row:
+        beside = index.line_left_on_row(first)
+        if beside is None:
             return None
-        left = [WordRef(first.page_index, w) for w in max(row, key=lambda other: other.box.x1).word_indices]
+        left = [WordRef(first.page_index, w) for w in beside.word_indices]
         while left and is_separator(doc.word(left[-1]).text):
             left.pop()
     hit = whole_key(doc, left, labels)

@@ -37,7 +37,7 @@ from docextract.extraction.entities import FIELD_TYPES, Entity
 from docextract.extraction.evidence import PARTY_NAME_LABELS, odd_shape
 from docextract.extraction.field_keywords import closing_keys, is_legal_form, key_tokens, trim_context
 from docextract.extraction.identifiers import check_iban
-from docextract.extraction.key_context import (LineIndex, cell_around, is_separator, key_above, key_left, line_of,
+from docextract.extraction.key_context import (cell_around, is_separator, key_above, key_left, line_index, line_of,
                                               line_right_of)
 from docextract.extraction.normalize import parse_date, parse_number
 from docextract.extraction.party_blocks import ADDRESS_OF_SIDE, is_postcode_line, party_fields, window_envelope_fields
@@ -289,7 +289,7 @@ def _keyed_candidates(doc: Document, wanted: Sequence[str], locale: str, year: i
     field of its type) stands before: left of it on its row, or, for dates and identifiers, over it in its column
     (an amount under a "Total" column header is a line item's). Values with a key on their row first, then in
     reading order; an IBAN is read as a whole run of groups after "IBAN:"."""
-    index = LineIndex(doc)
+    index = line_index(doc)
     candidates = generate(doc, index, locale, year)
     kinds = {label: CANDIDATE_KINDS[label] for label in wanted if label in CANDIDATE_KINDS}
     rows, columns = [], []
