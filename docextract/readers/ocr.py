@@ -209,19 +209,21 @@ def rotate_clockwise(image: Image.Image, degrees: int) -> Image.Image:
 
 
 def ocr_image(image: Image.Image, *, dpi: float, lang: str, source: str,
-              timeout: float = DEFAULT_OCR_TIMEOUT) -> OcrWords:
+              timeout: float = DEFAULT_OCR_TIMEOUT, layout_pass: tuple[list[Word], list[tuple]] | None = None
+              ) -> OcrWords:
     """Tesseract words of an upright ``image`` scanned or rendered at ``dpi``, boxes in points: the layout pass's,
     and the sparse pass's where it found none (:data:`LAYOUT_PASS_CONFIG`, :data:`SPARSE_PASS_CONFIG`).
     ``lang="auto"``: the layout pass in English, again in the language :func:`page_language` finds, and the sparse
-    pass in the language that read the page.
+    pass in the language that read the page. ``layout_pass``: the first layout pass (:func:`first_layout_pass`),
+    when the caller has already run it.
 
     Confidences become 0..1; Tesseract's structural rows (conf -1) and empty words are dropped.
     """
     _check_side(image, source)
     gray = to_ocr_mode(image)
     read_lang = FIRST_PASS_LANG if lang == AUTO_LANG else lang
-    words, line_of = _tesseract_words(gray, dpi=dpi, lang=read_lang, config=LAYOUT_PASS_CONFIG, source=source,
-                                      timeout=timeout)
+    words, line_of = layout_pass if layout_pass is not None else first_layout_pass(
+        image, dpi=dpi, lang=lang, source=source, timeout=timeout, gray=gray)
     if lang == AUTO_LANG and (found := page_language(words)) is not None:
         read_lang = found
         words, line_of = _tesseract_words(gray, dpi=dpi, lang=read_lang, config=LAYOUT_PASS_CONFIG, source=source,
@@ -239,6 +241,16 @@ def ocr_image(image: Image.Image, *, dpi: float, lang: str, source: str,
     page_width, page_height = image.width * scale, image.height * scale
     return OcrWords(words=deskewed(tuple(words), line_of, page_width, page_height), width=page_width, height=page_height,
                     lang=read_lang)
+
+
+def first_layout_pass(image: Image.Image, *, dpi: float, lang: str, source: str, timeout: float = DEFAULT_OCR_TIMEOUT,
+                      gray: Image.Image | None = None) -> tuple[list[Word], list[tuple]]:
+    """:func:`ocr_image`'s first Tesseract pass over ``image`` (in English when ``lang`` is ``"auto"``): its words
+    and the line each stands in."""
+    _check_side(image, source)
+    return _tesseract_words(to_ocr_mode(image) if gray is None else gray, dpi=dpi,
+                            lang=FIRST_PASS_LANG if lang == AUTO_LANG else lang, config=LAYOUT_PASS_CONFIG,
+                            source=source, timeout=timeout)
 
 
 def _overlap(a: Box, b: Box) -> bool:
@@ -368,15 +380,19 @@ def ocr_upright(image: Image.Image, *, dpi: float, lang: str, source: str, detec
                 timeout: float = DEFAULT_OCR_TIMEOUT) -> tuple[OcrWords, int]:
     """The words of ``image`` in its upright frame, and the clockwise turn (degrees) applied to get there.
 
-    OCR first; only when the result does not look upright (:func:`looks_upright`) ask Tesseract OSD
-    (on a copy reduced to about ``OSD_SHORT_SIDE``) which way is up, turn the image and OCR it again.
+    The first layout pass first; only when its words do not look upright (:func:`looks_upright`) ask Tesseract OSD
+    (on a copy reduced to about ``OSD_SHORT_SIDE``) which way is up, turn the image and OCR it. Judged before the
+    other passes (a language's re-read, the sparse pass: up to 20 s on a page of sideways text), which a turned
+    page would only have to run again.
     """
-    words = ocr_image(image, dpi=dpi, lang=lang, source=source, timeout=timeout)
-    if not detect_orientation or looks_upright(words.words):
-        return words, 0
+    if not detect_orientation:
+        return ocr_image(image, dpi=dpi, lang=lang, source=source, timeout=timeout), 0
+    layout_pass = first_layout_pass(image, dpi=dpi, lang=lang, source=source, timeout=timeout)
+    if looks_upright(tuple(layout_pass[0])):
+        return ocr_image(image, dpi=dpi, lang=lang, source=source, timeout=timeout, layout_pass=layout_pass), 0
     factor = max(1, round(min(image.size) / OSD_SHORT_SIDE))
     rotation = detect_rotation(image.reduce(factor) if factor > 1 else image, source=source, timeout=timeout)
     if rotation == 0:
-        return words, 0
+        return ocr_image(image, dpi=dpi, lang=lang, source=source, timeout=timeout, layout_pass=layout_pass), 0
     turned = rotate_clockwise(image, rotation)
     return ocr_image(turned, dpi=dpi, lang=lang, source=source, timeout=timeout), rotation

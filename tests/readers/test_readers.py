@@ -173,6 +173,31 @@ def test_upside_down_scan_is_turned_by_osd(tmp_path):
     assert recall([w.text for w in digital.words], [w.text for w in page.words]) >= 0.9
 
 
+def test_a_sideways_scan_is_judged_on_its_first_pass_and_read_once_turned(tmp_path, monkeypatch):
+    """Orientation is decided on the first layout pass: the sparse pass (up to 20 s on sideways text) runs only on
+    the turned page, not also on the sideways one."""
+    from docextract.readers import ocr
+
+    passes = []
+    tesseract_words = ocr._tesseract_words
+
+    def counted(gray, **kwargs):
+        passes.append((gray.width > gray.height, kwargs["config"]))
+        return tesseract_words(gray, **kwargs)
+
+    monkeypatch.setattr(ocr, "_tesseract_words", counted)
+    lines = SCAN_LINES + ["Invoice total includes shipping and handling", "Questions about this order call us"]
+    image, digital = _noisy_scan(tmp_path, lines)
+    path = tmp_path / "sideways.png"
+    image.rotate(90, expand=True).save(path, dpi=(OCR_DPI, OCR_DPI))
+    page = read_document(path, lang="eng").pages[0]
+    assert page.rotation_applied == 90
+    assert recall([w.text for w in digital.words], [w.text for w in page.words]) >= 0.9
+    upright = image.width > image.height
+    assert passes == [(not upright, ocr.LAYOUT_PASS_CONFIG), (upright, ocr.LAYOUT_PASS_CONFIG),
+                      (upright, ocr.SPARSE_PASS_CONFIG)]
+
+
 def test_multi_page_tiff_gives_one_page_per_frame(tmp_path):
     frames = [Image.new("L", (300, 200), 255), Image.new("L", (150, 400), 255), Image.new("1", (60, 60), 1)]
     path = tmp_path / "pages.tif"
