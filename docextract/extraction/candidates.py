@@ -212,6 +212,7 @@ class DocumentContext:
 
     def __post_init__(self) -> None:
         self._keys: dict[tuple[WordRef, ...], tuple[KeyHit | None, KeyHit | None]] = {}
+        self._shared: dict[int, tuple[Candidate, SharedFeatures]] = {}
         self.dates = sorted({c.value for c in self.candidates["date"]})
         amounts = sorted({abs(c.value) for c in self.candidates["amount"]}, reverse=True)
         self.amount_rank = {a: i for i, a in enumerate(amounts)}
@@ -221,6 +222,13 @@ class DocumentContext:
                 self.occurrences.setdefault(occurrence_key(c), []).append(c)
         self.entity_words = {e.label: set().union(*(set(x.words) for x in self.entities if x.label == e.label))
                              for e in self.entities}
+
+    def shared_features(self, candidate: Candidate) -> SharedFeatures:
+        """:func:`shared_features` of ``candidate``, computed once however many fields it is scored for."""
+        kept = self._shared.get(id(candidate))
+        if kept is None or kept[0] is not candidate:
+            kept = self._shared[id(candidate)] = (candidate, shared_features(self, candidate))
+        return kept[1]
 
     def keys(self, words: tuple[WordRef, ...]) -> tuple[KeyHit | None, KeyHit | None]:
         if words not in self._keys:
@@ -255,22 +263,15 @@ class DocumentContext:
 
 def features(context: DocumentContext, candidate: Candidate, label: str) -> list[float]:
     """The :data:`FEATURES` of ``candidate`` as the value of ``label``, in that order."""
-    doc = context.doc
+    shared = context.shared_features(candidate)
     words = candidate.words
-    probabilities = [context.probabilities.get(r, {}) for r in words]
-    own = sum(p.get(label, 0.0) for p in probabilities) / len(words)
-    other = max((sum(p.get(l, 0.0) for p in probabilities) / len(words)
-                 for l in {l for p in probabilities for l in p} if l != label), default=0.0)
-    left, above = context.keys(words)
-    first = doc.word(words[0])
-    page = doc.pages[words[0].page_index]
-    height = max(first.box.height, 1e-6)
-    hits = [h for h in (left, above) if h is not None]
-    own_hits = [h for h in hits if label in h.labels]
+    own = shared.tag_sums.get(label, 0.0) / len(words)
+    other = max((total / len(words) for l, total in shared.tag_sums.items() if l != label), default=0.0)
+    left, above = shared.left, shared.above
+    own_hits = [h for h in (left, above) if h is not None and label in h.labels]
     distance = min((h.distance for h in own_hits), default=None)
-    value = candidate.value
     row = {
-        "bias": 1.0,
+        **shared.row,
         "tag_logit": logit(own),
         "tag_other_logit": logit(other),
         "tagged": float(bool(set(words) & context.entity_words.get(label, set()))),
@@ -278,13 +279,37 @@ def features(context: DocumentContext, candidate: Candidate, label: str) -> list
         "key_left_other": float(left is not None and label not in left.labels),
         "key_above_own": float(above is not None and label in above.labels),
         "key_above_other": float(above is not None and label not in above.labels),
-        "key_distance": (min(distance / height, MAX_KEY_DISTANCE_OF_HEIGHT) / MAX_KEY_DISTANCE_OF_HEIGHT
+        "key_distance": (min(distance / shared.height, MAX_KEY_DISTANCE_OF_HEIGHT) / MAX_KEY_DISTANCE_OF_HEIGHT
                          if distance is not None else 1.0),
+        "recurs": float(context.recurs(candidate, label)),
+    }
+    return [row[name] for name in FEATURES]
+
+
+@dataclass(frozen=True)
+class SharedFeatures:
+    """What a candidate's features are whichever field it is scored for: the features that do not depend on the
+    field, its words' summed tag probabilities per label, its keys and its first word's height."""
+
+    row: dict[str, float]
+    tag_sums: dict[str, float]
+    left: KeyHit | None
+    above: KeyHit | None
+    height: float
+
+
+def shared_features(context: DocumentContext, candidate: Candidate) -> SharedFeatures:
+    doc, words, value = context.doc, candidate.words, candidate.value
+    probabilities = [context.probabilities.get(r, {}) for r in words]
+    tag_sums = {l: sum(p.get(l, 0.0) for p in probabilities) for l in {l for p in probabilities for l in p}}
+    first = doc.word(words[0])
+    page = doc.pages[words[0].page_index]
+    row = {
+        "bias": 1.0,
         "x": first.box.x0 / max(page.width, 1e-6),
         "y": first.box.top / max(page.height, 1e-6),
         "first_page": float(words[0].page_index == 0),
         "title_line": float(context.on_title_line(words[0])),
-        "recurs": float(context.recurs(candidate, label)),
         "id_letters": 0.0, "id_digits_only": 0.0, "id_separator": 0.0, "id_length_log": 0.0, "id_amount_shape": 0.0,
         "id_vat_prefix": 0.0,
         "date_first": 0.0, "date_last": 0.0, "dates_log": 0.0,
@@ -301,7 +326,8 @@ def features(context: DocumentContext, candidate: Candidate, label: str) -> list
     elif candidate.kind == "amount":
         rank = context.amount_rank[abs(value)]
         row.update(amount_rank=math.log1p(rank), amount_largest=float(rank == 0), amount_zero=float(value == 0))
-    return [row[name] for name in FEATURES]
+    left, above = context.keys(words)
+    return SharedFeatures(row, tag_sums, left, above, max(first.box.height, 1e-6))
 
 
 def never_the_value(candidate: Candidate, label: str) -> bool:

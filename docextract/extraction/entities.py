@@ -301,14 +301,13 @@ def group_line_items(doc: Document, entities: Sequence[Entity]) -> list[list[Ent
     anchor_label = "line_item_amount" if any(c.label == "line_item_amount" for c in cells) else cells[0].label
     anchors = sorted((c for c in cells if c.label == anchor_label), key=lambda c: (page_of(c), entity_box(doc, c).top))
     rows: list[list[Entity]] = [[a] for a in anchors]
+    anchor_places = [(entity_box(doc, a), page_of(a)) for a in anchors]  # rows[i][0] is anchors[i]
     for cell in cells:
         if cell.label == anchor_label:
             continue
         box, page = entity_box(doc, cell), page_of(cell)
         best, best_key = None, None
-        for i, row in enumerate(rows):
-            anchor = row[0]
-            a_box, a_page = entity_box(doc, anchor), page_of(anchor)
+        for i, (a_box, a_page) in enumerate(anchor_places):
             if a_page == page and a_box.vertical_overlap(box) > 0:
                 best = i
                 break

@@ -111,6 +111,7 @@ class DocumentIndex(LineIndex):
         super().__init__(doc)
         self.order = doc.ordered_words()
         self._recurrence_keys: dict[str, list[str]] = {}
+        self._starts: dict[str, dict[str, list[int]]] = {}
         self._keyed: dict[str, list[tuple[WordRef, str]]] | None = None
 
     def keyed_values(self) -> dict[str, list[tuple[WordRef, str]]]:
@@ -136,6 +137,16 @@ class DocumentIndex(LineIndex):
         if kind not in self._recurrence_keys:
             self._recurrence_keys[kind] = [recurrence_key(self.doc.word(r).text, kind) for r in self.order]
         return self._recurrence_keys[kind]
+
+    def starts(self, kind: str) -> dict[str, list[int]]:
+        """Per first character, the reading-order positions of the words whose comparison key starts with it: where
+        a printing of a value can start (computed once per kind)."""
+        if kind not in self._starts:
+            self._starts[kind] = {}
+            for i, key in enumerate(self.keys(kind)):
+                if key:
+                    self._starts[kind].setdefault(key[0], []).append(i)
+        return self._starts[kind]
 
 
 def field_evidence(index: DocumentIndex, label: str, field: Mapping[str, Any], candidates: Sequence[Entity],
@@ -318,8 +329,8 @@ def recurs(index: DocumentIndex, entity: Entity, kind: str) -> bool:
         return False
     own = set(entity.words)
     span = len(entity.words) + (2 if kind == "amount" else 0)  # "1 190,00 €" may be split differently elsewhere
-    for start in range(len(keys)):
-        if index.order[start] in own or not keys[start]:
+    for start in index.starts(kind).get(value[0], ()):  # a printing starts with the value's first character
+        if index.order[start] in own:
             continue
         joined = ""
         for offset in range(span):

@@ -16,6 +16,7 @@ after "Invoice 2024-001" is. Separators between key and value (":", "#", "-", "|
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -52,6 +53,7 @@ class LineIndex:
                 for position, w in enumerate(line.word_indices):
                     self.line_of[WordRef(p, w)] = (li, position)
         self._left_on_row: dict[WordRef, Line | None] = {}
+        self._by_top: dict[int, tuple[list[float], list[int], float]] = {}
 
     def line(self, ref: WordRef) -> Line | None:
         where = self.line_of.get(ref)
@@ -62,12 +64,24 @@ class LineIndex:
         the word starts and share most of its height, the one that ends last. Asked for the same word by every
         field's key lookup, so it is answered once."""
         if ref not in self._left_on_row:
-            page = self.doc.pages[ref.page_index]
+            lines = self.doc.pages[ref.page_index].lines
             line, box = self.line(ref), self.doc.word(ref).box
-            row = [other for other in page.lines if other is not line and other.box.x1 <= box.x0 + 1
-                   and other.box.vertical_overlap(box) > 0.5 * min(other.box.height, box.height)]
+            tops, by_top, tallest = self._lines_by_top(ref.page_index)
+            # only a line that starts less than the tallest line's height above the word can overlap it
+            near = sorted(by_top[bisect.bisect_right(tops, box.top - tallest):bisect.bisect_left(tops, box.bottom)])
+            row = [lines[i] for i in near if lines[i] is not line and lines[i].box.x1 <= box.x0 + 1
+                   and lines[i].box.vertical_overlap(box) > 0.5 * min(lines[i].box.height, box.height)]
             self._left_on_row[ref] = max(row, key=lambda other: other.box.x1) if row else None
         return self._left_on_row[ref]
+
+    def _lines_by_top(self, page_index: int) -> tuple[list[float], list[int], float]:
+        """A page's line tops in ascending order, the lines' indices in that order, and the tallest line's height."""
+        if page_index not in self._by_top:
+            lines = self.doc.pages[page_index].lines
+            order = sorted(range(len(lines)), key=lambda i: lines[i].box.top)
+            self._by_top[page_index] = ([lines[i].box.top for i in order], order,
+                                        max((line.box.height for line in lines), default=0.0))
+        return self._by_top[page_index]
 
 
 @per_document
