@@ -208,9 +208,12 @@ def rotate_clockwise(image: Image.Image, degrees: int) -> Image.Image:
     return image.transpose(transpose[degrees]) if degrees % 360 else image
 
 
+# The image as Tesseract reads it (to_ocr_mode), and the first layout pass's words with the line each stands in.
+LayoutPass = tuple[Image.Image, list[Word], list[tuple]]
+
+
 def ocr_image(image: Image.Image, *, dpi: float, lang: str, source: str,
-              timeout: float = DEFAULT_OCR_TIMEOUT, layout_pass: tuple[list[Word], list[tuple]] | None = None
-              ) -> OcrWords:
+              timeout: float = DEFAULT_OCR_TIMEOUT, layout_pass: LayoutPass | None = None) -> OcrWords:
     """Tesseract words of an upright ``image`` scanned or rendered at ``dpi``, boxes in points: the layout pass's,
     and the sparse pass's where it found none (:data:`LAYOUT_PASS_CONFIG`, :data:`SPARSE_PASS_CONFIG`).
     ``lang="auto"``: the layout pass in English, again in the language :func:`page_language` finds, and the sparse
@@ -219,11 +222,10 @@ def ocr_image(image: Image.Image, *, dpi: float, lang: str, source: str,
 
     Confidences become 0..1; Tesseract's structural rows (conf -1) and empty words are dropped.
     """
-    _check_side(image, source)
-    gray = to_ocr_mode(image)
+    if layout_pass is None:
+        layout_pass = first_layout_pass(image, dpi=dpi, lang=lang, source=source, timeout=timeout)
+    gray, words, line_of = layout_pass
     read_lang = FIRST_PASS_LANG if lang == AUTO_LANG else lang
-    words, line_of = layout_pass if layout_pass is not None else first_layout_pass(
-        image, dpi=dpi, lang=lang, source=source, timeout=timeout, gray=gray)
     if lang == AUTO_LANG and (found := page_language(words)) is not None:
         read_lang = found
         words, line_of = _tesseract_words(gray, dpi=dpi, lang=read_lang, config=LAYOUT_PASS_CONFIG, source=source,
@@ -243,14 +245,14 @@ def ocr_image(image: Image.Image, *, dpi: float, lang: str, source: str,
                     lang=read_lang)
 
 
-def first_layout_pass(image: Image.Image, *, dpi: float, lang: str, source: str, timeout: float = DEFAULT_OCR_TIMEOUT,
-                      gray: Image.Image | None = None) -> tuple[list[Word], list[tuple]]:
-    """:func:`ocr_image`'s first Tesseract pass over ``image`` (in English when ``lang`` is ``"auto"``): its words
-    and the line each stands in."""
+def first_layout_pass(image: Image.Image, *, dpi: float, lang: str, source: str,
+                      timeout: float = DEFAULT_OCR_TIMEOUT) -> LayoutPass:
+    """:func:`ocr_image`'s first Tesseract pass over ``image`` (in English when ``lang`` is ``"auto"``), with the
+    grayscale image it read, which the other passes read too."""
     _check_side(image, source)
-    return _tesseract_words(to_ocr_mode(image) if gray is None else gray, dpi=dpi,
-                            lang=FIRST_PASS_LANG if lang == AUTO_LANG else lang, config=LAYOUT_PASS_CONFIG,
-                            source=source, timeout=timeout)
+    gray = to_ocr_mode(image)
+    return (gray, *_tesseract_words(gray, dpi=dpi, lang=FIRST_PASS_LANG if lang == AUTO_LANG else lang,
+                                    config=LAYOUT_PASS_CONFIG, source=source, timeout=timeout))
 
 
 def _overlap(a: Box, b: Box) -> bool:
@@ -388,7 +390,7 @@ def ocr_upright(image: Image.Image, *, dpi: float, lang: str, source: str, detec
     if not detect_orientation:
         return ocr_image(image, dpi=dpi, lang=lang, source=source, timeout=timeout), 0
     layout_pass = first_layout_pass(image, dpi=dpi, lang=lang, source=source, timeout=timeout)
-    if looks_upright(tuple(layout_pass[0])):
+    if looks_upright(tuple(layout_pass[1])):
         return ocr_image(image, dpi=dpi, lang=lang, source=source, timeout=timeout, layout_pass=layout_pass), 0
     factor = max(1, round(min(image.size) / OSD_SHORT_SIDE))
     rotation = detect_rotation(image.reduce(factor) if factor > 1 else image, source=source, timeout=timeout)
