@@ -151,6 +151,12 @@ _DIGEST_MEMORY = 64  # files whose digest a process remembers
 _digests: OrderedDict[tuple[int, ...], FileDigest] = OrderedDict()
 
 
+def file_version(info: os.stat_result) -> tuple[int, ...]:
+    """What tells one version of a file from another without reading it: device, inode, size, modification and
+    change times (a rewrite changes the change time even when it restores the modification time)."""
+    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
+
+
 def file_sha256(path: str | os.PathLike[str], *, reuse: bool = False) -> FileDigest:
     """sha256 and size of a file (``hashlib.file_digest``).
 
@@ -161,7 +167,7 @@ def file_sha256(path: str | os.PathLike[str], *, reuse: bool = False) -> FileDig
     """
     with open(path, "rb") as handle:
         info = os.fstat(handle.fileno())
-        key = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+        key = file_version(info)
         if reuse and key in _digests:
             _digests.move_to_end(key)
             return _digests[key]

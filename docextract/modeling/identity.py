@@ -14,7 +14,7 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
-from docextract.files import file_sha256, json_bytes
+from docextract.files import file_sha256, file_version, json_bytes
 
 HASH_DIGITS = 16  # hex digits kept of each sha256
 WEIGHTS_FILE = "model.safetensors"
@@ -34,7 +34,7 @@ def _settings_hash(config: str) -> str:
         info = os.stat(config)
     except OSError:
         return "unknown"
-    return _settings_hash_of_version(config, (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns))
+    return _settings_hash_of_version(config, file_version(info))
 
 
 # One hash per version of the file: `run` names the model in every output, and parsing and re-serialising a
