@@ -82,16 +82,18 @@ def training_callbacks(progress: Progress, task, name: str = "finetune", visible
 
     lines = visible and progress.disable  # no live bar, but this process prints
     started = time.monotonic()
-    last = {"printed": started, "step": 0}
+    last = {"printed": started, "step": 0, "first": None}
 
     def on_step(step: int, total: int, loss: float) -> None:
         progress.update(task, completed=step, total=total, info=f"loss {loss:.4f}")
         if not lines:
             return
         now = time.monotonic()
+        if last["first"] is None:  # a resumed run starts past step 1: its pace is that of the steps it took itself
+            last["first"], last["step"] = step - 1, step - 1
         tenth = max(1, total // 10)
         if step == total or step // tenth > last["step"] // tenth or now - last["printed"] >= LOG_EVERY_SECONDS:
-            left = (now - started) / step * (total - step)
+            left = (now - started) / (step - last["first"]) * (total - step)
             stderr.print(f"{name}: step {step}/{total}  loss {loss:.4f}  elapsed {_clock(now - started)}  "
                          f"left ~{_clock(left)}", highlight=False, markup=False)
             last["printed"], last["step"] = now, step
