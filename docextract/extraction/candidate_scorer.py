@@ -114,7 +114,7 @@ def replace_unassigned(entity: Entity) -> Entity:
 def _decode_kind(context: DocumentContext, kind: str, labels: Sequence[str], scorer: CandidateScorer
                  ) -> dict[str, tuple[Candidate, float]]:
     candidates = context.candidates[kind]
-    scores = {label: [0.0 if never_the_value(c, label) else scorer.fields[label].probability(features(context, c, label))
+    scores = {label: [0.0 if never_the_value(context, c, label) else scorer.fields[label].probability(features(context, c, label))
                       for c in candidates] for label in labels}
     options = []
     for label in labels:

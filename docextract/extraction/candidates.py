@@ -44,6 +44,7 @@ CANDIDATE_KINDS: dict[str, str] = {
     "subtotal": "amount", "total_tax": "amount", "total": "amount", "amount_due": "amount",
 }
 KEY_LABELS = frozenset(FIELD_KEYWORDS) - {"date"}  # "date" is SROIE's name of the invoice date's key
+TENDERED = frozenset({"tendered"})  # field_keywords' keys of cash handed over and change given back
 MAX_DATE_WORDS = 4  # "1. Oktober 2023", "October 1, 2023"
 MIN_IDENTIFIER_CHARACTERS = 3
 MAX_IDENTIFIER_CHARACTERS = 40
@@ -214,6 +215,7 @@ class DocumentContext:
         self._keys: dict[tuple[WordRef, ...], tuple[KeyHit | None, KeyHit | None]] = {}
         self._shared: dict[int, tuple[Candidate, SharedFeatures]] = {}
         self.dates = sorted({c.value for c in self.candidates["date"]})
+        self.tendered = {c.words for c in self.candidates["amount"] if self._after_tendered_key(c.words)}
         amounts = sorted({abs(c.value) for c in self.candidates["amount"]}, reverse=True)
         self.amount_rank = {a: i for i, a in enumerate(amounts)}
         self.occurrences: dict[Any, list[Candidate]] = {}
@@ -234,6 +236,10 @@ class DocumentContext:
         if words not in self._keys:
             self._keys[words] = (key_left(self.index, words, KEY_LABELS), key_above(self.index, words, KEY_LABELS))
         return self._keys[words]
+
+    def _after_tendered_key(self, words: tuple[WordRef, ...]) -> bool:
+        left, _ = self.keys(words)
+        return left is not None and left.labels == TENDERED
 
     def recurs(self, candidate: Candidate, label: str) -> bool:
         """Whether the value is printed again; for a date, where no key names another field: an invoice date
@@ -330,10 +336,11 @@ def shared_features(context: DocumentContext, candidate: Candidate) -> SharedFea
     return SharedFeatures(row, tag_sums, left, above, max(first.box.height, 1e-6))
 
 
-def never_the_value(candidate: Candidate, label: str) -> bool:
-    """Whether ``candidate`` is no value of ``label`` whatever its score: a version's date, or a tax id in the
-    buyer's or the delivery's block as the seller's."""
-    return candidate.version_date or label == "vendor_tax_id" and candidate.party_side not in (None, "vendor_name")
+def never_the_value(context: DocumentContext, candidate: Candidate, label: str) -> bool:
+    """Whether ``candidate`` is no value of ``label`` whatever its score: a version's date, a tax id in the
+    buyer's or the delivery's block as the seller's, or an amount after a key of cash handed over or change."""
+    return (candidate.version_date or label == "vendor_tax_id" and candidate.party_side not in (None, "vendor_name")
+            or candidate.words in context.tendered)
 
 
 def occurrence_key(candidate: Candidate) -> Any:

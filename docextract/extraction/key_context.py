@@ -112,6 +112,12 @@ def _is_value_word(text: str) -> bool:
     return not letters or letters in MONTH_NUMBERS
 
 
+def _is_value_or_filler(text: str) -> bool:
+    """A value word, or a word printed between a key and its value that says nothing itself: a currency code
+    ("RM 50.00" on its own line beside "CASH")."""
+    return _is_value_word(text) or not trim_context(key_tokens(text))
+
+
 def _without_closing_parenthetical(doc: Document, words: Sequence[WordRef]) -> Sequence[WordRef]:
     """``words`` without the parenthetical of several words that ends them ("(exkl. USt.)"), when there is one."""
     if len(words) < 2 or not doc.word(words[-1]).text.rstrip(":").endswith(")"):
@@ -194,7 +200,7 @@ def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] 
     value_box = doc.word(first).box
     # nothing but values before it on its line ("01/01/24 - 01/31/24" beside "Billing Period:" in a key column):
     # the key is the row's, left of the line
-    if all(_is_value_word(doc.word(r).text) for r in left):
+    if all(_is_value_or_filler(doc.word(r).text) for r in left):
         beside = index.line_left_on_row(first)
         if beside is None:
             return None

@@ -84,3 +84,17 @@ def test_the_buyers_tax_id_is_never_the_sellers():
     scorer = CandidateScorer(FEATURES, {"vendor_tax_id": _model(-1.0, key_left_own=1.0, y=3.0)})
     fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "de_DE", 2024) if e.assigned}
     assert fields == {"vendor_tax_id": "ATU13585627"}
+
+
+def test_the_cash_handed_over_is_never_the_total():
+    # a receipt's largest amount is often the cash handed over; SROIE prints "CASH" and "RM 50.00" as two boxes of
+    # one row. A scorer that likes the largest amount (as fitted on invoices) must still take the total
+    doc = laid_out_page([[("TOTAL", 40.0), ("RM 38.90", 200.0)], [("CASH", 40.0), ("RM 50.00", 200.0)],
+                         [("CHANGE", 40.0), ("RM 11.10", 200.0)]])
+    scorer = CandidateScorer(FEATURES, {"total": _model(-1.0, key_left_own=1.0, amount_largest=3.0)})
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "en_MY", 2024) if e.assigned}
+    assert fields == {"total": "38.90"}
+    # the cash counts for the total where it is the total's own value too ("TOTAL 12.00", "CASH 12.00")
+    doc = laid_out_page([[("TOTAL", 40.0), ("12.00", 200.0)], [("CASH", 40.0), ("12.00", 200.0)]])
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "en_MY", 2024) if e.assigned}
+    assert fields == {"total": "12.00"}

@@ -209,3 +209,14 @@ def test_a_qualifier_in_parentheses_after_a_key_is_not_part_of_it():
     labels = {" ".join(doc.word(r).text for r in c.words): key_left(index, c.words, KEY_LABELS).labels
               for c in generate(doc, index, "de_DE", 2013)["amount"]}
     assert labels == {"193,83": {"subtotal"}, "21,31": {"total_tax"}, "215,14": {"total"}}
+
+
+def test_a_currency_code_alone_before_a_value_leaves_the_key_to_the_row():
+    # SROIE prints "CASH" and "RM 50.00" as two boxes of one row: the key of 50.00 is the cash's, left of its line
+    doc = _page([[("TOTAL", 40), ("RM 38.90", 200)], [("CASH", 40), ("RM 50.00", 200)]])
+    index = LineIndex(doc)
+    fifty = [r for r in index.doc.ordered_words() if doc.word(r).text == "50.00"]
+    hit = key_left(index, fifty, KEY_LABELS)
+    assert hit is not None and hit.labels == {"tendered"}
+    total = [r for r in index.doc.ordered_words() if doc.word(r).text == "38.90"]
+    assert key_left(index, total, KEY_LABELS).labels == {"total"}
