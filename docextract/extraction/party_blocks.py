@@ -414,10 +414,16 @@ def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> d
     address; nothing when a keyed line comes between them or no postcode line follows within
     :data:`MAX_ADDRESS_LINES` lines of the name."""
     def keyed(line: Line) -> bool:  # "Globale Nummer: 4000001987658 (GTIN)"; "Nummer" | ": GE2020211" in two columns
-        if any(doc.word(WordRef(p, w)).text.rstrip().endswith(":") for w in line.word_indices):
+        if any(doc.word(WordRef(p, w)).text.rstrip().endswith(COLON_READINGS[:2]) for w in line.word_indices):
             return True
         right = line_right_of(doc.pages[p].lines, line)
-        return right is not None and doc.word(WordRef(p, right.word_indices[0])).text.startswith(":")
+        if right is None:
+            return False
+        first_right = doc.word(WordRef(p, right.word_indices[0])).text
+        # OCR reads the colon of a scanned "Nummer : 549910" as another sign, or drops it: a number's key with a
+        # value to its right is a keyed row too
+        return first_right.startswith(COLON_READINGS) or (_number_key(doc, p, line) and any(
+            ch.isalnum() for w in right.word_indices for ch in doc.word(WordRef(p, w)).text))
 
     lines = list(lines)
     for _ in range(MAX_KEYED_LINES_BEFORE_NAME):  # a customer number or GLN over the label is not part of it
@@ -466,6 +472,19 @@ def _salutation(doc: Document, words: Sequence[WordRef]) -> bool:
 def _name_continues(doc: Document, words: Sequence[WordRef]) -> bool:
     """A line under a party's name that ends it: no digit, and its last word a legal form ("... Musterstadt a.G.")."""
     return bool(words) and not _has_digit(doc, words) and is_legal_form(doc.word(words[-1]).text)
+
+
+# A printed colon as Tesseract reads it on a 150-dpi scan: ":", or ";", ">", "+", "»" (seen on the e-invoices' scans)
+COLON_READINGS = (":", ";", ">", "+", "»")
+NUMBER_WORDS = frozenset({"nummer", "number", "no", "id", "gln", "numero"})  # key_tokens reads "Nr.", "N°", "#" as "no"
+
+
+def _number_key(doc: Document, p: int, line: Line) -> bool:
+    """A line that is only the key of a number ("Nummer", "Kunden-Nr.", "Customer ID"): at most three words, no
+    digit, its last word a word for number."""
+    refs = [WordRef(p, w) for w in line.word_indices]
+    tokens = _tokens(doc, refs)
+    return 0 < len(refs) <= 3 and not _has_digit(doc, refs) and bool(tokens) and tokens[-1] in NUMBER_WORDS
 
 
 def _number_line(doc: Document, words: Sequence[WordRef]) -> bool:

@@ -242,6 +242,15 @@ def test_a_block_without_keys_is_read_as_an_address_label():
     assert read([[("Käufer:", 40)], [("Nummer", 40), (": GE2020211", 250)], [("Globale Nummer: 4000001987658 (GTIN)", 40)],
                  [("Kunden AG Mitte", 40)], [("Kundenstraße 15", 40)], [("DE 69876 Frankfurt", 40)]]) == {
         "customer_name": "Kunden AG Mitte", "billing_address": "Kundenstraße 15 DE 69876 Frankfurt"}
+    # the same read from a scan, where OCR dropped the colon: "Nummer" | "549910" is still a number's row
+    assert read([[("Käufer:", 40)], [("Nummer", 40), ("2 GE2020211", 200)], [("Kunden AG Mitte", 40)],
+                 [("Kundenstraße 15", 40)], [("DE 69876 Frankfurt", 40)]]) == {
+        "customer_name": "Kunden AG Mitte", "billing_address": "Kundenstraße 15 DE 69876 Frankfurt"}
+    # or read the colon as another sign ("> GE2020211", "Globale Nummer; 4333741000005")
+    assert read([[("Käufer:", 40)], [("Nummer", 40), ("> GE2020211", 200)],
+                 [("Globale Nummer; 4333741000005 (GTIN)", 40)], [("Kunden AG Mitte", 40)], [("Kundenstraße 15", 40)],
+                 [("DE 69876 Frankfurt", 40)]]) == {
+        "customer_name": "Kunden AG Mitte", "billing_address": "Kundenstraße 15 DE 69876 Frankfurt"}
     # a British postcode after its country code
     assert read([[("Verkäufer:", 40)], [("Global Supplies Ltd.", 40)], [("153 Victoria Street", 40)],
                  [("GB SW1B 3BN London", 40)]]) == {
