@@ -587,3 +587,25 @@ def test_a_party_heading_misread_by_ocr_still_heads_its_block():
     # the same misread words in a text layer are no heading
     assert not party_fields(_page([[("Kéufer/Leistungsempfiinger:", 40)], [("Kunden AG Mitte", 40)],
                                    [("Kundenstraße 15", 40)], [("DE 69876 Frankfurt", 40)]]), labels)
+
+
+def test_a_scanned_street_keeps_its_house_number():
+    # the boxes Tesseract gave "Verkäufer: / Lieferant GmbH / Musterstr. 99 / DE 99199 MUSTERHAUSEN" on a 150-dpi
+    # scan: they hug the ink, so the space before "99" (9 pt) is wider than 1.2 of the box height (7 pt); read as a
+    # cell break, the street lost its number
+    from docextract.document import Box, Document, Page, Word
+    from docextract.extraction.party_blocks import party_fields
+    from docextract.layout import analyze_layout
+
+    def words(text, x0, top, x1):
+        return [Word(t, Box(x0 + (x1 - x0) * i / len(text.split()), top, x0 + (x1 - x0) * (i + 1) / len(text.split()) - 3,
+                            top + 7), confidence=0.9) for i, t in enumerate(text.split())]
+
+    scanned = [*words("Verkäufer:", 50, 321, 104), *words("Lieferant GmbH", 50, 334, 128),
+               Word("Musterstr.", Box(50, 347, 108, 354), 0.9), Word("99", Box(117, 347, 127, 353), 0.9),
+               *words("DE 99199 MUSTERHAUSEN", 51, 358, 170)]
+    doc = analyze_layout(Document(source="scan.png", sha256="0" * 64, pages=(
+        Page(number=1, width=595.0, height=842.0, words=tuple(scanned), text_source="ocr"),)))
+    fields = {label: " ".join(doc.word(r).text for r in refs)
+              for label, refs in party_fields(doc, ["vendor_name", "vendor_address"]).items()}
+    assert fields["vendor_address"] == "Musterstr. 99 DE 99199 MUSTERHAUSEN"
