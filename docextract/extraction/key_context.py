@@ -28,10 +28,10 @@ from docextract.extraction.per_document import per_document
 MAX_KEY_WORDS = 6  # a key is a short label, not a sentence
 # A gap between two words of one line wider than this many line heights separates two cells: a key after it is whole.
 CELL_GAP_OF_HEIGHT = 1.2
-# Tesseract's boxes hug the ink; a text layer's span the font's whole height. The same 8-pt line of the e-invoices
-# is 10.0 points high in the PDF and 7.0 on its scan, where the space before "99" of "Musterstr. 99" grows from 6 to
-# 9 points: measured against ink, a gap between two words of a scan looks like a cell break. Heights of OCR'd words
-# are read as this many times their boxes for it.
+# Tesseract's boxes hug the ink (capitals and digits: ~0.7 of the font size), a text layer's span the font's whole
+# height: the same 8-pt line of the e-invoices is 10.0 points high in the PDF and 7.0 on its scan, where the space
+# before "99" of "Musterstr. 99" grows from 6 to 9 points. Gap rules read an OCR'd line as this many times its box
+# high, so that its gaps are measured in the same heights as a text layer's.
 OCR_TEXT_HEIGHT_OF_INK = 1.4
 ABOVE_LINES_OF_HEIGHT = 3.0  # a header stands within this many value heights above its value
 SEPARATORS = frozenset(":#-–|/.*")  # words made only of these stand between a key and its value

@@ -35,7 +35,7 @@ from typing import Iterator, Sequence
 
 from docextract.document import Box, Document, Line, WordRef
 from docextract.extraction.field_keywords import is_legal_form, key_tokens
-from docextract.extraction.key_context import first_cell, is_separator, line_right_of
+from docextract.extraction.key_context import OCR_TEXT_HEIGHT_OF_INK, first_cell, is_separator, line_right_of
 
 SHIPPING_SIDE = "shipping_name"  # not an output field: the side of a shipping block, whose address is read
 # The words of a heading, per side: every token of the heading is one of its side's (after "/" and "-" split it).
@@ -103,9 +103,6 @@ RETURN_LINE_BAND_OF_HEIGHT = 0.8
 RETURN_LINE_GAP_OF_HEIGHT = 3.0
 ENVELOPE_TOP_SHARE = 0.4  # a return address stands in the top of the first page
 ENVELOPE_GAP_OF_HEIGHT = 2.5  # the recipient's block starts within this many line heights under it
-# An OCR line's box is its ink (capitals and digits: ~0.7 of the font size; 6.8 pt for a line a text layer boxes at
-# 10 pt on the same page): scaled by this, its gaps are measured in the same line heights as a text layer's
-OCR_HEIGHT_SCALE = 1.4
 MAX_POSTCODE_LINE_WORDS = 6  # "AT 1234 Muster Ort", "EC1A 1BB London": a postcode line is short
 # The start of a postcode + city line: an optional country code ("DE", "GB", "D-"), then a postcode of 4-6 digits
 # ("80333", "654321"), or a British/Irish outward + inward code ("M1 1AA", "GB SW1B 3BN", "D02 XA00"); then the city.
@@ -118,8 +115,9 @@ _POSTCODE_END = re.compile(r"[^\W\d][^,\d]*(?:, ?[A-Z]{2} (?:\d{5}(?:-\d{4})?|[A
 
 def line_height(doc: Document, p: int, line: Line) -> float:
     """A line's height for the gap rules: its box's, and for a line read by OCR that box scaled to the font's size
-    (:data:`OCR_HEIGHT_SCALE`): Tesseract boxes the ink, a text layer the font's whole height."""
-    scale = OCR_HEIGHT_SCALE if doc.pages[p].text_source == "ocr" else 1.0
+    (:data:`~docextract.extraction.key_context.OCR_TEXT_HEIGHT_OF_INK`): Tesseract boxes the ink, a text layer the
+    font's whole height."""
+    scale = OCR_TEXT_HEIGHT_OF_INK if doc.pages[p].text_source == "ocr" else 1.0
     return max(line.box.height * scale, 1e-6)
 
 
