@@ -179,6 +179,9 @@ def entity_box(doc: Document, entity: Entity) -> Box:
 _LINE_BREAK_HYPHEN = re.compile(r"(?<=[^\W\d_])-\n(?=[^\W\d_])")
 # The dots between a return address's parts as a scan's OCR glues them to its words ("St-", "A»", "»12345"): never part
 # of an address. (Not a colon nor a leading hyphen: "NO: 28", "LOT 1851 -A" are printed so, SROIE's truth keeps them.)
+# A speck before a scanned line that Tesseract reads as an opening quote ("‘Apex Solutions Ltd.", "‚Gartenstraße 1212"):
+# dropped where nothing closes it on the line (not the apostrophe of "’s-Hertogenbosch")
+_OPENING_QUOTE_SPECK = re.compile(r"(?m)^[‘‚`´]+(?![st][- ])(?=\w)(?![^\n]*[’'])")
 _ADDRESS_EDGE_JUNK = re.compile(r"(?<=\S)[-»«+=*°•·]+(?=\s|$)|(?<!\S)[»«+=*°•·]+(?=\S)")
 
 
@@ -210,7 +213,7 @@ def normalize_value(label: str, text: str, locale: str, default_currency: str | 
     if label in IDENTIFIER_FIELDS:
         return kind, identifier_text(text) or None, extra
     # a word the line broke at its hyphen is one word again ("SEPA-" | "Lastschriftmandat")
-    text = _LINE_BREAK_HYPHEN.sub("-", text)
+    text = _OPENING_QUOTE_SPECK.sub("", _LINE_BREAK_HYPHEN.sub("-", text))
     if kind == "address":
         text = _ADDRESS_EDGE_JUNK.sub("", text)
     return kind, " ".join(text.split()), extra

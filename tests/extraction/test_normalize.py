@@ -138,3 +138,14 @@ def test_guess_locale():
     assert guess_locale("Factuur 42 Totaal te betalen € 1.190,00") == "nl_NL"
     assert guess_locale("Fattura n. 42 Totale imponibile 1.000,00 Aliquota 22%") == "it_IT"
     assert guess_locale("Factura n.º 42 Base imponible 1.000,00 Importe total") == "es_ES"
+
+
+def test_a_speck_read_as_an_opening_quote_is_not_part_of_a_scanned_name_or_address():
+    from docextract.extraction.entities import normalize_value
+
+    assert normalize_value("vendor_name", "‘Apex Solutions Ltd.", "en_GB")[1] == "Apex Solutions Ltd."
+    assert normalize_value("billing_address", "Bahnhof Strasse 1\n‘AT 1234 Muster Ort", "de_AT")[1] == \
+        "Bahnhof Strasse 1 AT 1234 Muster Ort"
+    # a quote the line closes, and the apostrophe of a Dutch place name, are printed
+    assert normalize_value("vendor_name", "‘Best Coffee’ Ltd", "en_GB")[1] == "‘Best Coffee’ Ltd"
+    assert normalize_value("vendor_address", "‘s-Hertogenbosch", "nl_NL")[1] == "‘s-Hertogenbosch"
