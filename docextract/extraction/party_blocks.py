@@ -35,7 +35,8 @@ from typing import Iterator, Sequence
 
 from docextract.document import Box, Document, Line, WordRef
 from docextract.extraction.field_keywords import is_legal_form, key_tokens
-from docextract.extraction.key_context import OCR_TEXT_HEIGHT_OF_INK, first_cell, is_separator, line_right_of
+from docextract.extraction.key_context import (OCR_TEXT_HEIGHT_OF_INK, cell_break, first_cell, is_separator,
+                                              line_right_of)
 
 SHIPPING_SIDE = "shipping_name"  # not an output field: the side of a shipping block, whose address is read
 # The words of a heading, per side: every token of the heading is one of its side's (after "/" and "-" split it).
@@ -255,8 +256,17 @@ def _value_after_key(doc: Document, p: int, line: Line, keys: frozenset) -> tupl
         return (), None
     if refs[length:]:
         return tuple(refs[length:]), line
-    value_line = line_right_of(doc.pages[p].lines, line)
-    return (tuple(WordRef(p, w) for w in value_line.word_indices), value_line) if value_line else ((), None)
+    lines = doc.pages[p].lines
+    value_line = line_right_of(lines, line)
+    if value_line is None:
+        return (), None
+    value = [WordRef(p, w) for w in value_line.word_indices]
+    if doc.pages[p].text_source == "ocr":  # Tesseract's line of a name may end early: "Lieferant" | "GmbH & Co. KG"
+        piece = value_line
+        while (piece := line_right_of(lines, piece)) is not None and not cell_break(
+                doc, value[-1], WordRef(p, piece.word_indices[0]), value_line.box.height):
+            value += [WordRef(p, w) for w in piece.word_indices]
+    return tuple(value), value_line
 
 
 def _column_lines(doc: Document, p: int, value_line: Line, key_column: Sequence[Line], direction: int) -> list[WordRef]:

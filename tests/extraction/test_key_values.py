@@ -609,3 +609,27 @@ def test_a_scanned_street_keeps_its_house_number():
     fields = {label: " ".join(doc.word(r).text for r in refs)
               for label, refs in party_fields(doc, ["vendor_name", "vendor_address"]).items()}
     assert fields["vendor_address"] == "Musterstr. 99 DE 99199 MUSTERHAUSEN"
+
+
+def test_a_scanned_name_tesseract_ended_early_keeps_its_legal_form():
+    # Tesseract gave "Lieferant" and "GmbH & Co. KG" of one printed name as two lines (the first box taller, the
+    # second 4 pt lower); the name beside "Name:" is both, where nothing parts them but a space
+    from docextract.document import Box, Document, Line, Page, Word
+    from docextract.extraction.party_blocks import party_fields
+
+    rows = [[("Verkäufer", 67, 330, 100, 337)], [("Name:", 67, 356, 88, 363)], [("Lieferant", 304, 351, 332, 365)],
+            [("GmbH", 336, 355, 355, 362), ("&", 357, 355, 361, 362), ("Co.", 363, 355, 373, 362),
+             ("KG", 375, 355, 385, 362)],
+            [("Anschrift:", 67, 369, 100, 376)], [("Lieferanten-Str.12-17", 306, 369, 380, 376)],
+            [("DE", 306, 382, 315, 389), ("98765", 317, 382, 333, 389), ("Lieferstadt", 335, 382, 365, 389)]]
+    words, lines = [], []
+    for row in rows:
+        start = len(words)
+        words += [Word(t, Box(x0, top, x1, bottom), 0.9) for t, x0, top, x1, bottom in row]
+        lines.append(Line(tuple(range(start, len(words))), Box.enclosing([w.box for w in words[start:]])))
+    page = Page(number=1, width=595.0, height=842.0, words=tuple(words), text_source="ocr", lines=tuple(lines))
+    doc = Document(source="scan.png", sha256="0" * 64, pages=(page,))
+    fields = {label: " ".join(doc.word(r).text for r in refs)
+              for label, refs in party_fields(doc, ["vendor_name", "vendor_address"]).items()}
+    assert fields["vendor_name"] == "Lieferant GmbH & Co. KG"
+    assert fields["vendor_address"] == "Lieferanten-Str.12-17 DE 98765 Lieferstadt"
