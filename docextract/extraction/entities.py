@@ -182,6 +182,8 @@ _LINE_BREAK_HYPHEN = re.compile(r"(?<=[^\W\d_])-\n(?=[^\W\d_])")
 # A speck before a scanned line that Tesseract reads as an opening quote ("‘Apex Solutions Ltd.", "‚Gartenstraße 1212"):
 # dropped where nothing closes it on the line (not the apostrophe of "’s-Hertogenbosch")
 _OPENING_QUOTE_SPECK = re.compile(r"(?m)^[‘‚`´]+(?![st][- ])(?=\w)(?![^\n]*[’'])")
+# A country code that OCR glued to its postcode ("DE80333 München" printed "DE 80333 München"): parted again
+_GLUED_COUNTRY_POSTCODE = re.compile(r"(?m)^(AT|BE|CH|CZ|DE|DK|ES|FI|FR|IT|LU|NL|NO|PL|PT|SE)(\d{4,5}) (?=[^\W\d])")
 _ADDRESS_EDGE_JUNK = re.compile(r"(?<=\S)[-»«+=*°•·]+(?=\s|$)|(?<!\S)[»«+=*°•·]+(?=\S)")
 
 
@@ -215,7 +217,7 @@ def normalize_value(label: str, text: str, locale: str, default_currency: str | 
     # a word the line broke at its hyphen is one word again ("SEPA-" | "Lastschriftmandat")
     text = _OPENING_QUOTE_SPECK.sub("", _LINE_BREAK_HYPHEN.sub("-", text))
     if kind == "address":
-        text = _ADDRESS_EDGE_JUNK.sub("", text)
+        text = _GLUED_COUNTRY_POSTCODE.sub(r"\1 \2 ", _ADDRESS_EDGE_JUNK.sub("", text))
     return kind, " ".join(text.split()), extra
 
 

@@ -149,3 +149,12 @@ def test_a_speck_read_as_an_opening_quote_is_not_part_of_a_scanned_name_or_addre
     # a quote the line closes, and the apostrophe of a Dutch place name, are printed
     assert normalize_value("vendor_name", "‘Best Coffee’ Ltd", "en_GB")[1] == "‘Best Coffee’ Ltd"
     assert normalize_value("vendor_address", "‘s-Hertogenbosch", "nl_NL")[1] == "‘s-Hertogenbosch"
+
+
+def test_a_country_code_ocr_glued_to_its_postcode_is_parted_again():
+    from docextract.extraction.entities import normalize_value
+
+    assert normalize_value("vendor_address", "Lieferantenstraße 20\nDE80333 München", "de_DE")[1] == \
+        "Lieferantenstraße 20 DE 80333 München"
+    assert normalize_value("vendor_address", "153 Victoria Street\nSW1B 3BN London", "en_GB")[1] == \
+        "153 Victoria Street SW1B 3BN London"  # a British postcode is no country code and postcode
