@@ -177,13 +177,13 @@ def entity_box(doc: Document, entity: Entity) -> Box:
 
 
 _LINE_BREAK_HYPHEN = re.compile(r"(?<=[^\W\d_])-\n(?=[^\W\d_])")
-# The dots between a return address's parts as a scan's OCR glues them to its words ("St-", "A»", "»12345"): never part
-# of an address. (Not a colon nor a leading hyphen: "NO: 28", "LOT 1851 -A" are printed so, SROIE's truth keeps them.)
 # A speck before a scanned line that Tesseract reads as an opening quote ("‘Apex Solutions Ltd.", "‚Gartenstraße 1212"):
 # dropped where nothing closes it on the line (not the apostrophe of "’s-Hertogenbosch")
 _OPENING_QUOTE_SPECK = re.compile(r"(?m)^[‘‚`´]+(?![st][- ])(?=\w)(?![^\n]*[’'])")
 # A country code that OCR glued to its postcode ("DE80333 München" printed "DE 80333 München"): parted again
 _GLUED_COUNTRY_POSTCODE = re.compile(r"(?m)^(AT|BE|CH|CZ|DE|DK|ES|FI|FR|IT|LU|NL|NO|PL|PT|SE)(\d{4,5}) (?=[^\W\d])")
+# The dots between a return address's parts as a scan's OCR glues them to its words ("St-", "A»", "»12345"): never part
+# of an address. (Not a colon nor a leading hyphen: "NO: 28", "LOT 1851 -A" are printed so, SROIE's truth keeps them.)
 _ADDRESS_EDGE_JUNK = re.compile(r"(?<=\S)[-»«+=*°•·]+(?=\s|$)|(?<!\S)[»«+=*°•·]+(?=\S)")
 
 

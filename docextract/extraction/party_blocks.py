@@ -422,7 +422,7 @@ def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> d
     address; nothing when a keyed line comes between them or no postcode line follows within
     :data:`MAX_ADDRESS_LINES` lines of the name."""
     def keyed(line: Line) -> bool:  # "Globale Nummer: 4000001987658 (GTIN)"; "Nummer" | ": GE2020211" in two columns
-        if any(doc.word(WordRef(p, w)).text.rstrip().endswith(COLON_READINGS[:2]) for w in line.word_indices):
+        if any(doc.word(WordRef(p, w)).text.rstrip().endswith((":", ";")) for w in line.word_indices):  # ";": OCR's
             return True
         right = line_right_of(doc.pages[p].lines, line)
         if right is None:
