@@ -12,7 +12,10 @@ cd "$(dirname "$0")/.."
 NODE_DIR="${DOCEXTRACT_RENDER_NODE:-$HOME/.cache/docextract-render/node}"
 NPM_PACKAGES=(microinvoice@1.0.6 jspdf-invoice-template-nodejs@1.4.40 @h1dd3nsn1p3r/pdf-invoice@1.0.12)
 DEBIAN_PACKAGES=(texlive-latex-extra texlive-fonts-recommended texlive-science texlive-lang-german
-                 texlive-lang-french texlive-lang-italian texlive-lang-spanish texlive-lang-european nodejs npm)
+                 texlive-lang-french texlive-lang-italian texlive-lang-spanish texlive-lang-european)
+# Debian's Node.js only where none is installed: its npm package conflicts with a Node.js from elsewhere
+# (NodeSource's, which bundles npm), and apt then refuses the whole install ("held broken packages")
+command -v npm >/dev/null 2>&1 || DEBIAN_PACKAGES+=(nodejs npm)
 
 [ -x .venv/bin/python ] || { echo "setup-render: run scripts/setup.sh first (it makes .venv)" >&2; exit 1; }
 .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[render]" 2>&1 | grep -v "^WARNING: Location" >&2 || true
