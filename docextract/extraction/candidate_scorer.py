@@ -72,13 +72,21 @@ class CandidateScorer:
 
     @staticmethod
     def from_config(value: Mapping[str, Any] | None) -> CandidateScorer | None:
-        """The scorer a config.json stores; None when it stores none. A scorer fitted on other features than
-        this version computes cannot be applied: ValueError."""
+        """The scorer a config.json stores; None when it stores none. A scorer fitted before some of this version's
+        features existed reads them with weight 0 (it never used them: its choices stay what they were); one fitted
+        on a feature this version no longer computes cannot be applied: ValueError."""
         if not value:
             return None
-        if tuple(value["features"]) != FEATURES:
+        stored = tuple(value["features"])
+        if not set(stored) <= set(FEATURES):
             raise ValueError("it was fitted on other candidate features than this docextract computes; refit it")
-        fields = {label: FieldModel(tuple(m["mean"]), tuple(m["scale"]), tuple(m["weights"]), float(m["intercept"]))
+        position = {name: i for i, name in enumerate(stored)}
+
+        def in_order(values: Sequence[float], absent: float) -> tuple[float, ...]:
+            return tuple(float(values[position[name]]) if name in position else absent for name in FEATURES)
+
+        fields = {label: FieldModel(in_order(m["mean"], 0.0), in_order(m["scale"], 1.0), in_order(m["weights"], 0.0),
+                                    float(m["intercept"]))
                   for label, m in value["fields"].items()}
         return CandidateScorer(FEATURES, fields, float(value.get("min_probability", MIN_PROBABILITY)))
 

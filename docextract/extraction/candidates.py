@@ -15,7 +15,8 @@ stands around it rather than from where a known template puts it. Here the descr
   stylesheet's version date and a delivery note's);
 * its type's own evidence: an identifier's shape (letters and digits, length, separators); a date's place among
   the document's dates (the earliest, the latest); an amount's rank among the amounts (the largest is usually the
-  total) and whether it recurs.
+  total), whether it recurs, and whether it is a VAT rate's share of another printed amount, the base of one, or
+  the two added (:mod:`docextract.extraction.vat_shares`).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from docextract.extraction.identifiers import has_vat_module, spaced_vat_length
 from docextract.extraction.key_context import KeyHit, LineIndex, is_title_word, key_above, key_left
 from docextract.extraction.per_document import per_document
 from docextract.extraction.normalize import MONTH_NUMBERS, identifier_text, parse_date, parse_number
+from docextract.extraction.vat_shares import vat_shares
 from docextract.extraction.party_blocks import block_extents, side_at
 
 # The fields scored from candidates, by the kind of value they take.
@@ -61,7 +63,7 @@ FEATURES = (
     "key_above_other", "key_distance", "x", "y", "first_page", "title_line", "recurs",
     "id_letters", "id_digits_only", "id_separator", "id_length_log", "id_amount_shape", "id_vat_prefix",
     "date_first", "date_last", "dates_log",
-    "amount_rank", "amount_largest", "amount_zero",
+    "amount_rank", "amount_largest", "amount_zero", "amount_vat_tax", "amount_vat_base", "amount_vat_gross",
 )
 
 
@@ -218,6 +220,7 @@ class DocumentContext:
         self.tendered = {c.words for c in self.candidates["amount"] if self._after_tendered_key(c.words)}
         amounts = sorted({abs(c.value) for c in self.candidates["amount"]}, reverse=True)
         self.amount_rank = {a: i for i, a in enumerate(amounts)}
+        self.vat = vat_shares(amounts)
         self.occurrences: dict[Any, list[Candidate]] = {}
         for kind in ("identifier", "date", "amount"):
             for c in self.candidates[kind]:
@@ -320,6 +323,7 @@ def shared_features(context: DocumentContext, candidate: Candidate) -> SharedFea
         "id_vat_prefix": 0.0,
         "date_first": 0.0, "date_last": 0.0, "dates_log": 0.0,
         "amount_rank": 0.0, "amount_largest": 0.0, "amount_zero": 0.0,
+        "amount_vat_tax": 0.0, "amount_vat_base": 0.0, "amount_vat_gross": 0.0,
     }
     if candidate.kind == "identifier":
         row.update(id_letters=float(any(ch.isalpha() for ch in value)), id_digits_only=float(value.isdigit()),
@@ -331,7 +335,10 @@ def shared_features(context: DocumentContext, candidate: Candidate) -> SharedFea
                    dates_log=math.log(len(context.dates)))
     elif candidate.kind == "amount":
         rank = context.amount_rank[abs(value)]
-        row.update(amount_rank=math.log1p(rank), amount_largest=float(rank == 0), amount_zero=float(value == 0))
+        row.update(amount_rank=math.log1p(rank), amount_largest=float(rank == 0), amount_zero=float(value == 0),
+                   amount_vat_tax=context.vat.tax.get(abs(value), 0.0),
+                   amount_vat_base=context.vat.base.get(abs(value), 0.0),
+                   amount_vat_gross=context.vat.gross.get(abs(value), 0.0))
     left, above = context.keys(words)
     return SharedFeatures(row, tag_sums, left, above, max(first.box.height, 1e-6))
 
