@@ -203,9 +203,12 @@ def _document_fields(doc: Document, entities: list[Entity], locale: str, ids: di
             if not candidates:
                 continue
         # raw confidence (a calibration may tie what it maps); an IBAN whose check digits fail after every one whose
-        # hold: a tagger that marks a VAT id or an account number as the IBAN beside the real one must not pick it.
+        # hold, and one not even shaped as an IBAN (no normalized value: a VAT id "DE136695976") after those: a
+        # tagger that marks a VAT id or an account number as the IBAN beside the real one must not pick it, also
+        # where the real one's check digits fail (a sample invoice's made-up IBAN).
         # (Not for tax ids: the seller's tax number fails the VAT check where the buyer's VAT id passes it.)
-        ranked = sorted(candidates, key=lambda e: (label == "iban" and objects[id(e)].get("valid") is False,
+        ranked = sorted(candidates, key=lambda e: (label == "iban" and objects[id(e)]["normalized"] is None,
+                                                   label == "iban" and objects[id(e)].get("valid") is False,
                                                    *e.rank()))
         best = dict(objects[id(ranked[0])])
         if len(ranked) > 1:
