@@ -258,9 +258,10 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
         if label in block_labels and label not in parties and not (label == "vendor_name" and model_named_vendor):
             parties[label] = words
     block_words = {r for words in parties.values() for r in words}
+    decided = {e.label for e in entities if e.assigned}
     for label, words in parties.items():
         owners = {id(taken[r]): taken[r] for r in words if r in taken}
-        if all(_block_may_take(owner, block_words) for owner in owners.values()):
+        if all(_block_may_take(owner, block_words, decided) for owner in owners.values()):
             found[label] = Entity(label, words, _mean_probability(words, label, label_probabilities), "block")
             relabelled |= set(owners)
     # payment terms under a heading of their own, over the model's (which, on a layout never seen, reads the line
@@ -275,12 +276,15 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     return [*kept, *found.values()]
 
 
-def _block_may_take(owner: Entity, block_words: set[WordRef]) -> bool:
+def _block_may_take(owner: Entity, block_words: set[WordRef], decided: set[str]) -> bool:
     """Whether a party block's fields may take words from the model's entity ``owner``: a party field's, or a
     free-text field's that starts in the party blocks (a model on a layout never seen reads "Kunden AG Mitte"
-    under "Käufer" as payment terms, and completing the terms may run them on below the block); never a typed
-    value's."""
-    return owner.label in BLOCK_LABELS or (owner.label in SPILLED_LABELS and owner.words[0] in block_words)
+    under "Käufer" as payment terms, and completing the terms may run them on below the block), or a typed value's
+    that is only an alternative of a field ``decided`` elsewhere (a model on a layout never seen tags the postcode
+    "DE 98765" of "Anschrift:" as the VAT id, which the candidate scorer found beside "USt.-Id.-Nr."); never the
+    value a typed field holds."""
+    return (owner.label in BLOCK_LABELS or (owner.label in SPILLED_LABELS and owner.words[0] in block_words)
+            or (owner.label in decided and not owner.assigned))
 
 
 def _keyed_candidates(doc: Document, wanted: Sequence[str], locale: str, year: int | None

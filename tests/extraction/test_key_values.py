@@ -1,5 +1,7 @@
 """Fields the model left empty are read from the keys the page prints; dates cut short are completed."""
 
+from dataclasses import replace
+
 from docextract.document import Box, Document, Page, Word, WordRef
 from docextract.extraction.entities import Entity, TaggedWord, normalize_value
 from docextract.layout import analyze_layout
@@ -407,6 +409,28 @@ def test_a_party_block_takes_its_name_back_from_free_text_the_model_spilled_on_i
     wider = Entity("payment_terms", (words["Name:"], words["Kunden"], words["AG"], words["Mitte"]), 0.4, "model")
     found = _texts(doc, key_value_entities(doc, [wider], labels, {}, "de_DE", 2024))
     assert "customer_name" not in found and found["payment_terms"][0] == "Name: Kunden AG Mitte"
+
+
+def test_a_postcode_tagged_as_the_vat_id_gives_way_to_the_block_once_the_vat_id_is_decided_elsewhere():
+    # a model on a layout never seen tagged the postcode of "Anschrift:" as the seller's VAT id; the candidate
+    # scorer chose the VAT id printed beside its key, so the tagger's postcode is only an alternative
+    doc = _page([
+        [("Verkäufer", 40)],
+        [("Name:", 40), ("Lieferant GmbH", 250)],
+        [("Anschrift:", 40), ("Lieferanten-Str. 12", 250)],
+        [("DE 98765 Lieferstadt", 250)],
+        [("USt.-Id.-Nr.:", 40), ("DE123456789", 250)],
+    ])
+    words = {doc.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(doc.pages[0].words))}
+    postcode = Entity("vendor_tax_id", (words["DE"], words["98765"]), 0.6, "model")
+    chosen = Entity("vendor_tax_id", (words["DE123456789"],), 0.9, "candidates", assigned=True)
+    labels = ("vendor_name", "vendor_address", "vendor_tax_id")
+    found = _texts(doc, key_value_entities(doc, [postcode, chosen], labels, {}, "de_DE", 2024))
+    assert found["vendor_address"] == ("Lieferanten-Str. 12\nDE 98765 Lieferstadt", "block")
+    assert found["vendor_tax_id"] == ("DE123456789", "candidates")
+    # the value a typed field holds is never taken: the block then gives way
+    found = _texts(doc, key_value_entities(doc, [replace(postcode, assigned=True)], labels, {}, "de_DE", 2024))
+    assert "vendor_address" not in found and found["vendor_tax_id"] == ("DE 98765", "model")
 
 
 def test_payment_terms_under_a_heading_of_their_own():
