@@ -57,7 +57,8 @@ MAX_IBAN_CHARACTERS = 34
 MAX_NAME_WORDS_BEFORE_FORM = 2  # "Kaffeehaus" of "Auftraggeber" + "Kaffeehaus GmbH"  # the longest IBAN (ISO 13616)
 ADDRESS_LABELS = ("vendor_address", "billing_address", "shipping_address")
 BLOCK_LABELS = (*ADDRESS_OF_SIDE, *ADDRESS_OF_SIDE.values())  # what party_fields reads
-SPILLED_LABELS = ("shipping_address", "payment_terms")  # free text a model may spill onto a party block
+# free text a model may spill onto a party block (a seller's name in its block read as a line item's description)
+SPILLED_LABELS = ("shipping_address", "payment_terms", "line_item_description")
 _IBAN_SHAPE = re.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{11,30}")  # country, check digits, 11-30 characters of account
 _YEAR_SHOWN = re.compile(r"\d{4}|\d{1,2}\s*[./-]\s*\d{1,2}\s*[./-]\s*\d{2}")  # a year, or a numeric date with one
 

@@ -433,6 +433,23 @@ def test_a_postcode_tagged_as_the_vat_id_gives_way_to_the_block_once_the_vat_id_
     assert "vendor_address" not in found and found["vendor_tax_id"] == ("DE 98765", "model")
 
 
+def test_a_party_name_the_model_read_as_a_line_item_is_the_blocks_name():
+    # a model on a layout never seen tagged the seller's name in its block as a line item's description (and took
+    # a key phrase further down, "Rückgabe am", for the seller's name)
+    doc = _page([
+        [("Verkäufer:", 40)],
+        [("Nummer", 40), (": 549910", 250)],
+        [("MUSTER-Autovermietung", 40)],
+        [("Musterstr. 99", 40)],
+        [("DE 99199 MUSTERHAUSEN", 40)],
+    ])
+    words = {doc.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(doc.pages[0].words))}
+    item = Entity("line_item_description", (words["MUSTER-Autovermietung"],), 0.5, "model")
+    found = _texts(doc, key_value_entities(doc, [item], ("vendor_name", "vendor_address", "line_item_description"),
+                                           {}, "de_DE", 2024))
+    assert found["vendor_name"] == ("MUSTER-Autovermietung", "block") and "line_item_description" not in found
+
+
 def test_payment_terms_under_a_heading_of_their_own():
     # the e-invoice visualisations' terms table: heading, column titles, the terms over two lines, the next section
     doc = _page([
