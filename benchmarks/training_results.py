@@ -63,7 +63,10 @@ def table(results: list[dict]) -> str:
         best = r["best_validation_epoch"]
         val = best.get("field_f1", best["f1"]) if key == "field_f1" else best["f1"]
         threads = next((c.split("--threads ")[1].split()[0] for c in r["commands"] if "finetune" in c and "--threads " in c), "?")
-        minutes = f"{r['train_seconds'] / 60:.0f} min ({threads} {'thread' if threads == '1' else 'threads'})" if r.get("train_seconds") else "-"
+        where = f"{threads} {'thread' if threads == '1' else 'threads'}"
+        if any("finetune" in c and "--device cuda" in c for c in r["commands"]):
+            where = "one GPU"
+        minutes = f"{r['train_seconds'] / 60:.0f} min ({where})" if r.get("train_seconds") else "-"
         recipe = r["recipe"]
         ran = (r.get("convergence") or {}).get("epochs_run")
         epochs = f"{ran} of max {recipe['epochs']} epochs" if ran and ran != recipe["epochs"] else f"{recipe['epochs']} epochs"
@@ -76,6 +79,8 @@ def table(results: list[dict]) -> str:
             recipe_text += f", {recipe['scheme']}"
         if recipe.get("layout_lr_scale") not in (None, 1.0):
             recipe_text += f", layout lr x{recipe['layout_lr_scale']:g}"
+        if recipe.get("augment") not in (None, "none"):
+            recipe_text += f", augment {recipe['augment']}"
         lines.append(f"| {r['dataset']} | {r['preset']} | {metric} | **{cells[0]}** | {cells[1]} | {cells[2]} | "
                      f"{cells[3]} | {100 * val:.1f} ({best['epoch']}) | {recipe_text} | {minutes} |")
     return "\n".join(lines) + "\n"
@@ -100,7 +105,7 @@ def main() -> None:
     out.write_text(json.dumps(result, indent=1) + "\n")
     results = [json.loads(p.read_text()) for p in sorted(RESULTS.glob("train_*.json"))]
     (RESULTS / "training_table.md").write_text(
-        "Test scores of models trained here on the CPU (val = validation split of the training data, best "
+        "Test scores of models trained here, on the CPU unless the time says a GPU (val = validation split of the training data, best "
         "epoch kept). FUNSD: entity-level seqeval F1 on the 50 test forms; SROIE: document-level field F1 "
         "(company/date/address/total) on the 347 test receipts.\n\n" + table(results))
     print(f"{out}\n{RESULTS / 'training_table.md'}")

@@ -55,7 +55,7 @@ def _metric(dataset: str) -> str:
 
 def table(results: list[dict]) -> str:
     lines = ["| run | data | preset | lever | val (best epoch) | epochs run, stop | steps | lr at the end | "
-             "test | train time (1 thread) |", "|---|---|---|---|---|---|---|---|---|---|"]
+             "test | train time |", "|---|---|---|---|---|---|---|---|---|---|"]
     for r in sorted(results, key=lambda r: (r["dataset"], r["name"])):
         key = _metric(r["dataset"])
         best, end = r["best_validation_epoch"], r["convergence"] or {}
@@ -76,16 +76,22 @@ def main() -> None:
     parser.add_argument("--dataset", required=True)
     parser.add_argument("--lever", required=True, help="what this run changes against the recipe it is compared to")
     parser.add_argument("--command", action="append", default=[], help="a command that made the run (repeat)")
+    parser.add_argument("--preset", help="the preset column when the run's --model was a folder made from a preset "
+                                         "(scripts/preset_start.py)")
     args = parser.parse_args()
     result = collect(args.run_dir, args.name, args.dataset, args.lever, args.command)
+    if args.preset:
+        result["recipe"]["started_from"], result["recipe"]["model"] = result["recipe"]["model"], args.preset
     SWEEP.mkdir(parents=True, exist_ok=True)
     out = SWEEP / f"{args.dataset}_{args.name}.json"
     out.write_text(json.dumps(result, indent=1) + "\n")
     results = [json.loads(p.read_text()) for p in sorted(SWEEP.glob("*.json"))]
     (SWEEP / "sweep_table.md").write_text(
-        "Recipe sweep on the CPU, one thread per run beside other jobs on a 2-core machine (so wall times are "
-        "upper bounds). val: FUNSD entity F1 / SROIE field F1 on the validation split (every 10th training "
-        "document), which picked the epoch; test: measured once, for the final recipes only.\n\n" + table(results))
+        "Recipe sweeps on the CPU, one thread per run beside other jobs on a 2-core machine (so wall times are "
+        "upper bounds), except the gpu_ runs: one H100, eight runs at once (benchmarks/lagabi_gpu_sweep.sh). "
+        "val: FUNSD entity F1 / SROIE field F1 on the validation split (every 10th training document), which "
+        "picked the epoch; test: measured once, for the final recipes only (gpu_ runs: every run, the recipe still "
+        "chosen by val).\n\n" + table(results))
     print(f"{out}\n{SWEEP / 'sweep_table.md'}")
 
 
