@@ -51,6 +51,7 @@ import sys
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
+from typing import Sequence
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -126,26 +127,32 @@ def _per_producer(records: list[dict], limit: int | None) -> list[dict]:
     return out
 
 
-def train_command(work: Path, fold: str, plan: dict, threads: int | None) -> list[str]:
+def train_command(work: Path, fold: str, plan: dict, threads: int | None, variant: str = "run",
+                  more: Sequence[str] = ()) -> list[str]:
+    """The fold's finetune; ``variant`` names its output folder under the fold and ``more`` adds options, for a
+    recipe lever measured against the plain recipe (``measure --fold-model VARIANT/model``)."""
     extra = [str(work / fold / "train_extra.jsonl")] if (work / fold / "train_extra.jsonl").is_file() else []
     return [str(REPO / ".venv" / "bin" / "docextract"), "finetune", plan["synth"], str(work / fold / "train_real.jsonl"),
-            *extra, plan["sroie"], "--output", str(work / fold / "run"), "--model", str(REPO / RECIPE["base"]),
+            *extra, plan["sroie"], "--output", str(work / fold / variant), "--model", str(REPO / RECIPE["base"]),
             "--label-map", SROIE_LABEL_MAP, "--epochs", str(RECIPE["epochs"]), "--lr", str(RECIPE["lr"]),
             "--batch-size", str(RECIPE["batch_size"]), "--seed", str(RECIPE["seed"]),
-            "--limit", str(RECIPE["sroie_receipts"]), *(["--threads", str(threads)] if threads else [])]
+            "--limit", str(RECIPE["sroie_receipts"]), *(["--threads", str(threads)] if threads else []), *more]
 
 
 def train(args) -> None:
     work = Path(args.work)
     plan = json.loads((work / "plan.json").read_text(encoding="utf-8"))
+    variant = args.variant
     for fold in ([args.fold] if args.fold else list(plan["folds"])):
-        if (work / fold / "run" / "model" / "config.json").is_file():
+        if (work / fold / variant / "model" / "config.json").is_file():
             print(f"{fold}: trained", file=sys.stderr)
             continue
-        command = train_command(work, fold, plan, args.threads)
-        (work / fold / "command.txt").write_text(shlex.join(command) + "\n", encoding="utf-8")
+        command = train_command(work, fold, plan, args.threads, variant, args.finetune_option)
+        name = "command.txt" if variant == "run" else f"command_{variant}.txt"
+        (work / fold / name).write_text(shlex.join(command) + "\n", encoding="utf-8")
         print(f"{fold}: {shlex.join(command)}", file=sys.stderr)
-        with open(work / fold / "train.log", "a", encoding="utf-8") as log:
+        with open(work / fold / ("train.log" if variant == "run" else f"train_{variant}.log"), "a",
+                  encoding="utf-8") as log:
             subprocess.run(command, check=True, stdout=log, stderr=subprocess.STDOUT, cwd=REPO)
 
 
@@ -589,6 +596,10 @@ def main() -> None:
     p.add_argument("--work", required=True)
     p.add_argument("--fold")
     p.add_argument("--threads", type=int)
+    p.add_argument("--variant", default="run", help="the output folder under each fold (default run: the plain recipe)")
+    p.add_argument("--finetune-option", action="append", default=[],
+                   help="an option added to the recipe's finetune, e.g. --finetune-option=--augment "
+                        "--finetune-option=global-shuffle (with --variant)")
     p = sub.add_parser("scans")
     p.add_argument("--work", required=True)
     p.add_argument("--fold")
