@@ -34,6 +34,7 @@ MAX_RUN_ON_WORDS = 90
 COLUMN_TOLERANCE_OF_HEIGHT = 1.5
 FIRST_LINE_INDENT_OF_HEIGHT = 3.0  # a paragraph's first line may start this far right of the lines under it
 STACKED_GAP_OF_HEIGHT = 1.0
+WORD_SPACE_OF_HEIGHT = 0.25  # a space between words, as a share of their height
 # Words no phrase ends with (articles, prepositions, conjunctions of the six languages): a line that ends with one
 # goes on below even where the next line starts with a key ("... Wir würden dann zu der" | "Fälligkeit 06.12.2018 den
 # Beitrag ...")
@@ -65,7 +66,8 @@ def terms_under_heading(doc: Document) -> tuple[WordRef, ...]:
 def continued(doc: Document, words: tuple[WordRef, ...]) -> tuple[WordRef, ...]:
     """``words`` (a cell that ends its line) with the lines that continue the sentence under it: stacked right
     below, starting at its left edge, when its own line was wrapped (at least :data:`MIN_WRAPPED_WORDS` words:
-    "30 Tage netto" is whole), while the text so far ends no sentence (".") and the next line is no heading and
+    "30 Tage netto" is whole), while the text so far ends no sentence (".") or, from its second line on, ends one on
+    a line the text flow broke (:func:`_wrapped`: a paragraph of sentences goes on), and the next line is no heading and
     starts with no key of a field ("IBAN: DE29 ...") unless the text so far ends with a word no phrase ends with
     (:data:`PHRASE_OPENERS`); at most :data:`MAX_RUN_ON_LINES` lines and
     :data:`MAX_RUN_ON_WORDS` words."""
@@ -80,9 +82,8 @@ def continued(doc: Document, words: tuple[WordRef, ...]) -> tuple[WordRef, ...]:
     out = list(words)
     if len(words) < MIN_WRAPPED_WORDS:
         return words
+    right = doc.word(words[-1]).box.x1  # the paragraph's right margin so far: its widest line's end
     for n in range(MAX_RUN_ON_LINES - 1):
-        if doc.word(out[-1]).text.rstrip().endswith("."):
-            break
         height = max(line.box.height, 1e-6)
         indent = FIRST_LINE_INDENT_OF_HEIGHT * height if n == 0 else 0.0  # the first line's indent, once
         below = [other for other in page.lines if other is not line
@@ -90,15 +91,29 @@ def continued(doc: Document, words: tuple[WordRef, ...]) -> tuple[WordRef, ...]:
                  and -indent - COLUMN_TOLERANCE_OF_HEIGHT * height <= other.box.x0 - x0 <= COLUMN_TOLERANCE_OF_HEIGHT * height]
         if not below:
             break
-        line = min(below, key=lambda other: other.box.top)
-        x0 = line.box.x0
-        cell = first_cell(doc, p, line)
+        nearest = min(below, key=lambda other: other.box.top)
+        cell = first_cell(doc, p, nearest)
+        if doc.word(out[-1]).text.rstrip().endswith(".") and not (n > 0 and _wrapped(doc, out[-1], cell, right)):
+            break  # a sentence ends here, and so does the paragraph: its line stops short of the margin
+        line, x0 = nearest, nearest.box.x0
         mid_phrase = doc.word(out[-1]).text.casefold() in PHRASE_OPENERS
         if (_holds_key(doc, cell) and not (mid_phrase and not _ends_with_colon(doc, cell))
                 or len(out) + len(cell) > MAX_RUN_ON_WORDS):
             break
         out += cell
+        right = max(right, doc.word(cell[-1]).box.x1)
     return tuple(out)
+
+
+def _wrapped(doc: Document, last: WordRef, next_cell: Sequence[WordRef], right: float) -> bool:
+    """Whether the text flow broke the line after ``last`` because the next line's first word would not fit
+    before the paragraph's right margin ``right``: then a sentence ending with the line still leaves its paragraph
+    open (an insurer's terms: "... Sparkasse Musterstadt Ost." | "Einfacher für Sie ist es, ...")."""
+    if not next_cell:
+        return False
+    first = doc.word(next_cell[0]).box
+    space = WORD_SPACE_OF_HEIGHT * max(first.height, 1e-6)
+    return doc.word(last).box.x1 + space + first.width > right
 
 
 def _cell_continues(doc: Document, p: int, line: Line, last: WordRef) -> bool:

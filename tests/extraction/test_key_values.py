@@ -674,3 +674,19 @@ def test_a_scanned_name_tesseract_ended_early_keeps_its_legal_form():
               for label, refs in party_fields(doc, ["vendor_name", "vendor_address"]).items()}
     assert fields["vendor_name"] == "Lieferant GmbH & Co. KG"
     assert fields["vendor_address"] == "Lieferanten-Str.12-17 DE 98765 Lieferstadt"
+
+
+def test_a_paragraph_of_sentences_goes_on_where_the_text_flow_broke_the_line():
+    # an insurer's terms: a sentence ends with a line that the next word did not fit on, and the paragraph goes on;
+    # it ends with a sentence whose line stops short of the margin
+    lines = ["Einen zu zahlenden Beitrag überweisen Sie bitte auf folgende Bankverbindung: IBAN",
+             "DE75123456780000001234, BIC WELADED1MST, Sparkasse Musterstadt Nord-Ost.",
+             "Einfacher für Sie ist es, wenn Sie uns ein Lastschriftmandat erteilen.", "Mit freundlichen Grüßen"]
+    doc = _page([[("Zahlungsbedingungen", 40)], *[[(line, 40)] for line in lines]])
+    found = _texts(doc, key_value_entities(doc, [], ("payment_terms",), {}, "de_DE", 2018))
+    assert " ".join(found["payment_terms"][0].split()) == " ".join(lines[:3])
+    # the same sentence on a line with room left for the next word ends the terms there
+    lines[1] = "DE75123456780000001234, BIC WELADED1MST, Ost."
+    doc = _page([[("Zahlungsbedingungen", 40)], *[[(line, 40)] for line in lines]])
+    found = _texts(doc, key_value_entities(doc, [], ("payment_terms",), {}, "de_DE", 2018))
+    assert " ".join(found["payment_terms"][0].split()) == " ".join(lines[:2])
