@@ -310,7 +310,7 @@ def tagged_folds(args, work: Path, plan: dict) -> tuple[dict[str, list[tuple]], 
     """Every fold's held-out records with their document, model and tags (cached)."""
     tagged: dict[str, list[tuple]] = {}
     models: dict[str, Path] = {}
-    for fold in ([args.fold] if args.fold else list(plan["folds"])):
+    for fold in (args.fold.split(",") if args.fold else list(plan["folds"])):
         model_dir = fold_model(args, fold)
         if not (model_dir / "config.json").is_file():
             print(f"{fold}: no model yet ({model_dir})", file=sys.stderr)
@@ -608,7 +608,8 @@ def main() -> None:
     p = sub.add_parser("measure")
     p.add_argument("--work", required=True)
     p.add_argument("--name", required=True)
-    p.add_argument("--fold")
+    p.add_argument("--fold", help="the folds to measure, comma-separated (default: all; the scorer of --scorer lopo "
+                                  "is then fitted on these folds alone)")
     p.add_argument("--fold-model", default=FOLD_MODEL,
                    help="each fold's model, under WORK/FOLD (e.g. student3/model: a student of the fold model)")
     p.add_argument("--model", help="measure this model on every fold instead of the fold models")
@@ -619,7 +620,7 @@ def main() -> None:
     p = sub.add_parser("calibrate")
     p.add_argument("--work", required=True)
     p.add_argument("--name", required=True)
-    p.add_argument("--fold")
+    p.add_argument("--fold", help="the folds to judge, comma-separated (default: all)")
     p.add_argument("--fold-model", default=FOLD_MODEL,
                    help="each fold's model, under WORK/FOLD (e.g. student3/model: a student of the fold model)")
     p.add_argument("--model", help="judge this model on every fold instead of the fold models")

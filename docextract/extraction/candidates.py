@@ -31,11 +31,11 @@ from typing import Any, Mapping, Sequence
 from docextract.document import Document, WordRef, touching
 from docextract.extraction.entities import Entity, continues_digit_group, is_open_digit_group
 from docextract.extraction.evidence import logit, odd_shape
-from docextract.extraction.field_keywords import FIELD_KEYWORDS, key_tokens
+from docextract.extraction.field_keywords import FIELD_KEYWORDS, closing_keys, key_tokens
 from docextract.extraction.identifiers import has_vat_module, spaced_vat_length
 from docextract.extraction.key_context import KeyHit, LineIndex, is_title_word, key_above, key_left
 from docextract.extraction.per_document import per_document
-from docextract.extraction.normalize import MONTH_NUMBERS, identifier_text, parse_date, parse_number
+from docextract.extraction.normalize import ISO_CURRENCIES, MONTH_NUMBERS, identifier_text, parse_date, parse_number
 from docextract.extraction.vat_shares import vat_shares
 from docextract.extraction.party_blocks import block_extents, side_at
 
@@ -50,6 +50,12 @@ TENDERED = frozenset({"tendered"})  # field_keywords' keys of cash handed over a
 MAX_DATE_WORDS = 4  # "1. Oktober 2023", "October 1, 2023"
 MIN_IDENTIFIER_CHARACTERS = 3
 MAX_IDENTIFIER_CHARACTERS = 40
+MIN_SERIES_LETTERS, MAX_SERIES_LETTERS = 2, 4
+SERIES_GAP_OF_HEIGHT = 1.0  # a word's space, not a column's
+# Capitals that name what the number after them is, never a series of invoice numbers (registers, bank and tax codes)
+NOT_SERIES = frozenset({"NO", "REF", "ID", "GLN", "ILN", "EAN", "GTIN", "SKU", "ART", "POS", "BIC", "IBAN", "BLZ",
+                        "KTO", "UID", "TEL", "FAX", "PO", "HRB", "HRA", "PLZ", "ABN", "ACN", "EIN", "RCS", "NAF",
+                        "APE", "GST", "HST", "PST", "QST", "CIF", "NIF", "NIE", "KVK", "BTW", "SIRET", "SIREN"})
 _AMOUNT_WITH_DECIMALS = re.compile(r"\d[.,]\d{2}(?!\d)")
 _NUMERIC_DATE = re.compile(r"\d{1,4}\s*[./-]\s*\d{1,2}\s*[./-]\s*\d{2,4}|\d{8}")
 _MONTH_WORD = re.compile(r"[^\W\d_]{3,}\.?,?")
@@ -187,8 +193,26 @@ def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> 
                     continue
                 value = _identifier(text, locale, year)
                 if value is not None:
+                    if i > 0 and i - 1 > taken_until and _series_prefix(doc, texts[i - 1], refs[i - 1], refs[i]):
+                        # "RK 19-32": a series' letters printed apart from its number are part of it; the number
+                        # alone stays a candidate too, and the scorer weighs the two
+                        out["identifier"].append(Candidate("identifier", _flat(refs[i - 1:i + 1]),
+                                                           f"{texts[i - 1]} {value}"))
                     out["identifier"].append(Candidate("identifier", refs[i], value))
     return out
+
+
+def _series_prefix(doc: Document, text: str, prefix: tuple[WordRef, ...], number: tuple[WordRef, ...]) -> bool:
+    """Whether ``text`` is the letters of an invoice series printed before its number ("RK" of "RK 19-32", "INV"
+    of "INV 0042"): 2-4 capitals, a word's space from the number, and neither a key word ("NO", "NR") nor a currency
+    ("EUR 500")."""
+    if not (MIN_SERIES_LETTERS <= len(text) <= MAX_SERIES_LETTERS and text.isalpha() and text.isupper()):
+        return False
+    if (text in ISO_CURRENCIES or text in NOT_SERIES or key_tokens(text) != [text.casefold()]
+            or closing_keys(key_tokens(text))[0]):
+        return False
+    left, right = doc.word(prefix[-1]).box, doc.word(number[0]).box
+    return 0 <= right.x0 - left.x1 <= SERIES_GAP_OF_HEIGHT * max(left.height, 1e-6)
 
 
 def with_party_sides(doc: Document, candidates: dict[str, list[Candidate]]) -> dict[str, list[Candidate]]:
