@@ -92,7 +92,7 @@ NAME_GAP_OF_HEIGHT = 2.0  # ... but its address may stand a blank line under its
 # A line that only greets whom the letter is for (German, English, French, Dutch, Italian, Spanish)
 SALUTATIONS = frozenset({("herrn",), ("herr",), ("frau",), ("firma",), ("mr",), ("mrs",), ("ms",), ("monsieur",),
                          ("madame",), ("mme",), ("dhr",), ("mevr",), ("sig",), ("sig", "ra"), ("sr",), ("sra",)})
-SENDER_SEPARATORS = frozenset({"·", "•", "|", "∙"})  # between the parts of a one-line return address
+SENDER_SEPARATORS = frozenset({"·", "•", "|", "∙", "–", "—"})  # between the parts of a one-line return address
 # The same dots as Tesseract reads them on a scan: alone ("+", "-", "»"), stuck to a part's end ("St-", "A»") or to
 # the next part's start ("-789"). Not a colon, which it reads for one too ("Street:"): keys end in it ("INVOICE NO :
 # 179509" on a receipt is no return address)

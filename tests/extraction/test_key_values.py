@@ -354,6 +354,12 @@ def test_a_window_envelope_letter_gives_both_parties():
     # a line of parts without a postcode is no return address
     plain = _page([[("Quality · Service · Price", 40)], [("Buyer Company", 40)], [("67890 Buyer City", 40)]])
     assert window_envelope_fields(plain) == {}
+    # parts apart by dashes, and a person as the buyer
+    doc = _page([[("WINKLER PERSONALSERVICE AG – Goethestraße 189 – 50667 Köln", 40)], [("Dieter Werner", 40)],
+                 [("Kastanienweg 124", 40), ("Rechnungsnr.: 2020-2727", 300)], [("90402 Nürnberg", 40)]])
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in window_envelope_fields(doc).items()}
+    assert fields == {"vendor_name": "WINKLER PERSONALSERVICE AG", "vendor_address": "Goethestraße 189 50667 Köln",
+                      "customer_name": "Dieter Werner", "billing_address": "Kastanienweg 124 90402 Nürnberg"}
 
 
 def _ocr_page(cells: list[tuple[str, float, float, float]]) -> Document:
