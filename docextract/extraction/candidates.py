@@ -57,6 +57,7 @@ NOT_SERIES = frozenset({"NO", "REF", "ID", "GLN", "ILN", "EAN", "GTIN", "SKU", "
                         "KTO", "UID", "TEL", "FAX", "PO", "HRB", "HRA", "PLZ", "ABN", "ACN", "EIN", "RCS", "NAF",
                         "APE", "GST", "HST", "PST", "QST", "CIF", "NIF", "NIE", "KVK", "BTW", "SIRET", "SIREN"})
 _AMOUNT_WITH_DECIMALS = re.compile(r"\d[.,]\d{2}(?!\d)")
+_YEAR = re.compile(r"(19|20)\d\d")
 _NUMERIC_DATE = re.compile(r"\d{1,4}\s*[./-]\s*\d{1,2}\s*[./-]\s*\d{2,4}|\d{8}")
 _MONTH_WORD = re.compile(r"[^\W\d_]{3,}\.?,?")
 # A time of day printed after a date ("15/01/2019 11:05:16 AM", receipts): not part of the date's value
@@ -193,9 +194,11 @@ def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> 
                     continue
                 value = _identifier(text, locale, year)
                 if value is not None:
-                    if i > 0 and i - 1 > taken_until and _series_prefix(doc, texts[i - 1], refs[i - 1], refs[i]):
+                    if (i > 0 and i - 1 > taken_until and not _YEAR.fullmatch(value)
+                            and _series_prefix(doc, texts[i - 1], refs[i - 1], refs[i])):
                         # "RK 19-32": a series' letters printed apart from its number are part of it; the number
-                        # alone stays a candidate too, and the scorer weighs the two
+                        # alone stays a candidate too, and the scorer weighs the two. A year is no number of a
+                        # series ("© DWC 2025")
                         out["identifier"].append(Candidate("identifier", _flat(refs[i - 1:i + 1]),
                                                            f"{texts[i - 1]} {value}"))
                     out["identifier"].append(Candidate("identifier", refs[i], value))
