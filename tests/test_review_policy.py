@@ -23,7 +23,7 @@ REPO = Path(__file__).resolve().parent
 INVOICE = REPO.parent / "examples" / "invoice.pdf"
 HELD_OUT = ("statement", "sidebar", "window_right", "quantity_first")  # families the shipped model never saw
 SYNTH_SEED = 23  # a seed no benchmark uses
-DOCUMENTS = 5  # enough that some field is wrong (the calibration needs right and wrong fields): 3 read all right
+DOCUMENTS = 5
 runner = CliRunner()
 # One curve for every field (a policy's pooled curve): 99% precision was reached above 0.9, 95% above 0.6
 CURVE = [[0.0, 0.8, 1.0], [0.6, 0.96, 0.8], [0.9, 0.995, 0.5]]
@@ -147,8 +147,14 @@ def test_plot_without_matplotlib_is_a_missing_dependency(labelled, tmp_path, mon
 
 
 def test_calibrate_fits_the_evidence_model_and_policy_that_run_then_applies(labelled, tmp_path):
+    # a fit needs right and wrong fields: the model now reads these five invoices all right, so one document's truth
+    # names an invoice number its page does not print (as a label that disagrees with the page would)
+    records = [json.loads(line) for line in labelled.read_text().splitlines()]
+    records[-1]["fields"]["invoice_number"] = ["NOT-PRINTED-0000"]
+    disagreeing = labelled.parent / "labels_one_wrong.jsonl"
+    disagreeing.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
     out = tmp_path / "invoice-evidence"
-    result = runner.invoke(app, ["calibrate", "invoice", str(labelled), "--fields", "--precision", "0.95",
+    result = runner.invoke(app, ["calibrate", "invoice", str(disagreeing), "--fields", "--precision", "0.95",
                                  "--out", str(out)])
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
