@@ -17,7 +17,7 @@ WORK=${WORK:-/tmp/lagabi-sweep}
 OUT=${OUT:?where the results go}
 LIMIT=${LIMIT:-300}   # seconds each training may take; a run cut short keeps its best epoch so far in RUN/best
 DEVICE=${DEVICE:-cuda}
-export PYTHONPATH=$PWD/.dev/site${PYTHONPATH:+:$PYTHONPATH} OMP_NUM_THREADS=2 PYTHONUNBUFFERED=1
+export PYTHONPATH=$PWD:$PWD/.dev/site${PYTHONPATH:+:$PYTHONPATH} OMP_NUM_THREADS=2 PYTHONUNBUFFERED=1
 mkdir -p "$WORK"
 
 # name, then finetune options beyond the common ones (batch 4, lr floor 0.1, seed 42)
@@ -102,10 +102,7 @@ if [ -f "$OUT/best.txt" ]; then
     model="$WORK/$best/model"
     if [ ! -f "$model/config.json" ]; then  # cut short: its best epoch so far, in fp32, made compact to travel back
         model="$WORK/$best/compact"
-        python3 -c "import sys; from pathlib import Path; from docextract.modeling import LayoutForTokenClassification as M
-from docextract.modeling.compact import save_compact
-save_compact(M.from_pretrained(sys.argv[1]), Path(sys.argv[2]))" "$WORK/$best/best" "$model"
-        cp "$START"/tokenizer*.json "$model/"
+        python3 scripts/ship_model.py "$WORK/$best/best" "$model" && cp "$START"/tokenizer*.json "$model/"
     fi
     tar -czf "$OUT/best.tar.gz" -C "$model" . && split -b 12M "$OUT/best.tar.gz" "$OUT/best.part-" && rm "$OUT/best.tar.gz"
 fi

@@ -148,11 +148,10 @@ def train(args) -> None:
             print(f"{fold}: trained", file=sys.stderr)
             continue
         command = train_command(work, fold, plan, args.threads, variant, args.finetune_option)
-        name = "command.txt" if variant == "run" else f"command_{variant}.txt"
-        (work / fold / name).write_text(shlex.join(command) + "\n", encoding="utf-8")
+        suffix = "" if variant == "run" else f"_{variant}"  # the plain recipe's files keep their names
+        (work / fold / f"command{suffix}.txt").write_text(shlex.join(command) + "\n", encoding="utf-8")
         print(f"{fold}: {shlex.join(command)}", file=sys.stderr)
-        with open(work / fold / ("train.log" if variant == "run" else f"train_{variant}.log"), "a",
-                  encoding="utf-8") as log:
+        with open(work / fold / f"train{suffix}.log", "a", encoding="utf-8") as log:
             subprocess.run(command, check=True, stdout=log, stderr=subprocess.STDOUT, cwd=REPO)
 
 
