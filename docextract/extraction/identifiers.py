@@ -23,7 +23,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Sequence
 
-from stdnum import bic, iban, vatin
+from stdnum import bic, iban, numdb, vatin
 from stdnum.exceptions import InvalidChecksum, ValidationError
 from stdnum.util import get_cc_module
 
@@ -78,8 +78,9 @@ def _reason(error: ValidationError) -> str:
 # country code a digit ("DEO2 12O3 ..."), or any mix where at most MAX_IBAN_READINGS are possible, so that a repair
 # stays far from a chance match (mod 97: about 1 in 97 each).
 _DIGIT_READ_AS = {"O": "0", "D": "0", "Q": "0", "I": "1", "L": "1", "S": "5", "B": "8", "Z": "2", "G": "6"}
-_LETTER_READ_AS = {"0": "DO", "1": "I", "5": "S", "8": "B", "2": "Z", "6": "G"}
+_LETTER_READ_AS = {"0": "DO", "1": "I", "5": "S", "8": "B", "2": "Z", "6": "G", "£": "E", "€": "E"}
 MAX_IBAN_READINGS = 16
+_IBAN_REGISTRY = numdb.get("iban")  # each country's IBAN length and structure (stdnum's copy of ISO 13616's)
 
 
 def _ocr_readings(compact: str) -> list[str]:
@@ -93,6 +94,24 @@ def _ocr_readings(compact: str) -> list[str]:
     return sorted(readings - {compact})
 
 
+def _structured_reading(compact: str) -> str | None:
+    """``compact`` with each OCR-ambiguous character read as the kind its position holds in the country's IBAN
+    (ISO 13616 registry, via stdnum: "DE" 18 digits, "GB" 4 letters then 14 digits), the check digits as digits;
+    None where no country's structure fits. "DEI2 1234 5678 9012 3456 78" is then "DE12123456789012345678" even
+    where its check digits fail (a sample's made-up IBAN, or one more misread digit): the value the page prints,
+    shown invalid, instead of no IBAN at all."""
+    country = "".join(_LETTER_READ_AS.get(ch, ch)[0] for ch in compact[:2])
+    structure = (_IBAN_REGISTRY.info(country + "00")[0][1] or {}).get("bban")
+    if not structure or not re.fullmatch(r"[A-Z]{2}", country):
+        return None
+    kinds = "nn" + "".join(kind * int(count) for count, kind in re.findall(r"(\d+)!([nac])", structure))
+    if len(kinds) != len(compact) - 2:
+        return None
+    read = country + "".join(_DIGIT_READ_AS.get(ch, ch) if kind == "n" else ch for ch, kind in zip(compact[2:], kinds))
+    digits_where_due = all(ch.isdigit() for ch, kind in zip(read[2:], kinds) if kind == "n")
+    return read if digits_where_due and re.fullmatch(r"[A-Z0-9]+", read) else None
+
+
 def check_iban(text: str) -> CheckedIdentifier:
     compact = _compact(text)
     if not iban.is_valid(compact):
@@ -100,6 +119,7 @@ def check_iban(text: str) -> CheckedIdentifier:
                     if _IBAN_SHAPE.fullmatch(reading) and iban.is_valid(reading)}
         if len(repaired) == 1:
             return CheckedIdentifier(iban.validate(repaired.pop()), True, "iban")
+        compact = _structured_reading(compact) or compact
     if not _IBAN_SHAPE.fullmatch(compact):
         return CheckedIdentifier(None, False, "iban", "not an IBAN")
     try:

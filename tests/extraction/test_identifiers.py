@@ -72,3 +72,13 @@ def test_an_iban_read_by_ocr_with_letters_for_digits_is_repaired_where_its_check
     assert check_iban("0E75 5121 0800 1245 1261 99").normalized == "DE75512108001245126199"  # a digit for a letter
     assert check_iban("DE89 37O4 OO44 O532 O13O OO").normalized == "DE89370400440532013000"  # every 0 read as O
     assert check_iban("DE89 37O4 OO44 O532 O13O O1").valid is False
+
+
+def test_an_iban_misread_by_ocr_keeps_its_printed_digits_where_its_check_digits_fail():
+    from docextract.extraction.identifiers import check_iban
+
+    misread = check_iban("DEI2 1234 5678 9012 3456 78")  # I for 1; the sample's IBAN has made-up check digits
+    assert (misread.normalized, misread.valid) == ("DE12123456789012345678", False)
+    assert check_iban("D£02 1203 0000 0000 2020 51").normalized == "DE02120300000000202051"  # £ for E: repaired
+    assert check_iban("GB9S NWBK 6016 1312 3456 78").normalized == "GB95NWBK60161312345678"  # the bank code stays letters
+    assert check_iban("DEO9687654321").normalized is None  # no country's IBAN is 13 characters long
