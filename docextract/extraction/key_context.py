@@ -22,7 +22,7 @@ from typing import Sequence
 
 from docextract.document import Box, Document, Line, WordRef
 from docextract.extraction.field_keywords import closing_keys, is_legal_form, key_tokens, trim_context
-from docextract.extraction.normalize import MONTH_NUMBERS
+from docextract.extraction.normalize import MONTH_NUMBERS, number_sign_glued
 from docextract.extraction.per_document import per_document
 
 MAX_KEY_WORDS = 6  # a key is a short label, not a sentence
@@ -134,7 +134,8 @@ def _without_closing_parenthetical(doc: Document, words: Sequence[WordRef]) -> S
     return words
 
 
-def whole_key(doc: Document, words: Sequence[WordRef], labels: frozenset[str] | None = None) -> KeyHit | None:
+def whole_key(doc: Document, words: Sequence[WordRef], labels: frozenset[str] | None = None,
+              sign_glued: bool = False) -> KeyHit | None:
     """The longest whole key that ends ``words`` (the words right before a value, separators already dropped):
     its words are exactly a key of one or more fields (fillers such as "(EUR)" or "19 %" after it allowed) and the
     word before it, if any, ends a cell (a value, a colon, a legal form, a wide gap). ``labels``: only keys of these fields count.
@@ -147,7 +148,8 @@ def whole_key(doc: Document, words: Sequence[WordRef], labels: frozenset[str] | 
     best: KeyHit | None = None
     tokens: list[str] = []
     for start in range(len(words) - 1, max(-1, len(words) - 1 - MAX_KEY_WORDS), -1):
-        tokens = key_tokens(doc.word(words[start]).text) + tokens
+        glued = sign_glued and start == len(words) - 1
+        tokens = (["no"] if glued else key_tokens(doc.word(words[start]).text)) + tokens
         trimmed = trim_context(tokens)
         if not trimmed:
             continue
@@ -160,7 +162,7 @@ def whole_key(doc: Document, words: Sequence[WordRef], labels: frozenset[str] | 
             continue
         best = KeyHit(frozenset(keys), tuple(words[start:]), 0.0)
     if best is None and (labels is None or "invoice_number" in labels):
-        best = titled_number_key(doc, words, height)
+        best = titled_number_key(doc, words, height, sign_glued)
     return best
 
 
@@ -172,12 +174,13 @@ def is_title_word(token: str) -> bool:
     return token in _TITLE_WORDS or token.endswith(("rechnung", "gutschrift"))  # "Teilrechnung", "Sammelgutschrift"
 
 
-def titled_number_key(doc: Document, words: Sequence[WordRef], height: float) -> KeyHit | None:
+def titled_number_key(doc: Document, words: Sequence[WordRef], height: float, sign_glued: bool = False
+                      ) -> KeyHit | None:
     """A document's title that says its number: "Rechnung des Versicherers (575) Nr.", "Teilrechnung Bau Nr.",
     "Gutschrift (Selbst ausgestellte Rechnung) (389) Nr.": a title word starts the key (at a cell's start), the
     number sign ends it, and a few words that qualify the title stand between. Their words are no key phrase of
     their own, so the exact match of :func:`whole_key` misses them."""
-    if not words or key_tokens(doc.word(words[-1]).text)[-1:] != ["no"]:
+    if not words or not sign_glued and key_tokens(doc.word(words[-1]).text)[-1:] != ["no"]:
         return None
     for start in range(len(words) - 2, max(-1, len(words) - 1 - MAX_KEY_WORDS), -1):
         first = key_tokens(doc.word(words[start]).text)
@@ -203,16 +206,17 @@ def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] 
     while left and is_separator(doc.word(left[-1]).text):
         left.pop()
     value_box = doc.word(first).box
+    # "Nr.471102": OCR read a tight key and its value as one word, whose sign ends the key ("Rechnung Nr."); where
+    # the words before it make a key without the sign ("Invoice No. #4711"), that one
+    glued = whole_key(doc, left + [first], labels, sign_glued=True) if number_sign_glued(doc.word(first).text) else None
     # nothing but values before it on its line ("01/01/24 - 01/31/24" beside "Billing Period:" in a key column):
     # the key is the row's, left of the line
     if all(_is_value_or_filler(doc.word(r).text) for r in left):
         beside = index.line_left_on_row(first)
-        if beside is None:
-            return None
-        left = [WordRef(first.page_index, w) for w in beside.word_indices]
+        left = [] if beside is None else [WordRef(first.page_index, w) for w in beside.word_indices]
         while left and is_separator(doc.word(left[-1]).text):
             left.pop()
-    hit = whole_key(doc, left, labels)
+    hit = whole_key(doc, left, labels) or glued
     if hit is None:
         return None
     return KeyHit(hit.labels, hit.words, max(0.0, value_box.x0 - doc.word(hit.words[-1]).box.x1))

@@ -101,6 +101,13 @@ _GROUP_SEPARATORS = re.compile(r"[.,'\u2019\u02bc \u00a0\u202f]")
 _NUMBER_SIGN = re.compile(r"^(?:#|n[°º]\.?|nr\.|no\.|nr:|no:)\s*", re.IGNORECASE)
 
 
+def number_sign_glued(text: str) -> bool:
+    """Whether a word is a number sign and a value read as one ("Nr.471102", "#4711", "n°562"): OCR joins a key
+    to its value where the print sets them tight; a text layer keeps them apart."""
+    sign = _NUMBER_SIGN.match(text.strip())
+    return sign is not None and any(ch.isdigit() for ch in text.strip()[sign.end():])
+
+
 def identifier_text(text: str) -> str:
     """An identifier (invoice or order number) as printed, without a leading number sign or outer punctuation:
     "#BLR_0042" -> "BLR_0042", "n°562" -> "562", "4711," -> "4711"."""

@@ -4,7 +4,7 @@ key rule reads through them when the model gave none."""
 from datetime import date
 from decimal import Decimal
 
-from docextract.document import Box, Document, Page, Word
+from docextract.document import Box, Document, Page, Word, WordRef
 from docextract.extraction.candidates import KEY_LABELS, generate
 from docextract.extraction.key_context import LineIndex, key_above, key_left
 from docextract.extraction.key_values import key_value_entities
@@ -45,6 +45,20 @@ def test_a_number_sign_glued_to_the_value_is_not_part_of_the_invoice_number():
     found = key_value_entities(doc, [], INVOICE_LABELS, {}, "fr_FR", 2024)
     (number,) = [e for e in found if e.label == "invoice_number"]
     assert identifier_text(number.text(doc)) == "562019"
+
+
+def test_a_key_whose_number_sign_ocr_glued_to_the_value_still_names_it():
+    # Tesseract reads "Nr. 471102" set tight as one word "Nr.471102": the sign ends the key as it does when apart
+    for line, key in (("Handelsrechnung (380) Nr.471102 vom 05.06.2025", "Handelsrechnung (380) Nr.471102"),
+                      ("Rechnungs Nr.471102", "Rechnungs Nr.471102"), ("Invoice No. #4711", "Invoice No.")):
+        doc = _page([[(line, 40)]])
+        value = next(w for w, word in enumerate(doc.pages[0].words) if word.text.strip("#").startswith(("Nr.4", "4")))
+        hit = key_left(LineIndex(doc), [WordRef(0, value)])
+        assert hit is not None and "invoice_number" in hit.labels, line
+        assert " ".join(doc.word(r).text for r in hit.words) == key, line
+    doc = _page([[("Lieferschein Nr.88123", 40)]])
+    hit = key_left(LineIndex(doc), [WordRef(0, 1)])
+    assert hit is None or "invoice_number" not in hit.labels  # a delivery note's number is no invoice's
 
 
 def test_a_key_inside_a_longer_key_is_not_whole():
