@@ -121,7 +121,8 @@ def _read_frame(image: Image.Image, index: int, *, ocr: str, lang: str, source: 
     if ocr == "never":
         return Page(number=number, width=upright.width * scale, height=upright.height * scale, words=(),
                     text_source="ocr", rotation_applied=exif_turn), lang
-    words, turned = ocr_mod.ocr_upright(upright, dpi=dpi, lang=lang, source=source, timeout=timeout)
+    ocr_input, ocr_dpi = ocr_mod.resampled_for_ocr(upright, dpi)
+    words, turned = ocr_mod.ocr_upright(ocr_input, dpi=ocr_dpi, lang=lang, source=source, timeout=timeout)
     sparse = ocr_mod.sparse_text_warning(upright, len(words.words), dpi=dpi, number=number, asked=False)
     if sparse:
         warnings.append(sparse)
