@@ -71,9 +71,10 @@ READABLE_DPI = 150  # dots per inch: below it, a warning names a higher --dpi
 # Tesseract reads print best at about 300 dpi (its documentation, "Improving the quality of the output"); a coarser
 # scan loses the letters of small print. resampled_for_ocr() reads a scan under MIN_OCR_DPI at twice its resolution:
 # the 150-dpi scans of the e-invoices (8-10 pt print) lost a tenth of their fields' values to misread letters
-# (README "Scans at 150 dpi"). Twice, not up to 300: a fractional resampling of a noisy 200-dpi page read worse
-# (tests/readers/test_readers.py's 13-pt scans). Not a photo or screenshot, whose dpi (72, 96) says nothing of its
-# print: an image that would be larger than paper at its stated dpi is read as it is.
+# (README "Stop 48"). Not from 200 dpi on: the noisy 13-pt scans of tests/readers/test_readers.py at 200 dpi read
+# worse resampled (1.5x or 2x: 75-83% of their words against at least 90%); large print needs no more pixels. Not a photo
+# or screenshot, whose dpi (72, 96) says nothing of its print: an image that would be larger than paper at its stated
+# dpi is read as it is.
 MIN_OCR_DPI = 200.0  # dots per inch
 MAX_PAPER_INCHES = 17.0  # A3's long side (16.5 in)
 
@@ -174,7 +175,8 @@ def to_ocr_mode(image: Image.Image) -> Image.Image:
 def resampled_for_ocr(image: Image.Image, dpi: float) -> tuple[Image.Image, float]:
     """A scan under :data:`MIN_OCR_DPI` at twice its resolution, as Tesseract reads its print best, and its new
     resolution (see :data:`MIN_OCR_DPI`); other images as they are."""
-    if dpi >= MIN_OCR_DPI or max(image.size) / dpi > MAX_PAPER_INCHES or 2 * max(image.size) > MAX_TESSERACT_SIDE:
+    # rounded: a PNG stores its resolution per metre, and "200 dpi" comes back as 199.9996
+    if round(dpi) >= MIN_OCR_DPI or max(image.size) / dpi > MAX_PAPER_INCHES or 2 * max(image.size) > MAX_TESSERACT_SIDE:
         return image, dpi
     return to_ocr_mode(image).resize((2 * image.width, 2 * image.height), Image.Resampling.LANCZOS), 2 * dpi
 
