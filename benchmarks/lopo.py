@@ -378,10 +378,12 @@ def scan_copies(args) -> None:
     plan = json.loads((work / "plan.json").read_text(encoding="utf-8"))
     lang = "" if args.scan_lang == SCAN_LANG else "-" + args.scan_lang
     scans = {}  # held-out record id -> (scan record, the cache its reading may sit in)
+    pdfs = {}  # held-out record id -> its PDF, whose embedded XML labels the scan
     for fold in plan["folds"]:
         cache = work / fold / "tags" / f"fold-scans{lang}"
         for record in _read(work / fold / "test_scans.jsonl"):
             scans[record["scan_of"]] = (record, _cached_path(record, work / fold / FOLD_MODEL, cache))
+        pdfs.update((r["id"], r["source"]) for r in _read(work / fold / "test.jsonl"))
     options = RunOptions(ignore_embedded=True, lang=args.scan_lang)
     for fold in ([args.fold] if args.fold else list(plan["folds"])):
         tally, docs = MatchTally(), []
@@ -393,9 +395,7 @@ def scan_copies(args) -> None:
             else:
                 doc, _ = read_and_analyze(scan["source"], options)
             doc, _ = clipped_to_pages(doc)  # a deskewed word at the margin may stand a point off the page
-            pdf = next(r["source"] for r in _read(work / _holding_fold(plan, work, record_id) / "test.jsonl")
-                       if r["id"] == record_id)
-            labelled = label_document(scan["id"], doc, read_embedded_invoice(Path(pdf)), tally)
+            labelled = label_document(scan["id"], doc, read_embedded_invoice(Path(pdfs[record_id])), tally)
             docs.append(dataclasses.replace(labelled, group=scan.get("group")))
             print(f"\r{fold}: {n}/{len(training)}", end="", file=sys.stderr, flush=True)
         print(file=sys.stderr)
@@ -403,14 +403,6 @@ def scan_copies(args) -> None:
         found = sum(tally.expected.values()) - sum(tally.unmatched.values())
         print(f"{fold}: {len(docs)} scans, {found} of {sum(tally.expected.values())} true values located "
               f"(missed: {dict(tally.unmatched)})", file=sys.stderr)
-
-
-def _holding_fold(plan: dict, work: Path, record_id: str) -> str:
-    """The fold whose held-out documents include ``record_id``."""
-    for fold in plan["folds"]:
-        if any(r["id"] == record_id for r in _read(work / fold / "test.jsonl")):
-            return fold
-    raise KeyError(record_id)
 
 
 def tagged_scans(args, work: Path, models: dict[str, Path]) -> dict[str, list[tuple]]:
