@@ -60,9 +60,13 @@ SIDE_WORDS_ANY = frozenset().union(*SIDE_WORDS.values())
 _HEADING_WORDS = sorted(SIDE_WORDS_ANY)
 # A heading read by OCR: a word of at least MIN_OCR_HEADING_WORD letters that is the first half or more of one heading
 # word only, or this similar (difflib's ratio) to one, is that word ("Verkau", "Kéufer", "Warenempfinger",
-# "Rechnungserseler"); a shorter last word may be cut short ("Käufer/Le": the rest of the line broken off)
+# "Rechnungserseler"); the first half of two heading words of different sides is the one of the side the line's other
+# words name ("Käufer/Leistungs": "Leistungsempfänger", not "Leistungserbringer"); a shorter last word may be cut
+# short ("Käufer/Le": the rest of the line broken off), and is the one heading word it starts, if it has at least
+# MIN_OCR_CUT_LAST_WORD letters ("Abweichender Ware"); letters read apart are one word ("K a ufer:")
 OCR_HEADING_SIMILARITY = 0.83  # ("Verkaufsset" 0.80, "Zahlungsempfänger" to "Rechnungsempfänger" 0.80)
 MIN_OCR_HEADING_WORD = 5
+MIN_OCR_CUT_LAST_WORD = 4
 # A letter's "From:" and "To:" in the six languages: alone on their line, headings of the two parties
 LETTER_SIDES = {**dict.fromkeys(("from", "von", "van", "de", "da"), "vendor_name"),
                 **dict.fromkeys(("to", "an", "aan", "a", "para"), "customer_name")}
@@ -89,6 +93,14 @@ ATTENTION_STARTS = frozenset({("z", "hd"), ("zhd",), ("z", "h"), ("attn",), ("at
 COLUMN_GAP_OF_HEIGHT = 1.5  # a keyed value's next line in its column ("Anschrift: Musterstraße 3" | "DE 12345 Berlin")
 STACKED_GAP_OF_HEIGHT = 1.3  # the lines of an address label follow each other closer than 1.3 line heights
 NAME_GAP_OF_HEIGHT = 2.0  # ... but its address may stand a blank line under its name ("MUSTERLIEFERANT GMBH" | | street)
+# On a scan a line's height is known from its ink alone, which varies with its letters ("Herrn" 6.2 points high, "Max
+# Mustermann" 6.4, "Verkehrsbetriebe GmbH" 8.4 on one 8-pt block), and a blank line inside an address (12.6 points
+# under a text layer's line, 1.3 heights 13.0) broke it on scans. Read by OCR, two lines are stacked too where they
+# stand within this many of the block's own line pitches top to top (its single steps, :func:`_line_pitch`): one blank
+# line between an address's lines (2 pitches, and Tesseract's boxes move a line's top by a point or so), a little more
+# under its name
+OCR_STACKED_PITCHES = 2.5
+OCR_NAME_PITCHES = 2.8
 # A line that only greets whom the letter is for (German, English, French, Dutch, Italian, Spanish)
 SALUTATIONS = frozenset({("herrn",), ("herr",), ("frau",), ("firma",), ("mr",), ("mrs",), ("ms",), ("monsieur",),
                          ("madame",), ("mme",), ("dhr",), ("mevr",), ("sig",), ("sig", "ra"), ("sr",), ("sra",)})
@@ -112,6 +124,9 @@ _POSTCODE_START = re.compile(r"(?:[A-Z]{2} )?(?:(?:[A-Z]{1,2}-)?\d{4,6}|[A-Z]{1,
 # "Toronto, ON M5V 2T6"), a British postcode ("London SW1A 1AA")
 _POSTCODE_END = re.compile(r"[^\W\d][^,\d]*(?:, ?[A-Z]{2} (?:\d{5}(?:-\d{4})?|[A-Z]\d[A-Z] \d[A-Z]\d)"
                            r"|,? [A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2})")
+# On a scan Tesseract reads a speck beside a country code or a postcode as a sign: "DE. 80333 München", "DE: 99199",
+# "DE 31157. SARSTEDT" (the e-invoices' 150-dpi scans); a postcode line is recognised without it
+_OCR_SPECK = re.compile(r"^([A-Z]{2}|\d{4,6})[.:,;]$")
 
 
 def line_height(doc: Document, p: int, line: Line) -> float:
@@ -127,13 +142,21 @@ def is_postcode_line(doc: Document, refs: Sequence[WordRef]) -> bool:
     state (:data:`_POSTCODE_END`), at most :data:`MAX_POSTCODE_LINE_WORDS` words."""
     if not 0 < len(refs) <= MAX_POSTCODE_LINE_WORDS:
         return False
-    return bool(_POSTCODE_START.match(" ".join(doc.word(r).text for r in refs))) or _postcode_last(doc, refs)
+    return bool(_POSTCODE_START.match(_postcode_line_text(doc, refs))) or _postcode_last(doc, refs)
 
 
 def _postcode_last(doc: Document, refs: Sequence[WordRef]) -> bool:
     """Whether the words ``refs`` are a city line with its postcode last ("Nashville, TN 37203")."""
-    return 0 < len(refs) <= MAX_POSTCODE_LINE_WORDS and bool(
-        _POSTCODE_END.fullmatch(" ".join(doc.word(r).text for r in refs)))
+    return 0 < len(refs) <= MAX_POSTCODE_LINE_WORDS and bool(_POSTCODE_END.fullmatch(_postcode_line_text(doc, refs)))
+
+
+def _postcode_line_text(doc: Document, refs: Sequence[WordRef]) -> str:
+    """The words ``refs`` as one line of text; read by OCR, without a speck read as a sign after a country code or
+    a postcode (:data:`_OCR_SPECK`)."""
+    texts = [doc.word(r).text for r in refs]
+    if refs and doc.pages[refs[0].page_index].text_source == "ocr":
+        texts = [_OCR_SPECK.sub(r"\1", text) for text in texts]
+    return " ".join(texts)
 
 
 def _side(tokens: Sequence[str]) -> str | None:
@@ -157,19 +180,55 @@ def _tokens(doc: Document, refs: Sequence[WordRef]) -> list[str]:
 
 
 def _as_read_by_ocr(tokens: list[str]) -> list[str]:
-    """A line's tokens with the misread words of a heading as the words they are: one cut short ("Verkau") or this
-    similar (:data:`OCR_HEADING_SIMILARITY`) to a heading's word; a short last word cut short ("Käufer/Le") left out."""
-    out = []
+    """A line's tokens with the misread words of a heading as the words they are (see
+    :data:`OCR_HEADING_SIMILARITY`): one cut short ("Verkau") or this similar to a heading's word, one cut short that
+    starts words of two sides as the word of the side the other words name, a short last word cut short ("Käufer/Le")
+    left out or, when long enough, the one word it starts; single letters read apart joined ("K a ufer")."""
+    tokens = _letters_joined(tokens)
+    out: list[str] = []
+    ambiguous: dict[int, list[str]] = {}
     for n, token in enumerate(tokens):
         if token in SIDE_WORDS_ANY:
             out.append(token)
         elif len(token) < MIN_OCR_HEADING_WORD:
-            if not (n and n == len(tokens) - 1 and any(word.startswith(token) for word in _HEADING_WORDS)):
+            starts = [word for word in _HEADING_WORDS if word.startswith(token)]
+            if not (n and n == len(tokens) - 1 and starts):
                 out.append(token)
+            elif len(token) >= MIN_OCR_CUT_LAST_WORD and len(starts) == 1:
+                out.append(starts[0])
         else:
             cut = [word for word in _HEADING_WORDS if word.startswith(token) and 2 * len(token) >= len(word)]
+            if len(cut) > 1:
+                ambiguous[len(out)] = cut
             out.append(cut[0] if len(cut) == 1 else (
                 difflib.get_close_matches(token, _HEADING_WORDS, n=1, cutoff=OCR_HEADING_SIMILARITY) or [token])[0])
+    for i, cut in ambiguous.items():
+        others = set(out[:i] + out[i + 1:])
+        fits = [word for word in cut if any(others | {word} <= words for words in SIDE_WORDS.values())]
+        if others and len(fits) == 1:
+            out[i] = fits[0]
+    return out
+
+
+def _letters_joined(tokens: list[str]) -> list[str]:
+    """``tokens`` with each run of single letters joined to the token after it where that makes a heading word of at
+    least :data:`MIN_OCR_HEADING_WORD` letters ("k", "a", "ufer": "kaufer"), or to each other where they alone make
+    one (not "t", "o": specks read as letters)."""
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        end = i
+        while end < len(tokens) and len(tokens[end]) == 1:
+            end += 1
+        joined = next((j for j in (end + 1, end) if j - i >= 2 and j <= len(tokens)
+                       and len("".join(tokens[i:j])) >= MIN_OCR_HEADING_WORD
+                       and "".join(tokens[i:j]) in SIDE_WORDS_ANY), None) if end > i else None
+        if joined is None:
+            out.append(tokens[i])
+            i += 1
+        else:
+            out.append("".join(tokens[i:joined]))
+            i = joined
     return out
 
 
@@ -434,15 +493,12 @@ def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> d
             ch.isalnum() for w in right.word_indices for ch in doc.word(WordRef(p, w)).text))
 
     lines = list(lines)
-    for _ in range(MAX_KEYED_LINES_BEFORE_NAME):  # a customer number or GLN over the label is not part of it
-        if lines and (keyed(lines[0]) or _number_line(doc, first_cell(doc, p, lines[0]))):
+    # a customer number or GLN over the label is not part of it; nor a number's key alone, whose value OCR lost
+    for _ in range(MAX_KEYED_LINES_BEFORE_NAME):
+        if lines and (keyed(lines[0]) or _number_line(doc, first_cell(doc, p, lines[0]))
+                      or doc.pages[p].text_source == "ocr" and _number_key(doc, p, lines[0])):
             lines.pop(0)
-    stacked: list[Line] = []
-    for line in lines:
-        gap = NAME_GAP_OF_HEIGHT if len(stacked) == 1 else STACKED_GAP_OF_HEIGHT
-        if stacked and line.box.top - stacked[-1].box.bottom > gap * line_height(doc, p, stacked[-1]):
-            break
-        stacked.append(line)
+    stacked = _stacked(doc, p, lines)
     if len(stacked) < 2:
         return {}
     name = first_cell(doc, p, stacked[0])
@@ -470,6 +526,32 @@ def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> d
                 address.insert(0, name)  # a delivery block without a name: its first line is the street
             return {side: tuple(name), ADDRESS_OF_SIDE[side]: tuple(r for part in _from_street(doc, address) for r in part)}
     return {}
+
+
+def _stacked(doc: Document, p: int, lines: Sequence[Line]) -> list[Line]:
+    """The first of ``lines`` (a block's, top down) that stand stacked as an address label's: each within
+    :data:`STACKED_GAP_OF_HEIGHT` line heights under the one before (:data:`NAME_GAP_OF_HEIGHT` under the first);
+    read by OCR, or within :data:`OCR_STACKED_PITCHES` (:data:`OCR_NAME_PITCHES`) of the block's line pitch."""
+    pitch = _line_pitch(lines) if doc.pages[p].text_source == "ocr" else None
+    stacked: list[Line] = []
+    for line in lines:
+        if stacked:
+            first = len(stacked) == 1
+            gap = NAME_GAP_OF_HEIGHT if first else STACKED_GAP_OF_HEIGHT
+            pitches = OCR_NAME_PITCHES if first else OCR_STACKED_PITCHES
+            if line.box.top - stacked[-1].box.bottom > gap * line_height(doc, p, stacked[-1]) and (
+                    pitch is None or line.box.top - stacked[-1].box.top > pitches * pitch):
+                break
+        stacked.append(line)
+    return stacked
+
+
+def _line_pitch(lines: Sequence[Line]) -> float:
+    """The step from one line to the next of a block set in single lines: the median of its steps top to top that
+    are shorter than 1.5 times the shortest (0 for a block of one line)."""
+    steps = sorted(b.box.top - a.box.top for a, b in zip(lines, lines[1:]) if b.box.top - a.box.top >= a.box.height)
+    single = [step for step in steps if step < 1.5 * steps[0]] if steps else []
+    return single[len(single) // 2] if single else 0.0
 
 
 def _salutation(doc: Document, words: Sequence[WordRef]) -> bool:

@@ -636,6 +636,41 @@ def test_a_party_heading_misread_by_ocr_still_heads_its_block():
                                    [("Kundenstraße 15", 40)], [("DE 69876 Frankfurt", 40)]]), labels)
 
 
+def test_a_scanned_heading_broken_off_or_read_letter_by_letter_still_heads_its_block():
+    # headings as Tesseract read them on the e-invoices' 150-dpi scans
+    from docextract.extraction.party_blocks import party_fields
+
+    rows = [("Kunden AG Mitte", 40, 75, 8), ("Kundenstraße 15", 40, 88, 8), ("DE 69876 Frankfurt", 40, 101, 8)]
+
+    def read(heading: str, labels=("customer_name", "billing_address", "shipping_address")) -> dict:
+        doc = _ocr_page([(heading, 40, 60, 8)] + rows)
+        return {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+
+    buyer = {"customer_name": "Kunden AG Mitte", "billing_address": "Kundenstraße 15 DE 69876 Frankfurt"}
+    # "Leistungs" starts a buyer's ("Leistungsempfänger") and a seller's word ("Leistungserbringer"): "Käufer" says which
+    assert read("Käufer/Leistungs") == buyer
+    assert read("K a ufer:") == buyer
+    assert read("Abweichender Ware") == {"shipping_address": "Kundenstraße 15 DE 69876 Frankfurt"}
+    assert read("Leistungs") == {} and read("Abweichender Wa") == {}  # no side, or too little of one
+
+
+def test_a_scanned_address_label_with_a_blank_line_a_lost_number_and_a_speck_after_its_country_code():
+    # the boxes Tesseract gave a 150-dpi scan's buyer block (ink heights: "Herrn" 6.2 pt, "Max Mustermann" 6.4): a
+    # blank line under the name measured 1.5 heights of ink, "Nummer : 75969813" lost its value, "DE 12346" read "DE."
+    from docextract.extraction.party_blocks import party_fields
+
+    rows = [("Käufer/Leistungsempfänger:", 50, 420.0, 7.5), ("Nummer", 50, 431.0, 6.0), ("Herrn", 50, 444.9, 6.2),
+            ("Max Mustermann", 50, 455.9, 6.4), ("Musterstr. 11", 50, 478.8, 6.5),
+            ("DE. 12346 Bad Musterhausen", 51, 489.6, 7.1), ("Beitragsrechnung Nr. 00.123.456.7", 50, 536.5, 9.2)]
+    doc = _ocr_page(rows)
+    found = {label: " ".join(doc.word(r).text for r in words)
+             for label, words in party_fields(doc, ("customer_name", "billing_address")).items()}
+    assert found == {"customer_name": "Herrn Max Mustermann", "billing_address": "Musterstr. 11 DE. 12346 Bad Musterhausen"}
+    # two blank lines part a name from what follows
+    apart = _ocr_page(rows[:4] + [("Musterstr. 11", 50, 489.6, 6.5), ("DE 12346 Bad Musterhausen", 51, 500.4, 7.1)])
+    assert party_fields(apart, ("customer_name", "billing_address")) == {}
+
+
 def test_a_scanned_street_keeps_its_house_number():
     # the boxes Tesseract gave "Verkäufer: / Lieferant GmbH / Musterstr. 99 / DE 99199 MUSTERHAUSEN" on a 150-dpi
     # scan: they hug the ink, so the space before "99" (9 pt) is wider than 1.2 of the box height (7 pt); read as a
