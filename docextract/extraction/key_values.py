@@ -244,9 +244,12 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
                 found[label] = Entity(label, words, _mean_probability(words, label, label_probabilities), "rule")
                 relabelled |= set(owners)
     if "iban" in wanted and "iban" not in found:
-        words = _first_iban(doc, set(taken))
+        # words an entity of another label holds are not free, unless that entity cannot be right: a model on a scan
+        # tags the IBAN beside "IBAN:" as a second VAT id, which gives way to it
+        words = _first_iban(doc, {r for r, owner in taken.items() if _usable(doc, owner, locale, year)})
         if words:
             found["iban"] = Entity("iban", words, _mean_probability(words, "iban", label_probabilities), "rule")
+            relabelled |= {id(taken[r]) for r in words if r in taken}
     # a party's name and address from its labelled block, over the model's: on a layout never seen the model takes
     # a footer's address or the other party's name as readily, and a block under a heading that names the side
     # says whose they are. The model's entities of the party fields on the block's words give way to it.
@@ -362,6 +365,8 @@ def _usable(doc: Document, entity: Entity, locale: str, year: int | None) -> boo
         return False
     if entity.label == "iban":
         return bool(_IBAN_SHAPE.fullmatch(_compact(text)))
+    if kind == "vat_id" and check_iban(text).valid is True:
+        return False  # the IBAN beside "IBAN:" that a model on a scan tagged as the VAT id: a VAT id is never one
     return not odd_shape(entity.label, kind, text)
 
 

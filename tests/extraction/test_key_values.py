@@ -45,6 +45,18 @@ def test_a_field_the_model_tagged_is_never_replaced_and_other_models_labels_are_
     assert key_value_entities(doc, [], ("company", "address"), {}, "de_DE", None) == []  # SROIE's labels: no rule
 
 
+def test_an_iban_the_model_tagged_as_a_second_vat_id_is_the_iban():
+    # a model on a 150-dpi scan tagged both the VAT id and the IBAN beside "IBAN" as vendor_tax_id
+    doc = _page([[("USt.-Id.-Nr. :", 40), ("DE136695976", 300)], [("IBAN", 40), (": DE02120300000000202051", 300)]])
+    vat = Entity("vendor_tax_id", (WordRef(0, 2),), 0.35)
+    iban = Entity("vendor_tax_id", (WordRef(0, 5),), 0.26)
+    found = key_value_entities(doc, [vat, iban], INVOICE_LABELS, {}, "de_DE", None)
+    assert [(e.label, e.text(doc)) for e in found if e.label in ("vendor_tax_id", "iban")] == [
+        ("vendor_tax_id", "DE136695976"), ("iban", "DE02120300000000202051")]
+    # a VAT id the model tagged stays its own where it is no IBAN
+    assert key_value_entities(doc, [vat], ("vendor_tax_id",), {}, "de_DE", None) == [vat]
+
+
 def test_a_key_without_a_value_of_its_shape_gives_nothing():
     doc = _page([[("Invoice", 40)], [("Thank you", 40)], [("Due date:", 40), ("on receipt", 300)]])
     assert key_value_entities(doc, [], INVOICE_LABELS, {}, "en_US", 2024) == []
