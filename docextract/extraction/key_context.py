@@ -33,6 +33,7 @@ CELL_GAP_OF_HEIGHT = 1.2
 # before "99" of "Musterstr. 99" grows from 6 to 9 points. Gap rules read an OCR'd line as this many times its box
 # high, so that its gaps are measured in the same heights as a text layer's.
 OCR_TEXT_HEIGHT_OF_INK = 1.4
+MAX_SIGN_PIECES_BESIDE = 2  # lines of signs only that key_left looks past for the key of a row
 ABOVE_LINES_OF_HEIGHT = 3.0  # a header stands within this many value heights above its value
 SEPARATORS = frozenset(":#-–|/.*")  # words made only of these stand between a key and its value
 
@@ -213,6 +214,12 @@ def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] 
     # the key is the row's, left of the line
     if all(_is_value_or_filler(doc.word(r).text) for r in left):
         beside = index.line_left_on_row(first)
+        # a piece of the row with nothing but signs (the range's dash, that OCR boxed as a line of its own): the key
+        # further left. Not past a piece with a value: a table row's amounts have no key left of the row
+        for _ in range(MAX_SIGN_PIECES_BESIDE):
+            if beside is None or not all(is_separator(page.words[w].text) for w in beside.word_indices):
+                break
+            beside = index.line_left_on_row(WordRef(first.page_index, beside.word_indices[0]))
         left = [] if beside is None else [WordRef(first.page_index, w) for w in beside.word_indices]
         while left and is_separator(doc.word(left[-1]).text):
             left.pop()

@@ -203,6 +203,20 @@ def test_the_end_of_a_range_has_the_key_of_its_start():
     assert keys["January 31, 2024"].labels == {"invoice_date"}
 
 
+def test_the_end_of_a_scanned_range_whose_dash_stands_apart_has_the_key_of_its_row():
+    # Tesseract's boxes on a 150-dpi scan: the range's dash sits lower than its dates and is a line of its own, the
+    # nearest line left of the range's end; the key is the row's, further left
+    words = [Word("Billing", Box(340.9, 272.9, 371.4, 283.5)), Word("Period:", Box(374.5, 273.1, 409.1, 281.3)),
+             Word("01/01/24", Box(454.4, 273.2, 495.2, 281.2)), Word("-", Box(498.1, 277.6, 500.8, 278.8)),
+             Word("01/31/24", Box(503.9, 273.3, 545.2, 281.3))]
+    doc = analyze_layout(Document(source="scan.png", sha256="0" * 64, pages=(
+        Page(number=1, width=612.0, height=792.0, words=tuple(words), text_source="ocr"),)))
+    index = LineIndex(doc)
+    end = WordRef(0, 4)
+    assert index.line_left_on_row(end) is not None and index.line_left_on_row(end).word_indices != (0, 1)
+    assert key_left(index, (end,), KEY_LABELS).labels == {"other_date"}
+
+
 def test_a_date_on_the_title_line_is_told_from_other_dates_after_vom():
     from docextract.extraction.candidate_scorer import document_context
     from docextract.extraction.candidates import FEATURES, features
