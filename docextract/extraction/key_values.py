@@ -265,7 +265,8 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     decided = {e.label for e in entities if e.assigned}
     for label, words in parties.items():
         owners = {id(taken[r]): taken[r] for r in words if r in taken}
-        if all(_block_may_take(owner, block_words, decided) for owner in owners.values()):
+        if all(_block_may_take(owner, block_words, decided) or not _usable(doc, owner, locale, year)
+               for owner in owners.values()):
             found[label] = Entity(label, words, _mean_probability(words, label, label_probabilities), "block")
             relabelled |= set(owners)
     # payment terms under a heading of their own, over the model's (which, on a layout never seen, reads the line
@@ -355,6 +356,11 @@ def _may_take(doc: Document, label: str, owner: Entity, words: tuple[WordRef, ..
     return set(owner.words) <= set(words)
 
 
+# The fewest digits of a VAT id or tax number: 8 (Luxembourg's, Denmark's, Finland's VAT numbers), 6 with room for a
+# digit OCR lost
+MIN_TAX_ID_DIGITS = 6
+
+
 def _usable(doc: Document, entity: Entity, locale: str, year: int | None) -> bool:
     """Whether a model entity's value can be right at all: it parses as its kind and has its kind's shape."""
     text = entity.text(doc)
@@ -365,8 +371,10 @@ def _usable(doc: Document, entity: Entity, locale: str, year: int | None) -> boo
         return False
     if entity.label == "iban":
         return bool(_IBAN_SHAPE.fullmatch(_compact(text)))
-    if kind == "vat_id" and check_iban(text).valid is True:
-        return False  # the IBAN beside "IBAN:" that a model on a scan tagged as the VAT id: a VAT id is never one
+    if kind == "vat_id" and (check_iban(text).valid is True or sum(ch.isdigit() for ch in text) < MIN_TAX_ID_DIGITS):
+        # the IBAN beside "IBAN:", or a house number ("222" of "August-Spindler-Strasse 222" in a party's block),
+        # that a model on a scan tagged as the VAT id: a VAT id is never an IBAN, nor as short
+        return False
     return not odd_shape(entity.label, kind, text)
 
 

@@ -57,6 +57,23 @@ def test_an_iban_the_model_tagged_as_a_second_vat_id_is_the_iban():
     assert key_value_entities(doc, [vat], ("vendor_tax_id",), {}, "de_DE", None) == [vat]
 
 
+def test_a_house_number_the_model_tagged_as_the_vat_id_gives_way_to_its_partys_block():
+    # a model on a scan tagged "222" of the seller's street as its VAT id: three digits are no VAT id
+    doc = _page([[("Verkäufer", 40)], [("Name:", 40), ("Musterbetrieb AG", 250)],
+                 [("Anschrift:", 40), ("August-Spindler-Strasse 222", 250)], [("DE 37079 Göttingen", 250)]])
+    number = next(WordRef(0, i) for i, w in enumerate(doc.pages[0].words) if w.text == "222")
+    tagged = Entity("vendor_tax_id", (number,), 0.22, assigned=True)
+    labels = ("vendor_name", "vendor_address", "vendor_tax_id")
+    found = _texts(doc, key_value_entities(doc, [tagged], labels, {}, "de_DE", None))
+    assert found["vendor_address"] == ("August-Spindler-Strasse 222\nDE 37079 Göttingen", "block")
+    assert "vendor_tax_id" not in found
+    # a VAT id of its length stays the model's, and the block reads the name only
+    doc = _page([[("Verkäufer", 40)], [("Name:", 40), ("Musterbetrieb AG", 250)],
+                 [("Anschrift:", 40), ("DE123456789", 250)]])
+    vat = Entity("vendor_tax_id", (WordRef(0, 5),), 0.22, assigned=True)
+    assert _texts(doc, key_value_entities(doc, [vat], labels, {}, "de_DE", None))["vendor_tax_id"] == ("DE123456789", "model")
+
+
 def test_a_key_without_a_value_of_its_shape_gives_nothing():
     doc = _page([[("Invoice", 40)], [("Thank you", 40)], [("Due date:", 40), ("on receipt", 300)]])
     assert key_value_entities(doc, [], INVOICE_LABELS, {}, "en_US", 2024) == []
@@ -446,9 +463,11 @@ def test_a_postcode_tagged_as_the_vat_id_gives_way_to_the_block_once_the_vat_id_
     found = _texts(doc, key_value_entities(doc, [postcode, chosen], labels, {}, "de_DE", 2024))
     assert found["vendor_address"] == ("Lieferanten-Str. 12\nDE 98765 Lieferstadt", "block")
     assert found["vendor_tax_id"] == ("DE123456789", "candidates")
-    # the value a typed field holds is never taken: the block then gives way
+    # the block takes it even where the tagger's postcode is the only VAT id: five digits are no VAT id (a value a
+    # typed field holds that can be one is never taken: test_a_house_number_the_model_tagged_as_the_vat_id_...)
     found = _texts(doc, key_value_entities(doc, [replace(postcode, assigned=True)], labels, {}, "de_DE", 2024))
-    assert "vendor_address" not in found and found["vendor_tax_id"] == ("DE 98765", "model")
+    assert found["vendor_address"] == ("Lieferanten-Str. 12\nDE 98765 Lieferstadt", "block")
+    assert "vendor_tax_id" not in found
 
 
 def test_a_party_name_the_model_read_as_a_line_item_is_the_blocks_name():
