@@ -22,7 +22,7 @@ from docextract.extraction.fields import decode_document_entities
 from docextract.extraction.output import build_output
 from docextract.extraction.review import read_by_ocr
 from docextract.extraction.scoring import FieldScoring, document_evidence
-from docextract.evaluation.field_rules import printed_value_matches
+from docextract.evaluation.field_rules import printed_value_matches, typed_value_matches
 
 GROUP_FIELD = "invoice_number"  # documents whose true invoice number is the same are one invoice (one group)
 
@@ -78,7 +78,10 @@ def judge_document(ldoc: LabelledDocument, tagged: Sequence[TaggedWord], scoring
         if field is None:
             judged.append(JudgedField(ldoc.id, group, key, label, False, None, None, False, None, read_by_ocr(doc, {})))
             continue
-        correct = printed_value_matches(label, field["value"], locale, values)
+        # an amount is right also where its normalized value is: the sign a credit note left off and the totals'
+        # arithmetic gave (docextract.extraction.checks.signed_by_the_totals)
+        correct = printed_value_matches(label, field["value"], locale, values) or (
+            field.get("type") == "amount" and any(typed_value_matches(field, v) for v in values))
         judged.append(JudgedField(ldoc.id, group, key, label, correct, float(field["confidence"]), field.get("status"),
                                   not is_unnormalised(field), evidence.get(label), read_by_ocr(doc, field)))
     return judged

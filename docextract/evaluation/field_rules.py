@@ -4,7 +4,9 @@
   a labelled document (:func:`printed_value_matches`): both NFKC-normalised, case-folded, whitespace collapsed and
   outer ``.,:;`` stripped; the prediction may also match in its typed-normalised form (ISO date, decimal amount,
   canonical IBAN). `evaluate`'s field accuracy, the field judgements `calibrate --fields` fits on, and the
-  temperature's value pairs use it (:data:`FIELD_ACCURACY_RULE`, :data:`RUN_FIELD_ACCURACY_RULE`).
+  temperature's value pairs use it (:data:`FIELD_ACCURACY_RULE`, :data:`RUN_FIELD_ACCURACY_RULE`); the field
+  judgements take an amount as right also where the output's normalized value matches by the typed rule below (the
+  minus a credit note left off, which the totals' arithmetic gave it).
 * **A typed output field** (``normalized`` of `run`'s JSON) equals a true normalised value under the rule of its
   type (:func:`typed_value_matches`, :data:`COMPARISON_RULES`): for synthetic invoices, whose truth is written
   normalised (benchmarks/invoice_eval.py through :mod:`docextract.evaluation.extraction_eval`).

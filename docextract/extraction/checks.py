@@ -29,6 +29,23 @@ def _check(name: str, expected: Decimal | None, observed: Decimal | None) -> dic
     return {"name": name, "status": status, "expected": str(expected), "observed": str(observed)}
 
 
+def signed_by_the_totals(fields: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """``fields`` with the minus a credit note left off an amount: "Steuerbetrag 1,12" between "Rechnungssumme ohne
+    USt. -7,67" and "Bruttosumme -8,79". Where the total is negative and the printed amounts do not add up, but do
+    with the tax (or the subtotal) negated, that amount's normalized value is negative; its printed value stays
+    as printed and ``normalization.sign_from`` names the check that gave the sign."""
+    subtotal, tax, total = _amount(fields.get("subtotal")), _amount(fields.get("total_tax")), _amount(fields.get("total"))
+    if subtotal is None or tax is None or total is None or total >= 0 or abs(subtotal + tax - total) <= MONEY_TOLERANCE:
+        return fields
+    for label, negated in (("total_tax", subtotal - tax), ("subtotal", tax - subtotal)):
+        if _amount(fields[label]) > 0 and abs(negated - total) <= MONEY_TOLERANCE:
+            field = fields[label]
+            signed = {**field, "normalized": {**field["normalized"], "amount": str(-_amount(field))},
+                      "normalization": {**field.get("normalization", {}), "sign_from": "subtotal_plus_tax_equals_total"}}
+            return {**fields, label: signed}
+    return fields
+
+
 def validate_invoice(fields: dict[str, dict[str, Any]], line_items: list[dict[str, Any]]) -> dict[str, Any]:
     """The ``validation`` object of a document: checks, ``needs_review`` and the reasons."""
     subtotal, tax, total = _amount(fields.get("subtotal")), _amount(fields.get("total_tax")), _amount(fields.get("total"))

@@ -19,7 +19,7 @@ from typing import Any, Callable, Sequence
 
 from docextract import __version__
 from docextract.document import Document, WordRef
-from docextract.extraction.checks import validate_invoice
+from docextract.extraction.checks import signed_by_the_totals, validate_invoice
 from docextract.extraction.entities import (
     FIELD_TYPES,
     LINE_ITEM_PREFIX,
@@ -217,6 +217,7 @@ def _document_fields(doc: Document, entities: list[Entity], locale: str, ids: di
                 for e in ranked[1:4]
             ]
         fields[label] = best
+    fields = signed_by_the_totals(fields)
     line_items = []
     for index, row in enumerate(group_line_items(doc, entities)):
         cells = {cell.label[len(LINE_ITEM_PREFIX):]: field_object(doc, cell, locale, ids, currency, calibration, year)

@@ -39,6 +39,27 @@ def test_a_credit_note_keeps_its_title_and_its_amounts_their_sign():
     assert normalized == {"amount": "-121.00", "currency": "EUR"}
 
 
+def test_a_credit_notes_tax_printed_without_its_minus_takes_the_sign_the_totals_give_it():
+    from docextract.extraction.checks import signed_by_the_totals, validate_invoice
+
+    def fields(subtotal: str, tax: str, total: str) -> dict:
+        out = {}
+        for label, text in (("subtotal", subtotal), ("total_tax", tax), ("total", total)):
+            kind, normalized, extra = normalize_value(label, text, "de_DE", "EUR")
+            out[label] = {"type": kind, "value": text, "normalized": normalized, "confidence": 0.9, **extra}
+        return out
+
+    # "Rechnungssumme ohne USt. -7,67", "Steuerbetrag 1,12", "Bruttosumme -8,79" (a ZUGFeRD Rechnungskorrektur)
+    signed = signed_by_the_totals(fields("-7,67", "1,12", "-8,79"))
+    assert signed["total_tax"]["normalized"] == {"amount": "-1.12", "currency": "EUR"}
+    assert signed["total_tax"]["value"] == "1,12"  # as printed
+    assert signed["total_tax"]["normalization"]["sign_from"] == "subtotal_plus_tax_equals_total"
+    assert validate_invoice(signed, [])["checks"][1]["status"] == "pass"
+    for as_printed in (fields("-7,67", "-1,12", "-8,79"), fields("7,67", "1,12", "8,79"),  # adds up already
+                       fields("-7,67", "1,00", "-8,79")):  # adds up neither way: left for review
+        assert signed_by_the_totals(as_printed) == as_printed
+
+
 def test_a_letter_a_contract_and_a_receipt_are_not_invoices():
     assert document_type(_page(LETTER)).type == "other"
     prose = ("This Agreement is made between the Parties. Whereas the Parties wish to exchange Confidential "
