@@ -182,6 +182,11 @@ _LINE_BREAK_HYPHEN = re.compile(r"(?<=[^\W\d_])-\n(?=[^\W\d_])")
 _OPENING_QUOTE_SPECK = re.compile(r"(?m)^[‘‚`´]+(?![st][- ])(?=\w)(?![^\n]*[’'])")
 # A country code that OCR glued to its postcode ("DE80333 München" printed "DE 80333 München"): parted again
 _GLUED_COUNTRY_POSTCODE = re.compile(r"(?m)^(AT|BE|CH|CZ|DE|DK|ES|FI|FR|IT|LU|NL|NO|PL|PT|SE)(\d{4,5}) (?=[^\W\d])")
+# A speck OCR read as a sign after a postcode line's country code or postcode ("DE. 80333 München", "DE: 99199",
+# "DE 31157. SARSTEDT"; party_blocks reads such lines as postcode lines): dropped. (Not after "NO": a receipt's
+# "NO: 1234 JALAN ..." is a house number's key, printed so.)
+_POSTCODE_LINE_SPECK = re.compile(r"(?m)^(AT|BE|CH|CZ|DE|DK|ES|FI|FR|IT|LU|NL|PL|PT|SE)[.:;,](?= \d{4,6} [^\W\d])"
+                                  r"|^((?:[A-Z]{2} )?\d{4,6})[.:;,](?= [^\W\d])")
 # The dots between a return address's parts as a scan's OCR glues them to its words ("St-", "A»", "»12345"): never part
 # of an address. (Not a colon nor a leading hyphen: "NO: 28", "LOT 1851 -A" are printed so, SROIE's truth keeps them.)
 _ADDRESS_EDGE_JUNK = re.compile(r"(?<=\S)[-»«+=*°•·]+(?=\s|$)|(?<!\S)[»«+=*°•·]+(?=\S)")
@@ -218,6 +223,7 @@ def normalize_value(label: str, text: str, locale: str, default_currency: str | 
     text = _OPENING_QUOTE_SPECK.sub("", _LINE_BREAK_HYPHEN.sub("-", text))
     if kind == "address":
         text = _GLUED_COUNTRY_POSTCODE.sub(r"\1 \2 ", _ADDRESS_EDGE_JUNK.sub("", text))
+        text = _POSTCODE_LINE_SPECK.sub(lambda m: m.group(1) or m.group(2), text)
     return kind, " ".join(text.split()), extra
 
 

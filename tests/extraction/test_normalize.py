@@ -158,3 +158,13 @@ def test_a_country_code_ocr_glued_to_its_postcode_is_parted_again():
         "Lieferantenstraße 20 DE 80333 München"
     assert normalize_value("vendor_address", "153 Victoria Street\nSW1B 3BN London", "en_GB")[1] == \
         "153 Victoria Street SW1B 3BN London"  # a British postcode is no country code and postcode
+
+
+def test_a_speck_ocr_read_after_a_postcode_lines_country_code_or_postcode_is_dropped():
+    from docextract.extraction.entities import normalize_value
+
+    for scanned in ("Lieferantenstraße 20\nDE. 80333 München", "Lieferantenstraße 20\nDE: 80333 München",
+                    "Lieferantenstraße 20\nDE 80333. München"):
+        assert normalize_value("vendor_address", scanned, "de_DE")[1] == "Lieferantenstraße 20 DE 80333 München"
+    assert normalize_value("billing_address", "NO: 2820 JALAN BUNGA", "en_MY")[1] == "NO: 2820 JALAN BUNGA"  # a key
+    assert normalize_value("vendor_name", "DE. 80333 München", "de_DE")[1] == "DE. 80333 München"  # addresses only
