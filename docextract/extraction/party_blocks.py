@@ -442,6 +442,8 @@ def window_envelope_fields(doc: Document) -> dict[str, tuple[WordRef, ...]]:
     page = doc.pages[0]
     for line, refs, box in _return_lines(doc):
         parts = _parts(doc, refs, ocr=page.text_source == "ocr")
+        if page.text_source == "ocr":
+            parts = _split_before_postcode(doc, parts)
         if len(parts) < 3:
             continue
         ends = [i for i, part in enumerate(parts) if i > 0 and is_postcode_line(doc, part)]
@@ -461,6 +463,20 @@ def window_envelope_fields(doc: Document) -> dict[str, tuple[WordRef, ...]]:
             found.update(_address_label(doc, 0, block, "customer_name"))
         return found
     return {}
+
+
+def _split_before_postcode(doc: Document, parts: list[list[WordRef]]) -> list[list[WordRef]]:
+    """A return address's parts with a part that runs on into a postcode split before it: on a scan Tesseract
+    drops the dot before the city part or reads it as a colon glued to the word before ("789 Commerce Street: M1 1AA
+    Manchester")."""
+    out = []
+    for part in parts:
+        start = next((k for k in range(1, len(part)) if is_postcode_line(doc, part[k:])), None)
+        if start is None or is_postcode_line(doc, part):
+            out.append(part)
+        else:
+            out += [part[:start], part[start:]]
+    return out
 
 
 def _has_block_keys(doc: Document, p: int, lines: Sequence[Line]) -> bool:

@@ -421,6 +421,12 @@ def test_a_scanned_return_address_in_pieces_with_misread_dots_still_gives_both_p
     # the address's normalised value drops the dots OCR glued to its words
     assert normalize_value("vendor_address", fields["vendor_address"], "en_US")[1] == \
         "123 Seller St Suite 100 12345 Seller City"
+    # the dot before the city part read as a colon glued to the street: the postcode still starts a part
+    doc = _ocr_page([("Global Goods Inc.", 71, 151, 7), ("+", 123, 153, 2), ("789 Commerce Street: M1 1AA Manchester", 131, 151, 7),
+                     ("Prime Tech Solutions", 72, 168, 10), ("10 Tech Park Avenue", 72, 198, 10), ("D02 XA00 Dublin", 72, 213, 10)])
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in window_envelope_fields(doc).items()}
+    assert fields == {"vendor_name": "Global Goods Inc.", "vendor_address": "789 Commerce Street: M1 1AA Manchester",
+                      "customer_name": "Prime Tech Solutions", "billing_address": "10 Tech Park Avenue D02 XA00 Dublin"}
 
 
 
