@@ -63,10 +63,12 @@ _HEADING_WORDS = sorted(SIDE_WORDS_ANY)
 # "Rechnungserseler"); the first half of two heading words of different sides is the one of the side the line's other
 # words name ("Käufer/Leistungs": "Leistungsempfänger", not "Leistungserbringer"); a shorter last word may be cut
 # short ("Käufer/Le": the rest of the line broken off), and is the one heading word it starts, if it has at least
-# MIN_OCR_CUT_LAST_WORD letters ("Abweichender Ware"); letters read apart are one word ("K a ufer:")
+# MIN_OCR_CUT_LAST_WORD letters ("Abweichender Ware"); letters read apart are one word ("K a ufer:"), and so are
+# two pieces of a word a space broke ("Leis tungsempfänger")
 OCR_HEADING_SIMILARITY = 0.83  # ("Verkaufsset" 0.80, "Zahlungsempfänger" to "Rechnungsempfänger" 0.80)
 MIN_OCR_HEADING_WORD = 5
 MIN_OCR_CUT_LAST_WORD = 4
+MIN_JOINED_HEADING_WORD = 8
 # A letter's "From:" and "To:" in the six languages: alone on their line, headings of the two parties
 LETTER_SIDES = {**dict.fromkeys(("from", "von", "van", "de", "da"), "vendor_name"),
                 **dict.fromkeys(("to", "an", "aan", "a", "para"), "customer_name")}
@@ -184,7 +186,7 @@ def _as_read_by_ocr(tokens: list[str]) -> list[str]:
     :data:`OCR_HEADING_SIMILARITY`): one cut short ("Verkau") or this similar to a heading's word, one cut short that
     starts words of two sides as the word of the side the other words name, a short last word cut short ("Käufer/Le")
     left out or, when long enough, the one word it starts; single letters read apart joined ("K a ufer")."""
-    tokens = _letters_joined(tokens)
+    tokens = _pieces_joined(_letters_joined(tokens))
     out: list[str] = []
     ambiguous: dict[int, list[str]] = {}
     for n, token in enumerate(tokens):
@@ -207,6 +209,26 @@ def _as_read_by_ocr(tokens: list[str]) -> list[str]:
         fits = [word for word in cut if any(others | {word} <= words for words in SIDE_WORDS.values())]
         if others and len(fits) == 1:
             out[i] = fits[0]
+    return out
+
+
+def _pieces_joined(tokens: list[str]) -> list[str]:
+    """``tokens`` with two neighbours that are no heading words joined where together they are one, or this similar
+    to one (:data:`OCR_HEADING_SIMILARITY`, at least :data:`MIN_JOINED_HEADING_WORD` letters): a space OCR read
+    inside a word ("Leis tungsempfänger", "Warenempfän er")."""
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        if i + 1 < len(tokens) and not {tokens[i], tokens[i + 1]} & SIDE_WORDS_ANY:
+            joined = tokens[i] + tokens[i + 1]
+            word = joined if joined in SIDE_WORDS_ANY else next(iter(difflib.get_close_matches(
+                joined, _HEADING_WORDS, n=1, cutoff=OCR_HEADING_SIMILARITY)), None) if len(joined) >= MIN_JOINED_HEADING_WORD else None
+            if word is not None:
+                out.append(word)
+                i += 2
+                continue
+        out.append(tokens[i])
+        i += 1
     return out
 
 

@@ -688,6 +688,8 @@ def test_a_scanned_heading_broken_off_or_read_letter_by_letter_still_heads_its_b
     assert read("Käufer/Leistungs") == buyer
     assert read("K a ufer:") == buyer
     assert read("Abweichender Ware") == {"shipping_address": "Kundenstraße 15 DE 69876 Frankfurt"}
+    assert read("Käufer/Leis tungsempfänger:") == buyer  # a space read inside a word
+    assert read("Abweichender Warenempfän er:") == {"shipping_address": "Kundenstraße 15 DE 69876 Frankfurt"}
     assert read("Leistungs") == {} and read("Abweichender Wa") == {}  # no side, or too little of one
 
 
