@@ -553,7 +553,7 @@ def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> d
                                          for line in rest[:MAX_ADDRESS_LINES]) else is_postcode_line
     for line in rest[:MAX_ADDRESS_LINES]:
         words = first_cell(doc, p, line)
-        if keyed(line):
+        if keyed(line) and not ends_address(doc, words):  # "DE: 99199 MUSTERHAUSEN": a speck OCR read as a colon
             if _number_line(doc, words):
                 continue  # "Handelsname: 99999999800010" under the name: the party's registration number
             return {}  # a key's row before any postcode line: not an address label

@@ -705,6 +705,11 @@ def test_a_scanned_address_label_with_a_blank_line_a_lost_number_and_a_speck_aft
     found = {label: " ".join(doc.word(r).text for r in words)
              for label, words in party_fields(doc, ("customer_name", "billing_address")).items()}
     assert found == {"customer_name": "Herrn Max Mustermann", "billing_address": "Musterstr. 11 DE. 12346 Bad Musterhausen"}
+    # the speck read as a colon ("DE: 12346") makes no key's row of the postcode line
+    colon = _ocr_page(rows[:5] + [("DE: 12346 Bad Musterhausen", 51, 489.6, 7.1)] + rows[6:])
+    found = {label: " ".join(colon.word(r).text for r in words)
+             for label, words in party_fields(colon, ("customer_name", "billing_address")).items()}
+    assert found == {"customer_name": "Herrn Max Mustermann", "billing_address": "Musterstr. 11 DE: 12346 Bad Musterhausen"}
     # two blank lines part a name from what follows
     apart = _ocr_page(rows[:4] + [("Musterstr. 11", 50, 489.6, 6.5), ("DE 12346 Bad Musterhausen", 51, 500.4, 7.1)])
     assert party_fields(apart, ("customer_name", "billing_address")) == {}
