@@ -469,8 +469,9 @@ def window_envelope_fields(doc: Document) -> dict[str, tuple[WordRef, ...]]:
         if len(parts) < 3:
             continue
         ends = [i for i, part in enumerate(parts) if i > 0 and is_postcode_line(doc, part)]
-        if not ends:
-            continue
+        name = " ".join(doc.word(r).text for r in parts[0])
+        if not ends or name.endswith(":") or not any(ch.isalpha() for ch in name):
+            continue  # a name, not a key ("TEL:", "MON-SUN:") nor a number
         found = {"vendor_name": tuple(parts[0]),
                  "vendor_address": tuple(r for part in parts[1:ends[0] + 1] for r in part)}
         height = line_height(doc, 0, line)
@@ -494,7 +495,9 @@ def _split_before_postcode(doc: Document, parts: list[list[WordRef]]) -> list[li
     out = []
     for part in parts:
         start = next((k for k in range(1, len(part)) if is_postcode_line(doc, part[k:])), None)
-        if start is None or is_postcode_line(doc, part):
+        # a street before it, and a city that is no key ("+603-6242 8076 FAX:" of a receipt is no address)
+        if (start is None or is_postcode_line(doc, part) or doc.word(part[-1]).text.endswith(":")
+                or not any(sum(ch.isalpha() for ch in doc.word(r).text) >= 3 for r in part[:start])):
             out.append(part)
         else:
             out += [part[:start], part[start:]]

@@ -418,6 +418,10 @@ def test_a_scanned_return_address_in_pieces_with_misread_dots_still_gives_both_p
     receipt = _ocr_page([("TAX INVOICE NO : 179509 COUNTER : 1", 40, 60, 8), ("CASHIER : ANNE", 40, 75, 8),
                          ("43300 SERI KEMBANGAN", 40, 90, 8)])
     assert window_envelope_fields(receipt) == {}
+    # nor a receipt's phone line, whose "+" reads as a dot and "8076 FAX:" as a postcode and city
+    receipt = _ocr_page([("MODERN DEPOT SDN BHD", 40, 60, 8), ("TEL: +603-6242 8076 FAX: +603-6242 8176", 40, 90, 8),
+                         ("CASH", 40, 120, 8), ("RECEIPT #: CS00090733", 40, 140, 8)])
+    assert window_envelope_fields(receipt) == {}
     # the address's normalised value drops the dots OCR glued to its words
     assert normalize_value("vendor_address", fields["vendor_address"], "en_US")[1] == \
         "123 Seller St Suite 100 12345 Seller City"
