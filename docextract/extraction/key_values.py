@@ -37,10 +37,11 @@ from docextract.extraction.entities import FIELD_TYPES, Entity
 from docextract.extraction.evidence import PARTY_NAME_LABELS, odd_shape
 from docextract.extraction.field_keywords import closing_keys, is_legal_form, key_tokens, trim_context
 from docextract.extraction.identifiers import check_iban
-from docextract.extraction.key_context import (cell_around, is_separator, key_above, key_left, line_index, line_of,
-                                              line_right_of)
+from docextract.extraction.key_context import (cell_around, cell_break, is_separator, is_title_word, key_above, key_left,
+                                              line_index, line_of, line_right_of)
 from docextract.extraction.normalize import parse_date, parse_number
-from docextract.extraction.party_blocks import ADDRESS_OF_SIDE, is_postcode_line, party_fields, window_envelope_fields
+from docextract.extraction.party_blocks import (ADDRESS_OF_SIDE, SALUTATIONS, is_postcode_line, party_fields,
+                                               window_envelope_fields)
 from docextract.extraction.terms_section import MAX_TERMS_WORDS, continued, terms_under_heading
 
 # The fields read from a key, by the value shape they take. Names and addresses are not: their extent
@@ -54,6 +55,7 @@ MAX_IBAN_WORDS = 9  # an IBAN printed in groups of four: "DE89 3704 0044 0532 01
 MIN_IDENTIFIER_CHARACTERS = 3
 _IBAN_GROUP = re.compile(r"(?=[A-Z]*\d)[A-Z0-9]{1,4}")  # one printed group of an IBAN, with a digit
 MAX_IBAN_CHARACTERS = 34
+MAX_NAME_WORDS_BEFORE_START = 2  # words of its line's first cell a party's name may take before where the model began
 MAX_NAME_WORDS_BEFORE_FORM = 2  # "Kaffeehaus" of "Auftraggeber" + "Kaffeehaus GmbH"  # the longest IBAN (ISO 13616)
 ADDRESS_LABELS = ("vendor_address", "billing_address", "shipping_address")
 BLOCK_LABELS = (*ADDRESS_OF_SIDE, *ADDRESS_OF_SIDE.values())  # what party_fields reads
@@ -119,11 +121,14 @@ def complete_party_names(doc: Document, entities: Sequence[Entity]) -> list[Enti
     """``entities`` with each vendor or customer name that stops before its legal form extended to it: the
     next words of its line up to and including a run of legal-form words ("GmbH", "& Co. KG", "Ltd."), with at
     most :data:`MAX_NAME_WORDS_BEFORE_FORM` other words before the run ("Metallbau" + "Leipzig GmbH & Co.
-    KG"). A name is rarely printed without its legal form, and the model often stops one word short of it."""
+    KG"). A name is rarely printed without its legal form, and the model often stops one word short of it. A name
+    that starts one or two words into the first cell of its line takes them where they are name words too ("MVM" of
+    "MVM Musterhafter": :func:`_name_start`)."""
     out = list(entities)
     for i, entity in enumerate(out):
         if entity.label not in PARTY_NAME_LABELS:
             continue
+        entity = out[i] = _name_start(doc, entity)
         last = entity.words[-1]
         line = _line_words(doc, last)
         following = line[line.index(last) + 1:] if last in line else []
@@ -136,6 +141,31 @@ def complete_party_names(doc: Document, entities: Sequence[Entity]) -> list[Enti
         if end:
             out[i] = replace(entity, words=entity.words + tuple(following[:end]))
     return out
+
+
+def _name_start(doc: Document, entity: Entity) -> Entity:
+    """``entity`` (a party's name) with the words before it in its line's first cell, when there are at most
+    :data:`MAX_NAME_WORDS_BEFORE_START` and each is a name word: capitalised, no digit, no key or title word, no
+    salutation, not ending in a colon ("MVM" of "MVM Musterhafter"; not "Verkäufer:", "Herrn", "Rechnung")."""
+    first = entity.words[0]
+    line = _line_words(doc, first)
+    if first not in line:
+        return entity
+    before = line[:line.index(first)]
+    if not before or len(before) > MAX_NAME_WORDS_BEFORE_START or any(not _name_word(doc.word(r).text) for r in before):
+        return entity
+    height = max(doc.word(first).box.height, 1e-6)
+    if any(cell_break(doc, a, b, height) for a, b in zip(before, [*before[1:], first])):
+        return entity  # a key or another column's words left of the name
+    return replace(entity, words=tuple(before) + entity.words)
+
+
+def _name_word(text: str) -> bool:
+    text = text.strip()
+    tokens = key_tokens(text)
+    return (bool(text) and text[0].isupper() and not any(ch.isdigit() for ch in text) and not text.endswith(":")
+            and len(tokens) == 1 and not closing_keys(tokens)[0] and not is_title_word(tokens[0])
+            and (tokens[0],) not in SALUTATIONS)
 
 
 def complete_addresses(doc: Document, entities: Sequence[Entity]) -> list[Entity]:

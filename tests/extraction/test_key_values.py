@@ -116,6 +116,22 @@ def test_a_name_cut_before_its_legal_form_takes_it():
                          "Handwerker GmbH", "Industrieservice"]
 
 
+def test_a_name_the_model_began_one_word_late_takes_the_name_words_before_it():
+    doc = _page([[("MVM Musterhafter", 40)], [("Versicherungsverein Musterstadt a.G.", 40)], [("Verkäufer: Lieferant GmbH", 40)],
+                 [("Herrn Max Mustermann", 40)], [("Rechnung Muster AG", 40)], [("ACME", 40), ("Hosting B.V.", 300)]])
+    words = doc.pages[0].words
+
+    def named(*texts: str) -> Entity:
+        return Entity("vendor_name", tuple(WordRef(0, i) for i, w in enumerate(words) if w.text in texts), 0.6)
+
+    names = [named("Musterhafter", "Versicherungsverein", "Musterstadt", "a.G."), named("Lieferant", "GmbH"),
+             named("Max", "Mustermann"), named("Muster", "AG"), named("Hosting", "B.V.")]
+    assert [e.text(doc) for e in complete_party_names(doc, names)] == [
+        "MVM Musterhafter\nVersicherungsverein Musterstadt a.G.",  # an abbreviation before the name
+        "Lieferant GmbH", "Max Mustermann", "Muster AG",  # a key, a salutation, a title: not the name's
+        "Hosting B.V."]  # another column
+
+
 def test_an_address_cut_at_its_line_break_takes_the_postcode_line_below():
     doc = _page([
         [("Lieferantenstraße 20", 40), ("Kundenstraße 15", 300)],
