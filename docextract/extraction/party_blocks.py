@@ -219,17 +219,21 @@ def _pieces_joined(tokens: list[str]) -> list[str]:
     out: list[str] = []
     i = 0
     while i < len(tokens):
-        if i + 1 < len(tokens) and not {tokens[i], tokens[i + 1]} & SIDE_WORDS_ANY:
-            joined = tokens[i] + tokens[i + 1]
-            word = joined if joined in SIDE_WORDS_ANY else next(iter(difflib.get_close_matches(
-                joined, _HEADING_WORDS, n=1, cutoff=OCR_HEADING_SIMILARITY)), None) if len(joined) >= MIN_JOINED_HEADING_WORD else None
-            if word is not None:
-                out.append(word)
-                i += 2
-                continue
-        out.append(tokens[i])
-        i += 1
+        word = _joined_heading_word(tokens[i], tokens[i + 1]) if i + 1 < len(tokens) else None
+        out.append(word or tokens[i])
+        i += 2 if word else 1
     return out
+
+
+def _joined_heading_word(left: str, right: str) -> str | None:
+    """The heading word two neighbouring tokens make together (:func:`_pieces_joined`), or None."""
+    if {left, right} & SIDE_WORDS_ANY:
+        return None
+    joined = left + right
+    if joined in SIDE_WORDS_ANY or len(joined) < MIN_JOINED_HEADING_WORD:
+        return joined if joined in SIDE_WORDS_ANY else None
+    close = difflib.get_close_matches(joined, _HEADING_WORDS, n=1, cutoff=OCR_HEADING_SIMILARITY)
+    return close[0] if close else None
 
 
 def _letters_joined(tokens: list[str]) -> list[str]:
