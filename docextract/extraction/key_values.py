@@ -259,7 +259,8 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     """Rule entities for the ``labels`` (the model's) that no usable entity has (see the module docstring). A
     model entity that is unusable (a date or amount that does not parse, an identifier without a digit: "-",
     "E") gives way to a rule entity of its label and is dropped; usable ones are never touched."""
-    usable = {e.label for e in entities if _usable(doc, e, locale, year)}
+    unusable = {id(e) for e in entities if not _usable(doc, e, locale, year)}
+    usable = {e.label for e in entities if id(e) not in unusable}
     wanted = [label for label in (*DATE_LABELS, *AMOUNT_LABELS, *IDENTIFIER_LABELS, "iban") if label in labels
               and label not in usable]
     taken = {r: e for e in entities if e.label not in wanted for r in e.words}
@@ -276,7 +277,7 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     if "iban" in wanted and "iban" not in found:
         # words an entity of another label holds are not free, unless that entity cannot be right: a model on a scan
         # tags the IBAN beside "IBAN:" as a second VAT id, which gives way to it
-        words = _first_iban(doc, {r for r, owner in taken.items() if _usable(doc, owner, locale, year)})
+        words = _first_iban(doc, {r for r, owner in taken.items() if id(owner) not in unusable})
         if words:
             found["iban"] = Entity("iban", words, _mean_probability(words, "iban", label_probabilities), "rule")
             relabelled |= {id(taken[r]) for r in words if r in taken}
@@ -295,8 +296,7 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     decided = {e.label for e in entities if e.assigned}
     for label, words in parties.items():
         owners = {id(taken[r]): taken[r] for r in words if r in taken}
-        if all(_block_may_take(owner, block_words, decided) or not _usable(doc, owner, locale, year)
-               for owner in owners.values()):
+        if all(_block_may_take(owner, block_words, decided) or id(owner) in unusable for owner in owners.values()):
             found[label] = Entity(label, words, _mean_probability(words, label, label_probabilities), "block")
             relabelled |= set(owners)
     # payment terms under a heading of their own, over the model's (which, on a layout never seen, reads the line
