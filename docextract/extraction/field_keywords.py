@@ -83,7 +83,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "ust idnr", "ust id", "ust id no", "ustid", "ustidnr", "umsatzsteuer id", "ust identifikationsnummer",
         "steuernummer", "steuer no", "st no", "tva", "no tva", "tva intracommunautaire", "numero de tva", "no de tva",
         "siret", "siren", "btw", "btw no", "btw nummer", "btw id", "partita iva", "p iva", "piva", "iva",
-        "nif", "cif", "nif cif", "abn", "gst", "gst no",
+        "nif", "cif", "nif cif", "abn", "gst", "gst no", "cuit", "rut", "rfc",
     ),
     "customer_name": _PARTY_TO,
     "billing_address": (*_PARTY_TO, "billing address", "rechnungsadresse", "rechnungsanschrift",
@@ -100,7 +100,10 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "amount excl vat", "total before tax", "zwischensumme", "nettobetrag", "netto", "summe netto", "gesamt netto",
         "nettosumme", "warenwert", "rechnungssumme ohne ust", "summe ohne ust", "nettowert", "total ht", "montant ht", "sous total", "total hors taxes", "subtotaal",
         "totaal excl btw", "netto bedrag", "imponibile", "totale imponibile", "subtotale", "base imponible",
-        "importe neto", "total neto",
+        "importe neto", "total neto", "neto gravado", "importe neto gravado",
+        # a VAT breakdown's columns ("VAT rate | Without VAT | With VAT") and totals said the same way
+        "without vat", "total without vat", "amount without vat", "without tax", "total without tax",
+        "hors tva", "total hors tva", "montant hors tva", "exclusief btw", "totaal exclusief btw",
     ),
     "total_tax": (
         "vat", "tax", "sales tax", "vat amount", "tax amount", "total tax", "total vat", "gst", "value added tax",
@@ -115,7 +118,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "amount", "gesamtbetrag", "gesamt", "gesamtsumme", "summe", "rechnungsbetrag", "endbetrag", "bruttobetrag",
         "brutto", "gesamt brutto", "bruttosumme", "total ttc", "montant ttc", "montant total", "total a payer", "totaal",
         "totaal incl btw", "totaalbedrag", "totale", "totale fattura", "totale documento", "importe total",
-        "total factura",
+        "total factura", "with vat", "total with vat", "total with tax", "total including vat", "total including tax",
+        "inclusief btw", "totaal inclusief btw",
     ),
     "amount_due": (
         "amount due", "balance due", "total due", "due", "amount payable", "please pay", "to pay", "balance",

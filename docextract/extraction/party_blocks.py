@@ -44,7 +44,7 @@ SIDE_WORDS = {
     "vendor_name": frozenset({
         "seller", "supplier", "vendor", "from", "issuer", "verkaufer", "lieferant", "rechnungssteller", "rechnungsersteller",
         "leistungserbringer", "auftragnehmer", "fournisseur", "vendeur", "emetteur", "leverancier", "verkoper",
-        "fornitore", "venditore", "cedente", "proveedor", "vendedor", "emisor"}),
+        "fornitore", "venditore", "cedente", "proveedor", "vendedor", "emisor", "provider", "prestataire"}),
     "customer_name": frozenset({
         "buyer", "customer", "client", "bill", "billed", "to", "invoice", "recipient", "kaufer", "kunde",
         "leistungsempfanger", "rechnungsempfanger", "empfanger", "auftraggeber", "acheteur", "destinataire",
@@ -117,7 +117,11 @@ OCR_SENDER_SEPARATORS = SENDER_SEPARATORS | {"+", "-", "»", "«", "*", "°", "=
 RETURN_LINE_BAND_OF_HEIGHT = 0.8
 RETURN_LINE_GAP_OF_HEIGHT = 3.0
 ENVELOPE_TOP_SHARE = 0.4  # a return address stands in the top of the first page
-ENVELOPE_GAP_OF_HEIGHT = 2.5  # the recipient's block starts within this many line heights under it
+# the recipient's block starts within this many line heights under it (DIN 5008 leaves up to five lines of notes,
+# "Einschreiben", between the return address and the recipient), its left edge within ENVELOPE_COLUMN_OF_HEIGHT
+ENVELOPE_GAP_OF_HEIGHT = 5.0
+ENVELOPE_COLUMN_OF_HEIGHT = 4.0
+SMALL_PRINT_OF_BODY = 0.85  # a return address is printed smaller than the page's median line (8 pt under 12 pt)
 MAX_POSTCODE_LINE_WORDS = 6  # "AT 1234 Muster Ort", "EC1A 1BB London": a postcode line is short
 # The start of a postcode + city line: an optional country code ("DE", "GB", "D-"), then a postcode of 4-6 digits
 # ("80333", "654321"), or a British/Irish outward + inward code ("M1 1AA", "GB SW1B 3BN", "D02 XA00"); then the city.
@@ -406,14 +410,17 @@ def party_fields(doc: Document, labels: Sequence[str]) -> dict[str, tuple[WordRe
     return found
 
 
-def _parts(doc: Document, refs: Sequence[WordRef], ocr: bool = False) -> list[list[WordRef]]:
+def _parts(doc: Document, refs: Sequence[WordRef], ocr: bool = False, small: bool = False) -> list[list[WordRef]]:
     """``refs`` split at separator words ("·", "|", "•"); a word ending in one closes its part. Read by OCR: at
-    :data:`OCR_SENDER_SEPARATORS`, and a word starting with one opens a part."""
+    :data:`OCR_SENDER_SEPARATORS`, and a word starting with one opens a part. Printed ``small`` (a return address
+    under the body's size), a hyphen alone separates too ("Hetzner Online GmbH - Industriestr. 25 - 91710
+    Gunzenhausen"), and a line without separators or keys is split at its commas ("Hayes Labs Ltd, 156 Riverside
+    Estate, Leeds LS1 4DY"); at the body's size such a line is a receipt's address ("NO. 53, JALAN BESAR, 45600 ...")."""
     separators = OCR_SENDER_SEPARATORS if ocr else SENDER_SEPARATORS
     parts: list[list[WordRef]] = [[]]
     for ref in refs:
         text = doc.word(ref).text.strip()
-        if text in separators:
+        if text in separators or small and text == "-":
             parts.append([])
             continue
         if ocr and text[:1] in separators:
@@ -421,7 +428,15 @@ def _parts(doc: Document, refs: Sequence[WordRef], ocr: bool = False) -> list[li
         parts[-1].append(ref)
         if text[-1:] in separators:
             parts.append([])
-    return [part for part in parts if part]
+    parts = [part for part in parts if part]
+    if small and len(parts) == 1 and not any(doc.word(ref).text.endswith(":") for ref in refs):
+        parts = [[]]
+        for ref in refs:
+            parts[-1].append(ref)
+            if doc.word(ref).text.endswith(","):
+                parts.append([])
+        parts = [part for part in parts if part]
+    return parts
 
 
 def _pieces_beside(line: Line, lines: Sequence[Line]) -> list[Line]:
@@ -466,8 +481,10 @@ def window_envelope_fields(doc: Document) -> dict[str, tuple[WordRef, ...]]:
     if not doc.pages:
         return {}
     page = doc.pages[0]
+    heights = sorted(line.box.height for line in page.lines)
+    body = heights[len(heights) // 2] if heights else 0.0
     for line, refs, box in _return_lines(doc):
-        parts = _parts(doc, refs, ocr=page.text_source == "ocr")
+        parts = _parts(doc, refs, ocr=page.text_source == "ocr", small=box.height < SMALL_PRINT_OF_BODY * body)
         if page.text_source == "ocr":
             parts = _split_before_postcode(doc, parts)
         if len(parts) < 3:
@@ -481,7 +498,7 @@ def window_envelope_fields(doc: Document) -> dict[str, tuple[WordRef, ...]]:
         height = line_height(doc, 0, line)
         first = min((other for other in page.lines if other.box.top >= box.bottom
                      and other.box.top - box.bottom <= ENVELOPE_GAP_OF_HEIGHT * height
-                     and abs(other.box.x0 - box.x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height),
+                     and abs(other.box.x0 - box.x0) <= ENVELOPE_COLUMN_OF_HEIGHT * height),
                     key=lambda other: other.box.top, default=None)
         if first is not None:  # the recipient's block: that line and the lines under it in its column
             block = sorted((other for other in page.lines if other.box.top >= first.box.top
@@ -534,7 +551,7 @@ def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> d
         first_right = doc.word(WordRef(p, right.word_indices[0])).text
         # OCR reads the colon of a scanned "Nummer : 549910" as another sign, or drops it: a number's key with a
         # value to its right is a keyed row too
-        return first_right.startswith(COLON_READINGS) or (_number_key(doc, p, line) and any(
+        return _colon_first(first_right, doc.pages[p].text_source == "ocr") or (_number_key(doc, p, line) and any(
             ch.isalnum() for w in right.word_indices for ch in doc.word(WordRef(p, w)).text))
 
     lines = list(lines)
@@ -611,6 +628,15 @@ def _name_continues(doc: Document, words: Sequence[WordRef]) -> bool:
 
 # A printed colon as Tesseract reads it on a 150-dpi scan: ":", or ";", ">", "+", "»" (seen on the e-invoices' scans)
 COLON_READINGS = (":", ";", ">", "+", "»")
+_PHONE_START = re.compile(r"\+\d")  # "+3 876 6211196" right of a street: a phone number, no colon
+
+
+def _colon_first(text: str, ocr: bool) -> bool:
+    """Whether ``text`` starts with a colon: ":" on a text layer; read by OCR, any of :data:`COLON_READINGS` but
+    the plus of a phone number."""
+    if not ocr:
+        return text.startswith(":")
+    return text.startswith(COLON_READINGS) and not _PHONE_START.match(text)
 NUMBER_WORDS = frozenset({"nummer", "number", "no", "id", "gln", "numero"})  # key_tokens reads "Nr.", "N°", "#" as "no"
 
 

@@ -101,6 +101,18 @@ def test_key_left_and_above_say_where_the_key_stands():
     assert above is not None and "due_date" in above.labels
 
 
+def test_a_vat_breakdown_says_net_and_gross_as_without_and_with_vat():
+    # "VAT rate | Without VAT | With VAT" over the breakdown's row, and the totals said the same way on their line
+    doc = _page([[("Without VAT", 150), ("With VAT", 260)], [("100.501,80", 150), ("122.612,20", 260)],
+                 [("Total without VAT: 1.579,62", 300)], [("Total with tax: 1.682,96", 300)]])
+    index = LineIndex(doc)
+    words = {doc.word(r).text: r for r in index.line_of}
+    assert key_above(index, (words["100.501,80"],), KEY_LABELS).labels == {"subtotal"}
+    assert key_above(index, (words["122.612,20"],), KEY_LABELS).labels == {"total"}
+    assert key_left(index, (words["1.579,62"],), KEY_LABELS).labels == {"subtotal"}
+    assert key_left(index, (words["1.682,96"],), KEY_LABELS).labels == {"total"}
+
+
 def test_the_candidates_are_every_typed_value_the_page_prints():
     rows = [[("Invoice INV-2024-017", 40), ("Date 3 March 2024", 300)],
             [("Order PO/88-1", 40), ("Due 02.04.2024", 300)],
