@@ -26,6 +26,7 @@ _INVOICE_DATE = (
     "date de facture", "date de la facture", "date d emission", "date facture", "emise le", "le",
     "factuurdatum", "datum factuur", "data fattura", "data", "data di emissione", "data documento",
     "fecha", "fecha de factura", "fecha factura", "fecha de emision",
+    "bill date", "billing date", "document date", "invoice issued", "date de facturation",
 )
 # Dates an invoice prints beside its issue date: delivery and service dates, order and delivery-note dates, billing
 # periods. Not an output field: their keys tell the candidates, the key rules and the evidence that a date after them
@@ -53,13 +54,14 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "rechnungskorrektur no", "mietrechnung no", "beitragsrechnung no", "invoice ref", "booking id", "booking no",
         "facture no", "numero de facture", "no de facture", "facture", "numero facture",
         "factuurnummer", "factuur no", "factuur", "fattura no", "numero fattura", "fattura", "numero documento",
-        "factura no", "numero de factura", "factura", "no factura",
+        "factura no", "numero de factura", "factura", "no factura", "bill number", "document number",
     ),
     "invoice_date": _INVOICE_DATE,
     "date": _INVOICE_DATE,
     "other_date": _OTHER_DATE,
     "due_date": (
-        "due date", "due", "payment due", "due by", "pay by", "payable by", "payment date",
+        "due date", "due", "payment due", "due by", "pay by", "payable by", "payment date", "payment due date",
+        "date due",
         "fallig", "fallig am", "zahlbar bis", "falligkeitsdatum", "falligkeit", "falligkeitstag", "falligkeitstermin",
         "zahlungsziel bis",
         "echeance", "date d echeance", "date limite de paiement", "a payer avant le", "payable le",
@@ -82,6 +84,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "vat", "vat no", "vat id", "vat reg no", "vat registration no", "vat number", "tax id", "tax no", "tax number",
         "ust idnr", "ust id", "ust id no", "ustid", "ustidnr", "umsatzsteuer id", "ust identifikationsnummer",
         "steuernummer", "steuer no", "st no", "tva", "no tva", "tva intracommunautaire", "numero de tva", "no de tva",
+        "no de tva intracommunautaire", "numero de tva intracommunautaire", "tva intracom",
         "siret", "siren", "btw", "btw no", "btw nummer", "btw id", "partita iva", "p iva", "piva", "iva",
         "nif", "cif", "nif cif", "abn", "gst", "gst no", "cuit", "rut", "rfc",
     ),
@@ -118,7 +121,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "amount", "gesamtbetrag", "gesamt", "gesamtsumme", "summe", "rechnungsbetrag", "endbetrag", "bruttobetrag",
         "brutto", "gesamt brutto", "bruttosumme", "total ttc", "montant ttc", "montant total", "total a payer", "totaal",
         "totaal incl btw", "totaalbedrag", "totale", "totale fattura", "totale documento", "importe total",
-        "total factura", "with vat", "total with vat", "total with tax", "total including vat", "total including tax",
+        "total factura", "total payable", "total to pay", "with vat", "total with vat", "total with tax", "total including vat", "total including tax",
         "inclusief btw", "totaal inclusief btw",
     ),
     "amount_due": (

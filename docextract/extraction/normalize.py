@@ -80,6 +80,16 @@ _ENGLISH_MONTHS = ("January", "February", "March", "April", "May", "June", "July
 _FOREIGN_MONTH = re.compile(
     r"(?<![^\W\d_])(" + "|".join(re.escape(k) for k in sorted(MONTH_NUMBERS, key=len, reverse=True)) + r")(?![^\W\d_])\.?",
     re.IGNORECASE)
+# The day of the week before a date says nothing dateutil needs, and it reads only English names: "Dienstag, 3.
+# Dezember 2024", "mardi 3 décembre 2024", "dinsdag 3 december 2024" are dropped to their date.
+_WEEKDAYS = (
+    "montag", "dienstag", "mittwoch", "donnerstag", "freitag", "samstag", "sonnabend", "sonntag",
+    "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche",
+    "maandag", "dinsdag", "woensdag", "donderdag", "vrijdag", "zaterdag", "zondag",
+    "lunedì", "martedì", "mercoledì", "giovedì", "venerdì", "sabato", "domenica",
+    "lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo",
+)
+_FOREIGN_WEEKDAY = re.compile(r"(?<![^\W\d_])(" + "|".join(_WEEKDAYS) + r")(?![^\W\d_]),?", re.IGNORECASE)
 _SPANISH_DE = re.compile(r"\s+del?\s+", re.IGNORECASE)  # "5 de marzo de 2024"
 _ORDINAL_DOT = re.compile(r"\b(\d{1,2})\.\s+(?=[A-Za-zÀ-ÿ])")  # "15. März 2024" -> "15 März 2024"
 
@@ -93,6 +103,9 @@ _CURRENCY = re.compile(
     r"(?<![^\W\d_])(" + "|".join(ISO_CURRENCIES) + r"|RM|kr|zł)(?![^\W\d_])"
     r"|(?:(?<![^\W\d_])(US|HK|NZ|A|C|S))?\$|([€£¥₹])")
 # Digit groups are separated by ".", ",", spaces, or (Swiss) an apostrophe, typeset as "’" too: "13’116.89"
+# "25,-" and "1.234,--": a whole amount as German and Dutch print it, not a negative one (a minus after the cents,
+# "25,00-", is one)
+_WHOLE_AMOUNT_DASHES = re.compile(r"(?<=\d)[.,][-–—]{1,2}$")
 _AMOUNT_NUMBER = re.compile(r"[-−(]?\d[\d.,'\u2019\u02bc \u00a0\u202f]*")
 _GROUP_SEPARATORS = re.compile(r"[.,'\u2019\u02bc \u00a0\u202f]")
 
@@ -140,6 +153,7 @@ def parse_date(text: str, locale: str = DEFAULT_LOCALE, default_year: int | None
         return None
     cleaned = _ORDINAL_DOT.sub(r"\1 ", cleaned)
     cleaned = re.sub(r"\b1er\b", "1", cleaned)  # French "1er août"
+    cleaned = _FOREIGN_WEEKDAY.sub("", cleaned).strip(" ,")
     cleaned, month_names = _FOREIGN_MONTH.subn(lambda m: _ENGLISH_MONTHS[MONTH_NUMBERS[m.group(1).lower()] - 1], cleaned)
     if month_names:
         cleaned = _SPANISH_DE.sub(" ", cleaned)
@@ -217,11 +231,12 @@ def parse_number(text: str, locale: str = DEFAULT_LOCALE) -> Decimal | None:
     Separators between digit groups must group thousands (``1.234.567``, or India's ``1,23,456``):
     ``15.12.2024`` is a date and ``2.4.0`` a version, not numbers (None).
     """
-    match = _AMOUNT_NUMBER.search(_clean(text))
+    cleaned = _WHOLE_AMOUNT_DASHES.sub("", _clean(text))
+    match = _AMOUNT_NUMBER.search(cleaned)
     if not match:
         return None
     raw = match.group(0).strip()
-    negative = raw.startswith(("-", "−", "(")) or _clean(text).endswith("-")
+    negative = raw.startswith(("-", "−", "(")) or cleaned.endswith("-")
     body = re.sub(r"[-−()]", "", raw).strip().rstrip(".,").strip()
     digits = _GROUP_SEPARATORS.sub(lambda m: m.group(0) if m.group(0) in ".," else "", body)
     if not digits:

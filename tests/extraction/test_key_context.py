@@ -101,6 +101,15 @@ def test_key_left_and_above_say_where_the_key_stands():
     assert above is not None and "due_date" in above.labels
 
 
+def test_how_telecom_and_utility_bills_name_their_fields():
+    doc = _page([[("Bill number: 8812-3301", 40)], [("Bill date: 05/03/2024", 40)],
+                 [("Payment due date: 19/03/2024", 40)], [("Total payable: 58.90", 40)]])
+    found = _rule_fields(doc)
+    assert found["invoice_number"] == "8812-3301"
+    assert found["invoice_date"] == "05/03/2024" and found["due_date"] == "19/03/2024"
+    assert found["total"] == "58.90"
+
+
 def test_a_vat_breakdown_says_net_and_gross_as_without_and_with_vat():
     # "VAT rate | Without VAT | With VAT" over the breakdown's row, and the totals said the same way on their line
     doc = _page([[("Without VAT", 150), ("With VAT", 260)], [("100.501,80", 150), ("122.612,20", 260)],

@@ -101,6 +101,22 @@ def test_a_number_away_from_the_month_is_no_part_of_the_date():
     assert parse_date("10 January 13 2009", "en_US") is None  # three numbers at the month: no guess
 
 
+def test_a_weekday_before_the_date_in_any_of_the_six_languages():
+    assert parse_date("Dienstag, 3. Dezember 2024", "de_DE") == date(2024, 12, 3)
+    assert parse_date("mardi 3 décembre 2024", "fr_FR") == date(2024, 12, 3)
+    assert parse_date("dinsdag 3 december 2024", "nl_NL") == date(2024, 12, 3)
+    assert parse_date("martes, 3 de diciembre de 2024", "es_ES") == date(2024, 12, 3)
+    assert parse_date("Mardi, 03/12/2024", "fr_FR") == date(2024, 12, 3)
+    assert parse_date("Sonntag", "de_DE") is None
+
+
+def test_a_whole_amount_printed_with_a_dash_for_its_cents_is_not_negative():
+    assert parse_number("€ 25,-", "nl_NL") == Decimal("25")
+    assert parse_number("1.234,--", "de_DE") == Decimal("1234")
+    assert parse_number("25,00-", "de_DE") == Decimal("-25.00")  # a minus after the cents is one
+    assert parse_number("-25,-", "de_DE") == Decimal("-25")
+
+
 def test_swiss_amounts_group_thousands_with_an_apostrophe():
     # typed as "'" or typeset as "’" (U+2019), which NFKC keeps
     assert parse_number("13’116.89", "de_CH") == Decimal("13116.89")
