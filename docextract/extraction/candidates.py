@@ -21,6 +21,7 @@ stands around it rather than from where a known template puts it. Here the descr
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass, replace
@@ -287,14 +288,25 @@ class DocumentContext:
         return False
 
     def on_title_line(self, first: WordRef) -> bool:
-        """Whether ``first`` stands after the start of a line that opens with a word naming the document
-        ("Rechnung", "Mietrechnung", "Invoice", ...)."""
+        """Whether ``first`` stands after the start of its page's title line: the topmost line that opens with a word
+        naming the document ("Rechnung", "Mietrechnung", "Invoice", ...). A remark further down that opens so
+        ("Rechnung gemäß Bestellung Nr. 2025-471331 vom 01.03.2025.") is no title: its date is the order's."""
         where = self.index.line_of.get(first)
         if where is None or where[1] == 0:
             return False
-        line = self.doc.pages[first.page_index].lines[where[0]]
-        tokens = key_tokens(self.doc.word(WordRef(first.page_index, line.word_indices[0])).text)
-        return bool(tokens) and is_title_word(tokens[0])
+        return where[0] == self._title_lines.get(first.page_index)
+
+    @functools.cached_property
+    def _title_lines(self) -> dict[int, int]:
+        """Each page's title line (its index in the page's lines), where one opens with a title word."""
+        out = {}
+        for p, page in enumerate(self.doc.pages):
+            titled = [(line.box.top, i) for i, line in enumerate(page.lines)
+                      if (tokens := key_tokens(self.doc.word(WordRef(p, line.word_indices[0])).text))
+                      and is_title_word(tokens[0])]
+            if titled:
+                out[p] = min(titled)[1]
+        return out
 
 
 def features(context: DocumentContext, candidate: Candidate, label: str) -> list[float]:

@@ -187,8 +187,20 @@ def titled_number_key(doc: Document, words: Sequence[WordRef], height: float, si
         first = key_tokens(doc.word(words[start]).text)
         if first and is_title_word(first[0]) and (
                 start == 0 or _ends_a_cell(doc, words[start - 1], words[start], height)):
+            if any(_names_another_number(doc, r) for r in words[start + 1:-1]):
+                return None  # "Rechnung gemäß Bestellung Nr.": the order's number, not the invoice's
             return KeyHit(frozenset({"invoice_number"}), tuple(words[start:]), 0.0)
     return None
+
+
+def _names_another_number(doc: Document, ref: WordRef) -> bool:
+    """Whether the word is a key of a number other than the invoice's ("Bestellung", "Auftrag")."""
+    tokens = key_tokens(doc.word(ref).text)
+    keys, length = closing_keys(tokens) if tokens else (frozenset(), 0)
+    return length == len(tokens) > 0 and bool(keys & _OTHER_NUMBERS)
+
+
+_OTHER_NUMBERS = frozenset({"purchase_order"})  # an order number named inside a title's words
 
 
 def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] | None = None) -> KeyHit | None:
@@ -226,7 +238,33 @@ def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] 
     hit = whole_key(doc, left, labels) or glued
     if hit is None:
         return None
+    hit = _date_of_the_number_before(index, hit)
+    if labels is not None and not hit.labels & labels:
+        return None
     return KeyHit(hit.labels, hit.words, max(0.0, value_box.x0 - doc.word(hit.words[-1]).box.x1))
+
+
+def _date_of_the_number_before(index: LineIndex, hit: KeyHit) -> KeyHit:
+    """``hit``, or for a "vom" after another field's number the other date's key: "vom" keys the date of the number
+    before it, the invoice's after the invoice number ("Rechnung Nr. 4711 vom 05.06.2025"), the order's after an
+    order number ("Rechnung gemäß Bestellung Nr. 2025-471331 vom 01.03.2025.")."""
+    doc = index.doc
+    if len(hit.words) != 1 or key_tokens(doc.word(hit.words[0]).text) != ["vom"]:
+        return hit
+    where = index.line_of.get(hit.words[0])
+    if where is None or where[1] == 0:
+        return hit
+    line = doc.pages[hit.words[0].page_index].lines[where[0]]
+    before = WordRef(hit.words[0].page_index, line.word_indices[where[1] - 1])
+    if not any(ch.isdigit() for ch in doc.word(before).text):
+        return hit
+    number_key = key_left(index, (before,))
+    if number_key is not None and "invoice_number" in number_key.labels:
+        return hit
+    named_before = [WordRef(before.page_index, w) for w in line.word_indices[max(0, where[1] - 1 - MAX_KEY_WORDS):where[1] - 1]]
+    if number_key is None and not any(_names_another_number(doc, r) for r in named_before):
+        return hit
+    return KeyHit(frozenset({"other_date"}), hit.words, hit.distance)
 
 
 def key_above(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] | None = None) -> KeyHit | None:

@@ -251,6 +251,29 @@ def test_a_date_on_the_title_line_is_told_from_other_dates_after_vom():
     assert title == {"10.11.2025": 0.0, "15.11.2024": 1.0, "02.05.2024": 0.0}
 
 
+def test_a_remark_that_opens_with_rechnung_is_no_title_and_its_order_dates_are_no_invoice_dates():
+    from docextract.extraction.candidate_scorer import document_context
+    from docextract.extraction.candidates import FEATURES, features
+
+    doc = _page([[("Handelsrechnung (380) Nr. 471102 vom 05.06.2025", 40)],
+                 [("Bemerkung", 40), ("Rechnung gemäß Bestellung Nr. 2025-471331 vom 01.03.2025.", 200)],
+                 [("Ihre Bestellung: B-4711 vom 01.02.2025", 40)]])
+    context = document_context(doc, [], {}, "de_DE", 2025)
+    title = {" ".join(doc.word(r).text for r in c.words): dict(zip(FEATURES, features(context, c, "invoice_date")))[
+        "title_line"] for c in context.candidates["date"]}
+    assert title == {"05.06.2025": 1.0, "01.03.2025.": 0.0, "01.02.2025": 0.0}  # the page's first title line only
+    index = LineIndex(doc)
+    words = {doc.word(r).text: r for r in index.line_of}
+    # "vom" keys the date of the number before it: the invoice's after the title's number, the order's after an order's
+    assert key_left(index, (words["05.06.2025"],), KEY_LABELS).labels == {"invoice_date"}
+    assert key_left(index, (words["01.03.2025."],), KEY_LABELS).labels == {"other_date"}
+    assert key_left(index, (words["01.02.2025"],), KEY_LABELS).labels == {"other_date"}
+    assert key_left(index, (words["01.03.2025."],), frozenset({"invoice_date"})) is None
+    # and "Rechnung gemäß Bestellung Nr." is no title that says the invoice's number
+    assert key_left(index, (words["2025-471331"],), KEY_LABELS) is None
+    assert _rule_fields(doc, "de_DE")["invoice_number"] == "471102"
+
+
 def test_a_qualifier_in_parentheses_after_a_key_is_not_part_of_it():
     doc = _page([[("Rechnungssumme Netto (exkl. USt.) 193,83", 40)], [("Summe Umsatzsteuer 21,31", 40)],
                  [("Rechnungssumme Brutto (inkl. USt.) 215,14", 40)]])
