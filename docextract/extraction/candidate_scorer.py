@@ -10,7 +10,8 @@ candidate (and each printed value at most one field of its kind) is scored by th
 the invoice's arithmetic for amounts (subtotal + tax = total), minus a penalty for a due date before the issue date
 (the right order earns nothing: most pairs of an invoice's dates are in it).
 
-A field whose best candidate stays under :data:`MIN_PROBABILITY` keeps what the tagger decoded. The chosen
+A field whose best candidate stays under :data:`MIN_PROBABILITY` keeps what the tagger decoded (of the tagger's
+several readings of it, the one the scorer ranks highest). The chosen
 candidates become the fields (``method: "candidates"``, assigned) with their probability as raw confidence; the
 tagger's other entities of those labels stay as alternatives.
 """
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from docextract.document import Document, WordRef
@@ -111,7 +112,29 @@ def choose_fields(doc: Document, entities: Sequence[Entity], probabilities: Mapp
     out = [replace_unassigned(e) if e.label in chosen else e for e in entities]
     for label, (candidate, probability) in chosen.items():
         out.append(Entity(label, candidate.words, probability, "candidates", assigned=True))
+    for label in scorer.fields:
+        if label not in chosen:
+            out = _tagger_choice_ranked(context, scorer, label, out)
     return out
+
+
+def _tagger_choice_ranked(context: DocumentContext, scorer: CandidateScorer, label: str, entities: list[Entity]
+                          ) -> list[Entity]:
+    """Where every candidate of ``label`` stays under the scorer's minimum, the tagger's reading stays; of the
+    tagger's several entities of the label, the one the scorer ranks highest is the field. A model on a layout never
+    seen tags the dates beside "Beleg-Datum", "Leistungs-Datum" and "Bestell-Datum" alike, and its most confident
+    is as often the delivery date as the issue date; the scorer's features (the key, the title line) tell them."""
+    rivals = [e for e in entities if e.label == label]
+    if len(rivals) < 2 or not any(e.assigned for e in rivals):
+        return entities
+    by_words = {c.words: c for c in context.candidates[CANDIDATE_KINDS[label]]}
+    probability = {id(e): scorer.fields[label].probability(features(context, by_words[e.words], label))
+                   for e in rivals if e.words in by_words and not never_the_value(context, by_words[e.words], label)}
+    assigned = next(e for e in rivals if e.assigned)
+    best = max((e for e in rivals if id(e) in probability), key=lambda e: probability[id(e)], default=None)
+    if best is None or best is assigned or id(assigned) not in probability or probability[id(best)] <= probability[id(assigned)]:
+        return entities
+    return [replace(e, assigned=e is best) if e.label == label else e for e in entities]
 
 
 def replace_unassigned(entity: Entity) -> Entity:

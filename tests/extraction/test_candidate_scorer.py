@@ -114,3 +114,24 @@ def test_a_series_printed_apart_from_its_number_is_a_candidate_with_it():
     doc = _page(["Rechnungsnummer: RK 19-32"])
     fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "de_DE", 2024) if e.assigned}
     assert fields == {"invoice_number": "RK 19-32"}
+
+
+def test_where_the_scorer_is_unsure_it_still_ranks_the_taggers_own_readings():
+    # every candidate under the scorer's minimum (0.2): the tagger's reading stays, but of the dates it tagged as
+    # the invoice date, the one the scorer ranks highest (beside "Beleg-Datum") is the field, not its most confident
+    from docextract.document import WordRef
+    from docextract.extraction.entities import Entity
+
+    doc = _page(["Beleg-Datum : 16.09.2013", "Leistungs-Datum : 05.08.2013"])
+    words = {doc.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(doc.pages[0].words))}
+    issue = Entity("invoice_date", (words["16.09.2013"],), 0.6, "model")
+    delivery = Entity("invoice_date", (words["05.08.2013"],), 0.9, "model", assigned=True)
+    scorer = CandidateScorer(FEATURES, {"invoice_date": _model(-4.0, key_left_own=2.0, key_left_other=-1.0)})
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [issue, delivery], {}, scorer, "de_DE", 2013)
+              if e.assigned}
+    assert fields == {"invoice_date": "16.09.2013"}
+    # a scorer that ranks the tagger's own choice first leaves it
+    scorer = CandidateScorer(FEATURES, {"invoice_date": _model(-4.0, key_left_own=-1.0, key_left_other=2.0)})
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [issue, delivery], {}, scorer, "de_DE", 2013)
+              if e.assigned}
+    assert fields == {"invoice_date": "05.08.2013"}
