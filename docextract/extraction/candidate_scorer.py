@@ -42,6 +42,12 @@ from docextract.modeling.model_folder import SCORER_KEY  # noqa: F401  (named he
 # A candidate under this probability never becomes a field by the scorer: the tagger's reading stays.
 MIN_PROBABILITY = 0.2
 MAX_CANDIDATES = 4  # per field, the most probable; bounds the joint search (5**4 amount assignments)
+# An amount of the sum (subtotal + tax = total) the scorer is unsure of (under its minimum, over this) is an option
+# only in an assignment whose sum holds: "Steuerbetrag 70,00" on a layout never seen, between 448,99 and 518,99;
+# never a zero, with which any subtotal equal to a total holds (a receipt's "8.96" before its rounding to 8.95).
+SUM_LABELS = ("subtotal", "total_tax", "total")
+MIN_UNSURE_PROBABILITY = 0.02
+MAX_UNSURE_CANDIDATES = 2
 CHECK_WEIGHT = 0.5  # a satisfied arithmetic check, in probability units
 FAILED_CHECK_WEIGHT = 0.5
 
@@ -148,16 +154,23 @@ def _decode_kind(context: DocumentContext, kind: str, labels: Sequence[str], sco
     scores = {label: [0.0 if never_the_value(context, c, label) else scorer.fields[label].probability(features(context, c, label))
                       for c in candidates] for label in labels}
     options = []
+    unsure: set[tuple[str, int]] = set()  # (label, candidate) under the minimum: an option only where the sum holds
     for label in labels:
         ranked = sorted(range(len(candidates)), key=lambda i: -scores[label][i])
-        best, seen = [], set()
+        best, seen, below = [], set(), 0
         for i in ranked:
-            if scores[label][i] < scorer.min_probability or len(best) >= MAX_CANDIDATES:
+            sure = scores[label][i] >= scorer.min_probability
+            if len(best) >= MAX_CANDIDATES or not sure and (
+                    kind != "amount" or label not in SUM_LABELS or below >= MAX_UNSURE_CANDIDATES
+                    or scores[label][i] < MIN_UNSURE_PROBABILITY):
                 break
             key = value_key(candidates[i])
             if key not in seen:  # one printed value is one option per field (its first, most probable occurrence)
                 best.append(i)
                 seen.add(key)
+                if not sure:
+                    unsure.add((label, i))
+                    below += 1
         options.append([None, *best])
 
     def utility(assignment: tuple[int | None, ...]) -> float:
@@ -170,6 +183,8 @@ def _decode_kind(context: DocumentContext, kind: str, labels: Sequence[str], sco
             # checks nothing, and had outweighed the printed 216,00 + 19,44 on layouts never seen; a receipt's
             # "GST 0.00" is keyed and still checks its total
             met = 0
+        if any((label, i) in unsure for label, i in chosen.items()) and (not met or values.get("total_tax") == 0):
+            return -math.inf  # a zero tax makes any subtotal equal to a total a sum: it proves nothing
         return total + CHECK_WEIGHT * met - FAILED_CHECK_WEIGHT * _checks_failed(kind, values)
 
     def distinct(assignment: tuple[int | None, ...]) -> bool:

@@ -135,3 +135,19 @@ def test_where_the_scorer_is_unsure_it_still_ranks_the_taggers_own_readings():
     fields = {e.label: e.text(doc) for e in choose_fields(doc, [issue, delivery], {}, scorer, "de_DE", 2013)
               if e.assigned}
     assert fields == {"invoice_date": "05.08.2013"}
+
+
+def test_an_amount_the_scorer_is_unsure_of_is_chosen_only_where_the_sum_holds():
+    # a fold scorer on a layout never seen rated the printed tax under its minimum and a zero tax above it: the
+    # 70,00 between 448,99 and 518,99 makes the sum, so it is the tax; an unsure amount that makes no sum is not
+    doc = _page(["Rechnungssumme ohne USt. 448,99", "Steuerbetrag 70,00", "Bruttosumme 518,99", "Steuer 0,00"])
+    scorer = CandidateScorer(FEATURES, {
+        "subtotal": _model(-1.0, key_left_own=2.0),
+        "total_tax": _model(-2.5, key_left_own=1.0, amount_zero=2.0, amount_rank=-0.2),
+        "total": _model(-1.0, key_left_own=2.0),
+    })
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "de_DE", 2024) if e.assigned}
+    assert fields == {"subtotal": "448,99", "total_tax": "70,00", "total": "518,99"}
+    doc = _page(["Rechnungssumme ohne USt. 448,99", "Steuerbetrag 71,00", "Bruttosumme 518,99"])
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "de_DE", 2024) if e.assigned}
+    assert "total_tax" not in fields
