@@ -46,8 +46,8 @@ MAX_CANDIDATES = 4  # per field, the most probable; bounds the joint search (5**
 # only in an assignment whose sum holds: "Steuerbetrag 70,00" on a layout never seen, between 448,99 and 518,99;
 # never a zero, with which any subtotal equal to a total holds (a receipt's "8.96" before its rounding to 8.95).
 SUM_LABELS = ("subtotal", "total_tax", "total")
-MIN_UNSURE_PROBABILITY = 0.02
-MAX_UNSURE_CANDIDATES = 2
+MIN_UNSURE_PROBABILITY = 0.01
+MAX_UNSURE_CANDIDATES = 3
 CHECK_WEIGHT = 0.5  # a satisfied arithmetic check, in probability units
 FAILED_CHECK_WEIGHT = 0.5
 
