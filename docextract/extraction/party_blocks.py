@@ -234,8 +234,10 @@ def _joined_heading_word(left: str, right: str) -> str | None:
     if {left, right} & SIDE_WORDS_ANY:
         return None
     joined = left + right
-    if joined in SIDE_WORDS_ANY or len(joined) < MIN_JOINED_HEADING_WORD:
-        return joined if joined in SIDE_WORDS_ANY else None
+    if joined in SIDE_WORDS_ANY:
+        return joined
+    if len(joined) < MIN_JOINED_HEADING_WORD:
+        return None
     close = difflib.get_close_matches(joined, _HEADING_WORDS, n=1, cutoff=OCR_HEADING_SIMILARITY)
     return close[0] if close else None
 
@@ -637,6 +639,8 @@ def _colon_first(text: str, ocr: bool) -> bool:
     if not ocr:
         return text.startswith(":")
     return text.startswith(COLON_READINGS) and not _PHONE_START.match(text)
+
+
 NUMBER_WORDS = frozenset({"nummer", "number", "no", "id", "gln", "numero"})  # key_tokens reads "Nr.", "N°", "#" as "no"
 
 

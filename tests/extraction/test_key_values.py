@@ -407,22 +407,24 @@ def test_a_window_envelope_letter_gives_both_parties():
                       "customer_name": "Dieter Werner", "billing_address": "Kastanienweg 124 90402 Nürnberg"}
 
 
-def _sized_page(cells: list[tuple[str, float, float, float]]) -> Document:
-    """A page with a text layer: each cell (text, x, top, height) words 6 pt per character wide, 4 pt apart."""
+def _cells_page(cells: list[tuple[str, float, float, float]], ocr: bool = False) -> Document:
+    """A page of cells (text, x, top, height): with a text layer, words 6 pt per character wide and 4 pt apart; read
+    by OCR, whose boxes hug the ink, 4 pt per character and 3 pt apart."""
+    char_width, space = (4, 3) if ocr else (6, 4)
     words = []
     for text, x, top, height in cells:
         for part in text.split():
-            words.append(Word(part, Box(x, top, x + 6 * len(part), top + height)))
-            x += 6 * len(part) + 4
-    page = Page(number=1, width=595.0, height=842.0, words=tuple(words))
-    return analyze_layout(Document(source="in/invoice.pdf", pages=(page,), sha256="0" * 64))
+            words.append(Word(part, Box(x, top, x + char_width * len(part), top + height)))
+            x += char_width * len(part) + space
+    page = Page(number=1, width=595.0, height=842.0, words=tuple(words), text_source="ocr" if ocr else "pdf_text")
+    return analyze_layout(Document(source="scan.png" if ocr else "in/invoice.pdf", pages=(page,), sha256="0" * 64))
 
 
 def test_a_small_return_address_apart_by_commas_or_hyphens_gives_both_parties():
     from docextract.extraction.party_blocks import window_envelope_fields
 
     # printed small, its parts apart by commas; the recipient four of its heights below, a little to the right
-    doc = _sized_page([("Hayes Labs Ltd", 57, 44, 12), ("Leeds LS1 4DY", 57, 73, 12),
+    doc = _cells_page([("Hayes Labs Ltd", 57, 44, 12), ("Leeds LS1 4DY", 57, 73, 12),
                        ("Hayes Labs Ltd, 156 Riverside Estate, Leeds LS1 4DY", 283, 107, 8),
                        ("Fletcher Events", 312, 146, 12), ("189 London Road", 312, 160, 12),
                        ("Manchester M1 2AB", 312, 174, 12), ("Invoice no. SI-2021-9982", 28, 290, 12),
@@ -430,13 +432,13 @@ def test_a_small_return_address_apart_by_commas_or_hyphens_gives_both_parties():
     fields = {label: " ".join(doc.word(r).text for r in words) for label, words in window_envelope_fields(doc).items()}
     assert fields == {"vendor_name": "Hayes Labs Ltd,", "vendor_address": "156 Riverside Estate, Leeds LS1 4DY",
                       "customer_name": "Fletcher Events", "billing_address": "189 London Road Manchester M1 2AB"}
-    doc = _sized_page([("Hetzner Online GmbH - Industriestr. 25 - 91710 Gunzenhausen", 57, 100, 7),
+    doc = _cells_page([("Hetzner Online GmbH - Industriestr. 25 - 91710 Gunzenhausen", 57, 100, 7),
                        ("Max Mustermann", 57, 118, 11), ("Musterweg 1", 57, 132, 11), ("12345 Musterstadt", 57, 146, 11),
                        ("Rechnung", 57, 250, 11), ("Rechnungsnummer: R0001", 57, 270, 11)])
     fields = {label: " ".join(doc.word(r).text for r in words) for label, words in window_envelope_fields(doc).items()}
     assert fields["vendor_name"] == "Hetzner Online GmbH" and fields["customer_name"] == "Max Mustermann"
     # a receipt's address at the body's size, its parts apart by commas, is no return address
-    receipt = _sized_page([("GARDENIA BAKERIES SDN BHD", 40, 40, 10), ("NO. 53, JALAN BESAR, 45600 BATANG BERJUNTAI", 40, 54, 10),
+    receipt = _cells_page([("GARDENIA BAKERIES SDN BHD", 40, 40, 10), ("NO. 53, JALAN BESAR, 45600 BATANG BERJUNTAI", 40, 54, 10),
                            ("TEL: 03-3271 1234", 40, 68, 10), ("TOTAL 12.00", 40, 200, 10)])
     assert window_envelope_fields(receipt) == {}
 
@@ -455,14 +457,7 @@ def test_a_provider_heading_over_its_block_beside_a_phone_column():
 
 
 def _ocr_page(cells: list[tuple[str, float, float, float]]) -> Document:
-    """A page read by OCR: each cell (text, x, top, height) words 4 pt per character wide, 3 pt apart."""
-    words = []
-    for text, x, top, height in cells:
-        for part in text.split():
-            words.append(Word(part, Box(x, top, x + 4 * len(part), top + height)))
-            x += 4 * len(part) + 3
-    page = Page(number=1, width=595.0, height=842.0, words=tuple(words), text_source="ocr")
-    return analyze_layout(Document(source="scan.png", pages=(page,), sha256="0" * 64))
+    return _cells_page(cells, ocr=True)
 
 
 def test_a_scanned_return_address_in_pieces_with_misread_dots_still_gives_both_parties():
