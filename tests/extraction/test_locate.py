@@ -44,6 +44,15 @@ def test_amounts_go_to_the_field_their_key_names(tmp_path):
     assert texts(doc, found["currency"]) == ["EUR"] * 4  # beside each located total
 
 
+def test_a_total_without_tax_said_w_o_or_without_is_the_subtotal(tmp_path):
+    doc = page(tmp_path, ["Total w/o VAT: | €100.00", "VAT | €19.00", "Total: | €119.00"])
+    values = {"subtotal": Decimal("100.00"), "total_tax": Decimal("19.00"), "total": Decimal("119.00")}
+    found = locate_fields(doc, values)
+    assert [texts(doc, found[name]) for name in values] == [["€100.00"], ["€19.00"], ["€119.00"]]
+    doc = page(tmp_path, ["Total without tax | 100.00", "Tax | 19.00", "Total | 119.00"])
+    assert texts(doc, locate_fields(doc, values)["subtotal"]) == ["100.00"]
+
+
 def test_a_shared_amount_without_its_own_key_goes_to_total_and_a_line_item_amount_needs_a_key(tmp_path):
     doc = page(tmp_path, ["1 Beratung | 250,00", "Summe | 250,00"])
     values = {"subtotal": Decimal("250.00"), "total": Decimal("250.00"), "amount_due": Decimal("250.00")}

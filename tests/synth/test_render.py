@@ -92,6 +92,30 @@ def test_rendered_values_are_labelled_on_the_words_that_print_them(tmp_path):
     assert checked >= 20
 
 
+@pytest.mark.parametrize("name", ["pyinvoice", "simple-html-invoice"])
+def test_the_keyed_row_and_web_template_renderers_label_what_their_pages_print(tmp_path, name):
+    renderer = all_renderers()[name]
+    if renderer.missing():
+        pytest.skip(renderer.missing())
+    tally, records = Tally(), []
+    for index in range(3):
+        record = produce(renderer, synthetic_invoice(renderer, 5, index), f"{name}-{index}",
+                         content_rng(5, index, f"layout:{name}"), tmp_path, tally)
+        if record is not None:
+            records.append(record)
+    assert len(records) >= 2, tally.to_dict()
+    for record in records:
+        fields = record["fields"]
+        for (label, _), texts in _entities(record).items():
+            if label in fields and not label.endswith("_address"):
+                assert _shows(label, texts, fields[label][0]), (label, texts, fields[label])
+        assert {"invoice_number", "invoice_date", "vendor_name", "customer_name"} <= set(fields)
+        if {"subtotal", "total_tax", "total"} <= set(fields):  # the adapter's arithmetic is the package's
+            assert Decimal(fields["subtotal"][0]) + Decimal(fields["total_tax"][0]) == Decimal(fields["total"][0])
+    if name == "simple-html-invoice":  # the template's "Seller:" block left of its flush-right "Buyer" block
+        assert all({"vendor_address", "billing_address"} <= set(r["fields"]) for r in records)
+
+
 def _table_pdf(path: Path) -> None:
     """A table whose VAT column equals the unit price on one row (5 x 58,34 = 291,70; VAT 20 % = 58,34)."""
     pdf = FPDF(unit="pt", format=(600, 300))

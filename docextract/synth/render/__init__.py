@@ -2,7 +2,7 @@
 
 Each module adapts one renderer family to :class:`~docextract.synth.render.content.RenderInvoice` content:
 ``arca`` (arca-factura-pdf), ``dinbrief``, ``invoicegenerator`` (InvoiceGenerator), ``erechnung``,
-``billwright`` (PyPI packages), ``node`` (npm packages run by Node), ``latex`` (invoice classes of TeX Live).
+``billwright``, ``pyinvoice`` (PyInvoice), ``simple_html`` (invoicepy's HTML template) (PyPI packages), ``node`` (npm packages run by Node), ``latex`` (invoice classes of TeX Live).
 :mod:`.produce` renders, reads the PDF back and labels it (:mod:`docextract.data.rendered`). docs/render.md
 lists the renderers, their versions, licences and looks.
 """
@@ -15,11 +15,12 @@ from docextract.synth.render.base import Renderer
 def all_renderers() -> dict[str, Renderer]:
     """Every renderer docextract knows, by name (installed or not: ``Renderer.missing`` says)."""
     from docextract.synth.render import (
-        arca, billwright, dinbrief, erechnung, facturization, invoicegenerator, latex, node,
+        arca, billwright, dinbrief, erechnung, facturization, invoicegenerator, latex, node, pyinvoice, simple_html,
     )
 
     out: dict[str, Renderer] = {}
-    for module in (arca, dinbrief, invoicegenerator, erechnung, billwright, node, facturization, latex):
+    for module in (arca, dinbrief, invoicegenerator, erechnung, billwright, pyinvoice, simple_html, node, facturization,
+                   latex):
         for renderer in module.RENDERERS:
             out[renderer.name] = renderer
     return out

@@ -11,8 +11,10 @@ prints an item table. ``missing`` says why the renderer cannot run here (a packa
 from __future__ import annotations
 
 import importlib.metadata
+import os
 import random
 import shutil
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -76,3 +78,42 @@ def python_package_version(distribution: str) -> Callable[[], str]:
 
 def program_missing(program: str, hint: str) -> str | None:
     return None if shutil.which(program) else f"{program} is not installed ({hint})"
+
+
+# Python renderers that cannot share docextract's environment live apart, like the npm ones: PyInvoice installs a
+# top-level package named "tests" (which would shadow this repository's), invoicepy pins Click < 8 and pydantic < 2.
+# scripts/setup-render.sh installs them there without their dependencies (`pip install --no-deps --target`).
+def isolated_python_dir() -> Path:
+    return Path(os.environ.get("DOCEXTRACT_RENDER_PYTHON", Path.home() / ".cache" / "docextract-render" / "python"))
+
+
+def isolated_module_path(module: str) -> Path | None:
+    """Where the isolated folder holds ``module`` (a package's folder), or None."""
+    path = isolated_python_dir() / module
+    return path if (path / "__init__.py").is_file() else None
+
+
+def import_isolated(module: str):
+    """``module`` imported from :func:`isolated_python_dir`, the folder appended to ``sys.path`` (last: it never
+    shadows a module docextract's environment has)."""
+    folder = str(isolated_python_dir())
+    if folder not in sys.path:
+        sys.path.append(folder)
+    return importlib.import_module(module)
+
+
+def isolated_package_missing(module: str, requirement: str) -> Callable[[], str | None]:
+    def missing() -> str | None:
+        if isolated_module_path(module) is None:
+            return (f"{requirement} is not installed in {isolated_python_dir()} (scripts/setup-render.sh: "
+                    f"pip install --no-deps --target)")
+        return None
+    return missing
+
+
+def isolated_package_version(distribution: str) -> Callable[[], str]:
+    """The version the isolated folder's ``DISTRIBUTION-VERSION.dist-info`` names (pip writes the name lower-case)."""
+    def version() -> str:
+        found = sorted(isolated_python_dir().glob(f"{distribution.lower()}-*.dist-info"))
+        return found[-1].name[len(distribution) + 1:-len(".dist-info")] if found else "not installed"
+    return version
