@@ -106,6 +106,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "importe neto", "total neto", "neto gravado", "importe neto gravado",
         # a VAT breakdown's columns ("VAT rate | Without VAT | With VAT") and totals said the same way
         "without vat", "total without vat", "amount without vat", "without tax", "total without tax",
+        "w/o vat", "total w/o vat", "amount w/o vat", "w/o tax", "total w/o tax",
         "hors tva", "total hors tva", "montant hors tva", "exclusief btw", "totaal exclusief btw",
     ),
     "total_tax": (

@@ -69,6 +69,9 @@ OCR_HEADING_SIMILARITY = 0.83  # ("Verkaufsset" 0.80, "Zahlungsempfänger" to "R
 MIN_OCR_HEADING_WORD = 5
 MIN_OCR_CUT_LAST_WORD = 4
 MIN_JOINED_HEADING_WORD = 8
+# Words that qualify a side's word in a heading and name no side alone ("Service Provider"; a line "Service" is a
+# table's column head)
+HEADING_QUALIFIERS = frozenset({"service"})
 # A letter's "From:" and "To:" in the six languages: alone on their line, headings of the two parties
 LETTER_SIDES = {**dict.fromkeys(("from", "von", "van", "de", "da"), "vendor_name"),
                 **dict.fromkeys(("to", "an", "aan", "a", "para"), "customer_name")}
@@ -127,9 +130,10 @@ MAX_POSTCODE_LINE_WORDS = 6  # "AT 1234 Muster Ort", "EC1A 1BB London": a postco
 # ("80333", "654321"), or a British/Irish outward + inward code ("M1 1AA", "GB SW1B 3BN", "D02 XA00"); then the city.
 _POSTCODE_START = re.compile(r"(?:[A-Z]{2} )?(?:(?:[A-Z]{1,2}-)?\d{4,6}|[A-Z]{1,2}\d[A-Z\d]? (?:\d[A-Z]{2}|[A-Z\d]{4})) [^\W\d]")
 # Or the city first and the postcode last: a US/Canadian state and ZIP or postal code ("Nashville, TN 37203",
-# "Toronto, ON M5V 2T6"), a British postcode ("London SW1A 1AA")
+# "Toronto, ON M5V 2T6"), a British postcode ("London SW1A 1AA"), a postcode after a comma ("Köln, 50667",
+# "Vilnius, LT-01100": web templates that print "{city}, {zip}")
 _POSTCODE_END = re.compile(r"[^\W\d][^,\d]*(?:, ?[A-Z]{2} (?:\d{5}(?:-\d{4})?|[A-Z]\d[A-Z] \d[A-Z]\d)"
-                           r"|,? [A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2})")
+                           r"|,? [A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}|, ?(?:[A-Z]{1,2}-)?\d{4,6})")
 # On a scan Tesseract reads a speck beside a country code or a postcode as a sign: "DE. 80333 München", "DE: 99199",
 # "DE 31157. SARSTEDT" (the e-invoices' 150-dpi scans); a postcode line is recognised without it
 _OCR_SPECK = re.compile(r"^([A-Z]{2}|\d{4,6})[.:,;]$")
@@ -168,6 +172,9 @@ def _postcode_line_text(doc: Document, refs: Sequence[WordRef]) -> str:
 def _side(tokens: Sequence[str]) -> str | None:
     if not tokens or len(tokens) > MAX_HEADING_TOKENS:
         return None
+    named = [token for token in tokens if token not in HEADING_QUALIFIERS]
+    if len(named) < len(tokens):  # "Service Provider", "Service Recipient": the side its other words name
+        return _side(named) if named and not (len(named) == 1 and named[0] in LETTER_SIDES) else None
     if len(tokens) == 1 and tokens[0] in LETTER_SIDES:  # "From:", "To", "Aan:" alone on a line head a party's label
         return LETTER_SIDES[tokens[0]]  # (read only where a name and an address with its postcode follow)
     sides = [side for side, words in SIDE_WORDS.items() if set(tokens) <= words]
@@ -267,20 +274,41 @@ def _letters_joined(tokens: list[str]) -> list[str]:
 def _headings(doc: Document) -> Iterator[tuple[str, int, Line]]:
     for p, page in enumerate(doc.pages):
         for line in page.lines:
-            tokens = _tokens(doc, [WordRef(p, w) for w in line.word_indices])
+            refs = [WordRef(p, w) for w in line.word_indices]
+            tokens = _tokens(doc, refs)
             side = _side(_as_read_by_ocr(tokens) if page.text_source == "ocr" and tokens else tokens)
+            if side is None and page.text_source != "ocr":
+                side = _bilingual_side(doc, refs)
             if side is not None:
                 yield side, p, line
 
 
+def _bilingual_side(doc: Document, refs: Sequence[WordRef]) -> str | None:
+    """The side a heading printed in two languages names in one of them ("Seller / Pardavėjas:", "Käufer / Buyer"):
+    the one side a part between slashes names (each part a heading of its own), None otherwise."""
+    text = " ".join(doc.word(r).text for r in refs)
+    parts = [key_tokens(part.replace("-", " ")) for part in text.split("/")]
+    if len(parts) != 2 or not all(parts) or any(len(part) > MAX_HEADING_TOKENS for part in parts):
+        return None
+    sides = {_side(part) for part in parts if len(part) > 1 or part[0] not in LETTER_SIDES} - {None}
+    return sides.pop() if len(sides) == 1 else None
+
+
 def _block_lines(doc: Document, p: int, heading: Line, headings) -> list[Line]:
-    """The lines of ``heading``'s block in its column: below it, until the next heading, at most
-    :data:`MAX_BLOCK_LINES`."""
+    """The lines of ``heading``'s block in its column (its left edge, or flush right with it): below it, until the
+    next heading, at most :data:`MAX_BLOCK_LINES`."""
     page = doc.pages[p]
     height = line_height(doc, p, heading)
+    tolerance = COLUMN_TOLERANCE_OF_HEIGHT * height
+
+    def in_column(line: Line) -> bool:
+        # left-aligned under its heading, or, in the page's right half, right-aligned with it (a "Buyer" block
+        # set flush right: its lines start wherever their length puts them)
+        return abs(line.box.x0 - heading.box.x0) <= tolerance or (
+            min(line.box.x0, heading.box.x0) >= page.width / 2 and abs(line.box.x1 - heading.box.x1) <= tolerance)
+
     below = sorted((line for line in page.lines if line.box.top >= heading.box.bottom - height / 2
-                    and abs(line.box.x0 - heading.box.x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height
-                    and line is not heading), key=lambda line: line.box.top)
+                    and in_column(line) and line is not heading), key=lambda line: line.box.top)
     out = []
     for line in below[:MAX_BLOCK_LINES]:
         if any(other is line for _, q, other in headings if q == p):

@@ -120,6 +120,11 @@ def test_a_vat_breakdown_says_net_and_gross_as_without_and_with_vat():
     assert key_above(index, (words["122.612,20"],), KEY_LABELS).labels == {"total"}
     assert key_left(index, (words["1.579,62"],), KEY_LABELS).labels == {"subtotal"}
     assert key_left(index, (words["1.682,96"],), KEY_LABELS).labels == {"total"}
+    # the web template's "Total w/o VAT:" over "VAT" and "Total:"
+    doc = _page([[("Total w/o VAT:", 300), ("€4819.22", 400)], [("VAT", 300), ("€797.49", 400)]])
+    index = LineIndex(doc)
+    words = {doc.word(r).text: r for r in index.line_of}
+    assert key_left(index, (words["€4819.22"],), KEY_LABELS).labels == {"subtotal"}
 
 
 def test_the_candidates_are_every_typed_value_the_page_prints():

@@ -456,6 +456,51 @@ def test_a_provider_heading_over_its_block_beside_a_phone_column():
     assert fields == {"vendor_name": "Distribuzione Rizzo", "vendor_address": "Piazza del Duomo 11 20121 Milano MI"}
 
 
+def test_party_blocks_of_a_web_template_seller_left_buyer_flush_right_city_then_postcode():
+    from docextract.extraction.party_blocks import party_fields
+
+    # sparksuite's simple HTML invoice: "Seller:" left, "Buyer" set flush right (its lines start where their length
+    # puts them), each place printed "city, postcode"
+    def right(text: str, top: float) -> tuple[str, float, float, float]:
+        return text, 518 - 6 * len(text.replace(" ", "")) - 4 * text.count(" "), top, 12
+
+    doc = _cells_page([("Seller:", 77, 207, 12), right("Buyer", 207), ("Procom Bau", 77, 225, 12),
+                       right("Sabine Wolf", 225), ("Industriestraße 40", 77, 243, 12), right("Goethestraße 92", 243),
+                       ("Köln, 50667", 77, 261, 12), right("Leipzig, 04109", 261), ("Product", 72, 357, 12)])
+    labels = ["vendor_name", "vendor_address", "customer_name", "billing_address"]
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    assert fields == {"vendor_name": "Procom Bau", "vendor_address": "Industriestraße 40 Köln, 50667",
+                      "customer_name": "Sabine Wolf", "billing_address": "Goethestraße 92 Leipzig, 04109"}
+    # headings printed in two languages name their side in one of them
+    bilingual = _cells_page([("Seller / Pardavėjas:", 77, 207, 12), right("Buyer / Pirkėjas:", 207),
+                             ("Procom Bau", 77, 225, 12), right("Sabine Wolf", 225), ("Industriestraße 40", 77, 243, 12),
+                             right("Goethestraße 92", 243), ("Köln, 50667", 77, 261, 12), right("Leipzig, 04109", 261)])
+    fields = {label: " ".join(bilingual.word(r).text for r in words)
+              for label, words in party_fields(bilingual, labels).items()}
+    assert fields["vendor_name"] == "Procom Bau" and fields["customer_name"] == "Sabine Wolf"
+    # a line in the left half that ends where the heading ends is no line of a flush-right block
+    left = _cells_page([("Buyer", 270, 100, 12), ("Ein ziemlich langer Hinweis", 140, 118, 12),
+                        ("Teclab e.V.", 270, 136, 12), ("Kirchgasse 121", 270, 150, 12), ("40213 Düsseldorf", 270, 164, 12)])
+    fields = {label: " ".join(left.word(r).text for r in words) for label, words in party_fields(left, labels).items()}
+    assert fields == {"customer_name": "Teclab e.V.", "billing_address": "Kirchgasse 121 40213 Düsseldorf"}
+
+
+def test_a_service_provider_heading_over_keyed_rows():
+    from docextract.extraction.party_blocks import _side, party_fields
+
+    # PyInvoice: "Service Provider" and "Client" tables of keyed rows side by side
+    doc = _cells_page([("Service Provider", 78, 149, 14), ("Client", 351, 149, 14), ("Name:", 78, 175, 10),
+                       ("Bertrand SA", 169, 175, 10), ("Name:", 351, 175, 10), ("Isabelle Bernard", 442, 175, 10),
+                       ("Street:", 78, 193, 10), ("32 rue Pasteur", 169, 193, 10), ("Street:", 351, 193, 10),
+                       ("112 ZI des Glaisins", 442, 193, 10)])
+    fields = {label: " ".join(doc.word(r).text for r in words)
+              for label, words in party_fields(doc, ["vendor_name", "customer_name"]).items()}
+    assert fields == {"vendor_name": "Bertrand SA", "customer_name": "Isabelle Bernard"}
+    # "Service" alone (a table's column head) and "Service to" are no headings
+    assert _side(["service"]) is None and _side(["service", "to"]) is None
+    assert _side(["service", "recipient"]) == "customer_name"
+
+
 def _ocr_page(cells: list[tuple[str, float, float, float]]) -> Document:
     return _cells_page(cells, ocr=True)
 
