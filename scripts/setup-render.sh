@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 
 NODE_DIR="${DOCEXTRACT_RENDER_NODE:-$HOME/.cache/docextract-render/node}"
 PYTHON_DIR="${DOCEXTRACT_RENDER_PYTHON:-$HOME/.cache/docextract-render/python}"
-ISOLATED_PYTHON_PACKAGES=(PyInvoice==0.1.7 invoicepy==0.1.2)
+ISOLATED_PYTHON_PACKAGES=(PyInvoice==0.1.7 invoicepy==0.1.2 pyinvoicer==0.0.3)
 NPM_PACKAGES=(microinvoice@1.0.6 jspdf-invoice-template-nodejs@1.4.40 @h1dd3nsn1p3r/pdf-invoice@1.0.12)
 DEBIAN_PACKAGES=(texlive-latex-extra texlive-fonts-recommended texlive-science texlive-lang-german
                  texlive-lang-french texlive-lang-italian texlive-lang-spanish texlive-lang-european)
@@ -23,7 +23,8 @@ command -v npm >/dev/null 2>&1 || DEBIAN_PACKAGES+=(nodejs npm)
 [ -x .venv/bin/python ] || { echo "setup-render: run scripts/setup.sh first (it makes .venv)" >&2; exit 1; }
 .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[render]" 2>&1 | grep -v "^WARNING: Location" >&2 || true
 # Python renderers that cannot share .venv, in their own folder without their dependencies: PyInvoice installs a
-# top-level package "tests" (it would shadow the repository's), invoicepy pins Click < 8 and pydantic < 2
+# top-level package "tests" (it would shadow the repository's), invoicepy pins Click < 8 and pydantic < 2,
+# pyinvoicer Jinja2 < 3 and WeasyPrint < 53
 .venv/bin/python -m pip install -q --disable-pip-version-check --no-deps --upgrade --target "$PYTHON_DIR" \
     "${ISOLATED_PYTHON_PACKAGES[@]}" 2>&1 | grep -v "^WARNING: Location" >&2 || true
 

@@ -15,12 +15,13 @@ from docextract.synth.render.base import Renderer
 def all_renderers() -> dict[str, Renderer]:
     """Every renderer docextract knows, by name (installed or not: ``Renderer.missing`` says)."""
     from docextract.synth.render import (
-        arca, billwright, dinbrief, erechnung, facturization, invoicegenerator, latex, node, pyinvoice, simple_html,
+        arca, billwright, dinbrief, erechnung, facturization, invoicegenerator, latex, node, pyinvoice, pyinvoicer,
+        simple_html,
     )
 
     out: dict[str, Renderer] = {}
-    for module in (arca, dinbrief, invoicegenerator, erechnung, billwright, pyinvoice, simple_html, node, facturization,
-                   latex):
+    for module in (arca, dinbrief, invoicegenerator, erechnung, billwright, pyinvoice, simple_html, pyinvoicer, node,
+                   facturization, latex):
         for renderer in module.RENDERERS:
             out[renderer.name] = renderer
     return out
