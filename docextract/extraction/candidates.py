@@ -36,7 +36,8 @@ from docextract.extraction.field_keywords import FIELD_KEYWORDS, closing_keys, k
 from docextract.extraction.identifiers import has_vat_module, spaced_vat_length
 from docextract.extraction.key_context import KeyHit, LineIndex, is_title_word, key_above, key_left
 from docextract.extraction.per_document import per_document
-from docextract.extraction.normalize import ISO_CURRENCIES, MONTH_NUMBERS, identifier_text, parse_date, parse_number
+from docextract.extraction.normalize import (ISO_CURRENCIES, MONTH_NUMBERS, identifier_text, parse_currency, parse_date,
+                                           parse_number)
 from docextract.extraction.vat_shares import vat_shares
 from docextract.extraction.party_blocks import block_extents, side_at
 
@@ -58,6 +59,11 @@ NOT_SERIES = frozenset({"NO", "REF", "ID", "GLN", "ILN", "EAN", "GTIN", "SKU", "
                         "KTO", "UID", "TEL", "FAX", "PO", "HRB", "HRA", "PLZ", "ABN", "ACN", "EIN", "RCS", "NAF",
                         "APE", "GST", "HST", "PST", "QST", "CIF", "NIF", "NIE", "KVK", "BTW", "SIRET", "SIREN"})
 _AMOUNT_WITH_DECIMALS = re.compile(r"\d[.,]\d{2}(?!\d)")
+# Three or four decimals on a word that names its currency, where they read as decimals: totals a renderer printed
+# unrounded ("€28637.045", "$22551.7400"). Not without one: German ERP pages print quantities with three decimals
+# ("Menge 1,000"), which as amount candidates cost the scans' totals (leave-one-producer-out, scans -3); nor "1.250",
+# a thousand in German
+_AMOUNT_WITH_MORE_DECIMALS = re.compile(r"\d[.,]\d{3,4}(?!\d)")
 _YEAR = re.compile(r"(19|20)\d\d")
 _NUMERIC_DATE = re.compile(r"\d{1,4}\s*[./-]\s*\d{1,2}\s*[./-]\s*\d{2,4}|\d{8}")
 _MONTH_WORD = re.compile(r"[^\W\d_]{3,}\.?,?")
@@ -88,6 +94,17 @@ class Candidate:
     # the side of the headed party block it stands in ("customer_name": the buyer's VAT id is never the seller's)
     party_side: str | None = None
 
+
+
+def _has_decimals(text: str, locale: str) -> bool:
+    """Whether ``text`` prints a number with decimals: two, or three or four that its locale reads as decimals
+    beside its currency's sign or code."""
+    if _AMOUNT_WITH_DECIMALS.search(text):
+        return True
+    if not _AMOUNT_WITH_MORE_DECIMALS.search(text) or parse_currency(text) is None:
+        return False
+    number = parse_number(text, locale)
+    return number is not None and number.as_tuple().exponent in (-3, -4)
 
 def _identifier(text: str, locale: str, year: int | None) -> str | None:
     value = identifier_text(text)
@@ -158,7 +175,7 @@ def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> 
                     while end + 1 < len(texts) and continues_digit_group(doc, refs[end][-1], refs[end + 1][0]):
                         end += 1
                     span = " ".join(texts[i:end + 1])
-                    number = parse_number(span, locale) if end > i and _AMOUNT_WITH_DECIMALS.search(span) else None
+                    number = parse_number(span, locale) if end > i and _has_decimals(span, locale) else None
                     if number is not None and not odd_shape("total", "amount", span):
                         out["amount"].append(Candidate("amount", _flat(refs[i:end + 1]), number))
                         taken_until = end  # its groups are no other value
@@ -178,7 +195,7 @@ def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> 
                             break
                 if i <= taken_until:
                     continue
-                if _AMOUNT_WITH_DECIMALS.search(text):
+                if _has_decimals(text, locale):
                     for n in (2, 1):
                         span = " ".join(texts[i:i + n])
                         if n == 2 and (i + 1 >= len(texts) or any(ch.isdigit() for ch in texts[i + 1])):

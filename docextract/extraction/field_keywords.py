@@ -46,6 +46,15 @@ _PARTY_TO = (
     "facture a", "factures a", "destinataire", "klant", "factuur aan", "cliente", "destinatario", "spett le",
 )
 
+
+
+def _said_with_or_without_tax(*ways: str) -> tuple[str, ...]:
+    """An English amount said with or without the tax every way it is printed: "Total amount excl. of VAT",
+    "Amount exclusive of tax", "Total including VAT" (the tokens as :func:`key_tokens` gives them)."""
+    return tuple(f"{head}{way} {tax}" for head in ("", "total ", "amount ", "total amount ") for way in ways
+                 for tax in ("vat", "tax", "gst"))
+
+
 FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     "invoice_number": (
         "invoice no", "invoice number", "invoice", "invoice id", "inv no", "bill no", "document no",
@@ -107,6 +116,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         # a VAT breakdown's columns ("VAT rate | Without VAT | With VAT") and totals said the same way
         "without vat", "total without vat", "amount without vat", "without tax", "total without tax",
         "w/o vat", "total w/o vat", "amount w/o vat", "w/o tax", "total w/o tax",
+        *_said_with_or_without_tax("excl", "excl of", "excluding", "exclusive of"),
         "hors tva", "total hors tva", "montant hors tva", "exclusief btw", "totaal exclusief btw",
     ),
     "total_tax": (
@@ -124,6 +134,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "totaal incl btw", "totaalbedrag", "totale", "totale fattura", "totale documento", "importe total",
         "total factura", "total payable", "total to pay", "with vat", "total with vat", "total with tax", "total including vat", "total including tax",
         "inclusief btw", "totaal inclusief btw",
+        *_said_with_or_without_tax("incl", "incl of", "including", "inclusive of"),
     ),
     "amount_due": (
         "amount due", "balance due", "total due", "due", "amount payable", "please pay", "to pay", "balance",

@@ -40,8 +40,8 @@ from docextract.extraction.identifiers import check_iban
 from docextract.extraction.key_context import (cell_around, cell_break, is_separator, is_title_word, key_above, key_left,
                                               line_index, line_of, line_right_of)
 from docextract.extraction.normalize import parse_date, parse_number
-from docextract.extraction.party_blocks import (ADDRESS_OF_SIDE, SALUTATIONS, is_postcode_line, party_fields,
-                                               window_envelope_fields)
+from docextract.extraction.party_blocks import (ADDRESS_OF_SIDE, SALUTATIONS, is_postcode_line, named_block_address,
+                                               party_fields, window_envelope_fields)
 from docextract.extraction.terms_section import MAX_TERMS_WORDS, continued, terms_under_heading
 
 # The fields read from a key, by the value shape they take. Names and addresses are not: their extent
@@ -292,6 +292,12 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     for label, words in window_envelope_fields(doc).items():
         if label in block_labels and label not in parties and not (label == "vendor_name" and model_named_vendor):
             parties[label] = words
+    # no block gave the vendor's address: a block that prints the vendor's name again over its address does
+    vendor = parties.get("vendor_name") or next((e.words for e in entities if e.label == "vendor_name"), ())
+    if "vendor_address" in block_labels and "vendor_address" not in parties and vendor:
+        address = named_block_address(doc, vendor, "vendor_name")
+        if address and not set(address) & {r for words in parties.values() for r in words}:
+            parties["vendor_address"] = address
     block_words = {r for words in parties.values() for r in words}
     decided = {e.label for e in entities if e.assigned}
     for label, words in parties.items():

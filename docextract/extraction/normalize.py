@@ -281,8 +281,11 @@ def _decimal_separator(digits: str, locale: str) -> str | None:
         return None  # "1.234.567": thousands separators only
     decimals = len(digits) - digits.rfind(sep) - 1
     if decimals == 3:
-        # "1,234" is a thousand in English; "1.234" a thousand in German/French; "1,234" there is 1.234.
-        return sep if sep == conventions(locale).decimal else None
+        # "1,234" is a thousand in English; "1.234" a thousand in German/French; "1,234" there is 1.234. Where the
+        # digits before it can be no group of thousands ("52612.250", "0.250": more than three, or a leading zero),
+        # the separator is a decimal one in any locale.
+        whole = digits[:digits.rfind(sep)]
+        return sep if sep == conventions(locale).decimal or len(whole) > 3 or whole.startswith("0") else None
     return sep
 
 

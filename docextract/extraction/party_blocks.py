@@ -91,6 +91,7 @@ MAX_ADDRESS_LINES = 4
 MAX_HEADING_TOKENS = 4
 MAX_BLOCK_LINES = 8
 COLUMN_TOLERANCE_OF_HEIGHT = 2.0  # a block's lines start within this many text heights of its heading's left edge
+BLOCK_BESIDE_GAP_OF_HEIGHT = 5.0  # a block right of its heading ("Bill To:" | name) starts within this many heights
 MAX_KEYED_LINES_BEFORE_NAME = 3  # "Nummer: ...", "Globale Nummer: ..." lines a label may start under
 # How a line naming whom a letter is for starts (German, English, French, Dutch)
 ATTENTION_STARTS = frozenset({("z", "hd"), ("zhd",), ("z", "h"), ("attn",), ("attention",), ("fao",), ("t", "a", "v"),
@@ -307,14 +308,36 @@ def _block_lines(doc: Document, p: int, heading: Line, headings) -> list[Line]:
         return abs(line.box.x0 - heading.box.x0) <= tolerance or (
             min(line.box.x0, heading.box.x0) >= page.width / 2 and abs(line.box.x1 - heading.box.x1) <= tolerance)
 
-    below = sorted((line for line in page.lines if line.box.top >= heading.box.bottom - height / 2
-                    and in_column(line) and line is not heading), key=lambda line: line.box.top)
+    beside = _first_line_beside(doc, p, heading, headings)
+    if beside is not None:  # "Bill To:" in a narrow column left of its block: the block's column is its first line's
+        column = beside.box.x0
+        below = sorted((line for line in page.lines if line.box.top >= beside.box.top - height / 2
+                        and abs(line.box.x0 - column) <= tolerance), key=lambda line: line.box.top)
+    else:
+        below = sorted((line for line in page.lines if line.box.top >= heading.box.bottom - height / 2
+                        and in_column(line) and line is not heading), key=lambda line: line.box.top)
     out = []
     for line in below[:MAX_BLOCK_LINES]:
         if any(other is line for _, q, other in headings if q == p):
             break  # the next block
         out.append(line)
     return out
+
+
+def _first_line_beside(doc: Document, p: int, heading: Line, headings) -> Line | None:
+    """The line that starts a heading's block right of it on its row, where the heading ends in a colon and nothing
+    stands under it for the block's first lines (pyinvoicer: "Bill To:" | "Foster PLLC" / "601 Sunset Boulevard");
+    None otherwise."""
+    page = doc.pages[p]
+    if not doc.word(WordRef(p, heading.word_indices[-1])).text.endswith(":"):
+        return None
+    height = line_height(doc, p, heading)
+    beside = [line for line in page.lines if line is not heading and line.box.vertical_overlap(heading.box) > 0
+              and 0 <= line.box.x0 - heading.box.x1 <= BLOCK_BESIDE_GAP_OF_HEIGHT * height
+              and not any(other is line for _, q, other in headings if q == p)]
+    under = [line for line in page.lines if 0 < line.box.top - heading.box.bottom <= NAME_GAP_OF_HEIGHT * height
+             and abs(line.box.x0 - heading.box.x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height]
+    return min(beside, key=lambda line: line.box.x0) if beside and not under else None
 
 
 @dataclass(frozen=True)
@@ -438,6 +461,30 @@ def party_fields(doc: Document, labels: Sequence[str]) -> dict[str, tuple[WordRe
             found.update({label: words for label, words in _address_label(doc, p, lines, side).items()
                           if label in labels})
     return found
+
+
+def named_block_address(doc: Document, name: Sequence[WordRef], side: str) -> tuple[WordRef, ...]:
+    """The address of a block without a heading that starts with the party's ``name`` printed again: a line that is
+    the name alone, elsewhere than ``name``'s words, over stacked lines down to a postcode line in its column
+    (pyinvoicer prints the vendor's name large at the top and again over its address, right of the "Bill To:"
+    block); () when the name stands nowhere else so."""
+    wanted = _compact_text(doc, name)
+    for p, page in enumerate(doc.pages):
+        for line in page.lines:
+            refs = [WordRef(p, w) for w in line.word_indices]
+            if not wanted or set(refs) & set(name) or _compact_text(doc, refs) != wanted:
+                continue
+            tolerance = COLUMN_TOLERANCE_OF_HEIGHT * line_height(doc, p, line)
+            column = sorted((other for other in page.lines if other.box.top >= line.box.top
+                             and abs(other.box.x0 - line.box.x0) <= tolerance), key=lambda other: other.box.top)
+            found = _address_label(doc, p, column[:MAX_BLOCK_LINES], side)
+            if found.get(side) == tuple(refs) and ADDRESS_OF_SIDE[side] in found:
+                return found[ADDRESS_OF_SIDE[side]]
+    return ()
+
+
+def _compact_text(doc: Document, refs: Sequence[WordRef]) -> str:
+    return "".join(doc.word(r).text for r in refs).casefold()
 
 
 def _parts(doc: Document, refs: Sequence[WordRef], ocr: bool = False, small: bool = False) -> list[list[WordRef]]:

@@ -141,6 +141,20 @@ def test_the_candidates_are_every_typed_value_the_page_prints():
     assert "19" not in {c.value for c in found["identifier"]}  # too short to be an identifier
 
 
+def test_amounts_with_three_or_four_decimals_are_candidates_where_they_read_as_decimals():
+    # pyinvoicer prints totals unrounded ("€28637.045", "€22551.7400"); in German "1.250" is a thousand, no decimals,
+    # and a quantity "1,000" (three decimals, no currency) is no amount
+    doc = _page([[("Total amount excl. of VAT", 40), ("€28637.045", 300)],
+                 [("Total amount incl. of VAT", 40), ("€22551.7400", 300)], [("Menge 1.250", 40)],
+                 [("Stück 1,000", 40)]])
+    found = generate(doc, LineIndex(doc), "de_DE", 2024)
+    assert {c.value for c in found["amount"]} == {Decimal("28637.045"), Decimal("22551.7400")}
+    index = LineIndex(doc)
+    words = {doc.word(r).text: r for r in index.line_of}
+    assert key_left(index, (words["€28637.045"],), KEY_LABELS).labels == {"subtotal"}
+    assert key_left(index, (words["€22551.7400"],), KEY_LABELS).labels == {"total"}
+
+
 def test_a_value_the_text_layer_broke_at_a_font_change_is_one_candidate():
     # "Nr. 471102 vom 05.03.2018" with a bold first digit: pdfplumber reads "4" + "71102" and "0" + "5.03.2018",
     # the pieces' boxes touching; the candidates are the printed values, not their tails

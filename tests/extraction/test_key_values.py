@@ -501,6 +501,31 @@ def test_a_service_provider_heading_over_keyed_rows():
     assert _side(["service", "recipient"]) == "customer_name"
 
 
+def test_a_bill_to_heading_left_of_its_block_and_the_vendor_name_printed_again_over_its_address():
+    from docextract.extraction.party_blocks import named_block_address, party_fields
+
+    # pyinvoicer: the vendor's name large at the top; "Bill To:" in a narrow column, the client's block right of it
+    # and, further right, the vendor's block under its name printed again, without a heading
+    doc = _cells_page([("Wavelab LLC", 73, 52, 20), ("INVOICE", 447, 52, 20), ("Bill To:", 49, 148, 8),
+                       ("Foster PLLC", 120, 148, 8), ("Wavelab LLC", 382, 148, 8), ("601 Sunset Boulevard", 120, 157, 8),
+                       ("136 Pine St", 382, 157, 8), ("Suite 709", 120, 166, 8), ("Phoenix, AZ 85004", 382, 166, 8),
+                       ("Columbus, OH 43215", 120, 175, 8), ("Item Units Unit Price Amount", 49, 222, 8)])
+    labels = ["customer_name", "billing_address", "vendor_name", "vendor_address"]
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    assert fields == {"customer_name": "Foster PLLC", "billing_address": "601 Sunset Boulevard Suite 709 Columbus, OH 43215"}
+    top_name = tuple(r for r in (WordRef(0, i) for i in range(len(doc.pages[0].words))) if doc.word(r).box.top == 52
+                     and doc.word(r).text != "INVOICE")
+    address = named_block_address(doc, top_name, "vendor_name")
+    assert " ".join(doc.word(r).text for r in address) == "136 Pine St Phoenix, AZ 85004"
+    # a name printed nowhere else over an address: no block
+    assert named_block_address(doc, tuple(r for r in address[:2]), "vendor_name") == ()
+    # a heading with a line under it keeps its block under it ("Bill To:" over the name)
+    under = _cells_page([("Bill To:", 49, 148, 8), ("Ref. 2", 120, 148, 8), ("Foster PLLC", 49, 158, 8),
+                         ("601 Sunset Boulevard", 49, 167, 8), ("Columbus, OH 43215", 49, 176, 8)])
+    fields = {label: " ".join(under.word(r).text for r in words) for label, words in party_fields(under, labels).items()}
+    assert fields["customer_name"] == "Foster PLLC"
+
+
 def _ocr_page(cells: list[tuple[str, float, float, float]]) -> Document:
     return _cells_page(cells, ocr=True)
 

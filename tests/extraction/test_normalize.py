@@ -61,6 +61,10 @@ def test_parse_date_respects_locale(text, locale, expected):
         ("1.234.567", "de_DE", "1234567"),
         ("1.234", "nl_NL", "1234"),
         ("7,90-", "de_DE", "-7.90"),
+        # three decimals after digits that can be no group of thousands: a decimal point in any locale
+        ("€52612.250", "de_DE", "52612.250"),
+        ("0.250", "fr_FR", "0.250"),
+        ("12345,678", "en_US", "12345.678"),
         ("abc", "en_US", None),
     ],
 )
