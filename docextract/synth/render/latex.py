@@ -13,6 +13,10 @@ Each renderer is a small document that calls the package's own commands, which d
   waybill box (the carrier's number: no invoice number), From/To columns, a boxed destination/carrier/packages/weight table, the item table from a CSV
   file read by datatool (description, country of origin, quantity, unit value, amount) with cost rows and the
   total invoice value, the export notes and a signature table with the date.
+* **isodoc** (Wybo Dekker, LPPL): a memoir letter class for letters and invoices: the company's name large over a
+  rule with its address, a window address (optionally under a return line), "Your letter of / Your reference /
+  Our reference / Date" boxes, the language's invoice title, a description/amount table with ruled total rows and
+  "Payment details"; its own key words in twelve languages.
 
 The documents add ToUnicode maps and one of four PostScript fonts (see facturization.py) so their words read
 back as printed.
@@ -253,6 +257,70 @@ def render_invoice_class(invoice: RenderInvoice, rng: random.Random, scratch: Pa
                      options={"font": font, "origin": origin})
 
 
+# ---------------------------------------------------------------- isodoc (letters and invoices)
+
+_ISODOC_LANGUAGES = {"en_GB": "enGB", "en_US": "enUS", "de_DE": "deDE", "fr_FR": "frFR", "nl_NL": "nlNL",
+                     "it_IT": "itIT", "es_ES": "esES"}
+
+
+def render_isodoc(invoice: RenderInvoice, rng: random.Random, scratch: Path) -> Rendering:
+    language = _ISODOC_LANGUAGES[invoice.locale]
+    words = VOCAB[invoice.language]
+    font = rng.choice(tuple(LATEX_FONTS))
+    invoice = invoice.computed_as()
+    vendor, address = invoice.vendor, invoice.vendor.address
+    rows = [rf"\iitem{{{tex(item.description)}}}{{{tex(invoice.money_text(item.amount))}}}" for item in invoice.items]
+    with_tax = bool(invoice.total_tax)
+    if with_tax:  # the net sum under its rule, a row per rate, then the package's own total row
+        rows.append(rf"\itotal[{tex(rng.choice(words['subtotal']))}]{{{tex(invoice.money_text(invoice.subtotal))}}}")
+        tax_word = rng.choice(words["tax"])
+        rows += [rf"\iitem{{{tex(tax_word)} {tex(invoice.money_text(rate.rate, places=0 if rate.rate == int(rate.rate) else 1))}\%}}"
+                 rf"{{{tex(invoice.money_text(rate.tax))}}}" for rate in invoice.tax_rates if rate.tax]
+    rows.append(rf"\itotal{{{tex(invoice.money_text(invoice.total))}}}")
+    street = ", ".join(address.lines)
+    with_tax_id = bool(vendor.tax_id) and rng.random() < 0.7
+    settings = {
+        "language": language, "company": tex(vendor.name), "who": tex(rng.choice(("Jane Roberts", "Marc Weber",
+                                                                                   "Sophie Martin", "Luca Rossi"))),
+        "street": tex(street), "zip": tex(address.postcode), "city": tex(address.city.rstrip(",")),
+        "country": tex(address.country or "-"), "countrycode": "XX", "ourref": tex(invoice.invoice_number),
+        "yourref": tex(invoice.purchase_order), "date": invoice.invoice_date.isoformat(),
+        "to": tex(invoice.customer.name) + r"\\" + lines(invoice.customer.address.printed_lines()),
+        "iban": tex(invoice.iban), "bic": tex(invoice.bic), "vatno": tex(vendor.tax_id) if with_tax_id else "",
+        "term": str(rng.choice((14, 30, 60))), "currency": tex(invoice.currency), "email": tex(vendor.email),
+        "phone": tex(vendor.phone),
+    }
+    # without the logo (stationery with a printed letterhead) the sender stands in the return line
+    logo = rng.choice(("logo", "logo", "nologo"))
+    switches = [logo, "return" if logo == "nologo" else rng.choice(("return", "noreturn")),
+                rng.choice(("footer", "nofooter")), rng.choice(("leftaddress", "rightaddress"))]
+    setup = ",\n  ".join([*(f"{key}={{{value}}}" for key, value in settings.items()), *switches])
+    body = "\\invoice{\n  \\itable{\n    " + "\n    ".join(rows) + "\n  }\n  \\paymentdata\n}\n"
+    # its head boxes, logo address and table header are sans serif: Helvetica for that family in every font (the
+    # EC sans bold of the return line has no outline font here, and pdflatex fails on its bitmap)
+    source = preamble(r"\documentclass{isodoc}", font, "\\usepackage[scaled]{helvet}\n\\setupdocument{\n  " + setup + "\n}") + \
+        "\n\\begin{document}\n" + body + "\\end{document}\n"
+    pdf = compile_tex(source, scratch)
+    printed = {"invoice_date", "customer_name", "billing_address", "total"}
+    # the number stands twice, as "Our reference" and as the payment's "reference", and the order number as "Your
+    # reference": where the matcher cannot tell them apart they are masked; the vendor only in a return line
+    # without the logo
+    optional = {"currency", "vendor_name", "vendor_address", "invoice_number", "purchase_order"}
+    if with_tax:  # the tax as one amount only where one rate has tax (else a row per rate)
+        printed |= {"subtotal", "total_tax"} if sum(1 for rate in invoice.tax_rates if rate.tax) == 1 else {"subtotal"}
+    if with_tax_id:
+        printed.add("vendor_tax_id")
+    if invoice.iban:
+        printed.add("iban")
+    if "logo" in switches:
+        printed |= {"vendor_name", "vendor_address"}
+    invoice = replace(invoice, due_date=None, payment_terms="", shipping_address=None,
+                      vendor=replace(vendor, address=replace(address, lines=(street,) if street else ()),
+                                     **({} if with_tax_id else {"tax_id": "", "tax_id_value": ""})))
+    return Rendering(pdf, invoice, frozenset(printed), frozenset(optional), item_cells=("amount",),
+                     language=invoice.language, options={"font": font, "language": language, "switches": switches})
+
+
 RENDERERS = (
     Renderer("simpleinvoice", "simpleinvoice 2017/11/03 (TeX Live texlive-latex-extra)", "LPPL-1.3",
              "pdflatex package: recipient left, huge title and sender block with number/date/deadline right, ruled "
@@ -270,4 +338,10 @@ RENDERERS = (
              "CSV item table via datatool with cost rows and total invoice value, export notes, signature table",
              render_invoice_class, _package_missing("invoice-class.cls"), _package_version("invoice-class.cls"),
              locales=("en_US",), max_items=25, einvoices=False),
+    Renderer("isodoc", "isodoc 1.14 (TeX Live texlive-latex-extra)", "LPPL-1.3c",
+             "memoir letter class: company name over a rule with its address, optional return line over the window "
+             "address, 'Your letter of / Your reference / Our reference / Date' boxes (the invoice number as our "
+             "reference), the language's invoice title, a description/amount table with ruled subtotal and total, "
+             "'Payment details' (term, bank, bic, iban, reference, vat no.), optional footer fields; 12 languages",
+             render_isodoc, _package_missing("isodoc.cls"), _package_version("isodoc.cls"), max_items=20),
 )
