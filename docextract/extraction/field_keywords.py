@@ -64,6 +64,10 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "facture no", "numero de facture", "no de facture", "facture", "numero facture",
         "factuurnummer", "factuur no", "factuur", "fattura no", "numero fattura", "fattura", "numero documento",
         "factura no", "numero de factura", "factura", "no factura", "bill number", "document number",
+        # a business letter's reference line: the sender's reference is the invoice's number on a letter-style
+        # invoice (isodoc pays to it as "reference"), the addressee's is their order ("Your reference")
+        "our reference", "our ref", "unser zeichen", "notre reference", "nos references", "onze referentie", "ons kenmerk",
+        "nostro riferimento", "nuestra referencia",
     ),
     "invoice_date": _INVOICE_DATE,
     "date": _INVOICE_DATE,
@@ -83,6 +87,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "auftrags no",
         "bon de commande", "commande", "no de commande", "votre commande", "bestelnummer", "bestelling",
         "ordine", "numero ordine", "ordine no", "pedido", "orden de compra", "no pedido",
+        "your reference", "your ref", "ihr zeichen", "votre reference", "vos references", "uw referentie", "uw kenmerk",
+        "vostro riferimento", "su referencia",
     ),
     "vendor_name": (
         "from", "seller", "supplier", "vendor", "issued by", "verkaufer", "lieferant", "rechnungssteller",

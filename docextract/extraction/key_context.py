@@ -17,6 +17,7 @@ after "Invoice 2024-001" is. Separators between key and value (":", "#", "-", "|
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -143,8 +144,8 @@ def whole_key(doc: Document, words: Sequence[WordRef], labels: frozenset[str] | 
     A qualifier in parentheses after the key is not part of it: "Rechnungssumme Netto (exkl. USt.)" keys the
     subtotal, not the tax its "USt." names."""
     words = _without_closing_parenthetical(doc, words)
-    if not words:
-        return None
+    if not words or _GLUED_IDENTIFIER.fullmatch(doc.word(words[-1]).text.strip(":;,.")):
+        return None  # "PO-99845" left of the next value is a value: its "PO" is no key of that one
     height = max(doc.word(words[-1]).box.height, 1e-6)
     best: KeyHit | None = None
     tokens: list[str] = []
@@ -167,6 +168,9 @@ def whole_key(doc: Document, words: Sequence[WordRef], labels: frozenset[str] | 
     return best
 
 
+# A word that is an identifier, its letters and digits joined by a hyphen or slash ("PO-99845", "INV/2024/17"):
+# trimmed of its digits it would read as a key ("PO")
+_GLUED_IDENTIFIER = re.compile(r"[^\W\d_]+[-/]\d[\w\-/]*")
 _TITLE_WORDS = frozenset({"invoice", "rechnung", "gutschrift", "facture", "avoir", "factuur", "creditnota", "fattura",
                           "factura"})
 

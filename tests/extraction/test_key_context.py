@@ -155,6 +155,20 @@ def test_amounts_with_three_or_four_decimals_are_candidates_where_they_read_as_d
     assert key_left(index, (words["€22551.7400"],), KEY_LABELS).labels == {"total"}
 
 
+def test_a_letters_reference_line_keys_the_invoice_number_and_the_order_and_an_identifier_keys_nothing():
+    # isodoc: "Your reference | Our reference | Date" over their values; the order number's "PO-" is no key of the
+    # invoice number right of it
+    doc = _page([[("Your reference", 198), ("Our reference", 298), ("Date", 397)],
+                 [("PO-99845", 198), ("2412-7728", 298), ("15th March 2024", 397)],
+                 [("Nos références", 298)], [("FAC 22-89", 298)]])
+    index = LineIndex(doc)
+    words = {doc.word(r).text: r for r in index.line_of}
+    assert key_above(index, (words["2412-7728"],), KEY_LABELS).labels == {"invoice_number"}
+    assert key_above(index, (words["PO-99845"],), KEY_LABELS).labels == {"purchase_order"}
+    assert key_left(index, (words["2412-7728"],), KEY_LABELS) is None
+    assert key_above(index, (words["FAC"], words["22-89"]), KEY_LABELS).labels == {"invoice_number"}
+
+
 def test_a_value_the_text_layer_broke_at_a_font_change_is_one_candidate():
     # "Nr. 471102 vom 05.03.2018" with a bold first digit: pdfplumber reads "4" + "71102" and "0" + "5.03.2018",
     # the pieces' boxes touching; the candidates are the printed values, not their tails
