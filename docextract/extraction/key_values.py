@@ -41,7 +41,7 @@ from docextract.extraction.key_context import (cell_around, cell_break, is_separ
                                               line_index, line_of, line_right_of)
 from docextract.extraction.normalize import parse_date, parse_number
 from docextract.extraction.party_blocks import (ADDRESS_OF_SIDE, SALUTATIONS, is_postcode_line, named_block_address,
-                                               party_fields, window_envelope_fields)
+                                               party_fields, window_envelope_fields, window_recipient)
 from docextract.extraction.terms_section import MAX_TERMS_WORDS, continued, terms_under_heading
 
 # The fields read from a key, by the value shape they take. Names and addresses are not: their extent
@@ -298,6 +298,17 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
         address = named_block_address(doc, vendor, "vendor_name")
         if address and not set(address) & {r for words in parties.values() for r in words}:
             parties["vendor_address"] = address
+    # no heading and no return line named the customer: the address label in a letter's envelope window, where it
+    # is not the vendor's name and the tagger's customer, if any, is part of its name line ("Lemaire" of "Lemaire
+    # Communication")
+    if "customer_name" in block_labels and "customer_name" not in parties:
+        recipient = window_recipient(doc)
+        tagged = {r for e in entities if e.label == "customer_name" for r in e.words}
+        vendor_names = {_words_compact(doc, words) for words in (
+            parties.get("vendor_name", ()), *(e.words for e in entities if e.label == "vendor_name"))}
+        if recipient and tagged <= set(recipient["customer_name"]) and _words_compact(
+                doc, recipient["customer_name"]) not in vendor_names:
+            parties.update({label: words for label, words in recipient.items() if label in block_labels})
     block_words = {r for words in parties.values() for r in words}
     decided = {e.label for e in entities if e.assigned}
     for label, words in parties.items():
@@ -498,6 +509,10 @@ def _first_iban(doc: Document, taken: set[WordRef]) -> tuple[WordRef, ...]:
 
 def _compact(text: str) -> str:
     return "".join(text.split()).upper()
+
+
+def _words_compact(doc: Document, words: Sequence[WordRef]) -> str:
+    return _compact("".join(doc.word(r).text for r in words))
 
 
 def _line_words(doc: Document, ref: WordRef) -> list[WordRef]:

@@ -121,6 +121,10 @@ OCR_SENDER_SEPARATORS = SENDER_SEPARATORS | {"+", "-", "»", "«", "*", "°", "=
 RETURN_LINE_BAND_OF_HEIGHT = 0.8
 RETURN_LINE_GAP_OF_HEIGHT = 3.0
 ENVELOPE_TOP_SHARE = 0.4  # a return address stands in the top of the first page
+# An envelope window's recipient starts 40-100 mm under the top of an A4 page (DIN 5008 forms A and B: 27-72 and
+# 45-90 mm; DIN 676, isodoc and US #10 windows about 50-90 mm), on a portrait A4 or Letter page
+WINDOW_BAND_OF_HEIGHT = (40 / 297, 100 / 297)
+MIN_LETTER_RATIO, MAX_LETTER_RATIO = 1.25, 1.5
 # the recipient's block starts within this many line heights under it (DIN 5008 leaves up to five lines of notes,
 # "Einschreiben", between the return address and the recipient), its left edge within ENVELOPE_COLUMN_OF_HEIGHT
 ENVELOPE_GAP_OF_HEIGHT = 5.0
@@ -481,6 +485,30 @@ def named_block_address(doc: Document, name: Sequence[WordRef], side: str) -> tu
             if found.get(side) == tuple(refs) and ADDRESS_OF_SIDE[side] in found:
                 return found[ADDRESS_OF_SIDE[side]]
     return ()
+
+
+def window_recipient(doc: Document) -> dict[str, tuple[WordRef, ...]]:
+    """A letter's recipient in its envelope window where no heading and no return line names it: the first address
+    label (a name over stacked lines down to a postcode line, :func:`_address_label`) whose name starts in the
+    window's band of a portrait A4 or Letter first page (:data:`WINDOW_BAND_OF_HEIGHT`, left half); its
+    customer_name and billing_address. isodoc's letters under a company letterhead without a return line."""
+    page = doc.pages[0]
+    if not MIN_LETTER_RATIO <= page.height / max(page.width, 1e-6) <= MAX_LETTER_RATIO:
+        return {}  # a receipt, a landscape page
+    top, bottom = (share * page.height for share in WINDOW_BAND_OF_HEIGHT)
+    lines = sorted(page.lines, key=lambda line: line.box.top)
+    for line in lines:
+        if line.box.top < top or line.box.x0 > page.width / 2:
+            continue
+        if line.box.top > bottom:
+            break
+        tolerance = COLUMN_TOLERANCE_OF_HEIGHT * line_height(doc, 0, line)
+        column = [other for other in lines if other.box.top >= line.box.top
+                  and abs(other.box.x0 - line.box.x0) <= tolerance][:MAX_BLOCK_LINES]
+        found = _address_label(doc, 0, column, "customer_name")
+        if found.get("customer_name", (None,))[0] == WordRef(0, line.word_indices[0]):
+            return found
+    return {}
 
 
 def _compact_text(doc: Document, refs: Sequence[WordRef]) -> str:

@@ -526,6 +526,23 @@ def test_a_bill_to_heading_left_of_its_block_and_the_vendor_name_printed_again_o
     assert fields["customer_name"] == "Foster PLLC"
 
 
+def test_a_letters_window_address_without_a_return_line_is_the_recipient():
+    from docextract.extraction.party_blocks import window_recipient
+
+    # isodoc under its letterhead: the company's name and address at the top, the recipient in the window 58 mm
+    # down without a heading or a return line
+    letter = [("Sigmagate S.A.R.L.", 99, 42, 16), ("Jane Roberts", 397, 62, 8), ("218 rue Pasteur", 397, 71, 8),
+              ("44000 Nantes", 397, 81, 8), ("Lemaire Communication", 99, 164, 10), ("196 place du Marché", 99, 176, 10),
+              ("74000 Annecy", 99, 188, 10), ("Nos références", 298, 277, 8), ("FAC 22-89", 298, 288, 10)]
+    found = {label: " ".join(_cells_page(letter).word(r).text for r in words)
+             for label, words in window_recipient(_cells_page(letter)).items()}
+    assert found == {"customer_name": "Lemaire Communication", "billing_address": "196 place du Marché 74000 Annecy"}
+    # the letterhead's own address label above the window is not the recipient, nor one right of the page's middle
+    assert window_recipient(_cells_page(letter[:4] + letter[7:])) == {}
+    moved = [(text, x + 250 if 164 <= top <= 188 else x, top, height) for text, x, top, height in letter]
+    assert window_recipient(_cells_page(moved)) == {}
+
+
 def _ocr_page(cells: list[tuple[str, float, float, float]]) -> Document:
     return _cells_page(cells, ocr=True)
 
