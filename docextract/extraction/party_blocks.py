@@ -282,17 +282,20 @@ def _headings(doc: Document) -> Iterator[tuple[str, int, Line]]:
             refs = [WordRef(p, w) for w in line.word_indices]
             tokens = _tokens(doc, refs)
             side = _side(_as_read_by_ocr(tokens) if page.text_source == "ocr" and tokens else tokens)
-            if side is None and page.text_source != "ocr":
-                side = _bilingual_side(doc, refs)
+            if side is None:
+                side = _bilingual_side(doc, refs, page.text_source == "ocr")
             if side is not None:
                 yield side, p, line
 
 
-def _bilingual_side(doc: Document, refs: Sequence[WordRef]) -> str | None:
+def _bilingual_side(doc: Document, refs: Sequence[WordRef], ocr: bool = False) -> str | None:
     """The side a heading printed in two languages names in one of them ("Seller / Pardavėjas:", "Käufer / Buyer"):
-    the one side a part between slashes names (each part a heading of its own), None otherwise."""
+    the one side a part between slashes names (each part a heading of its own, read as OCR misreads headings where
+    ``ocr``), None otherwise."""
     text = " ".join(doc.word(r).text for r in refs)
     parts = [key_tokens(part.replace("-", " ")) for part in text.split("/")]
+    if ocr:
+        parts = [_as_read_by_ocr(part) if part else part for part in parts]
     if len(parts) != 2 or not all(parts) or any(len(part) > MAX_HEADING_TOKENS for part in parts):
         return None
     sides = {_side(part) for part in parts if len(part) > 1 or part[0] not in LETTER_SIDES} - {None}
@@ -329,11 +332,12 @@ def _block_lines(doc: Document, p: int, heading: Line, headings) -> list[Line]:
 
 
 def _first_line_beside(doc: Document, p: int, heading: Line, headings) -> Line | None:
-    """The line that starts a heading's block right of it on its row, where the heading ends in a colon and nothing
-    stands under it for the block's first lines (pyinvoicer: "Bill To:" | "Foster PLLC" / "601 Sunset Boulevard");
+    """The line that starts a heading's block right of it on its row, where the heading ends in a colon (on a text
+    layer) and nothing stands under it for the block's first lines (pyinvoicer: "Bill To:" | "Foster PLLC" / "601 Sunset Boulevard");
     None otherwise."""
     page = doc.pages[p]
-    if not doc.word(WordRef(p, heading.word_indices[-1])).text.endswith(":"):
+    # a scan's small colon is often lost ("Bill To"): there the heading stands without it
+    if page.text_source != "ocr" and not doc.word(WordRef(p, heading.word_indices[-1])).text.endswith(":"):
         return None
     height = line_height(doc, p, heading)
     beside = [line for line in page.lines if line is not heading and line.box.vertical_overlap(heading.box) > 0

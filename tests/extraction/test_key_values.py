@@ -526,6 +526,22 @@ def test_a_bill_to_heading_left_of_its_block_and_the_vendor_name_printed_again_o
     assert fields["customer_name"] == "Foster PLLC"
 
 
+def test_on_a_scan_a_bilingual_heading_and_a_heading_that_lost_its_colon_still_head_their_blocks():
+    from docextract.extraction.party_blocks import party_fields
+
+    labels = ["vendor_name", "vendor_address", "customer_name", "billing_address"]
+    # Tesseract's "Seller / Pardavéjas:" (the Lithuanian "ė" read "é") over its block
+    doc = _cells_page([("Seller / Pardavéjas:", 78, 167, 9), ("Friedrich Reinigung UG", 78, 185, 9),
+                       ("Gewerbepark Süd 141", 78, 203, 9), ("Stuttgart, 70173", 78, 221, 9)], ocr=True)
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    assert fields == {"vendor_name": "Friedrich Reinigung UG", "vendor_address": "Gewerbepark Süd 141 Stuttgart, 70173"}
+    # "Bill To:" read without its colon, its block beside it
+    doc = _cells_page([("Bill To", 50, 148, 8), ("Heike Braun", 99, 148, 8), ("Kastanienweg 3", 99, 157, 8),
+                       ("DE 40213 Düsseldorf", 99, 166, 8)], ocr=True)
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    assert fields == {"customer_name": "Heike Braun", "billing_address": "Kastanienweg 3 DE 40213 Düsseldorf"}
+
+
 def test_a_letters_window_address_without_a_return_line_is_the_recipient():
     from docextract.extraction.party_blocks import window_recipient
 
