@@ -95,7 +95,6 @@ class Candidate:
     party_side: str | None = None
 
 
-
 def _has_decimals(text: str, locale: str) -> bool:
     """Whether ``text`` prints a number with decimals: two, or three or four that its locale reads as decimals
     beside its currency's sign or code."""
@@ -105,6 +104,7 @@ def _has_decimals(text: str, locale: str) -> bool:
         return False
     number = parse_number(text, locale)
     return number is not None and number.as_tuple().exponent in (-3, -4)
+
 
 def _identifier(text: str, locale: str, year: int | None) -> str | None:
     value = identifier_text(text)

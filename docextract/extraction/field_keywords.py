@@ -47,7 +47,6 @@ _PARTY_TO = (
 )
 
 
-
 def _said_with_or_without_tax(*ways: str) -> tuple[str, ...]:
     """An English amount said with or without the tax every way it is printed: "Total amount excl. of VAT",
     "Amount exclusive of tax", "Total including VAT" (the tokens as :func:`key_tokens` gives them)."""
@@ -66,8 +65,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "factura no", "numero de factura", "factura", "no factura", "bill number", "document number",
         # a business letter's reference line: the sender's reference is the invoice's number on a letter-style
         # invoice (isodoc pays to it as "reference"), the addressee's is their order ("Your reference")
-        "our reference", "our ref", "unser zeichen", "notre reference", "nos references", "onze referentie", "ons kenmerk",
-        "nostro riferimento", "nuestra referencia",
+        "our reference", "our ref", "unser zeichen", "notre reference", "nos references", "onze referentie",
+        "ons kenmerk", "nostro riferimento", "nuestra referencia",
     ),
     "invoice_date": _INVOICE_DATE,
     "date": _INVOICE_DATE,
@@ -87,8 +86,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "auftrags no",
         "bon de commande", "commande", "no de commande", "votre commande", "bestelnummer", "bestelling",
         "ordine", "numero ordine", "ordine no", "pedido", "orden de compra", "no pedido",
-        "your reference", "your ref", "ihr zeichen", "votre reference", "vos references", "uw referentie", "uw kenmerk",
-        "vostro riferimento", "su referencia",
+        "your reference", "your ref", "ihr zeichen", "votre reference", "vos references", "uw referentie",
+        "uw kenmerk", "vostro riferimento", "su referencia",
     ),
     "vendor_name": (
         "from", "seller", "supplier", "vendor", "issued by", "verkaufer", "lieferant", "rechnungssteller",

@@ -333,8 +333,8 @@ def _block_lines(doc: Document, p: int, heading: Line, headings) -> list[Line]:
 
 def _first_line_beside(doc: Document, p: int, heading: Line, headings) -> Line | None:
     """The line that starts a heading's block right of it on its row, where the heading ends in a colon (on a text
-    layer) and nothing stands under it for the block's first lines (pyinvoicer: "Bill To:" | "Foster PLLC" / "601 Sunset Boulevard");
-    None otherwise."""
+    layer) and nothing stands under it for the block's first lines (pyinvoicer: "Bill To:" | "Foster PLLC" over
+    "601 Sunset Boulevard"); None otherwise."""
     page = doc.pages[p]
     # a scan's small colon is often lost ("Bill To"): there the heading stands without it
     if page.text_source != "ocr" and not doc.word(WordRef(p, heading.word_indices[-1])).text.endswith(":"):
@@ -482,10 +482,7 @@ def named_block_address(doc: Document, name: Sequence[WordRef], side: str) -> tu
             refs = [WordRef(p, w) for w in line.word_indices]
             if not wanted or set(refs) & set(name) or _compact_text(doc, refs) != wanted:
                 continue
-            tolerance = COLUMN_TOLERANCE_OF_HEIGHT * line_height(doc, p, line)
-            column = sorted((other for other in page.lines if other.box.top >= line.box.top
-                             and abs(other.box.x0 - line.box.x0) <= tolerance), key=lambda other: other.box.top)
-            found = _address_label(doc, p, column[:MAX_BLOCK_LINES], side)
+            found = _address_label(doc, p, _column_from(doc, p, line), side)
             if found.get(side) == tuple(refs) and ADDRESS_OF_SIDE[side] in found:
                 return found[ADDRESS_OF_SIDE[side]]
     return ()
@@ -506,13 +503,18 @@ def window_recipient(doc: Document) -> dict[str, tuple[WordRef, ...]]:
             continue
         if line.box.top > bottom:
             break
-        tolerance = COLUMN_TOLERANCE_OF_HEIGHT * line_height(doc, 0, line)
-        column = [other for other in lines if other.box.top >= line.box.top
-                  and abs(other.box.x0 - line.box.x0) <= tolerance][:MAX_BLOCK_LINES]
-        found = _address_label(doc, 0, column, "customer_name")
+        found = _address_label(doc, 0, _column_from(doc, 0, line), "customer_name")
         if found.get("customer_name", (None,))[0] == WordRef(0, line.word_indices[0]):
             return found
     return {}
+
+
+def _column_from(doc: Document, p: int, line: Line) -> list[Line]:
+    """``line`` and the lines under it that start at its left edge (:data:`COLUMN_TOLERANCE_OF_HEIGHT`), top down, at
+    most :data:`MAX_BLOCK_LINES`: a block without a heading, read as an address label."""
+    tolerance = COLUMN_TOLERANCE_OF_HEIGHT * line_height(doc, p, line)
+    return sorted((other for other in doc.pages[p].lines if other.box.top >= line.box.top
+                   and abs(other.box.x0 - line.box.x0) <= tolerance), key=lambda other: other.box.top)[:MAX_BLOCK_LINES]
 
 
 def _compact_text(doc: Document, refs: Sequence[WordRef]) -> str:
