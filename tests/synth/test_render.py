@@ -191,6 +191,18 @@ def test_a_renderer_that_is_not_installed_says_why():
         assert reason is None or ("install" in reason or "setup-render" in reason), (renderer.name, reason)
 
 
+def test_a_renderer_installed_apart_needs_its_dependencies_from_docextracts_environment(tmp_path, monkeypatch):
+    from docextract.synth.render.base import isolated_package_missing
+
+    (tmp_path / "somerenderer").mkdir()
+    (tmp_path / "somerenderer" / "__init__.py").write_text("")
+    monkeypatch.setenv("DOCEXTRACT_RENDER_PYTHON", str(tmp_path))
+    assert isolated_package_missing("somerenderer", "somerenderer==1.0")() is None
+    reason = isolated_package_missing("somerenderer", "somerenderer==1.0", needs=("no_such_module_here",))()
+    assert reason is not None and "no_such_module_here" in reason and "install" in reason
+    assert "somerenderer==1.0" in isolated_package_missing("absent", "somerenderer==1.0")()
+
+
 def test_producer_round_trips_and_is_validated(tmp_path):
     record = {"id": "a", "label_set": ["total"], "producer": "dinbrief", "group": "synth-0-000001",
               "pages": [{"number": 1, "width": 100.0, "height": 100.0, "words": [

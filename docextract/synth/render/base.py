@@ -11,6 +11,7 @@ prints an item table. ``missing`` says why the renderer cannot run here (a packa
 from __future__ import annotations
 
 import importlib.metadata
+import importlib.util
 import os
 import random
 import shutil
@@ -102,11 +103,16 @@ def import_isolated(module: str):
     return importlib.import_module(module)
 
 
-def isolated_package_missing(module: str, requirement: str) -> Callable[[], str | None]:
+def isolated_package_missing(module: str, requirement: str, needs: tuple[str, ...] = ()) -> Callable[[], str | None]:
+    """Why the isolated ``module`` cannot run here: not installed apart, or a module it ``needs`` from docextract's
+    own environment (installed there without its dependencies) missing; None when it can."""
     def missing() -> str | None:
         if isolated_module_path(module) is None:
             return (f"{requirement} is not installed in {isolated_python_dir()} (scripts/setup-render.sh: "
                     f"pip install --no-deps --target)")
+        for name in needs:
+            if importlib.util.find_spec(name) is None:
+                return f"the Python package {name} is not installed (pip install 'docextract[render]')"
         return None
     return missing
 

@@ -102,6 +102,6 @@ RENDERERS = (
              "keyed rows everywhere: invoice id/date/due date under an 'Invoice' heading, Service Provider and Client "
              "tables of Name/Street/City/Country/Post code rows, a Detail table ending in Subtotal, Vat/Tax and "
              "Total rows, optional transaction table and PAID stamp; amounts without a currency, ISO dates",
-             render, isolated_package_missing("pyinvoice", "PyInvoice==0.1.7"), isolated_package_version("pyinvoice"),
+             render, isolated_package_missing("pyinvoice", "PyInvoice==0.1.7", needs=("reportlab",)), isolated_package_version("pyinvoice"),
              max_items=12, tax_rates=1),  # a longer table breaks over a page, which the package's table class refuses
 )
