@@ -40,8 +40,9 @@ from docextract.extraction.identifiers import check_iban
 from docextract.extraction.key_context import (cell_around, cell_break, is_separator, is_title_word, key_above, key_left,
                                               line_index, line_of, line_right_of)
 from docextract.extraction.normalize import parse_date, parse_number
-from docextract.extraction.party_blocks import (ADDRESS_OF_SIDE, SALUTATIONS, is_postcode_line, named_block_address,
-                                               party_fields, window_envelope_fields, window_recipient)
+from docextract.extraction.party_blocks import (ADDRESS_OF_SIDE, SALUTATIONS, compact_words, is_postcode_line,
+                                               named_block_address, party_fields, window_envelope_fields,
+                                               window_recipient)
 from docextract.extraction.terms_section import MAX_TERMS_WORDS, continued, terms_under_heading
 
 # The fields read from a key, by the value shape they take. Names and addresses are not: their extent
@@ -304,9 +305,9 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     if "customer_name" in block_labels and "customer_name" not in parties:
         recipient = window_recipient(doc)
         tagged = {r for e in entities if e.label == "customer_name" for r in e.words}
-        vendor_names = {_words_compact(doc, words) for words in (
+        vendor_names = {compact_words(doc, words) for words in (
             parties.get("vendor_name", ()), *(e.words for e in entities if e.label == "vendor_name"))}
-        if recipient and tagged <= set(recipient["customer_name"]) and _words_compact(
+        if recipient and tagged <= set(recipient["customer_name"]) and compact_words(
                 doc, recipient["customer_name"]) not in vendor_names:
             parties.update({label: words for label, words in recipient.items() if label in block_labels})
     block_words = {r for words in parties.values() for r in words}
@@ -509,10 +510,6 @@ def _first_iban(doc: Document, taken: set[WordRef]) -> tuple[WordRef, ...]:
 
 def _compact(text: str) -> str:
     return "".join(text.split()).upper()
-
-
-def _words_compact(doc: Document, words: Sequence[WordRef]) -> str:
-    return _compact("".join(doc.word(r).text for r in words))
 
 
 def _line_words(doc: Document, ref: WordRef) -> list[WordRef]:

@@ -476,11 +476,11 @@ def named_block_address(doc: Document, name: Sequence[WordRef], side: str) -> tu
     the name alone, elsewhere than ``name``'s words, over stacked lines down to a postcode line in its column
     (pyinvoicer prints the vendor's name large at the top and again over its address, right of the "Bill To:"
     block); () when the name stands nowhere else so."""
-    wanted = _compact_text(doc, name)
+    wanted = compact_words(doc, name)
     for p, page in enumerate(doc.pages):
         for line in page.lines:
             refs = [WordRef(p, w) for w in line.word_indices]
-            if not wanted or set(refs) & set(name) or _compact_text(doc, refs) != wanted:
+            if not wanted or set(refs) & set(name) or compact_words(doc, refs) != wanted:
                 continue
             found = _address_label(doc, p, _column_from(doc, p, line), side)
             if found.get(side) == tuple(refs) and ADDRESS_OF_SIDE[side] in found:
@@ -517,7 +517,8 @@ def _column_from(doc: Document, p: int, line: Line) -> list[Line]:
                    and abs(other.box.x0 - line.box.x0) <= tolerance), key=lambda other: other.box.top)[:MAX_BLOCK_LINES]
 
 
-def _compact_text(doc: Document, refs: Sequence[WordRef]) -> str:
+def compact_words(doc: Document, refs: Sequence[WordRef]) -> str:
+    """Words as one comparable string, spaces and case gone: a party's name printed twice compares equal."""
     return "".join(doc.word(r).text for r in refs).casefold()
 
 

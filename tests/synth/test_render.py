@@ -201,6 +201,12 @@ def test_a_renderer_installed_apart_needs_its_dependencies_from_docextracts_envi
     reason = isolated_package_missing("somerenderer", "somerenderer==1.0", needs=("no_such_module_here",))()
     assert reason is not None and "no_such_module_here" in reason and "install" in reason
     assert "somerenderer==1.0" in isolated_package_missing("absent", "somerenderer==1.0")()
+    # installed without the template the adapter reads: not installed as it needs to be
+    assert "not installed" in isolated_package_missing("somerenderer", "somerenderer==1.0",
+                                                       files=("templates/page.html",))()
+    (tmp_path / "somerenderer" / "templates").mkdir()
+    (tmp_path / "somerenderer" / "templates" / "page.html").write_text("<html></html>")
+    assert isolated_package_missing("somerenderer", "somerenderer==1.0", files=("templates/page.html",))() is None
 
 
 def test_producer_round_trips_and_is_validated(tmp_path):

@@ -103,11 +103,14 @@ def import_isolated(module: str):
     return importlib.import_module(module)
 
 
-def isolated_package_missing(module: str, requirement: str, needs: tuple[str, ...] = ()) -> Callable[[], str | None]:
-    """Why the isolated ``module`` cannot run here: not installed apart, or a module it ``needs`` from docextract's
-    own environment (installed there without its dependencies) missing; None when it can."""
+def isolated_package_missing(module: str, requirement: str, needs: tuple[str, ...] = (),
+                             files: tuple[str, ...] = ()) -> Callable[[], str | None]:
+    """Why the isolated ``module`` cannot run here: not installed apart (or without the ``files`` the adapter reads
+    from its folder, a template), or a module it ``needs`` from docextract's own environment (installed there without
+    its dependencies) missing; None when it can."""
     def missing() -> str | None:
-        if isolated_module_path(module) is None:
+        path = isolated_module_path(module)
+        if path is None or not all((path / name).is_file() for name in files):
             return (f"{requirement} is not installed in {isolated_python_dir()} (scripts/setup-render.sh: "
                     f"pip install --no-deps --target)")
         for name in needs:

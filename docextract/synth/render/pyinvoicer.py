@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import base64
 import html
-import importlib.util
 import random
 from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 
-from docextract.synth.render.base import (Renderer, Rendering, isolated_module_path, isolated_package_version,
-                                          isolated_python_dir)
+from docextract.synth.render.base import (Renderer, Rendering, isolated_module_path, isolated_package_missing,
+                                          isolated_package_version)
 from docextract.synth.render.content import Address, RenderInvoice, TaxRate
 from docextract.synth.render.logos import logo_png
 
@@ -34,15 +33,8 @@ def _template_folder() -> Path | None:
     return package / "templates" if package else None
 
 
-def missing() -> str | None:
-    folder = _template_folder()
-    if folder is None or not (folder / "invoice.html").is_file():
-        return (f"pyinvoicer==0.0.3 is not installed in {isolated_python_dir()} (scripts/setup-render.sh: pip "
-                f"install --no-deps --target)")
-    for name in ("jinja2", "weasyprint"):
-        if importlib.util.find_spec(name) is None:
-            return f"the Python package {name} is not installed (pip install 'docextract[render]')"
-    return None
+missing = isolated_package_missing("pyinvoicer", "pyinvoicer==0.0.3", needs=("jinja2", "weasyprint"),
+                                   files=("templates/invoice.html",))
 
 
 def _detail(address: Address, extra: tuple[str, ...] = ()) -> str:

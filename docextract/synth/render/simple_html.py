@@ -15,19 +15,17 @@ what invoicepy's model computes (floats).
 
 from __future__ import annotations
 
-import importlib.util
 import random
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from docextract.synth.render.base import (Renderer, Rendering, isolated_module_path, isolated_package_version,
-                                          isolated_python_dir)
+from docextract.synth.render.base import (Renderer, Rendering, isolated_module_path, isolated_package_missing,
+                                          isolated_package_version)
 from docextract.synth.render.content import Address, RenderInvoice, TaxRate
 from docextract.synth.render.logos import logo_png
 
-TEMPLATES = ("simple.html", "simple_lt.html")
 BANKS = ("Deutsche Bank", "Swedbank", "ING Bank", "Barclays", "Revolut Bank UAB", "Luminor Bank AS")
 
 
@@ -36,15 +34,8 @@ def _template_folder() -> Path | None:
     return package / "templates" if package else None
 
 
-def missing() -> str | None:
-    folder = _template_folder()
-    if folder is None or not (folder / "simple.html").is_file():
-        return (f"invoicepy==0.1.2 is not installed in {isolated_python_dir()} (scripts/setup-render.sh: pip "
-                f"install --no-deps --target)")
-    for name in ("jinja2", "weasyprint"):
-        if importlib.util.find_spec(name) is None:
-            return f"the Python package {name} is not installed (pip install 'docextract[render]')"
-    return None
+missing = isolated_package_missing("invoicepy", "invoicepy==0.1.2", needs=("jinja2", "weasyprint"),
+                                   files=("templates/simple.html",))
 
 
 @dataclass
