@@ -190,6 +190,12 @@ _POSTCODE_LINE_SPECK = re.compile(r"(?m)^(AT|BE|CH|CZ|DE|DK|ES|FI|FR|IT|LU|NL|PL
 # The dots between a return address's parts as a scan's OCR glues them to its words ("St-", "A»", "»12345"): never part
 # of an address. (Not a colon nor a leading hyphen: "NO: 28", "LOT 1851 -A" are printed so, SROIE's truth keeps them.)
 _ADDRESS_EDGE_JUNK = re.compile(r"(?<=\S)[-»«+=*°•·]+(?=\s|$)|(?<!\S)[»«+=*°•·]+(?=\S)")
+# A sign alone between an address's parts on one line ("1358 Maple Avenue - Portland, OR 97205", a footer's
+# "Street · Postcode City"): a separator, read as the comma it stands for. A dash only before the place's line (a
+# postcode first, "D-30159", or a US city with state and ZIP): a range of house numbers ("5 - 7") and a name's own
+# dash ("1 UTAMA SHOPPING CENTRE - PHASE 2", as SROIE's truth keeps it) stay
+_ADDRESS_PART_SEPARATOR = re.compile(r"(?<=\S) (?:[·•|]|[-–—](?= (?:[A-Z]{1,2}-)?\d{4,6}\b| [^\W\d][^,\n]*, [A-Z]{2} \d{5}\b))"
+                                     r" (?=\S)")
 
 
 def normalize_value(label: str, text: str, locale: str, default_currency: str | None = None,
@@ -222,7 +228,7 @@ def normalize_value(label: str, text: str, locale: str, default_currency: str | 
     # a word the line broke at its hyphen is one word again ("SEPA-" | "Lastschriftmandat")
     text = _OPENING_QUOTE_SPECK.sub("", _LINE_BREAK_HYPHEN.sub("-", text))
     if kind == "address":
-        text = _GLUED_COUNTRY_POSTCODE.sub(r"\1 \2 ", _ADDRESS_EDGE_JUNK.sub("", text))
+        text = _GLUED_COUNTRY_POSTCODE.sub(r"\1 \2 ", _ADDRESS_EDGE_JUNK.sub("", _ADDRESS_PART_SEPARATOR.sub(", ", text)))
         text = _POSTCODE_LINE_SPECK.sub(lambda m: m.group(1) or m.group(2), text)
     return kind, " ".join(text.split()), extra
 

@@ -101,6 +101,10 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "no de tva intracommunautaire", "numero de tva intracommunautaire", "tva intracom",
         "siret", "siren", "btw", "btw no", "btw nummer", "btw id", "partita iva", "p iva", "piva", "iva",
         "nif", "cif", "nif cif", "abn", "gst", "gst no", "cuit", "rut", "rfc",
+        # the EU's VAT number and the US employer number as ERPs name their types (Tryton: "European VAT Number")
+        "eu vat", "eu vat no", "eu vat number", "european vat", "european vat no", "european vat number",
+        "europaische ust idnr", "numero de tva europeen", "europees btw nummer", "identificador fiscal europeo",
+        "ein", "fein", "employer identification number", "u s employer identification number",
     ),
     "customer_name": _PARTY_TO,
     "billing_address": (*_PARTY_TO, "billing address", "rechnungsadresse", "rechnungsanschrift",

@@ -237,14 +237,16 @@ def _terms_key_length(doc: Document, cell: Sequence[WordRef]) -> int:
 def _line_below(doc: Document, last: WordRef) -> list[WordRef]:
     """The words of the line right below ``last``'s line, when ``last`` ends its line: the nearest line that starts
     under it (its top from half a line height above the line's bottom to one line height below it) at the same left
-    edge (within one line height). Blocks are not required to agree: a layout pass often makes each short address
-    line a block."""
+    edge (within one line height) or centred on it (within half a line height). Blocks are not required to agree: a
+    layout pass often makes each short address line a block."""
     line = line_of(doc, last)
     if line is None or line.word_indices[-1] != last.word_index:
         return []
     height = line.box.height
+    # under the line: flush left with it, or centred on it (a letterhead's address lines)
     below = [l for l in doc.pages[last.page_index].lines
-             if 0 <= l.box.top - line.box.bottom + height / 2 <= height * 1.5 and abs(l.box.x0 - line.box.x0) <= height]
+             if 0 <= l.box.top - line.box.bottom + height / 2 <= height * 1.5 and (
+                 abs(l.box.x0 - line.box.x0) <= height or abs(l.box.center[0] - line.box.center[0]) <= height / 2)]
     if not below:
         return []
     nearest = min(below, key=lambda l: l.box.top)

@@ -124,6 +124,10 @@ ENVELOPE_TOP_SHARE = 0.4  # a return address stands in the top of the first page
 # An envelope window's recipient starts 40-100 mm under the top of an A4 page (DIN 5008 forms A and B: 27-72 and
 # 45-90 mm; DIN 676, isodoc and US #10 windows about 50-90 mm), on a portrait A4 or Letter page
 WINDOW_BAND_OF_HEIGHT = (40 / 297, 100 / 297)
+# French and Swiss letters (NF Z 11-001, SN 010130) put the recipient at the right; a page printed for such an
+# envelope, or an ERP's report that sets the invoice address at the right under the company's header (Tryton), starts
+# it from the highest window a standard places (DIN 5008 form A: 27 mm)
+RIGHT_WINDOW_BAND_OF_HEIGHT = (27 / 297, 100 / 297)
 MIN_LETTER_RATIO, MAX_LETTER_RATIO = 1.25, 1.5
 # the recipient's block starts within this many line heights under it (DIN 5008 leaves up to five lines of notes,
 # "Einschreiben", between the return address and the recipient), its left edge within ENVELOPE_COLUMN_OF_HEIGHT
@@ -491,22 +495,37 @@ def named_block_address(doc: Document, name: Sequence[WordRef], side: str) -> tu
 def window_recipient(doc: Document) -> dict[str, tuple[WordRef, ...]]:
     """A letter's recipient in its envelope window where no heading and no return line names it: the first address
     label (a name over stacked lines down to a postcode line, :func:`_address_label`) whose name starts in the
-    window's band of a portrait A4 or Letter first page (:data:`WINDOW_BAND_OF_HEIGHT`, left half); its
-    customer_name and billing_address. isodoc's letters under a company letterhead without a return line."""
+    window's band of a portrait A4 or Letter first page (:data:`WINDOW_BAND_OF_HEIGHT` in the left half), else in the
+    right half (:data:`RIGHT_WINDOW_BAND_OF_HEIGHT`: a sender's block stands there beside a left window more often than
+    a recipient does); its customer_name and billing_address. isodoc's letters under a company letterhead without a
+    return line, Tryton's invoice address at the right under the company's header."""
     page = doc.pages[0]
     if not MIN_LETTER_RATIO <= page.height / max(page.width, 1e-6) <= MAX_LETTER_RATIO:
         return {}  # a receipt, a landscape page
-    top, bottom = (share * page.height for share in WINDOW_BAND_OF_HEIGHT)
     lines = sorted(page.lines, key=lambda line: line.box.top)
-    for line in lines:
-        if line.box.top < top or line.box.x0 > page.width / 2:
-            continue
-        if line.box.top > bottom:
-            break
-        found = _address_label(doc, 0, _column_from(doc, 0, line), "customer_name")
-        if found.get("customer_name", (None,))[0] == WordRef(0, line.word_indices[0]):
-            return found
+    for right, (top, bottom) in ((False, WINDOW_BAND_OF_HEIGHT), (True, RIGHT_WINDOW_BAND_OF_HEIGHT)):
+        for line in lines:
+            if (line.box.x0 > page.width / 2) != right or line.box.top < top * page.height:
+                continue
+            if line.box.top > bottom * page.height:
+                break
+            found = _address_label(doc, 0, _column_from(doc, 0, line), "customer_name")
+            if found.get("customer_name", (None,))[0] == WordRef(0, line.word_indices[0]) and not _centred(doc, found):
+                return found
     return {}
+
+
+def _centred(doc: Document, fields: dict[str, tuple[WordRef, ...]]) -> bool:
+    """Whether the lines of a label found in a window band are centred on one axis rather than flush left: their middles
+    agree better than their left edges. A window's address is set flush left; a receipt's centred header lines,
+    photographed off the middle, can stand in a band with their left edges within a column's tolerance."""
+    page = doc.pages[0]
+    words = {ref.word_index for refs in fields.values() for ref in refs}
+    boxes = [line.box for line in page.lines if words.intersection(line.word_indices)]
+    if len(boxes) < 2:
+        return False
+    lefts, middles = [box.x0 for box in boxes], [(box.x0 + box.x1) / 2 for box in boxes]
+    return max(middles) - min(middles) < max(lefts) - min(lefts)
 
 
 def _column_from(doc: Document, p: int, line: Line) -> list[Line]:

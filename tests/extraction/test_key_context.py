@@ -325,3 +325,14 @@ def test_a_currency_code_alone_before_a_value_leaves_the_key_to_the_row():
     assert hit is not None and hit.labels == {"tendered"}
     total = [r for r in index.doc.ordered_words() if doc.word(r).text == "38.90"]
     assert key_left(index, total, KEY_LABELS).labels == {"total"}
+
+
+def test_an_erps_name_of_the_vat_number_type_keys_the_vat_id():
+    # Tryton prints a party's tax identifier after its type's name, in the page's language
+    for key, value in (("European VAT Number:", "DE186684656"), ("Europäische USt-IdNr.:", "DE186684656"),
+                       ("Numéro de TVA européen :", "FR40303265045"), ("Europees BTW-nummer:", "NL123456789B01"),
+                       ("EIN:", "12-3456789"), ("U.S. Employer Identification Number:", "12-3456789")):
+        doc = _page([[(f"{key} {value}", 40)]])
+        value_words = [WordRef(0, i) for i, word in enumerate(doc.pages[0].words) if word.text == value]
+        hit = key_left(LineIndex(doc), value_words, KEY_LABELS)
+        assert hit is not None and "vendor_tax_id" in hit.labels, key

@@ -158,6 +158,18 @@ def test_an_address_cut_at_its_line_break_takes_the_postcode_line_below():
     assert [e.text(doc) for e in complete_addresses(doc, other)] == ["Lieferantenstraße 20", "80333 München"]
 
 
+def test_a_letterheads_centred_address_takes_its_centred_postcode_line():
+    # Tryton's company header: the address lines centred at the top, each a different width
+    def centred(text: str, top: float) -> tuple[str, float, float, float]:
+        width = sum(6 * len(word) + 4 for word in text.split()) - 4  # _cells_page's text-layer widths
+        return text, 300 - width / 2, top, 10
+
+    doc = _cells_page([centred("1358 Maple Avenue, Building 4", 60), centred("Portland, OR 97205", 73)])
+    street = tuple(WordRef(0, w) for w in doc.pages[0].lines[0].word_indices)
+    completed = complete_addresses(doc, [Entity("vendor_address", street, 0.6)])
+    assert [e.text(doc) for e in completed] == ["1358 Maple Avenue, Building 4\nPortland, OR 97205"]
+
+
 def test_decoding_adds_rule_fields_only_with_label_probabilities():
     doc = _page([[("Invoice Number:", 40), ("INV-7", 300)]])
     probabilities = {"invoice_number": 0.01, "total": 0.001}
@@ -553,10 +565,23 @@ def test_a_letters_window_address_without_a_return_line_is_the_recipient():
     found = {label: " ".join(_cells_page(letter).word(r).text for r in words)
              for label, words in window_recipient(_cells_page(letter)).items()}
     assert found == {"customer_name": "Lemaire Communication", "billing_address": "196 place du Marché 74000 Annecy"}
-    # the letterhead's own address label above the window is not the recipient, nor one right of the page's middle
+    # the letterhead's own address label above the window is not the recipient (its right-hand block 22 mm down
+    # stands above the highest window too)
     assert window_recipient(_cells_page(letter[:4] + letter[7:])) == {}
+    # a French letter's (and Tryton's report's) recipient at the right, from 27 mm under the top
     moved = [(text, x + 250 if 164 <= top <= 188 else x, top, height) for text, x, top, height in letter]
-    assert window_recipient(_cells_page(moved)) == {}
+    assert window_recipient(_cells_page(moved))["customer_name"] == window_recipient(_cells_page(letter))["customer_name"]
+    # a sender's block at the right beside a left window (simpleinvoice): the left window's label is the recipient
+    beside = [letter[0], *((text, 349, top + 40, height) for text, x, top, height in letter[1:4]), *letter[4:]]
+    assert " ".join(_cells_page(beside).word(r).text for r in window_recipient(_cells_page(beside))["customer_name"]) \
+        == "Lemaire Communication"
+    # nor lines centred on one axis: a receipt's header photographed right of the middle, not a window's address
+    centred = [letter[0], *((text, 430 - (sum(6 * len(w) + 4 for w in text.split()) - 4) / 2, top, height)
+                            for text, _, top, height in letter[4:7])]
+    assert window_recipient(_cells_page(centred)) == {}
+    # ... not above it: a block at the right of a letterhead, 19-27 mm down
+    raised = [letter[0], *((text, x + 250, top - 110, height) for text, x, top, height in letter[4:7]), *letter[7:]]
+    assert window_recipient(_cells_page(raised)) == {}
 
 
 def _ocr_page(cells: list[tuple[str, float, float, float]]) -> Document:

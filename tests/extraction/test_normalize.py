@@ -188,3 +188,20 @@ def test_a_speck_ocr_read_after_a_postcode_lines_country_code_or_postcode_is_dro
         assert normalize_value("vendor_address", scanned, "de_DE")[1] == "Lieferantenstraße 20 DE 80333 München"
     assert normalize_value("billing_address", "NO: 2820 JALAN BUNGA", "en_MY")[1] == "NO: 2820 JALAN BUNGA"  # a key
     assert normalize_value("vendor_name", "DE. 80333 München", "de_DE")[1] == "DE. 80333 München"  # addresses only
+
+
+def test_a_sign_alone_between_an_addresss_parts_is_a_separator():
+    from docextract.extraction.entities import normalize_value
+
+    # a footer's "Name - street - place" (Tryton's company footer), "Street · Postcode City"
+    assert normalize_value("vendor_address", "Mozartstraße 88 - 30159 Hannover", "de_DE")[1] == \
+        "Mozartstraße 88, 30159 Hannover"
+    assert normalize_value("vendor_address", "1358 Maple Avenue – Portland, OR 97205", "en_US")[1] == \
+        "1358 Maple Avenue, Portland, OR 97205"
+    assert normalize_value("vendor_address", "Rue du Lac 4 · 1003 Lausanne", "fr_CH")[1] == "Rue du Lac 4, 1003 Lausanne"
+    # not a range of house numbers, nor a hyphen that belongs to a word
+    assert normalize_value("vendor_address", "Hauptstraße 5 - 7\n10115 Berlin", "de_DE")[1] == \
+        "Hauptstraße 5 - 7 10115 Berlin"
+    assert normalize_value("billing_address", "LOT 1851 -A JALAN", "en_MY")[1] == "LOT 1851 -A JALAN"
+    assert normalize_value("vendor_address", "1 UTAMA SHOPPING CENTRE - PHASE 2 PERSIARAN BANDAR UTAMA", "en_MY")[1] == \
+        "1 UTAMA SHOPPING CENTRE - PHASE 2 PERSIARAN BANDAR UTAMA"
