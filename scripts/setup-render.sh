@@ -2,8 +2,8 @@
 # Install the invoice renderers `docextract render` drives (docs/render.md), so another machine makes the same data:
 #   * the Python renderers: the `render` extra into .venv (run scripts/setup.sh first), and those that cannot share
 #     it into $DOCEXTRACT_RENDER_PYTHON (default ~/.cache/docextract-render/python);
-#   * TeX Live with the invoice packages (texlive-latex-extra), the PostScript fonts, babel languages and siunitx,
-#     and LibreOffice Writer for Tryton's report (Debian packages, about 1.5 GB, a few minutes);
+#   * TeX Live with the invoice packages (texlive-latex-extra), the PostScript fonts, babel languages, siunitx and
+#     XeTeX (the invoicing package's template), and LibreOffice Writer for Tryton's report (Debian packages, about 1.5 GB, a few minutes);
 #   * Node.js and the npm renderers into $DOCEXTRACT_RENDER_NODE (default ~/.cache/docextract-render/node),
 #     outside the repository: nothing downloaded is committed.
 # Idempotent. Versions are pinned here and in pyproject.toml: the layouts, and so the data, depend on them.
@@ -14,12 +14,13 @@ NODE_DIR="${DOCEXTRACT_RENDER_NODE:-$HOME/.cache/docextract-render/node}"
 PYTHON_DIR="${DOCEXTRACT_RENDER_PYTHON:-$HOME/.cache/docextract-render/python}"
 # Tryton's invoice report: the module's template and translations (never imported: it needs a Tryton server), filled
 # by relatorio (Genshi; puremagic for its images) as Tryton fills it, printed by LibreOffice (Debian, below)
-ISOLATED_PYTHON_PACKAGES=(PyInvoice==0.1.7 invoicepy==0.1.2 pyinvoicer==0.0.3
+# invoicing pins Flask 1.0.2 and Jinja2 2.10.3: only its XeLaTeX template is read
+ISOLATED_PYTHON_PACKAGES=(PyInvoice==0.1.7 invoicepy==0.1.2 pyinvoicer==0.0.3 invoicing==2.1.1
                           trytond_account_invoice==8.2.0 relatorio==1.0.0 Genshi==0.7.12 puremagic==1.30)
 NPM_PACKAGES=(microinvoice@1.0.6 jspdf-invoice-template-nodejs@1.4.40 @h1dd3nsn1p3r/pdf-invoice@1.0.12)
 DEBIAN_PACKAGES=(texlive-latex-extra texlive-fonts-recommended texlive-science texlive-lang-german
                  texlive-lang-french texlive-lang-italian texlive-lang-spanish texlive-lang-european
-                 libreoffice-writer-nogui)
+                 libreoffice-writer-nogui texlive-xetex texlive-plain-generic)
 # Debian's Node.js only where none is installed: its npm package conflicts with a Node.js from elsewhere
 # (NodeSource's, which bundles npm), and apt then refuses the whole install ("held broken packages")
 command -v npm >/dev/null 2>&1 || DEBIAN_PACKAGES+=(nodejs npm)

@@ -53,18 +53,18 @@ def preamble(documentclass: str, font: str, extra: str = "") -> str:
                       r"\usepackage{textcomp}", r"\input{glyphtounicode}\pdfgentounicode=1", LATEX_FONTS[font], extra))
 
 
-def compile_tex(source: str, scratch: Path, files: dict[str, str] | None = None) -> bytes:
+def compile_tex(source: str, scratch: Path, files: dict[str, str] | None = None, engine: str = "pdflatex") -> bytes:
     for name, text in (files or {}).items():
         (scratch / name).write_text(text, encoding="utf-8")
     (scratch / "invoice.tex").write_text(source, encoding="utf-8")
     for _ in range(2):  # page references ("Page 1 of 2") settle on the second run
-        done = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "invoice.tex"],
+        done = subprocess.run([engine, "-interaction=nonstopmode", "-halt-on-error", "invoice.tex"],
                               cwd=scratch, capture_output=True, encoding="utf-8", errors="replace",
                               timeout=LATEX_TIMEOUT_S)
         if done.returncode != 0:
             log = (scratch / "invoice.log").read_text(errors="replace") if (scratch / "invoice.log").exists() else ""
             error = log[log.find("\n!"):][:300] if "\n!" in log else done.stdout[-300:]
-            raise RenderFailed(f"pdflatex failed: {error.strip()}")
+            raise RenderFailed(f"{engine} failed: {error.strip()}")
     return (scratch / "invoice.pdf").read_bytes()
 
 
