@@ -31,7 +31,7 @@ import re
 from dataclasses import replace
 from typing import Iterator, Mapping, Sequence
 
-from docextract.document import Document, WordRef
+from docextract.document import Box, Document, WordRef
 from docextract.extraction.candidates import CANDIDATE_KINDS, KEY_LABELS, generate
 from docextract.extraction.entities import FIELD_TYPES, Entity
 from docextract.extraction.evidence import PARTY_NAME_LABELS, odd_shape
@@ -40,9 +40,9 @@ from docextract.extraction.identifiers import check_iban
 from docextract.extraction.key_context import (cell_around, cell_break, is_separator, is_title_word, key_above, key_left,
                                               line_index, line_of, line_right_of)
 from docextract.extraction.normalize import parse_date, parse_number
-from docextract.extraction.party_blocks import (ADDRESS_OF_SIDE, SALUTATIONS, compact_words, is_postcode_line,
-                                               named_block_address, party_fields, window_envelope_fields,
-                                               window_recipient)
+from docextract.extraction.party_blocks import (ADDRESS_OF_SIDE, SALUTATIONS, block_extents, compact_words,
+                                               is_postcode_line, named_block_address, party_fields, side_at,
+                                               trading_as_fields, window_envelope_fields, window_recipient)
 from docextract.extraction.terms_section import MAX_TERMS_WORDS, continued, terms_under_heading
 
 # The fields read from a key, by the value shape they take. Names and addresses are not: their extent
@@ -269,14 +269,19 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     taken = {r: e for e in entities if e.label not in wanted for r in e.words}
     found: dict[str, Entity] = {}
     relabelled: set[int] = set()
+    trimmed: dict[int, Entity] = {}  # model entities a keyed value took a stray line from, without it
     if wanted:
         for label, words in _keyed_candidates(doc, wanted, locale, year):
             if label in found:
                 continue
             owners = {id(taken[r]): taken[r] for r in words if r in taken}
-            if all(_may_take(doc, label, owner, words) for owner in owners.values()):
+            strays = {key for key, owner in owners.items() if not _may_take(doc, label, owner, words)
+                      and _stray_line(doc, owner, words)}
+            if all(_may_take(doc, label, owner, words) or key in strays for key, owner in owners.items()):
                 found[label] = Entity(label, words, _mean_probability(words, label, label_probabilities), "rule")
-                relabelled |= set(owners)
+                relabelled |= set(owners) - strays
+                trimmed.update({key: replace(owners[key], words=tuple(r for r in owners[key].words if r not in words))
+                                for key in strays})
     if "iban" in wanted and "iban" not in found:
         # words an entity of another label holds are not free, unless that entity cannot be right: a model on a scan
         # tags the IBAN beside "IBAN:" as a second VAT id, which gives way to it
@@ -294,6 +299,11 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     model_named_vendor = any(e.label == "vendor_name" for e in entities)
     for label, words in window_envelope_fields(doc).items():
         if label in block_labels and label not in parties and not (label == "vendor_name" and model_named_vendor):
+            parties[label] = words
+    # a sole trader's "NAME trading as: BUSINESS" and the business's address under it, outside the customer's block
+    for label, words in trading_as_fields(doc).items():
+        if label in block_labels and label not in parties and side_at(block_extents(doc), doc, words[0]) in (
+                None, "vendor_name"):
             parties[label] = words
     # no block gave the vendor's address: a block that prints the vendor's name again over its address does
     vendor = parties.get("vendor_name") or next((e.words for e in entities if e.label == "vendor_name"), ())
@@ -327,7 +337,7 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
             found["payment_terms"] = Entity("payment_terms", terms,
                                             _mean_probability(terms, "payment_terms", label_probabilities), "rule")
     # dropped: unusable entities of the labels found, and entities whose words a key gave to another label
-    kept = [e for e in entities if e.label not in found and id(e) not in relabelled]
+    kept = [trimmed.get(id(e), e) for e in entities if e.label not in found and id(e) not in relabelled]
     return [*kept, *found.values()]
 
 
@@ -391,6 +401,20 @@ def keyed_values(doc: Document, labels: Sequence[str], locale: str, year: int | 
         words = _value(doc, label, value_words, locale, year)
         if words:
             yield words[0].page_index, label, words
+
+
+def _stray_line(doc: Document, owner: Entity, words: tuple[WordRef, ...]) -> bool:
+    """Whether ``words`` are a line of the model's address entity ``owner`` that stands apart from the rest of it, in
+    another column: the model read on in reading order from "407 Sunset Boulevard, Austin, TX 73301" into the number
+    under "Invoice Number:" beside it. Such a line is the keyed value's, and the address keeps the rest."""
+    if owner.label not in ADDRESS_LABELS or not set(words) < set(owner.words):
+        return False
+    line = line_of(doc, words[0])
+    if line is None or any(line_of(doc, r) is not line for r in words):
+        return False
+    rest = [r for r in owner.words if r not in words]
+    box = Box.enclosing([doc.word(r).box for r in words])
+    return all(line_of(doc, r) is not line and doc.word(r).box.horizontal_overlap(box) <= 0 for r in rest)
 
 
 def _may_take(doc: Document, label: str, owner: Entity, words: tuple[WordRef, ...]) -> bool:

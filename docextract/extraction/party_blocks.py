@@ -34,9 +34,9 @@ from dataclasses import dataclass
 from typing import Iterator, Sequence
 
 from docextract.document import Box, Document, Line, WordRef
-from docextract.extraction.field_keywords import is_legal_form, key_tokens
+from docextract.extraction.field_keywords import is_legal_form, key_form, key_tokens
 from docextract.extraction.key_context import (OCR_TEXT_HEIGHT_OF_INK, cell_break, first_cell, is_separator,
-                                              line_right_of)
+                                              line_of, line_right_of)
 
 SHIPPING_SIDE = "shipping_name"  # not an output field: the side of a shipping block, whose address is read
 # The words of a heading, per side: every token of the heading is one of its side's (after "/" and "-" split it).
@@ -134,7 +134,9 @@ MIN_LETTER_RATIO, MAX_LETTER_RATIO = 1.25, 1.5
 ENVELOPE_GAP_OF_HEIGHT = 5.0
 ENVELOPE_COLUMN_OF_HEIGHT = 4.0
 SMALL_PRINT_OF_BODY = 0.85  # a return address is printed smaller than the page's median line (8 pt under 12 pt)
-MAX_POSTCODE_LINE_WORDS = 6  # "AT 1234 Muster Ort", "EC1A 1BB London": a postcode line is short
+MAX_POSTCODE_LINE_WORDS = 6
+# words that open a street line where no house number does ("Unit 30, 20 Albert Road"), as key_form reads them
+STREET_OPENINGS = frozenset({"unit", "suite", "flat", "apartment", "apt", "building", "floor", "c o"})  # "AT 1234 Muster Ort", "EC1A 1BB London": a postcode line is short
 # The start of a postcode + city line: an optional country code ("DE", "GB", "D-"), then a postcode of 4-6 digits
 # ("80333", "654321"), or a British/Irish outward + inward code ("M1 1AA", "GB SW1B 3BN", "D02 XA00"); then the city.
 _POSTCODE_START = re.compile(r"(?:[A-Z]{2} )?(?:(?:[A-Z]{1,2}-)?\d{4,6}|[A-Z]{1,2}\d[A-Z\d]? (?:\d[A-Z]{2}|[A-Z\d]{4})) [^\W\d]")
@@ -355,7 +357,7 @@ def _first_line_beside(doc: Document, p: int, heading: Line, headings) -> Line |
 @dataclass(frozen=True)
 class BlockExtent:
     """Where a headed party block stands on its page: from its heading down to its last line, from the heading's
-    left edge to the next heading on its row (or the page's right edge)."""
+    left edge to the next heading or key on its row (or the page's right edge)."""
 
     side: str
     page_index: int
@@ -374,8 +376,12 @@ def block_extents(doc: Document) -> list[BlockExtent]:
         if not lines:
             continue
         height = line_height(doc, p, heading)
-        right = [h.box.x0 for _, q, h in headings if q == p and h.box.x0 > heading.box.x1
-                 and h.box.vertical_overlap(heading.box) > 0]
+        # up to the next column on the heading's row: another heading, or a key ("Invoice Number:" right of "Invoice
+        # To:") whose values below are not this party's; a value beside the heading ("Kunde:" | "ACME AG") is its own
+        right = [line.box.x0 for line in doc.pages[p].lines if line.box.x0 > heading.box.x1
+                 and line.box.vertical_overlap(heading.box) > 0 and (
+                     any(line is h for _, q, h in headings if q == p)
+                     or doc.word(WordRef(p, line.word_indices[-1])).text.endswith(":"))]
         out.append(BlockExtent(side, p, heading.box.x0 - COLUMN_TOLERANCE_OF_HEIGHT * height,
                                min(right, default=doc.pages[p].width), heading.box.top, max(l.box.bottom for l in lines)))
     return out
@@ -470,9 +476,71 @@ def party_fields(doc: Document, labels: Sequence[str]) -> dict[str, tuple[WordRe
                 found[label] = value
                 break
         if side not in found and address not in found and not _has_block_keys(doc, p, lines):
-            found.update({label: words for label, words in _address_label(doc, p, lines, side).items()
-                          if label in labels})
+            block = _address_label(doc, p, lines, side) or (_one_line_label(doc, p, lines[0], side) if lines else {})
+            found.update({label: words for label, words in block.items() if label in labels})
     return found
+
+
+def _one_line_label(doc: Document, p: int, line: Line, side: str) -> dict[str, tuple[WordRef, ...]]:
+    """A block's first line that runs the name into the address ("Anna Spencer 407 Sunset Boulevard, Austin, TX
+    73301": a template that prints the client's name and its address in one paragraph): the name up to the street's
+    house number (or "Unit", "Suite", ...), the address from there when it ends in a postcode line after a comma."""
+    words = [WordRef(p, w) for w in line.word_indices]
+    texts = [doc.word(r).text for r in words]
+    start = next((i for i, text in enumerate(texts) if i and (
+        text[:1].isdigit() or key_form(text) in STREET_OPENINGS)), None)
+    if start is None or _has_digit(doc, words[:start]):
+        return {}
+    ends = [i + 1 for i in range(start, len(words) - 1) if texts[i].endswith(",")]  # where a comma starts a part
+    if not any(is_postcode_line(doc, words[end:]) for end in ends):
+        return {}
+    return {side: tuple(words[:start]), ADDRESS_OF_SIDE[side]: tuple(words[start:])}
+
+
+# "Laura Evans trading as: Pixel Studio", "J. Smith t/a Smith Plumbing": the business a person trades as
+TRADING_AS = ((("trading",), ("as",)), (("t", "a"),))  # each word's key_tokens: "t/a" is one word
+
+
+def trading_as_fields(doc: Document) -> dict[str, tuple[WordRef, ...]]:
+    """The business a sole trader's page names after "trading as" (or "t/a"): its vendor_name, the words after the
+    phrase on its line or, where the phrase ends its line, the next line; and its vendor_address, the lines stacked
+    under the name down to the first postcode line (centred lines too: a page's foot). {} without the phrase."""
+    for p, page in enumerate(doc.pages):
+        lines = sorted(page.lines, key=lambda line: line.box.top)
+        for n, line in enumerate(lines):
+            refs = [WordRef(p, w) for w in line.word_indices]
+            tokens = [tuple(key_tokens(doc.word(r).text)) for r in refs]
+            end = next((i + len(phrase) - 1 for i in range(len(tokens)) for phrase in TRADING_AS
+                        if tuple(tokens[i:i + len(phrase)]) == phrase), None)  # the phrase's last word
+            if end is None:
+                continue
+            name = [r for r in refs[end + 1:] if not is_separator(doc.word(r).text)]
+            below = lines[n + 1:]
+            if not name and below and _under(doc, p, line, below[0], NAME_GAP_OF_HEIGHT):
+                name, below = [WordRef(p, w) for w in below[0].word_indices], below[1:]
+            if not name:
+                return {}
+            stacked: list[list[WordRef]] = []
+            previous = line_of(doc, name[0])
+            for other in below[:MAX_ADDRESS_LINES]:
+                if previous is None or not _under(doc, p, previous, other, STACKED_GAP_OF_HEIGHT):
+                    break
+                stacked.append([WordRef(p, w) for w in other.word_indices])
+                previous = other
+            # as in an address label: where the place prints its postcode last, "1334 Industrial Pkwy" is a street
+            ends = _postcode_last if any(_postcode_last(doc, words) for words in stacked) else is_postcode_line
+            end = next((n for n, words in enumerate(stacked) if ends(doc, words)), None)
+            found = {"vendor_name": tuple(name)}
+            if end is not None:
+                found["vendor_address"] = tuple(r for words in stacked[:end + 1] for r in words)
+            return found
+    return {}
+
+
+def _under(doc: Document, p: int, line: Line, other: Line, gap: float) -> bool:
+    """Whether ``other`` stands right under ``line`` (within ``gap`` line heights) and overlaps it horizontally."""
+    return (0 <= other.box.top - line.box.bottom <= gap * line_height(doc, p, line)
+            and min(line.box.x1, other.box.x1) > max(line.box.x0, other.box.x0))
 
 
 def named_block_address(doc: Document, name: Sequence[WordRef], side: str) -> tuple[WordRef, ...]:

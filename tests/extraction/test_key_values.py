@@ -965,3 +965,54 @@ def test_a_paragraph_of_sentences_goes_on_where_the_text_flow_broke_the_line():
     doc = _page([[("Zahlungsbedingungen", 40)], *[[(line, 40)] for line in lines]])
     found = _texts(doc, key_value_entities(doc, [], ("payment_terms",), {}, "de_DE", 2018))
     assert " ".join(found["payment_terms"][0].split()) == " ".join(lines[:2])
+
+
+def _freelancer_page() -> Document:
+    """The invoicing package's head: "Invoice To:" over the client's name and address run on one line, and right of it
+    "Invoice Number:" over its value; its foot: "NAME trading as:" over the business's name and address, centred."""
+    def centred(text: str, top: float) -> tuple[str, float, float, float]:
+        return text, 300 - (sum(6 * len(word) + 4 for word in text.split()) - 4) / 2, top, 8
+
+    return _cells_page([("Invoice To:", 50, 100, 8), ("Invoice Number:", 400, 100, 8),
+                        ("2506-1613", 400, 111, 8), ("Anna Spencer 407 Sunset Boulevard, Austin, TX 73301", 50, 120, 8),
+                        centred("Laura Evans trading as:", 700), centred("Evans Bookkeeping", 710),
+                        centred("830 Market Street,", 720), centred("Suite 4,", 730), centred("Madison, WI 53703", 740)])
+
+
+def test_a_client_whose_name_runs_into_its_address_on_one_line_is_split_at_the_street():
+    from docextract.extraction.party_blocks import party_fields
+
+    doc = _freelancer_page()
+    found = {label: " ".join(doc.word(r).text for r in words)
+             for label, words in party_fields(doc, ["customer_name", "billing_address"]).items()}
+    assert found == {"customer_name": "Anna Spencer", "billing_address": "407 Sunset Boulevard, Austin, TX 73301"}
+    # without a place line after a comma the line is a name, not a name and an address
+    doc = _cells_page([("Invoice To:", 50, 100, 8), ("Anna Spencer 407 Consulting Hours", 50, 112, 8)])
+    assert party_fields(doc, ["customer_name", "billing_address"]) == {}
+
+
+def test_the_business_a_sole_trader_trades_as_is_the_vendor():
+    from docextract.extraction.party_blocks import trading_as_fields
+
+    doc = _freelancer_page()
+    found = {label: " ".join(doc.word(r).text for r in words) for label, words in trading_as_fields(doc).items()}
+    assert found == {"vendor_name": "Evans Bookkeeping", "vendor_address": "830 Market Street, Suite 4, Madison, WI 53703"}
+    doc = _cells_page([("J. Smith t/a Smith Plumbing", 50, 100, 8)])
+    assert [doc.word(r).text for r in trading_as_fields(doc)["vendor_name"]] == ["Smith", "Plumbing"]
+    assert trading_as_fields(_cells_page([("Trading hours: 9-5", 50, 100, 8)])) == {}
+
+
+def test_a_key_beside_a_party_heading_ends_the_partys_block_and_takes_its_value_from_a_stray_address_line():
+    from docextract.extraction.party_blocks import block_extents, side_at
+
+    doc = _freelancer_page()
+    words = {doc.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(doc.pages[0].words))}
+    extents = block_extents(doc)
+    assert side_at(extents, doc, words["Anna"]) == "customer_name" and side_at(extents, doc, words["2506-1613"]) is None
+    # the model read on from the client's address into the number under "Invoice Number:" beside it
+    address = tuple(WordRef(0, i) for i, w in enumerate(doc.pages[0].words) if 120 <= w.box.top < 130
+                    and w.text not in ("Anna", "Spencer")) + (words["2506-1613"],)
+    found = key_value_entities(doc, [Entity("vendor_address", address, 0.7)], INVOICE_LABELS + ("vendor_address",),
+                               {}, "en_US", None)
+    assert _texts(doc, found)["invoice_number"] == ("2506-1613", "rule")
+    assert not any("2506-1613" in e.text(doc) for e in found if e.label != "invoice_number")
