@@ -17,7 +17,8 @@ PYTHON_DIR="${DOCEXTRACT_RENDER_PYTHON:-$HOME/.cache/docextract-render/python}"
 # invoicing pins Flask 1.0.2 and Jinja2 2.10.3: only its XeLaTeX template is read
 ISOLATED_PYTHON_PACKAGES=(PyInvoice==0.1.7 invoicepy==0.1.2 pyinvoicer==0.0.3 invoicing==2.1.1
                           trytond_account_invoice==8.2.0 relatorio==1.0.0 Genshi==0.7.12 puremagic==1.30)
-NPM_PACKAGES=(microinvoice@1.0.6 jspdf-invoice-template-nodejs@1.4.40 @h1dd3nsn1p3r/pdf-invoice@1.0.12)
+NPM_PACKAGES=(microinvoice@1.0.6 jspdf-invoice-template-nodejs@1.4.40 @h1dd3nsn1p3r/pdf-invoice@1.0.12
+              html-invoicer@1.0.3)
 DEBIAN_PACKAGES=(texlive-latex-extra texlive-fonts-recommended texlive-science texlive-lang-german
                  texlive-lang-french texlive-lang-italian texlive-lang-spanish texlive-lang-european
                  libreoffice-writer-nogui texlive-xetex texlive-plain-generic)
@@ -49,7 +50,9 @@ fi
 
 if command -v npm >/dev/null 2>&1; then
     mkdir -p "$NODE_DIR"
-    npm install --prefix "$NODE_DIR" --no-audit --no-fund --silent "${NPM_PACKAGES[@]}"
+    # html-invoicer's template is read and printed by WeasyPrint: Puppeteer's browser (a download from outside the
+    # registries) is not fetched
+    PUPPETEER_SKIP_CHROMIUM_DOWNLOAD=1 npm install --prefix "$NODE_DIR" --no-audit --no-fund --silent "${NPM_PACKAGES[@]}"
 else
     echo "setup-render: WARNING: npm is missing; the Node renderers stay unavailable" >&2
 fi

@@ -96,7 +96,8 @@ def test_rendered_values_are_labelled_on_the_words_that_print_them(tmp_path):
     assert checked >= 20
 
 
-@pytest.mark.parametrize("name", ["pyinvoice", "simple-html-invoice", "pyinvoicer", "isodoc", "tryton", "invoicing"])
+@pytest.mark.parametrize("name", ["pyinvoice", "simple-html-invoice", "pyinvoicer", "isodoc", "tryton", "invoicing",
+                                  "html-invoicer"])
 def test_the_keyed_row_and_web_template_renderers_label_what_their_pages_print(tmp_path, name):
     renderer = all_renderers()[name]
     if renderer.missing():
