@@ -1,10 +1,11 @@
 """Invoices rendered by software other people wrote, labelled by construction (``docextract render``).
 
 Each module adapts one renderer family to :class:`~docextract.synth.render.content.RenderInvoice` content:
-``arca`` (arca-factura-pdf), ``dinbrief``, ``invoicegenerator`` (InvoiceGenerator), ``erechnung``,
-``billwright``, ``pyinvoice`` (PyInvoice), ``simple_html`` (invoicepy's HTML template), ``pyinvoicer``, ``tryton`` (Tryton's invoice report, printed by
-LibreOffice) (PyPI packages), ``node`` (npm packages run by Node), ``html_invoicer`` (an npm package's HTML template, printed by WeasyPrint), ``latex`` (invoice classes of TeX Live),
-``invoicing_tex`` (the invoicing package's XeLaTeX template).
+``arca`` (arca-factura-pdf), ``dinbrief``, ``invoicegenerator`` (InvoiceGenerator), ``erechnung``, ``billwright``,
+``pyinvoice`` (PyInvoice), ``simple_html`` (invoicepy's HTML template), ``pyinvoicer``, ``tryton`` (Tryton's invoice
+report, printed by LibreOffice) (PyPI packages), ``node`` (npm packages run by Node), ``html_invoicer`` (an npm
+package's HTML template, printed by WeasyPrint), ``latex`` (invoice classes of TeX Live), ``invoicing_tex`` (the
+invoicing package's XeLaTeX template).
 :mod:`.produce` renders, reads the PDF back and labels it (:mod:`docextract.data.rendered`). docs/render.md
 lists the renderers, their versions, licences and looks.
 """
