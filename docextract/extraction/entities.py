@@ -194,7 +194,8 @@ _ADDRESS_EDGE_JUNK = re.compile(r"(?<=\S)[-»«+=*°•·]+(?=\s|$)|(?<!\S)[»«
 # "Street · Postcode City"): a separator, read as the comma it stands for. A dash only before the place's line (a
 # postcode first, "D-30159", or a US city with state and ZIP): a range of house numbers ("5 - 7") and a name's own
 # dash ("1 UTAMA SHOPPING CENTRE - PHASE 2", as SROIE's truth keeps it) stay
-_ADDRESS_PART_SEPARATOR = re.compile(r"(?<=\S) (?:[·•|]|[-–—](?= (?:[A-Z]{1,2}-)?\d{4,6}\b| [^\W\d][^,\n]*, [A-Z]{2} \d{5}\b))"
+_ADDRESS_PART_SEPARATOR = re.compile(r"(?<=\S) (?:[·•|]|[-–—](?= (?:[A-Z]{1,2}-)?\d{4,6}\b"  # postcode first
+                                     r"| [^\W\d][^,\n]*, [A-Z]{2} \d{5}\b))"  # "Portland, OR 97205"
                                      r" (?=\S)")
 
 
@@ -228,7 +229,8 @@ def normalize_value(label: str, text: str, locale: str, default_currency: str | 
     # a word the line broke at its hyphen is one word again ("SEPA-" | "Lastschriftmandat")
     text = _OPENING_QUOTE_SPECK.sub("", _LINE_BREAK_HYPHEN.sub("-", text))
     if kind == "address":
-        text = _GLUED_COUNTRY_POSTCODE.sub(r"\1 \2 ", _ADDRESS_EDGE_JUNK.sub("", _ADDRESS_PART_SEPARATOR.sub(", ", text)))
+        text = _ADDRESS_EDGE_JUNK.sub("", _ADDRESS_PART_SEPARATOR.sub(", ", text))
+        text = _GLUED_COUNTRY_POSTCODE.sub(r"\1 \2 ", text)
         text = _POSTCODE_LINE_SPECK.sub(lambda m: m.group(1) or m.group(2), text)
     return kind, " ".join(text.split()), extra
 

@@ -134,9 +134,9 @@ MIN_LETTER_RATIO, MAX_LETTER_RATIO = 1.25, 1.5
 ENVELOPE_GAP_OF_HEIGHT = 5.0
 ENVELOPE_COLUMN_OF_HEIGHT = 4.0
 SMALL_PRINT_OF_BODY = 0.85  # a return address is printed smaller than the page's median line (8 pt under 12 pt)
-MAX_POSTCODE_LINE_WORDS = 6
+MAX_POSTCODE_LINE_WORDS = 6  # "AT 1234 Muster Ort", "EC1A 1BB London": a postcode line is short
 # words that open a street line where no house number does ("Unit 30, 20 Albert Road"), as key_form reads them
-STREET_OPENINGS = frozenset({"unit", "suite", "flat", "apartment", "apt", "building", "floor", "c o"})  # "AT 1234 Muster Ort", "EC1A 1BB London": a postcode line is short
+STREET_OPENINGS = frozenset({"unit", "suite", "flat", "apartment", "apt", "building", "floor", "c o"})
 # The start of a postcode + city line: an optional country code ("DE", "GB", "D-"), then a postcode of 4-6 digits
 # ("80333", "654321"), or a British/Irish outward + inward code ("M1 1AA", "GB SW1B 3BN", "D02 XA00"); then the city.
 _POSTCODE_START = re.compile(r"(?:[A-Z]{2} )?(?:(?:[A-Z]{1,2}-)?\d{4,6}|[A-Z]{1,2}\d[A-Z\d]? (?:\d[A-Z]{2}|[A-Z\d]{4})) [^\W\d]")
