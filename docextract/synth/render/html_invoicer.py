@@ -30,8 +30,8 @@ from docextract.synth.render.node import node_dir
 
 PACKAGE = "html-invoicer"
 VERSION = "1.0.3"
-SUBJECTS = ("prestation de conseil", "développement logiciel", "maintenance annuelle", "formation", "travaux de rénovation",
-            "fourniture de matériel")
+SUBJECTS = ("prestation de conseil", "développement logiciel", "maintenance annuelle", "formation",
+            "travaux de rénovation", "fourniture de matériel")
 ROW = """      <tr>
         <th class="border left-align semi-bold">Entourloupes & arnaques</th>
         <td class="border right-align">${qty}</td>
@@ -80,14 +80,16 @@ def render(invoice: RenderInvoice, rng: random.Random, scratch: Path) -> Renderi
         .replace("${sum}", _fr((item.amount * (100 + rate) / 100).quantize(CENT, ROUND_HALF_UP)))
         for item in invoice.items)
     siren = f"{rng.randint(100, 999)} {rng.randint(100, 999)} {rng.randint(100, 999)}"
+    siret = f"{rng.randint(100, 999)} {rng.randint(100, 999)} {rng.randint(100, 999)} {rng.randint(10, 99):05d}"
     with_tax_id = bool(vendor.tax_id)
     for old, new in (
             ("guillaume debailly", html.escape(vendor.name)),
             ("35 rue de la malverse <br>\n          75000 PARIS", address(vendor.address.printed_lines())),
             ("000 000 007", siren), ("FR00123456789", html.escape(vendor.tax_id) if with_tax_id else "-"),
             ("bureau des légendes", html.escape(customer.name)),
-            ("36 boulevard des orfèvres<br>\n      75000 PARIS <br>", address(customer.address.printed_lines()) + " <br>"),
-            ("B 700 000 000", f"{rng.randint(100, 999)} {rng.randint(100, 999)} {rng.randint(100, 999)} 000{rng.randint(10, 99)}"),
+            ("36 boulevard des orfèvres<br>\n      75000 PARIS <br>",
+             address(customer.address.printed_lines()) + " <br>"),
+            ("B 700 000 000", siret),
             ("prestation d'espionnage", html.escape(rng.choice(SUBJECTS))),
             ("TVA (20%)", f"TVA ({rate.normalize():f}%)".replace(".", ",")),
             (ROW, rows),
@@ -106,8 +108,8 @@ def render(invoice: RenderInvoice, rng: random.Random, scratch: Path) -> Renderi
     # the net and VAT sums stand in the table's last row under the items' columns: with one item (or one item's
     # amounts equal to them) the matcher cannot tell them from the item's, and masks them
     optional = {"currency", "subtotal", "total_tax"}
-    invoice = replace(invoice, currency="EUR", due_date=None, purchase_order="", payment_terms="", shipping_address=None,
-                      iban="", bic="")
+    invoice = replace(invoice, currency="EUR", due_date=None, purchase_order="", payment_terms="",
+                      shipping_address=None, iban="", bic="")
     return Rendering(target.read_bytes(), invoice, frozenset(printed), frozenset(optional), language="fr",
                      options={"rate": str(rate)})
 

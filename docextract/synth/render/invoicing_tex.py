@@ -35,7 +35,8 @@ _SYMBOLS = {"GBP": "£", "USD": "$", "EUR": "€"}
 _TRADERS = ("Sean Cooper", "Amy Clarke", "Daniel Hughes", "Priya Shah", "Tom Baker", "Laura Evans")
 # the package's own LatexTemplating.tex_escape
 _TEX_ESCAPES = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
-                "~": r"\textasciitilde{}", "^": r"\^{}", "\\": r"\textbackslash{}", "<": r"\textless ", ">": r"\textgreater "}
+                "~": r"\textasciitilde{}", "^": r"\^{}", "\\": r"\textbackslash{}", "<": r"\textless ",
+                ">": r"\textgreater "}
 _TEX_ESCAPE = re.compile("|".join(re.escape(key) for key in sorted(_TEX_ESCAPES, key=lambda key: -len(key))))
 # what the template leaves to its user: the foot's trading name and address, and its commercial font
 _FOOT = re.compile(r"Name trading as:\\\\\s*\{\\semiboldit Company Name\}\\\\\s*Address Line One,\\\\\s*"

@@ -77,7 +77,8 @@ _IDENTIFIER_TYPES = (
                             "nl": "BTW-nummer van het Verenigd Koninkrijk (en Isle of Man)",
                             "es": "Identificador fiscal del Reino Unido"}),
     (re.compile(r"CHE"), {"en": "Swiss VAT Number", "de": "Schweizer Mehrwertsteuernummer (VAT, MWST, TVA, IVA, TPV)",
-                          "fr": "Numéro de TVA suisse", "nl": "Zwitsers BTW-nummer", "es": "Identificador fiscal Suizo"}),
+                          "fr": "Numéro de TVA suisse", "nl": "Zwitsers BTW-nummer",
+                          "es": "Identificador fiscal Suizo"}),
     (re.compile(r"\d{2}-\d{7}$"), {"en": "U.S. Employer Identification Number",
                                   "de": "US-amerikanische Angestelltenidentifikationsnummer (EIN)",
                                   "fr": "Numéro d'identification d'employé américain",
@@ -216,7 +217,8 @@ def render(invoice: RenderInvoice, rng: random.Random, scratch: Path) -> Renderi
         records=[record], invoice=record, set_lang=lambda _: "", today=invoice.invoice_date, datetime=dt,
         format_date=lambda day, _lang: day.strftime(lang.date), format_currency=money,
         format_number=lambda value, _lang, digits=2, **_: _number(value, lang, digits),
-        format_number_symbol=lambda value, _lang, symbol, digits=2, **_: f"{_number(value, lang, digits)} {symbol.symbol}")
+        format_number_symbol=lambda value, _lang, symbol, digits=2, **_: (
+            f"{_number(value, lang, digits)} {symbol.symbol}"))
     source = scratch / "invoice.fodt"
     source.write_bytes(template.generate(**context).render().getvalue())
     try:
