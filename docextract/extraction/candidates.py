@@ -54,6 +54,7 @@ MIN_IDENTIFIER_CHARACTERS = 3
 MAX_IDENTIFIER_CHARACTERS = 40
 MIN_SERIES_LETTERS, MAX_SERIES_LETTERS = 2, 4
 SERIES_GAP_OF_HEIGHT = 1.0  # a word's space, not a column's
+_NUMBER_IN_PARTS = re.compile(r"\d[-/]\d")
 # Capitals that name what the number after them is, never a series of invoice numbers (registers, bank and tax codes)
 NOT_SERIES = frozenset({"NO", "REF", "ID", "GLN", "ILN", "EAN", "GTIN", "SKU", "ART", "POS", "BIC", "IBAN", "BLZ",
                         "KTO", "UID", "TEL", "FAX", "PO", "HRB", "HRA", "PLZ", "ABN", "ACN", "EIN", "RCS", "NAF",
@@ -225,9 +226,10 @@ def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> 
 
 def _series_prefix(doc: Document, text: str, prefix: tuple[WordRef, ...], number: tuple[WordRef, ...]) -> bool:
     """Whether ``text`` is the letters of an invoice series printed before its number ("RK" of "RK 19-32", "INV"
-    of "INV 0042"): 2-4 capitals, a word's space from the number, and neither a key word ("NO", "NR") nor a currency
-    ("EUR 500")."""
-    if not (MIN_SERIES_LETTERS <= len(text) <= MAX_SERIES_LETTERS and text.isalpha() and text.isupper()):
+    of "INV 0042"): 2-4 capitals (one before a number in parts: "F 24-94"), a word's space from the number, and
+    neither a key word ("NO", "NR") nor a currency ("EUR 500")."""
+    fewest = 1 if _NUMBER_IN_PARTS.search(doc.word(number[0]).text) else MIN_SERIES_LETTERS
+    if not (fewest <= len(text) <= MAX_SERIES_LETTERS and text.isalpha() and text.isupper()):
         return False
     if (text in ISO_CURRENCIES or text in NOT_SERIES or key_tokens(text) != [text.casefold()]
             or closing_keys(key_tokens(text))[0]):

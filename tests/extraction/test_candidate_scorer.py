@@ -105,10 +105,13 @@ def test_a_series_printed_apart_from_its_number_is_a_candidate_with_it():
     from docextract.extraction.candidate_scorer import document_context
 
     doc = _page(["Rechnungsnummer: RK 19-32", "Invoice No. INV 0042", "Bestell-Nr NR 4711", "Betrag EUR 500",
-                 "Registergericht HRB 372876", "Kunde Meier 12345", "Visualisierung © DWC 2025"])
+                 "Registergericht HRB 372876", "Kunde Meier 12345", "Visualisierung © DWC 2025",
+                 "N° de facture F 24-94", "Lot A 1200"])
     identifiers = [c.value for c in document_context(doc, [], {}, "de_DE", 2024).candidates["identifier"]]
     assert {"RK 19-32", "19-32", "INV 0042", "0042"} <= set(identifiers)
     assert not [v for v in identifiers if v.split()[0] in ("NR", "EUR", "HRB", "Meier", "DWC")]
+    # one letter only before a number in parts ("F 24-94"), not before a plain number ("A 1200")
+    assert {"F 24-94", "24-94"} <= set(identifiers) and "A 1200" not in identifiers
     # a scorer that prefers letters in an invoice number takes the whole series
     scorer = CandidateScorer(FEATURES, {"invoice_number": _model(-1.0, key_left_own=2.0, id_letters=1.0)})
     doc = _page(["Rechnungsnummer: RK 19-32"])
