@@ -301,9 +301,10 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
         if label in block_labels and label not in parties and not (label == "vendor_name" and model_named_vendor):
             parties[label] = words
     # a sole trader's "NAME trading as: BUSINESS" and the business's address under it, outside the customer's block
-    for label, words in trading_as_fields(doc).items():
-        if label in block_labels and label not in parties and side_at(block_extents(doc), doc, words[0]) in (
-                None, "vendor_name"):
+    trading = trading_as_fields(doc)
+    extents = block_extents(doc) if trading else []
+    for label, words in trading.items():
+        if label in block_labels and label not in parties and side_at(extents, doc, words[0]) in (None, "vendor_name"):
             parties[label] = words
     # no block gave the vendor's address: a block that prints the vendor's name again over its address does
     vendor = parties.get("vendor_name") or next((e.words for e in entities if e.label == "vendor_name"), ())

@@ -166,6 +166,13 @@ def is_postcode_line(doc: Document, refs: Sequence[WordRef]) -> bool:
     return bool(_POSTCODE_START.match(_postcode_line_text(doc, refs))) or _postcode_last(doc, refs)
 
 
+def _place_line_test(doc: Document, lines: Sequence[Sequence[WordRef]]):
+    """How an address's place line is told among its ``lines`` (each a line's words): where one prints its postcode
+    last (US, UK), only such a line, since a street line "1188 Cedar Lane" would read as postcode-first; else any
+    postcode line."""
+    return _postcode_last if any(_postcode_last(doc, words) for words in lines) else is_postcode_line
+
+
 def _postcode_last(doc: Document, refs: Sequence[WordRef]) -> bool:
     """Whether the words ``refs`` are a city line with its postcode last ("Nashville, TN 37203")."""
     return 0 < len(refs) <= MAX_POSTCODE_LINE_WORDS and bool(_POSTCODE_END.fullmatch(_postcode_line_text(doc, refs)))
@@ -527,8 +534,7 @@ def trading_as_fields(doc: Document) -> dict[str, tuple[WordRef, ...]]:
                     break
                 stacked.append([WordRef(p, w) for w in other.word_indices])
                 previous = other
-            # as in an address label: where the place prints its postcode last, "1334 Industrial Pkwy" is a street
-            ends = _postcode_last if any(_postcode_last(doc, words) for words in stacked) else is_postcode_line
+            ends = _place_line_test(doc, stacked)
             end = next((n for n, words in enumerate(stacked) if ends(doc, words)), None)
             found = {"vendor_name": tuple(name)}
             if end is not None:
@@ -592,7 +598,7 @@ def _centred(doc: Document, fields: dict[str, tuple[WordRef, ...]]) -> bool:
     boxes = [line.box for line in page.lines if words.intersection(line.word_indices)]
     if len(boxes) < 2:
         return False
-    lefts, middles = [box.x0 for box in boxes], [(box.x0 + box.x1) / 2 for box in boxes]
+    lefts, middles = [box.x0 for box in boxes], [box.center[0] for box in boxes]
     return max(middles) - min(middles) < max(lefts) - min(lefts)
 
 
@@ -770,10 +776,7 @@ def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> d
         name = name + first_cell(doc, p, rest[0])  # "MVM Musterhafter" | "Versicherungsverein Musterstadt a.G."
         rest = rest[1:]
     address: list[list[WordRef]] = []
-    # where the city line prints its postcode last (US, UK), a street line "1188 Cedar Lane" reads as postcode-first:
-    # only the city line ends the address then
-    ends_address = _postcode_last if any(_postcode_last(doc, first_cell(doc, p, line))
-                                         for line in rest[:MAX_ADDRESS_LINES]) else is_postcode_line
+    ends_address = _place_line_test(doc, [first_cell(doc, p, line) for line in rest[:MAX_ADDRESS_LINES]])
     for line in rest[:MAX_ADDRESS_LINES]:
         words = first_cell(doc, p, line)
         if keyed(line) and not ends_address(doc, words):  # "DE: 99199 MUSTERHAUSEN": a speck OCR read as a colon

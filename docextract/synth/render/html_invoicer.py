@@ -24,9 +24,9 @@ from dataclasses import replace
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
-from docextract.synth.render.base import Renderer, Rendering
+from docextract.synth.render.base import Renderer, Rendering, python_package_missing
 from docextract.synth.render.content import CENT, RenderInvoice
-from docextract.synth.render.node import node_dir
+from docextract.synth.render.node import node_dir, package_json
 
 PACKAGE = "html-invoicer"
 VERSION = "1.0.3"
@@ -117,15 +117,11 @@ def render(invoice: RenderInvoice, rng: random.Random, scratch: Path) -> Renderi
 def _missing() -> str | None:
     if not (_example() / "template.html").is_file():
         return f"the npm package {PACKAGE}@{VERSION} is not installed in {node_dir()} (scripts/setup-render.sh)"
-    import importlib.util
-    return None if importlib.util.find_spec("weasyprint") else \
-        "the Python package weasyprint is not installed (pip install 'docextract[render]')"
+    return python_package_missing("weasyprint")()
 
 
 def _version() -> str:
-    import json
-    package = node_dir() / "node_modules" / PACKAGE / "package.json"
-    return json.loads(package.read_text(encoding="utf-8"))["version"] if package.is_file() else "not installed"
+    return package_json(PACKAGE).get("version", "not installed")
 
 
 RENDERERS = (
