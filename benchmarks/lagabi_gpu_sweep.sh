@@ -49,6 +49,28 @@ if [ "${ROUND:-1}" = 3 ]; then RECIPES=(
     "lr1e-4_x100_shuffle --lr 1e-4 --layout-lr-scale 100 --epochs 40 --patience 8 --augment global-shuffle"
     "lr1.5e-4_x150_shuffle --lr 1.5e-4 --layout-lr-scale 150 --epochs 40 --patience 8 --augment global-shuffle"
 ); fi
+# ROUND=4: round 3 left lr1e-4_x100_shuffle still rising at its last epoch (val 67.0 at 40 of 40): twice the epochs
+# under three seeds, the same for lr1.5e-4_x150_shuffle (test 60.6), and the 40-epoch recipe's seed spread
+if [ "${ROUND:-1}" = 4 ]; then RECIPES=(
+    "lr1e-4_x100_shuffle_e80 --lr 1e-4 --layout-lr-scale 100 --epochs 80 --patience 16 --augment global-shuffle"
+    "lr1e-4_x100_shuffle_e80_seed43 --lr 1e-4 --layout-lr-scale 100 --epochs 80 --patience 16 --augment global-shuffle --seed 43"
+    "lr1e-4_x100_shuffle_e80_seed44 --lr 1e-4 --layout-lr-scale 100 --epochs 80 --patience 16 --augment global-shuffle --seed 44"
+    "lr1.5e-4_x150_shuffle_e80 --lr 1.5e-4 --layout-lr-scale 150 --epochs 80 --patience 16 --augment global-shuffle"
+    "lr1.5e-4_x150_shuffle_e80_seed43 --lr 1.5e-4 --layout-lr-scale 150 --epochs 80 --patience 16 --augment global-shuffle --seed 43"
+    "lr5e-5_x200_shuffle_e80 --lr 5e-5 --layout-lr-scale 200 --epochs 80 --patience 16 --augment global-shuffle"
+    "lr1e-4_x100_shuffle_seed43 --lr 1e-4 --layout-lr-scale 100 --epochs 40 --patience 8 --augment global-shuffle --seed 43"
+    "lr1e-4_x100_shuffle_seed44 --lr 1e-4 --layout-lr-scale 100 --epochs 40 --patience 8 --augment global-shuffle --seed 44"
+); fi
+# ROUND=5: DocPolarBERT (START from `scripts/preset_start.py docpolarbert ...`) with the shuffled copies that lifted
+# LAGaBi, against its shipped CPU recipe (lr 1e-4, tables at 100x, no copies: test 56.0); LIMIT=200 fits the lease
+if [ "${ROUND:-1}" = 5 ]; then RECIPES=(
+    "dpb_lr1e-4_x100 --lr 1e-4 --layout-lr-scale 100 --epochs 40 --patience 8"
+    "dpb_lr1e-4_x100_shuffle --lr 1e-4 --layout-lr-scale 100 --epochs 40 --patience 8 --augment global-shuffle"
+    "dpb_lr1e-4_x100_shuffle_seed43 --lr 1e-4 --layout-lr-scale 100 --epochs 40 --patience 8 --augment global-shuffle --seed 43"
+    "dpb_lr2e-4_x100_shuffle --lr 2e-4 --layout-lr-scale 100 --epochs 40 --patience 8 --augment global-shuffle"
+    "dpb_lr1.5e-4_x150_shuffle --lr 1.5e-4 --layout-lr-scale 150 --epochs 40 --patience 8 --augment global-shuffle"
+    "dpb_lr2e-4_x100_shuffle_seed43 --lr 2e-4 --layout-lr-scale 100 --epochs 40 --patience 8 --augment global-shuffle --seed 43"
+); fi
 
 train() {
     local name=$1; shift

@@ -88,7 +88,8 @@ def main() -> None:
     results = [json.loads(p.read_text()) for p in sorted(SWEEP.glob("*.json"))]
     (SWEEP / "sweep_table.md").write_text(
         "Recipe sweeps on the CPU, one thread per run beside other jobs on a 2-core machine (so wall times are "
-        "upper bounds), except the gpu_ runs: one H100, eight runs at once (benchmarks/lagabi_gpu_sweep.sh). "
+        "upper bounds), except the gpu_ runs: one H100 (rounds 1-3) or H200 (rounds 4-5), six to eight runs at once "
+        "(benchmarks/lagabi_gpu_sweep.sh). "
         "val: FUNSD entity F1 / SROIE field F1 on the validation split (every 10th training document), which "
         "picked the epoch; test: measured once, for the final recipes only (gpu_ runs: every run, the recipe still "
         "chosen by val).\n\n" + table(results))
