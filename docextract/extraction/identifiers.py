@@ -65,7 +65,8 @@ class CheckedIdentifier:
 
 
 def _compact(text: str) -> str:
-    return re.sub(r"[\s\-./]", "", unicodedata.normalize("NFKC", text)).upper()
+    # ":;," too: OCR glues a key's colon or a list's comma to the number (":DEO2120300...", "DE75...,")
+    return re.sub(r"[\s\-./:;,]", "", unicodedata.normalize("NFKC", text)).upper()
 
 
 def _reason(error: ValidationError) -> str:
@@ -80,6 +81,7 @@ def _reason(error: ValidationError) -> str:
 _DIGIT_READ_AS = {"O": "0", "D": "0", "Q": "0", "I": "1", "L": "1", "S": "5", "B": "8", "Z": "2", "G": "6"}
 _LETTER_READ_AS = {"0": "DO", "1": "I", "5": "S", "8": "B", "2": "Z", "6": "G", "£": "E", "€": "E"}
 MAX_IBAN_READINGS = 16
+MIN_IBAN_CHARACTERS = 15  # Norway's, the shortest (ISO 13616 registry)
 _IBAN_REGISTRY = numdb.get("iban")  # each country's IBAN length and structure (stdnum's copy of ISO 13616's)
 
 
@@ -112,6 +114,18 @@ def _structured_reading(compact: str) -> str | None:
     return read if digits_where_due and re.fullmatch(r"[A-Z0-9]+", read) else None
 
 
+def _check_digits_reading(compact: str) -> str | None:
+    """``compact`` with its country code read as letters and its check digits as digits ("DES4...", "DEI2..."), the
+    rest as printed: for an IBAN no country's structure fits (a sample's made-up IBAN of the wrong length), whose
+    first four characters every IBAN shares the kinds of. None unless the country is one that has IBANs (so that a
+    run of digits, "1234 4321 ...", is no IBAN of country "IZ") and it is as long as the shortest IBAN (a tax number
+    "DEO9687654321" is none)."""
+    country = "".join(_LETTER_READ_AS.get(ch, ch)[0] for ch in compact[:2])
+    if len(compact) < MIN_IBAN_CHARACTERS or not re.fullmatch(r"[A-Z]{2}", country) or not (_IBAN_REGISTRY.info(country + "00")[0][1] or {}).get("bban"):
+        return None
+    return country + "".join(_DIGIT_READ_AS.get(ch, ch) for ch in compact[2:4]) + compact[4:]
+
+
 def check_iban(text: str) -> CheckedIdentifier:
     compact = _compact(text)
     if not iban.is_valid(compact):
@@ -119,7 +133,7 @@ def check_iban(text: str) -> CheckedIdentifier:
                     if _IBAN_SHAPE.fullmatch(reading) and iban.is_valid(reading)}
         if len(repaired) == 1:
             return CheckedIdentifier(iban.validate(repaired.pop()), True, "iban")
-        compact = _structured_reading(compact) or compact
+        compact = _structured_reading(compact) or _check_digits_reading(compact) or compact
     if not _IBAN_SHAPE.fullmatch(compact):
         return CheckedIdentifier(None, False, "iban", "not an IBAN")
     try:

@@ -63,6 +63,7 @@ BLOCK_LABELS = (*ADDRESS_OF_SIDE, *ADDRESS_OF_SIDE.values())  # what party_field
 # free text a model may spill onto a party block (a seller's name in its block read as a line item's description)
 SPILLED_LABELS = ("shipping_address", "payment_terms", "line_item_description")
 _IBAN_SHAPE = re.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{11,30}")  # country, check digits, 11-30 characters of account
+_COUNTRY_AND_CHECK_DIGITS = re.compile(r"[:;]?[A-Z0-9]{4}")  # an IBAN's first printed group, maybe with a colon
 _YEAR_SHOWN = re.compile(r"\d{4}|\d{1,2}\s*[./-]\s*\d{1,2}\s*[./-]\s*\d{2}")  # a year, or a numeric date with one
 
 LabelProbabilities = Mapping[WordRef, Mapping[str, float]]
@@ -97,7 +98,10 @@ def complete_ibans(doc: Document, entities: Sequence[Entity]) -> list[Entity]:
     :data:`MAX_IBAN_CHARACTERS` in all. A key or a BIC after it ("BIC:", "WELADED1") is no such group."""
     out = list(entities)
     for i, entity in enumerate(out):
-        if entity.label != "iban" or len(doc.word(entity.words[-1]).text) != 4:
+        if entity.label != "iban":
+            continue
+        entity = out[i] = _iban_with_country_before(doc, _iban_without_run_on(doc, entity))
+        if len(doc.word(entity.words[-1]).text) != 4:
             continue
         compact = "".join(doc.word(r).text for r in entity.words)
         if check_iban(compact).valid:
@@ -116,6 +120,34 @@ def complete_ibans(doc: Document, entities: Sequence[Entity]) -> list[Entity]:
         if extra:
             out[i] = replace(entity, words=entity.words + tuple(extra))
     return out
+
+
+def _iban_without_run_on(doc: Document, entity: Entity) -> Entity:
+    """``entity`` cut after the longest run of its first words that is a valid IBAN, where all its words are not: a
+    model that read on from the IBAN into the next line ("DE08 7009 0100 1234 5678 90" | "700 901 00", the bank
+    code under it on a scan)."""
+    words = entity.words
+    if len(words) < 2 or check_iban(entity.text(doc)).valid:
+        return entity
+    for n in range(len(words) - 1, 0, -1):
+        if check_iban(" ".join(doc.word(r).text for r in words[:n])).valid:
+            return replace(entity, words=words[:n])
+    return entity
+
+
+def _iban_with_country_before(doc: Document, entity: Entity) -> Entity:
+    """``entity`` with the word before it on its line where the model left out the IBAN's first group (its country
+    and check digits) and that group reads as one: ":DEI2" before "12344321 9876 00", OCR having glued the key's
+    colon to it and read a 1 as I."""
+    first = entity.words[0]
+    if re.match(r"[A-Z]{2}", _compact(doc.word(first).text)):
+        return entity
+    line = _line_words(doc, first)
+    at = line.index(first) if first in line else 0
+    if at == 0 or not _COUNTRY_AND_CHECK_DIGITS.fullmatch(doc.word(line[at - 1]).text):
+        return entity
+    words = (line[at - 1], *entity.words)
+    return replace(entity, words=words) if _iban_shaped(" ".join(doc.word(r).text for r in words)) else entity
 
 
 def complete_party_names(doc: Document, entities: Sequence[Entity]) -> list[Entity]:
@@ -445,7 +477,7 @@ def _usable(doc: Document, entity: Entity, locale: str, year: int | None) -> boo
     if kind == "amount" and parse_number(text, locale) is None:
         return False
     if entity.label == "iban":
-        return bool(_IBAN_SHAPE.fullmatch(_compact(text)))
+        return _iban_shaped(text)
     if kind == "vat_id" and (check_iban(text).valid is True or sum(ch.isdigit() for ch in text) < MIN_TAX_ID_DIGITS):
         # the IBAN beside "IBAN:", or a house number ("222" of "August-Spindler-Strasse 222" in a party's block),
         # that a model on a scan tagged as the VAT id: a VAT id is never an IBAN, nor as short
@@ -500,16 +532,19 @@ def _value(doc: Document, label: str, words: list[WordRef], locale: str, year: i
                 return tuple(words[:n])
         return ()
     if label == "iban":  # printed whole, or in groups of at most four characters ("DE89 3704 0044 ...")
-        first = _compact(doc.word(words[0]).text)
-        if _IBAN_SHAPE.fullmatch(first):
+        while words and not any(ch.isalnum() for ch in doc.word(words[0]).text):
+            words = words[1:]  # the key's colon read apart from it (": :DEO2...")
+        if not words:
+            return ()
+        if _iban_shaped(doc.word(words[0]).text):
             return (words[0],)
         best, text = (), ""
         for n, ref in enumerate(words[:MAX_IBAN_WORDS], start=1):
-            group = _compact(doc.word(ref).text)
+            group = _compact(doc.word(ref).text).lstrip(":") if n == 1 else _compact(doc.word(ref).text)
             if len(group) > 4 or not group.isalnum():
                 break
             text += group
-            if _IBAN_SHAPE.fullmatch(text):
+            if _iban_shaped(text):
                 best = tuple(words[:n])
         return best
     text = doc.word(words[0]).text.strip(":;,")
@@ -525,6 +560,8 @@ def _first_iban(doc: Document, taken: set[WordRef]) -> tuple[WordRef, ...]:
         for line in page.lines:
             words = [WordRef(p, w) for w in line.word_indices]
             for start in range(len(words)):
+                if not any(ch.isalnum() for ch in doc.word(words[start]).text):
+                    continue  # a colon OCR read apart from its key is no part of the IBAN after it
                 text = ""
                 for end in range(start, min(start + MAX_IBAN_WORDS, len(words))):
                     text += doc.word(words[end]).text
@@ -537,6 +574,12 @@ def _first_iban(doc: Document, taken: set[WordRef]) -> tuple[WordRef, ...]:
 
 def _compact(text: str) -> str:
     return "".join(text.split()).upper()
+
+
+def _iban_shaped(text: str) -> bool:
+    """Whether ``text`` reads as an IBAN (country, check digits, 11-30 more), its OCR misreadings repaired as
+    :func:`check_iban` repairs them ("DES4 6789 ..." is "DE54 6789 ..."); its check digits need not hold."""
+    return bool(_IBAN_SHAPE.fullmatch(check_iban(text).normalized or ""))
 
 
 def _line_words(doc: Document, ref: WordRef) -> list[WordRef]:

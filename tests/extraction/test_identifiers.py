@@ -82,3 +82,9 @@ def test_an_iban_misread_by_ocr_keeps_its_printed_digits_where_its_check_digits_
     assert check_iban("D£02 1203 0000 0000 2020 51").normalized == "DE02120300000000202051"  # £ for E: repaired
     assert check_iban("GB9S NWBK 6016 1312 3456 78").normalized == "GB95NWBK60161312345678"  # the bank code stays letters
     assert check_iban("DEO9687654321").normalized is None  # no country's IBAN is 13 characters long
+    # where no country's structure fits (the samples' made-up IBANs of 18 characters), the country is still read as
+    # letters and the check digits as digits; a key's colon OCR glued to the number is no part of it
+    assert check_iban("DES4 6789 4567 8765 00").normalized == "DE5467894567876500"
+    assert check_iban(":DEI2 12344321 9876 00").normalized == "DE1212344321987600"
+    assert check_iban(":DEO2120300000000202051").valid is True
+    assert check_iban("1234 4321 9876 00").normalized is None  # digits alone: no country "IZ"

@@ -101,6 +101,35 @@ def test_an_iban_cut_after_a_group_takes_the_rest_of_its_groups():
     assert complete_ibans(doc, [valid_cut])[0].text(doc) == "DE89 3704 0044 0532 0130 00"
 
 
+def test_an_iban_on_a_scan_keeps_to_its_own_characters():
+    # OCR of 150-dpi scans: the model read on from the IBAN into the bank code on the line under it, or left out the
+    # first group, which OCR had glued to the key's colon and read with an I for a 1
+    doc = _page([[("IBAN", 40), ("DE08 7009 0100 1234 5678 90", 200)], [("700 901 00", 200)],
+                 [("Verkäufer-IBAN", 40), (":DEI2 12344321 9876 00", 200)]])
+    words = [WordRef(0, i) for i in range(len(doc.pages[0].words))]
+    text = [doc.word(r).text for r in words]
+    run_on = Entity("iban", tuple(words[text.index("DE08"):text.index("700") + 3]), 0.9)
+    no_country = Entity("iban", tuple(words[text.index("12344321"):]), 0.9)
+    completed = complete_ibans(doc, [run_on, no_country])
+    assert [e.text(doc) for e in completed] == ["DE08 7009 0100 1234 5678 90", ":DEI2 12344321 9876 00"]
+    assert normalize_value("iban", completed[1].text(doc), "de_DE")[1] == "DE1212344321987600"  # the sample's own
+    # a run of digits with no group before it that reads as a country and check digits stays as it is
+    doc = _page([[("Konto", 40), ("Nr.:", 90), ("1234 4321 9876 00", 200)]])
+    digits = Entity("iban", tuple(WordRef(0, i) for i in range(2, 6)), 0.9)
+    assert complete_ibans(doc, [digits]) == [digits]
+
+
+def test_an_iban_read_with_a_letter_in_its_check_digits_or_its_keys_colon_is_read():
+    # "DES4..." (S for 5) tagged by the model was dropped as no IBAN; ": :DEO2..." beside its key was not read
+    doc = _page([[("IBAN", 40), (": DES467894567876500", 200)]])
+    tagged = Entity("iban", (WordRef(0, 2),), 0.3)
+    found = key_value_entities(doc, [tagged], INVOICE_LABELS, {}, "de_DE", None)
+    assert [e for e in found if e.label == "iban"] == [tagged]
+    doc = _page([[("Verkäufer-IBAN", 40), (": :DEO2120300000000202051", 200)]])
+    found = _texts(doc, key_value_entities(doc, [], INVOICE_LABELS, {}, "de_DE", None))
+    assert found["iban"] == (":DEO2120300000000202051", "rule")
+
+
 def test_a_name_cut_before_its_legal_form_takes_it():
     doc = _page([[("ELEKTRON Industrieservice GmbH", 40)], [("Metallbau Leipzig GmbH & Co. KG Tel. 0341", 40)],
                  [("Musterbetrieb Kaffee Bohnen Röstung AG", 40)], [("Handwerker GmbH Musterstraße 12", 40)]])
