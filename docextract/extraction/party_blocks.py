@@ -864,9 +864,16 @@ def _number_line(doc: Document, words: Sequence[WordRef]) -> bool:
 def _from_street(doc: Document, lines: list[list[WordRef]]) -> list[list[WordRef]]:
     """An address label's lines from its street on: lines without a digit before the first line with one (a contact
     person or a second name line under the name: "Aoife Kelly" | "10 Tech Park Avenue" | "D02 XA00 Dublin") are whom
-    the letter is for, not where; the postcode line itself does not count as the street."""
-    streets = [i for i, line in enumerate(lines[:-1]) if _has_digit(doc, line)]
+    the letter is for, not where; the postcode line itself does not count as the street. A number alone on its line
+    ("MUSTER-MARKT" | "8211" | "HAUPTSTRASSE 44": a branch's or customer's number) is no street either, where a line
+    with words and a number follows it."""
+    with_digit = [i for i, line in enumerate(lines[:-1]) if _has_digit(doc, line)]
+    streets = [i for i in with_digit if not _number_alone(doc, lines[i])] or with_digit
     return lines[streets[0]:] if streets else lines
+
+
+def _number_alone(doc: Document, words: Sequence[WordRef]) -> bool:
+    return "".join(doc.word(r).text for r in words).isdigit()
 
 
 def _has_digit(doc: Document, words: Sequence[WordRef]) -> bool:

@@ -308,7 +308,7 @@ def test_a_party_name_the_model_missed_is_read_from_its_labelled_block():
 def test_a_block_without_keys_is_read_as_an_address_label():
     from docextract.extraction.party_blocks import party_fields
 
-    labels = ["vendor_name", "vendor_address", "customer_name", "billing_address"]
+    labels = ["vendor_name", "vendor_address", "customer_name", "billing_address", "shipping_address"]
 
     def read(rows):
         doc = _page(rows)
@@ -326,6 +326,10 @@ def test_a_block_without_keys_is_read_as_an_address_label():
     assert read([[("Bill To", 40)], [("Tech Solutions Ltd", 40)], [("Aoife Kelly", 40)], [("10 Tech Park Avenue", 40)],
                  [("Building B", 40)], [("D02 XA00 Dublin", 40)]]) == {
         "customer_name": "Tech Solutions Ltd", "billing_address": "10 Tech Park Avenue Building B D02 XA00 Dublin"}
+    # a branch's number alone on its line under the name is no street either
+    assert read([[("Abweichender Warenempfänger:", 40)], [("MUSTER-MARKT", 40)], [("8211", 40)],
+                 [("HAUPTSTRASSE 44", 40)], [("DE 31157 SARSTEDT", 40)]])["shipping_address"] == \
+        "HAUPTSTRASSE 44 DE 31157 SARSTEDT"
     # numbers over the label are not part of it
     assert read([[("Käufer:", 40)], [("Nummer", 40), (": GE2020211", 250)], [("Globale Nummer: 4000001987658 (GTIN)", 40)],
                  [("Kunden AG Mitte", 40)], [("Kundenstraße 15", 40)], [("DE 69876 Frankfurt", 40)]]) == {
