@@ -33,7 +33,7 @@ from typing import Iterator, Mapping, Sequence
 
 from docextract.document import Box, Document, WordRef
 from docextract.extraction.candidates import CANDIDATE_KINDS, KEY_LABELS, generate
-from docextract.extraction.entities import FIELD_TYPES, Entity
+from docextract.extraction.entities import FIELD_TYPES, LINE_ITEM_PREFIX, Entity
 from docextract.extraction.evidence import PARTY_NAME_LABELS, odd_shape
 from docextract.extraction.field_keywords import closing_keys, is_legal_form, key_tokens, trim_context
 from docextract.extraction.identifiers import check_iban
@@ -380,9 +380,10 @@ def _block_may_take(owner: Entity, block_words: set[WordRef], decided: set[str])
     under "Käufer" as payment terms, and completing the terms may run them on below the block), or a typed value's
     that is only an alternative of a field ``decided`` elsewhere (a model on a layout never seen tags the postcode
     "DE 98765" of "Anschrift:" as the VAT id, which the candidate scorer found beside "USt.-Id.-Nr."); never the
-    value a typed field holds."""
+    value a typed field holds. Nor is a line item's cell ever in a party's block: "Musterstr. 12" under "Anschrift:"
+    that a model on a layout never seen read as a quantity is the street."""
     return (owner.label in BLOCK_LABELS or (owner.label in SPILLED_LABELS and owner.words[0] in block_words)
-            or (owner.label in decided and not owner.assigned))
+            or (owner.label in decided and not owner.assigned) or owner.label.startswith(LINE_ITEM_PREFIX))
 
 
 def _keyed_candidates(doc: Document, wanted: Sequence[str], locale: str, year: int | None

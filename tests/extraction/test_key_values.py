@@ -74,6 +74,17 @@ def test_a_house_number_the_model_tagged_as_the_vat_id_gives_way_to_its_partys_b
     assert _texts(doc, key_value_entities(doc, [vat], labels, {}, "de_DE", None))["vendor_tax_id"] == ("DE123456789", "model")
 
 
+def test_a_street_the_model_read_as_a_line_items_quantity_gives_way_to_its_partys_block():
+    doc = _page([[("Verkäufer", 40)], [("Name:", 40), ("Versicherungsverein Musterstadt a.G.", 250)],
+                 [("Anschrift:", 40), ("Musterstr. 12", 250)], [("DE 12345 Musterstadt", 250)]])
+    number = next(WordRef(0, i) for i, w in enumerate(doc.pages[0].words) if w.text == "12")
+    quantity = Entity("line_item_quantity", (number,), 0.4)
+    found = key_value_entities(doc, [quantity], ("vendor_name", "vendor_address", "line_item_quantity"), {},
+                               "de_DE", None)
+    assert _texts(doc, found)["vendor_address"] == ("Musterstr. 12\nDE 12345 Musterstadt", "block")
+    assert quantity not in found
+
+
 def test_a_key_without_a_value_of_its_shape_gives_nothing():
     doc = _page([[("Invoice", 40)], [("Thank you", 40)], [("Due date:", 40), ("on receipt", 300)]])
     assert key_value_entities(doc, [], INVOICE_LABELS, {}, "en_US", 2024) == []
