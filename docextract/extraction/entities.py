@@ -190,6 +190,12 @@ _POSTCODE_LINE_SPECK = re.compile(r"(?m)^(AT|BE|CH|CZ|DE|DK|ES|FI|FR|IT|LU|NL|PL
 # The dots between a return address's parts as a scan's OCR glues them to its words ("St-", "A»", "»12345"): never part
 # of an address. (Not a colon nor a leading hyphen: "NO: 28", "LOT 1851 -A" are printed so, SROIE's truth keeps them.)
 _ADDRESS_EDGE_JUNK = re.compile(r"(?<=\S)[-»«+=*°•·]+(?=\s|$)|(?<!\S)[»«+=*°•·]+(?=\S)")
+# A colon OCR read after the word before the place's line ("Building A: 12345 Seller City", "Commerce Street: M1 1AA
+# Manchester"): never part of an address. (Not after "NO", a house number's key: "NO: 2820 JALAN BUNGA".)
+_COLON_BEFORE_PLACE = re.compile(r"(?<=[^\W\d_])(?<!\bNO)(?<!\bNo):(?=\s+(?:[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}\b"
+                                 r"|(?:[A-Z]{1,2}[- ])?\d{4,6} [^\W\d]))")
+# A street abbreviation whose dot OCR read as a comma before the house number ("Marktstr, 153")
+_STREET_ABBREVIATION_COMMA = re.compile(r"(?i)(?<=str),(?= ?\d)")
 # A sign alone between an address's parts on one line ("1358 Maple Avenue - Portland, OR 97205", a footer's
 # "Street · Postcode City"): a separator, read as the comma it stands for. A dash only before the place's line (a
 # postcode first, "D-30159", or a US city with state and ZIP): a range of house numbers ("5 - 7") and a name's own
@@ -232,6 +238,7 @@ def normalize_value(label: str, text: str, locale: str, default_currency: str | 
         text = _ADDRESS_EDGE_JUNK.sub("", _ADDRESS_PART_SEPARATOR.sub(", ", text))
         text = _GLUED_COUNTRY_POSTCODE.sub(r"\1 \2 ", text)
         text = _POSTCODE_LINE_SPECK.sub(lambda m: m.group(1) or m.group(2), text)
+        text = _STREET_ABBREVIATION_COMMA.sub(".", _COLON_BEFORE_PLACE.sub("", text))
     return kind, " ".join(text.split()), extra
 
 

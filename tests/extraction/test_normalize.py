@@ -190,6 +190,20 @@ def test_a_speck_ocr_read_after_a_postcode_lines_country_code_or_postcode_is_dro
     assert normalize_value("vendor_name", "DE. 80333 München", "de_DE")[1] == "DE. 80333 München"  # addresses only
 
 
+def test_a_colon_or_comma_ocr_read_inside_a_scanned_address_is_dropped_or_read_as_its_dot():
+    from docextract.extraction.entities import normalize_value
+
+    assert normalize_value("vendor_address", "123 Seller St» Suite 100 Building A: 12345 Seller City", "en_US")[1] == \
+        "123 Seller St Suite 100 Building A 12345 Seller City"
+    assert normalize_value("vendor_address", "789 Commerce Street:\nM1 1AA Manchester", "en_GB")[1] == \
+        "789 Commerce Street M1 1AA Manchester"
+    assert normalize_value("vendor_address", "Marktstr, 153\nDE 38226 Salzgitter", "de_DE")[1] == \
+        "Marktstr. 153 DE 38226 Salzgitter"
+    # a house number's key, and a colon before anything but the place's line, stay
+    assert normalize_value("billing_address", "NO: 2820 JALAN BUNGA", "en_MY")[1] == "NO: 2820 JALAN BUNGA"
+    assert normalize_value("billing_address", "Attn: 12 Main Street", "en_US")[1] == "Attn: 12 Main Street"
+
+
 def test_a_sign_alone_between_an_addresss_parts_is_a_separator():
     from docextract.extraction.entities import normalize_value
 
