@@ -3,7 +3,8 @@
 #   * the Python renderers: the `render` extra into .venv (run scripts/setup.sh first), and those that cannot share
 #     it into $DOCEXTRACT_RENDER_PYTHON (default ~/.cache/docextract-render/python);
 #   * TeX Live with the invoice packages (texlive-latex-extra), the PostScript fonts, babel languages, siunitx and
-#     XeTeX (the invoicing package's template), and LibreOffice Writer for Tryton's report (Debian packages, about 1.5 GB, a few minutes);
+#     XeTeX (the invoicing package's template), LibreOffice Writer for Tryton's report and Open Sans for invoice-it's
+#     page (Debian packages, about 1.5 GB, a few minutes);
 #   * Node.js and the npm renderers into $DOCEXTRACT_RENDER_NODE (default ~/.cache/docextract-render/node),
 #     outside the repository: nothing downloaded is committed.
 # Idempotent. Versions are pinned here and in pyproject.toml: the layouts, and so the data, depend on them.
@@ -21,7 +22,7 @@ NPM_PACKAGES=(microinvoice@1.0.6 jspdf-invoice-template-nodejs@1.4.40 @h1dd3nsn1
               html-invoicer@1.0.3)
 DEBIAN_PACKAGES=(texlive-latex-extra texlive-fonts-recommended texlive-science texlive-lang-german
                  texlive-lang-french texlive-lang-italian texlive-lang-spanish texlive-lang-european
-                 libreoffice-writer-nogui texlive-xetex texlive-plain-generic)
+                 libreoffice-writer-nogui texlive-xetex texlive-plain-generic fonts-open-sans)
 # Debian's Node.js only where none is installed: its npm package conflicts with a Node.js from elsewhere
 # (NodeSource's, which bundles npm), and apt then refuses the whole install ("held broken packages")
 command -v npm >/dev/null 2>&1 || DEBIAN_PACKAGES+=(nodejs npm)
@@ -53,6 +54,10 @@ if command -v npm >/dev/null 2>&1; then
     # html-invoicer's template is read and printed by WeasyPrint: Puppeteer's browser (a download from outside the
     # registries) is not fetched
     PUPPETEER_SKIP_CHROMIUM_DOWNLOAD=1 npm install --prefix "$NODE_DIR" --no-audit --no-fund --silent "${NPM_PACKAGES[@]}"
+    # @rimiti/invoice-it's HTML is printed by WeasyPrint too: html-pdf's optional PhantomJS (a download from outside
+    # the registries) is left out, and no install script runs
+    npm install --prefix "$NODE_DIR" --no-audit --no-fund --silent --omit=optional --ignore-scripts \
+        @rimiti/invoice-it@3.6.0
 else
     echo "setup-render: WARNING: npm is missing; the Node renderers stay unavailable" >&2
 fi

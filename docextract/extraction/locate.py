@@ -74,9 +74,9 @@ _AMOUNT_KEYS = (
     ("subtotal", 3, r"netto|ohne (?:ust|mwst|umsatzsteuer|steuer)|exkl|excl|zwischensumme|positionssumme|"
                     r"summe (?:der )?positionen|warenwert|summe waren|steuerbasis|basisbetrag|bemessungsgrundlage|"
                     r"tax basis|taxable|sub-?total|sub total|net total|net amount|total net|\bnet\b|\bht\b|"
-                    r"hors tax|line total|total lines|sous-?total|without (?:vat|tax)|w/o (?:vat|tax)"),
+                    r"hors tax|line total|total lines|sous-?total|without (?:vat|tax)|w/o (?:vat|tax)|\bexc\.? (?:vat|tax)"),
     ("total", 3, r"brutto|\bbrut\b|gesamtbetrag|rechnungsbetrag|endbetrag|endsumme|inkl|incl|\bttc\b|grand total|"
-                 r"gross|invoice total|total invoice"),
+                 r"gross|invoice total|total invoice|\binc\.? (?:vat|tax)"),
     ("total_tax", 2, r"mwst|mehrwertsteuer|\bust\b|umsatzsteuer|steuerbetrag|\bsteuer\b|\btva\b|\btaxe?s?\b|\bvat\b"),
     ("total", 1, r"\btotal|\bsumme\b|rechnungssumme|\bgesamt|\bbetrag\b|\bmontant\b|\bamount\b"),
     ("other", 3, r"anzahlung|vorauszahlung|prepaid|paid|bezahlt|erhalten|acompte|d[ée]j[aà] pay|rundung|rounding|"

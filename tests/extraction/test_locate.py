@@ -53,6 +53,14 @@ def test_a_total_without_tax_said_w_o_or_without_is_the_subtotal(tmp_path):
     assert texts(doc, locate_fields(doc, values)["subtotal"]) == ["100.00"]
 
 
+def test_a_total_said_exc_or_inc_vat_is_the_subtotal_or_the_total(tmp_path):
+    # @rimiti/invoice-it's totals: "Total exc. VAT", "Total VAT", "Total inc. VAT"
+    doc = page(tmp_path, ["Total exc. VAT | 599.97", "Total VAT | 30.00", "Total inc. VAT | 629.97"])
+    values = {"subtotal": Decimal("599.97"), "total_tax": Decimal("30.00"), "total": Decimal("629.97")}
+    found = locate_fields(doc, values)
+    assert [texts(doc, found[name]) for name in values] == [["599.97"], ["30.00"], ["629.97"]]
+
+
 def test_a_shared_amount_without_its_own_key_goes_to_total_and_a_line_item_amount_needs_a_key(tmp_path):
     doc = page(tmp_path, ["1 Beratung | 250,00", "Summe | 250,00"])
     values = {"subtotal": Decimal("250.00"), "total": Decimal("250.00"), "amount_due": Decimal("250.00")}

@@ -18,13 +18,13 @@ from docextract.synth.render.base import Renderer
 def all_renderers() -> dict[str, Renderer]:
     """Every renderer docextract knows, by name (installed or not: ``Renderer.missing`` says)."""
     from docextract.synth.render import (
-        arca, billwright, dinbrief, erechnung, facturization, html_invoicer, invoicegenerator, invoicing_tex, latex,
-        node, pyinvoice, pyinvoicer, simple_html, tryton,
+        arca, billwright, dinbrief, erechnung, facturization, html_invoicer, invoice_it, invoicegenerator, invoicing_tex,
+        latex, node, pyinvoice, pyinvoicer, simple_html, tryton,
     )
 
     out: dict[str, Renderer] = {}
     for module in (arca, dinbrief, invoicegenerator, erechnung, billwright, pyinvoice, simple_html, pyinvoicer, tryton,
-                   node, html_invoicer, facturization, latex, invoicing_tex):
+                   node, html_invoicer, invoice_it, facturization, latex, invoicing_tex):
         for renderer in module.RENDERERS:
             out[renderer.name] = renderer
     return out
