@@ -180,6 +180,8 @@ _LINE_BREAK_HYPHEN = re.compile(r"(?<=[^\W\d_])-\n(?=[^\W\d_])")
 # A speck before a scanned line that Tesseract reads as an opening quote ("‘Apex Solutions Ltd.", "‚Gartenstraße 1212"):
 # dropped where nothing closes it on the line (not the apostrophe of "’s-Hertogenbosch")
 _OPENING_QUOTE_SPECK = re.compile(r"(?m)^[‘‚`´]+(?![st][- ])(?=\w)(?![^\n]*[’'])")
+# A box's left border that OCR read as a bar before a framed block's line ("| Lefèvre Laboratoires S.A.R.L."): dropped
+_BORDER_SPECK = re.compile(r"(?m)^[|¦]\s+(?=\w)")
 # A country code that OCR glued to its postcode ("DE80333 München" printed "DE 80333 München"): parted again
 _GLUED_COUNTRY_POSTCODE = re.compile(r"(?m)^(AT|BE|CH|CZ|DE|DK|ES|FI|FR|IT|LU|NL|NO|PL|PT|SE)(\d{4,5}) (?=[^\W\d])")
 # A speck OCR read as a sign after a postcode line's country code or postcode ("DE. 80333 München", "DE: 99199",
@@ -233,7 +235,7 @@ def normalize_value(label: str, text: str, locale: str, default_currency: str | 
     if label in IDENTIFIER_FIELDS:
         return kind, identifier_text(text) or None, extra
     # a word the line broke at its hyphen is one word again ("SEPA-" | "Lastschriftmandat")
-    text = _OPENING_QUOTE_SPECK.sub("", _LINE_BREAK_HYPHEN.sub("-", text))
+    text = _BORDER_SPECK.sub("", _OPENING_QUOTE_SPECK.sub("", _LINE_BREAK_HYPHEN.sub("-", text)))
     if kind == "address":
         text = _ADDRESS_EDGE_JUNK.sub("", _ADDRESS_PART_SEPARATOR.sub(", ", text))
         text = _GLUED_COUNTRY_POSTCODE.sub(r"\1 \2 ", text)

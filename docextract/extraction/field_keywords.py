@@ -125,7 +125,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         # a VAT breakdown's columns ("VAT rate | Without VAT | With VAT") and totals said the same way
         "without vat", "total without vat", "amount without vat", "without tax", "total without tax",
         "w/o vat", "total w/o vat", "amount w/o vat", "w/o tax", "total w/o tax",
-        *_said_with_or_without_tax("excl", "excl of", "excluding", "exclusive of"),
+        *_said_with_or_without_tax("excl", "exc", "excl of", "excluding", "exclusive of"),
         "hors tva", "total hors tva", "montant hors tva", "exclusief btw", "totaal exclusief btw",
     ),
     "total_tax": (
@@ -143,7 +143,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "totaal incl btw", "totaalbedrag", "totale", "totale fattura", "totale documento", "importe total",
         "total factura", "total payable", "total to pay", "with vat", "total with vat", "total with tax", "total including vat", "total including tax",
         "inclusief btw", "totaal inclusief btw",
-        *_said_with_or_without_tax("incl", "incl of", "including", "inclusive of"),
+        *_said_with_or_without_tax("incl", "inc", "incl of", "including", "inclusive of"),
     ),
     "amount_due": (
         "amount due", "balance due", "total due", "due", "amount payable", "please pay", "to pay", "balance",

@@ -41,8 +41,8 @@ from docextract.extraction.key_context import (cell_around, cell_break, is_separ
                                               line_index, line_of, line_right_of)
 from docextract.extraction.normalize import parse_date, parse_number
 from docextract.extraction.party_blocks import (ADDRESS_OF_SIDE, SALUTATIONS, block_extents, compact_words,
-                                               is_postcode_line, named_block_address, party_fields, side_at,
-                                               trading_as_fields, window_envelope_fields, window_recipient)
+                                               is_postcode_line, labels_side_by_side, named_block_address, party_fields,
+                                               side_at, trading_as_fields, window_envelope_fields, window_recipient)
 from docextract.extraction.terms_section import MAX_TERMS_WORDS, continued, terms_under_heading
 
 # The fields read from a key, by the value shape they take. Names and addresses are not: their extent
@@ -299,6 +299,7 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     wanted = [label for label in (*DATE_LABELS, *AMOUNT_LABELS, *IDENTIFIER_LABELS, "iban") if label in labels
               and label not in usable]
     taken = {r: e for e in entities if e.label not in wanted for r in e.words}
+    decided = {e.label for e in entities if e.assigned}
     found: dict[str, Entity] = {}
     relabelled: set[int] = set()
     trimmed: dict[int, Entity] = {}  # model entities a keyed value took a stray line from, without it
@@ -307,9 +308,9 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
             if label in found:
                 continue
             owners = {id(taken[r]): taken[r] for r in words if r in taken}
-            strays = {key for key, owner in owners.items() if not _may_take(doc, label, owner, words)
+            strays = {key for key, owner in owners.items() if not _may_take(doc, label, owner, words, decided)
                       and _stray_line(doc, owner, words)}
-            if all(_may_take(doc, label, owner, words) or key in strays for key, owner in owners.items()):
+            if all(_may_take(doc, label, owner, words, decided) or key in strays for key, owner in owners.items()):
                 found[label] = Entity(label, words, _mean_probability(words, label, label_probabilities), "rule")
                 relabelled |= set(owners) - strays
                 trimmed.update({key: replace(owners[key], words=tuple(r for r in owners[key].words if r not in words))
@@ -344,9 +345,15 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
         address = named_block_address(doc, vendor, "vendor_name")
         if address and not set(address) & {r for words in parties.values() for r in words}:
             parties["vendor_address"] = address
-    # no heading and no return line named the customer: the address label in a letter's envelope window, where it
-    # is not the vendor's name and the tagger's customer, if any, is part of its name line ("Lemaire" of "Lemaire
-    # Communication")
+    # no heading and no return line named the customer: the vendor's label and another beside it on the same row
+    # ("From | To" boxes without headings), or else the address label in a letter's envelope window
+    if "customer_name" in block_labels and "customer_name" not in parties:
+        beside = labels_side_by_side(doc, vendor)
+        if not {r for words in beside.values() for r in words} & {r for words in parties.values() for r in words}:
+            parties.update({label: words for label, words in beside.items()
+                            if label in block_labels and label not in parties})
+    # (the window's label where it is not the vendor's name and the tagger's customer, if any, is part of its name
+    # line: "Lemaire" of "Lemaire Communication")
     if "customer_name" in block_labels and "customer_name" not in parties:
         recipient = window_recipient(doc)
         tagged = {r for e in entities if e.label == "customer_name" for r in e.words}
@@ -356,7 +363,6 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
                 doc, recipient["customer_name"]) not in vendor_names:
             parties.update({label: words for label, words in recipient.items() if label in block_labels})
     block_words = {r for words in parties.values() for r in words}
-    decided = {e.label for e in entities if e.assigned}
     for label, words in parties.items():
         owners = {id(taken[r]): taken[r] for r in words if r in taken}
         if all(_block_may_take(owner, block_words, decided) or id(owner) in unusable for owner in owners.values()):
@@ -451,13 +457,19 @@ def _stray_line(doc: Document, owner: Entity, words: tuple[WordRef, ...]) -> boo
     return all(line_of(doc, r) is not line and doc.word(r).box.horizontal_overlap(box) <= 0 for r in rest)
 
 
-def _may_take(doc: Document, label: str, owner: Entity, words: tuple[WordRef, ...]) -> bool:
+def _may_take(doc: Document, label: str, owner: Entity, words: tuple[WordRef, ...],
+              decided: set[str] = frozenset()) -> bool:
     """Whether the words a whole key of ``label`` points at may be taken from the model entity ``owner``: only
     its whole value, and never an amount (a totals block prints one amount under two names: total and amount
     due), nor for an amount label. An IBAN the model called a VAT id, right after "IBAN:", is the IBAN. A currency
     the model read on a whole printed amount ("Value Added Tax (19.00%) €25.65" tagged as the currency) is that
-    amount, for any label."""
+    amount, for any label. An amount the model read as another amount field whose value was ``decided`` elsewhere
+    (an alternative, not that field's) is free for the key that names it ("Total VAT 5970.38" read as a second
+    subtotal)."""
     if owner.label == "currency" and set(owner.words) <= set(words) and any(ch.isdigit() for ch in owner.text(doc)):
+        return True
+    if (label in AMOUNT_LABELS and owner.label in AMOUNT_LABELS and owner.label in decided and not owner.assigned
+            and set(owner.words) <= set(words)):
         return True
     if label in AMOUNT_LABELS or FIELD_TYPES.get(owner.label) == "amount" or owner.label.startswith("line_item"):
         return False

@@ -589,6 +589,47 @@ def window_recipient(doc: Document) -> dict[str, tuple[WordRef, ...]]:
     return {}
 
 
+def labels_side_by_side(doc: Document, vendor: Sequence[WordRef]) -> dict[str, tuple[WordRef, ...]]:
+    """Two address labels side by side without headings ("From | To" boxes, as @rimiti/invoice-it prints them): where
+    the model's ``vendor`` name starts an address label (a name over stacked lines down to a postcode line), that
+    label gives the vendor's name and address, and the label whose name line starts on the same row in another
+    column the customer's name and billing address. {} unless both are such labels."""
+    if not vendor:
+        return {}
+    p, own_line = vendor[0].page_index, line_of(doc, vendor[0])
+    if own_line is None:
+        return {}
+    own = _address_label(doc, p, _column_from(doc, p, own_line), "vendor_name")
+    if vendor[0] not in own.get("vendor_name", ()) or "vendor_address" not in own:
+        return {}
+    height = line_height(doc, p, own_line)
+    column = [line.box for line in _column_from(doc, p, own_line)]
+    left, right = min(box.x0 for box in column), max(box.x1 for box in column)
+    for line in sorted(doc.pages[p].lines, key=lambda line: line.box.x0):
+        if abs(line.box.top - own_line.box.top) > height or left - height < line.box.x0 < right + height:
+            continue  # not on the vendor's name row, or in the vendor's column
+        other = _address_label(doc, p, _column_from(doc, p, line), "customer_name")
+        if other.get("customer_name", (None,))[0] == WordRef(p, line.word_indices[0]) and "billing_address" in other:
+            if _printed_again(doc, other["customer_name"]) and not _printed_again(doc, own["vendor_name"]):
+                # the issuer's name stands again in its legal footer ("Rheinpoint SNC - SIRET: ..."), the
+                # customer's does not: the model took one side for the other
+                own, other = ({"vendor_name": other["customer_name"], "vendor_address": other["billing_address"]},
+                              {"customer_name": own["vendor_name"], "billing_address": own["vendor_address"]})
+            return {**own, **other}
+    return {}
+
+
+def _printed_again(doc: Document, name: Sequence[WordRef]) -> bool:
+    """Whether a party's name starts another line of the document too."""
+    wanted = compact_words(doc, name)
+    for p, page in enumerate(doc.pages):
+        for line in page.lines:
+            refs = [WordRef(p, w) for w in line.word_indices]
+            if not set(refs) & set(name) and compact_words(doc, refs[:len(name)]) == wanted:
+                return True
+    return False
+
+
 def _centred(doc: Document, fields: dict[str, tuple[WordRef, ...]]) -> bool:
     """Whether the lines of a label found in a window band are centred on one axis rather than flush left: their middles
     agree better than their left edges. A window's address is set flush left; a receipt's centred header lines,

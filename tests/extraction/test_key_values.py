@@ -85,6 +85,46 @@ def test_a_street_the_model_read_as_a_line_items_quantity_gives_way_to_its_party
     assert quantity not in found
 
 
+def test_two_address_labels_side_by_side_without_headings_are_the_vendor_and_the_customer():
+    # @rimiti/invoice-it's "From | To" boxes: the line reader joins the two names of one row, the model reads one
+    # vendor name across both boxes and the vendor's address on into the customer's
+    rows = [[("Peter Cooper Translations", 100), ("LM & SONS LTD", 311)], [],
+            [("Unit 28", 100), ("6 Albert Road", 311)], [("LS1 4DY Leeds", 100), ("CF10 1EP Cardiff", 311)]]
+    labels = ("vendor_name", "vendor_address", "customer_name", "billing_address")
+
+    def read(rows, vendor_words):
+        doc = _page(rows, line_spacing=13)
+        at = {doc.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(doc.pages[0].words))}
+        vendor = Entity("vendor_name", tuple(at[w] for w in vendor_words), 0.6, assigned=True)
+        return {label: text for label, (text, _) in _texts(doc, key_value_entities(doc, [vendor], labels, {}, "en_GB",
+                                                                                    None)).items()}
+
+    assert read(rows, ["Peter", "Cooper", "Translations", "LM", "&", "SONS", "LTD"]) == {
+        "vendor_name": "Peter Cooper Translations", "vendor_address": "Unit 28\nLS1 4DY Leeds",
+        "customer_name": "LM & SONS LTD", "billing_address": "6 Albert Road\nCF10 1EP Cardiff"}
+    # the model took the customer's box for the vendor's; the vendor's name stands again in its legal footer
+    footer = [[], [], [("Peter Cooper Translations - Registration: 21325856516865", 200)]]
+    assert read(rows + footer, ["LM", "&", "SONS", "LTD"])["vendor_name"] == "Peter Cooper Translations"
+    # one label alone (no other box on its row) reads nothing
+    assert "customer_name" not in read([[("Peter Cooper Translations", 100)], [], [("Unit 28", 100)],
+                                        [("LS1 4DY Leeds", 100)]], ["Peter", "Cooper", "Translations"])
+
+
+def test_an_amount_the_model_read_as_another_decided_field_is_free_for_its_own_key():
+    # "Total VAT 5970.38" read as a second subtotal, the subtotal decided elsewhere: the key names the tax
+    doc = _page([[("Total exc. VAT", 310), ("40701.72", 466)], [("Total VAT", 310), ("5970.38", 471)],
+                 [("Total inc. VAT", 310), ("46672.11", 466)]])
+    at = {doc.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(doc.pages[0].words))}
+    subtotal = Entity("subtotal", (at["40701.72"],), 0.9, assigned=True)
+    second = Entity("subtotal", (at["5970.38"],), 0.6)
+    total = Entity("total", (at["46672.11"],), 0.9, assigned=True)
+    found = key_value_entities(doc, [subtotal, second, total], INVOICE_LABELS, {}, "en_GB", None)
+    assert _texts(doc, found)["total_tax"] == ("5970.38", "rule")
+    # the field's own (assigned) amount stays its own
+    alone = Entity("subtotal", (at["5970.38"],), 0.6, assigned=True)
+    assert "total_tax" not in _texts(doc, key_value_entities(doc, [alone], INVOICE_LABELS, {}, "en_GB", None))
+
+
 def test_a_key_without_a_value_of_its_shape_gives_nothing():
     doc = _page([[("Invoice", 40)], [("Thank you", 40)], [("Due date:", 40), ("on receipt", 300)]])
     assert key_value_entities(doc, [], INVOICE_LABELS, {}, "en_US", 2024) == []

@@ -59,6 +59,9 @@ def test_a_total_said_exc_or_inc_vat_is_the_subtotal_or_the_total(tmp_path):
     values = {"subtotal": Decimal("599.97"), "total_tax": Decimal("30.00"), "total": Decimal("629.97")}
     found = locate_fields(doc, values)
     assert [texts(doc, found[name]) for name in values] == [["599.97"], ["30.00"], ["629.97"]]
+    from docextract.extraction.field_keywords import closing_keys, key_tokens
+    assert [closing_keys(key_tokens(key)) for key in ("Total exc. VAT", "Total inc. VAT")] == [
+        (frozenset({"subtotal"}), 3), (frozenset({"total"}), 3)]
 
 
 def test_a_shared_amount_without_its_own_key_goes_to_total_and_a_line_item_amount_needs_a_key(tmp_path):

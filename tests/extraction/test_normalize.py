@@ -169,6 +169,12 @@ def test_a_speck_read_as_an_opening_quote_is_not_part_of_a_scanned_name_or_addre
     # a quote the line closes, and the apostrophe of a Dutch place name, are printed
     assert normalize_value("vendor_name", "‘Best Coffee’ Ltd", "en_GB")[1] == "‘Best Coffee’ Ltd"
     assert normalize_value("vendor_address", "‘s-Hertogenbosch", "nl_NL")[1] == "‘s-Hertogenbosch"
+    # a framed box's left border read as a bar before its lines
+    assert normalize_value("customer_name", "| Lefèvre Laboratoires S.A.R.L.", "fr_FR")[1] == \
+        "Lefèvre Laboratoires S.A.R.L."
+    assert normalize_value("billing_address", "| 24 allée des Tilleuls\n44000 Nantes", "fr_FR")[1] == \
+        "24 allée des Tilleuls 44000 Nantes"
+    assert normalize_value("payment_terms", "A | B", "en_GB")[1] == "A | B"  # inside a line: printed
 
 
 def test_a_country_code_ocr_glued_to_its_postcode_is_parted_again():
