@@ -597,8 +597,9 @@ def labels_side_by_side(doc: Document, vendor: Sequence[WordRef]) -> dict[str, t
     if not vendor:
         return {}
     p, own_line = vendor[0].page_index, line_of(doc, vendor[0])
-    if own_line is None:
-        return {}
+    page = doc.pages[p]
+    if own_line is None or not MIN_LETTER_RATIO <= page.height / max(page.width, 1e-6) <= MAX_LETTER_RATIO:
+        return {}  # a receipt, whose pieces of one centred line stand side by side
     own = _address_label(doc, p, _column_from(doc, p, own_line), "vendor_name")
     if vendor[0] not in own.get("vendor_name", ()) or "vendor_address" not in own:
         return {}
@@ -609,7 +610,8 @@ def labels_side_by_side(doc: Document, vendor: Sequence[WordRef]) -> dict[str, t
         if abs(line.box.top - own_line.box.top) > height or left - height < line.box.x0 < right + height:
             continue  # not on the vendor's name row, or in the vendor's column
         other = _address_label(doc, p, _column_from(doc, p, line), "customer_name")
-        if other.get("customer_name", (None,))[0] == WordRef(p, line.word_indices[0]) and "billing_address" in other:
+        if (other.get("customer_name", (None,))[0] == WordRef(p, line.word_indices[0]) and "billing_address" in other
+                and not _centred(doc, own) and not _centred(doc, other)):
             if _printed_again(doc, other["customer_name"]) and not _printed_again(doc, own["vendor_name"]):
                 # the issuer's name stands again in its legal footer ("Rheinpoint SNC - SIRET: ..."), the
                 # customer's does not: the model took one side for the other

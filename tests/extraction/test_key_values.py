@@ -92,8 +92,10 @@ def test_two_address_labels_side_by_side_without_headings_are_the_vendor_and_the
             [("Unit 28", 100), ("6 Albert Road", 311)], [("LS1 4DY Leeds", 100), ("CF10 1EP Cardiff", 311)]]
     labels = ("vendor_name", "vendor_address", "customer_name", "billing_address")
 
-    def read(rows, vendor_words):
+    def read(rows, vendor_words, height=None):
         doc = _page(rows, line_spacing=13)
+        if height:
+            doc = replace(doc, pages=(replace(doc.pages[0], height=height),))
         at = {doc.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(doc.pages[0].words))}
         vendor = Entity("vendor_name", tuple(at[w] for w in vendor_words), 0.6, assigned=True)
         return {label: text for label, (text, _) in _texts(doc, key_value_entities(doc, [vendor], labels, {}, "en_GB",
@@ -105,6 +107,8 @@ def test_two_address_labels_side_by_side_without_headings_are_the_vendor_and_the
     # the model took the customer's box for the vendor's; the vendor's name stands again in its legal footer
     footer = [[], [], [("Peter Cooper Translations - Registration: 21325856516865", 200)]]
     assert read(rows + footer, ["LM", "&", "SONS", "LTD"])["vendor_name"] == "Peter Cooper Translations"
+    # a receipt's page (pieces of its centred lines stand side by side): nothing
+    assert "customer_name" not in read(rows, ["Peter", "Cooper", "Translations"], height=2000.0)
     # one label alone (no other box on its row) reads nothing
     assert "customer_name" not in read([[("Peter Cooper Translations", 100)], [], [("Unit 28", 100)],
                                         [("LS1 4DY Leeds", 100)]], ["Peter", "Cooper", "Translations"])
