@@ -348,10 +348,10 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     # no heading and no return line named the customer: the vendor's label and another beside it on the same row
     # ("From | To" boxes without headings), or else the address label in a letter's envelope window
     if "customer_name" in block_labels and "customer_name" not in parties:
-        beside = labels_side_by_side(doc, vendor)
+        beside = {label: words for label, words in labels_side_by_side(doc, vendor).items()
+                  if label in block_labels and label not in parties}
         if not {r for words in beside.values() for r in words} & {r for words in parties.values() for r in words}:
-            parties.update({label: words for label, words in beside.items()
-                            if label in block_labels and label not in parties})
+            parties.update(beside)
     # (the window's label where it is not the vendor's name and the tagger's customer, if any, is part of its name
     # line: "Lemaire" of "Lemaire Communication")
     if "customer_name" in block_labels and "customer_name" not in parties:

@@ -590,10 +590,11 @@ def window_recipient(doc: Document) -> dict[str, tuple[WordRef, ...]]:
 
 
 def labels_side_by_side(doc: Document, vendor: Sequence[WordRef]) -> dict[str, tuple[WordRef, ...]]:
-    """Two address labels side by side without headings ("From | To" boxes, as @rimiti/invoice-it prints them): where
-    the model's ``vendor`` name starts an address label (a name over stacked lines down to a postcode line), that
-    label gives the vendor's name and address, and the label whose name line starts on the same row in another
-    column the customer's name and billing address. {} unless both are such labels."""
+    """Two address labels side by side without headings ("From | To" boxes, as @rimiti/invoice-it prints them) on a
+    letter's page: where the model's ``vendor`` name stands in an address label's name line (a name over stacked
+    lines down to a postcode line), or, found elsewhere, starts one printed again, that label gives the vendor's name
+    and address, and the label whose name line starts on the same row in another column the customer's name and
+    billing address. {} unless both are such labels, neither centred."""
     if not vendor:
         return {}
     p, own_line = vendor[0].page_index, line_of(doc, vendor[0])
@@ -602,7 +603,10 @@ def labels_side_by_side(doc: Document, vendor: Sequence[WordRef]) -> dict[str, t
         return {}  # a receipt, whose pieces of one centred line stand side by side
     own = _address_label(doc, p, _column_from(doc, p, own_line), "vendor_name")
     if vendor[0] not in own.get("vendor_name", ()) or "vendor_address" not in own:
-        return {}
+        # the model found the vendor's name elsewhere (its legal footer): the label that starts with it printed again
+        own_line, own = next(_labels_named(doc, p, vendor), (None, {}))
+        if own_line is None:
+            return {}
     height = line_height(doc, p, own_line)
     column = [line.box for line in _column_from(doc, p, own_line)]
     left, right = min(box.x0 for box in column), max(box.x1 for box in column)
@@ -619,6 +623,18 @@ def labels_side_by_side(doc: Document, vendor: Sequence[WordRef]) -> dict[str, t
                               {"customer_name": own["vendor_name"], "billing_address": own["vendor_address"]})
             return {**own, **other}
     return {}
+
+
+def _labels_named(doc: Document, p: int, name: Sequence[WordRef]) -> Iterator[tuple[Line, dict]]:
+    """The address labels on page ``p`` whose name line starts with ``name`` printed again elsewhere."""
+    wanted = compact_words(doc, name)
+    for line in doc.pages[p].lines:
+        refs = [WordRef(p, w) for w in line.word_indices]
+        if set(refs) & set(name) or compact_words(doc, refs[:len(name)]) != wanted:
+            continue
+        label = _address_label(doc, p, _column_from(doc, p, line), "vendor_name")
+        if label.get("vendor_name", (None,))[0] == refs[0] and "vendor_address" in label:
+            yield line, label
 
 
 def _printed_again(doc: Document, name: Sequence[WordRef]) -> bool:

@@ -107,6 +107,9 @@ def test_two_address_labels_side_by_side_without_headings_are_the_vendor_and_the
     # the model took the customer's box for the vendor's; the vendor's name stands again in its legal footer
     footer = [[], [], [("Peter Cooper Translations - Registration: 21325856516865", 200)]]
     assert read(rows + footer, ["LM", "&", "SONS", "LTD"])["vendor_name"] == "Peter Cooper Translations"
+    # the model found the vendor's name only in that footer (the words below are the footer's): its label is the one
+    # that starts with the name printed again
+    assert read(rows + footer, ["Peter", "Cooper", "Translations"])["customer_name"] == "LM & SONS LTD"
     # a receipt's page (pieces of its centred lines stand side by side): nothing
     assert "customer_name" not in read(rows, ["Peter", "Cooper", "Translations"], height=2000.0)
     # one label alone (no other box on its row) reads nothing
