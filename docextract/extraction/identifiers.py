@@ -96,15 +96,23 @@ def _ocr_readings(compact: str) -> list[str]:
     return sorted(readings - {compact})
 
 
+def _country_structure(compact: str) -> tuple[str, str | None]:
+    """``compact``'s first two characters read as letters (a country code), and that country's BBAN structure in the
+    ISO 13616 registry (via stdnum); None where no country of that code has IBANs."""
+    country = "".join(_LETTER_READ_AS.get(ch, ch)[0] for ch in compact[:2])
+    if not re.fullmatch(r"[A-Z]{2}", country):
+        return country, None
+    return country, (_IBAN_REGISTRY.info(country + "00")[0][1] or {}).get("bban")
+
+
 def _structured_reading(compact: str) -> str | None:
     """``compact`` with each OCR-ambiguous character read as the kind its position holds in the country's IBAN
     (ISO 13616 registry, via stdnum: "DE" 18 digits, "GB" 4 letters then 14 digits), the check digits as digits;
     None where no country's structure fits. "DEI2 1234 5678 9012 3456 78" is then "DE12123456789012345678" even
     where its check digits fail (a sample's made-up IBAN, or one more misread digit): the value the page prints,
     shown invalid, instead of no IBAN at all."""
-    country = "".join(_LETTER_READ_AS.get(ch, ch)[0] for ch in compact[:2])
-    structure = (_IBAN_REGISTRY.info(country + "00")[0][1] or {}).get("bban")
-    if not structure or not re.fullmatch(r"[A-Z]{2}", country):
+    country, structure = _country_structure(compact)
+    if not structure:
         return None
     kinds = "nn" + "".join(kind * int(count) for count, kind in re.findall(r"(\d+)!([nac])", structure))
     if len(kinds) != len(compact) - 2:
@@ -120,8 +128,8 @@ def _check_digits_reading(compact: str) -> str | None:
     first four characters every IBAN shares the kinds of. None unless the country is one that has IBANs (so that a
     run of digits, "1234 4321 ...", is no IBAN of country "IZ") and it is as long as the shortest IBAN (a tax number
     "DEO9687654321" is none)."""
-    country = "".join(_LETTER_READ_AS.get(ch, ch)[0] for ch in compact[:2])
-    if len(compact) < MIN_IBAN_CHARACTERS or not re.fullmatch(r"[A-Z]{2}", country) or not (_IBAN_REGISTRY.info(country + "00")[0][1] or {}).get("bban"):
+    country, structure = _country_structure(compact)
+    if len(compact) < MIN_IBAN_CHARACTERS or not structure:
         return None
     return country + "".join(_DIGIT_READ_AS.get(ch, ch) for ch in compact[2:4]) + compact[4:]
 

@@ -627,25 +627,25 @@ def labels_side_by_side(doc: Document, vendor: Sequence[WordRef]) -> dict[str, t
 
 def _labels_named(doc: Document, p: int, name: Sequence[WordRef]) -> Iterator[tuple[Line, dict]]:
     """The address labels on page ``p`` whose name line starts with ``name`` printed again elsewhere."""
-    wanted = compact_words(doc, name)
-    for line in doc.pages[p].lines:
-        refs = [WordRef(p, w) for w in line.word_indices]
-        if set(refs) & set(name) or compact_words(doc, refs[:len(name)]) != wanted:
-            continue
-        label = _address_label(doc, p, _column_from(doc, p, line), "vendor_name")
-        if label.get("vendor_name", (None,))[0] == refs[0] and "vendor_address" in label:
+    for q, line in _lines_starting_with(doc, name):
+        label = _address_label(doc, p, _column_from(doc, p, line), "vendor_name") if q == p else {}
+        if label.get("vendor_name", (None,))[0] == WordRef(p, line.word_indices[0]) and "vendor_address" in label:
             yield line, label
 
 
 def _printed_again(doc: Document, name: Sequence[WordRef]) -> bool:
     """Whether a party's name starts another line of the document too."""
+    return next(_lines_starting_with(doc, name), None) is not None
+
+
+def _lines_starting_with(doc: Document, name: Sequence[WordRef]) -> Iterator[tuple[int, Line]]:
+    """(page index, line) of every line, other than ``name``'s own words, that starts with ``name`` printed again."""
     wanted = compact_words(doc, name)
     for p, page in enumerate(doc.pages):
         for line in page.lines:
             refs = [WordRef(p, w) for w in line.word_indices]
             if not set(refs) & set(name) and compact_words(doc, refs[:len(name)]) == wanted:
-                return True
-    return False
+                yield p, line
 
 
 def _centred(doc: Document, fields: dict[str, tuple[WordRef, ...]]) -> bool:

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from docextract.synth.render.base import Renderer, Rendering, python_package_missing
 from docextract.synth.render.content import CENT, RenderInvoice
-from docextract.synth.render.node import node_dir, package_json
+from docextract.synth.render.node import node_dir, npm_package_version
 
 PACKAGE = "html-invoicer"
 VERSION = "1.0.3"
@@ -120,14 +120,10 @@ def _missing() -> str | None:
     return python_package_missing("weasyprint")()
 
 
-def _version() -> str:
-    return package_json(PACKAGE).get("version", "not installed")
-
-
 RENDERERS = (
     Renderer("html-invoicer", f"{PACKAGE} {VERSION} (npm; its HTML template printed by WeasyPrint)", "ISC",
              "French freelancer's invoice: 'Facture' title, issuer left, 'N° de facture' / 'Date de facturation' / "
              "SIREN / 'N° d'enregistrement TVA' beside their values right, 'À:' over the client, 'Objet:', bordered "
              "table (Unités, Tarif, Total Net, TVA, Total TTC) with 'Total de la facture' and 'Total à payer'",
-             render, _missing, _version, locales=("fr_FR",), max_items=12, tax_rates=1),
+             render, _missing, npm_package_version(PACKAGE), locales=("fr_FR",), max_items=12, tax_rates=1),
 )

@@ -21,10 +21,8 @@ from __future__ import annotations
 import base64
 import io
 import json
-import os
 import random
 import re
-import subprocess
 from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
@@ -34,7 +32,7 @@ from PIL import Image
 from docextract.synth.render.base import RenderFailed, Renderer, Rendering, python_package_missing
 from docextract.synth.render.content import Address, Item, RenderInvoice
 from docextract.synth.render.logos import logo_png
-from docextract.synth.render.node import NODE_TIMEOUT_S, SCRIPTS, node_dir, package_json
+from docextract.synth.render.node import npm_package_missing, npm_package_version, run_driver
 
 PACKAGE = "@rimiti/invoice-it"
 VERSION = "3.6.0"
@@ -63,15 +61,9 @@ def _logo(name: str, rng: random.Random) -> str:
 
 
 def _run(options: dict, scratch: Path) -> tuple[str, dict]:
-    source, target = scratch / "options.json", scratch / "invoice.html"
-    source.write_text(json.dumps(options, ensure_ascii=False), encoding="utf-8")
-    env = {**os.environ, "NODE_PATH": str(node_dir() / "node_modules")}
-    done = subprocess.run(["node", str(SCRIPTS / "invoice-it.js"), str(source), str(target)], env=env,
-                          capture_output=True, encoding="utf-8", errors="replace", timeout=NODE_TIMEOUT_S, cwd=scratch)
-    computed = target.with_name(target.name + ".json")
-    if done.returncode != 0 or not computed.exists():
-        raise RenderFailed(f"invoice-it.js: {(done.stderr or done.stdout).strip()[-200:]}")
-    return target.read_text(encoding="utf-8"), json.loads(computed.read_text(encoding="utf-8"))
+    """The package's HTML page, and what it computed and printed (the driver's JSON beside the page)."""
+    page = run_driver("invoice-it.js", options, scratch, output="invoice.html").decode("utf-8")
+    return page, json.loads((scratch / "invoice.html.json").read_text(encoding="utf-8"))
 
 
 def render(invoice: RenderInvoice, rng: random.Random, scratch: Path) -> Rendering:
@@ -131,17 +123,7 @@ def render(invoice: RenderInvoice, rng: random.Random, scratch: Path) -> Renderi
 
 
 def _missing() -> str | None:
-    from shutil import which
-
-    if which("node") is None:
-        return "node is not installed (scripts/setup-render.sh)"
-    if not package_json(PACKAGE):
-        return f"the npm package {PACKAGE}@{VERSION} is not installed in {node_dir()} (scripts/setup-render.sh)"
-    return python_package_missing("weasyprint")()
-
-
-def _version() -> str:
-    return package_json(PACKAGE).get("version", "not installed")
+    return npm_package_missing(PACKAGE)() or python_package_missing("weasyprint")()
 
 
 RENDERERS = (
@@ -150,5 +132,5 @@ RENDERERS = (
              "recipient's framed box side by side without headings; 'Amounts expressed in Euros' over a framed "
              "table (Description, VAT, U.P, Qt, Total exc. VAT); 'Note :' beside the three totals; a legal footer "
              "with the VAT number; English or French, 2856.27, dates as moment.js formats them",
-             render, _missing, _version, locales=("en_GB", "fr_FR", "fr_FR"), max_items=15),
+             render, _missing, npm_package_version(PACKAGE), locales=("en_GB", "fr_FR", "fr_FR"), max_items=15),
 )

@@ -47,7 +47,8 @@ def package_json(package: str) -> dict:
         return {}
 
 
-def _missing(package: str):
+def npm_package_missing(package: str):
+    """Why the npm renderer ``package`` cannot run here (no node, or the package not installed), or None."""
     def missing() -> str | None:
         from shutil import which
 
@@ -59,13 +60,14 @@ def _missing(package: str):
     return missing
 
 
-def _version(package: str):
+def npm_package_version(package: str):
     return lambda: package_json(package).get("version", "not installed")
 
 
-def run_driver(script: str, options: dict, scratch: Path) -> bytes:
-    """Run ``js/SCRIPT`` with ``options`` as JSON under Node; the PDF it wrote."""
-    source, target = scratch / "options.json", scratch / "out.pdf"
+def run_driver(script: str, options: dict, scratch: Path, output: str = "out.pdf") -> bytes:
+    """Run ``js/SCRIPT`` with ``options`` as JSON under Node; the file it wrote (``output`` in ``scratch``: its PDF,
+    or for a driver that returns a page to print, that page)."""
+    source, target = scratch / "options.json", scratch / output
     source.write_text(json.dumps(options, ensure_ascii=False), encoding="utf-8")
     env = {**os.environ, "NODE_PATH": str(node_dir() / "node_modules")}
     done = subprocess.run(["node", str(SCRIPTS / script), str(source), str(target)], env=env, capture_output=True,
@@ -275,16 +277,16 @@ RENDERERS = (
     Renderer("microinvoice", "microinvoice 1.0.6 (npm)", "MIT",
              "PDFKit invoice: tinted header band with title and key/value pairs, Bill From / Bill To blocks, "
              "table with right-hand fixed columns, key/value totals, legal lines; our labels and number formats",
-             render_microinvoice, _missing("microinvoice"), _version("microinvoice"), max_items=14,
-             credit_notes=False),
+             render_microinvoice, npm_package_missing("microinvoice"), npm_package_version("microinvoice"),
+             max_items=14, credit_notes=False),
     Renderer("jspdf-invoice-template", "jspdf-invoice-template-nodejs 1.4.40 (npm)", "ISC",
              "jsPDF template: logo and business block top right, client block left, number and dates, bordered or "
              "plain item table, total rows (label, amount, currency), note and footer, page numbers",
-             render_jspdf, _missing("jspdf-invoice-template-nodejs"), _version("jspdf-invoice-template-nodejs"),
-             max_items=30),
+             render_jspdf, npm_package_missing("jspdf-invoice-template-nodejs"),
+             npm_package_version("jspdf-invoice-template-nodejs"), max_items=30),
     Renderer("pdf-invoice", "@h1dd3nsn1p3r/pdf-invoice 1.0.12 (npm)", "MIT",
              "pdfmake invoice: spaced title with reference, dates and status, company block, Bill To, item table "
              "with tax and discount columns, subtotal/total tax/grand total by Intl.NumberFormat",
-             render_pdf_invoice, _missing("@h1dd3nsn1p3r/pdf-invoice"), _version("@h1dd3nsn1p3r/pdf-invoice"),
-             max_items=30),
+             render_pdf_invoice, npm_package_missing("@h1dd3nsn1p3r/pdf-invoice"),
+             npm_package_version("@h1dd3nsn1p3r/pdf-invoice"), max_items=30),
 )
