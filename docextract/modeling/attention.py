@@ -122,6 +122,9 @@ class LinformerSelfAttention(QKVProjections):
         return merge_heads(context)  # (B, S, D)
 
 
+LOCAL_BLOCKS_PER_CALL = 4  # blocks of block_local_attention computed together (12 heads: 50 MB of scores in float32)
+
+
 def block_local_attention(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor, attention_mask: torch.Tensor,
                           window: int) -> torch.Tensor:
     """Softmax attention inside consecutive blocks of ``window`` tokens (the last one padded): O(S * window).
@@ -136,7 +139,13 @@ def block_local_attention(query: torch.Tensor, key: torch.Tensor, value: torch.T
     q, k, v = (t.reshape(batch, heads, blocks, window, dim) for t in (query, key, value))  # (B, H, N, W, d)
     keep = attention_mask.bool().reshape(batch, 1, blocks, 1, window)  # (B, 1, N, 1, W)
     mask = torch.zeros(keep.shape, dtype=query.dtype, device=query.device).masked_fill(~keep, torch.finfo(query.dtype).min)
-    context = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)  # (B, H, N, W, d)
+    # A few blocks per call: SDPA with a mask holds every block's W x W scores at once (a 22-page contract's 27
+    # blocks: 340 MB a layer in float32, past a batch worker's memory cap); blocks are independent, so the
+    # result is the same
+    context = torch.cat([F.scaled_dot_product_attention(q[:, :, n:n + LOCAL_BLOCKS_PER_CALL], k[:, :, n:n + LOCAL_BLOCKS_PER_CALL],
+                                                        v[:, :, n:n + LOCAL_BLOCKS_PER_CALL],
+                                                        attn_mask=mask[:, :, n:n + LOCAL_BLOCKS_PER_CALL])
+                         for n in range(0, blocks, LOCAL_BLOCKS_PER_CALL)], dim=2)  # (B, H, N, W, d)
     return context.reshape(batch, heads, blocks * window, dim)[:, :, :size]
 
 

@@ -88,3 +88,20 @@ def test_a_windowed_tagger_made_long_range_tags_each_block_as_it_tagged_that_win
             alone = windowed(ids[:, start:end], bbox=bbox[:, start:end]).logits
             torch.testing.assert_close(whole[:, start:end], alone, rtol=1e-4, atol=1e-4)
     assert long_range.config.attention == "local_cosformer" and long_range.config.page_embeddings
+
+
+def test_block_attention_computed_a_few_blocks_at_a_time_equals_each_block_alone():
+    """Blocks go through SDPA LOCAL_BLOCKS_PER_CALL at a time (memory), and each is still attention over itself."""
+    import torch.nn.functional as F
+
+    from docextract.modeling.attention import LOCAL_BLOCKS_PER_CALL
+
+    torch.manual_seed(0)
+    blocks, window = 2 * LOCAL_BLOCKS_PER_CALL + 1, 4
+    q, k, v = (torch.randn(1, 2, blocks * window - 3, 8) for _ in range(3))
+    mask = torch.ones(1, blocks * window - 3, dtype=torch.long)
+    out = block_local_attention(q, k, v, mask, window=window)
+    for n in range(blocks - 1):  # the full blocks
+        span = slice(n * window, (n + 1) * window)
+        alone = F.scaled_dot_product_attention(q[:, :, span], k[:, :, span], v[:, :, span])
+        torch.testing.assert_close(out[:, :, span], alone)
