@@ -5,7 +5,8 @@ over word-level tags in the pipeline's own reading order, and, for key-value dat
 Kleister), document-level field F1 and per-field accuracy: the best entity per label against the
 expected values. Documents whose label set has a value policy (Kleister-NDA's, see
 :mod:`docextract.extraction.values`) also get the Kleister metric under ``report["kleister"]``: F1 over
-(key, value) pairs, values aggregated from every mention and normalised, compared upper-cased. A label map scores a model whose label names differ from the data's (the SROIE
+(key, value) pairs, values aggregated from every mention and normalised, compared upper-cased (and under
+``report["kleister"]["true_case"]``, Kleister's auxiliary F1, with the case kept). A label map scores a model whose label names differ from the data's (the SROIE
 transfer test: the invoice model's vendor_name/invoice_date/vendor_address/total against SROIE's
 company/date/address/total): predicted labels are renamed into the data's names before scoring, and
 predicted labels the map does not name count as O.
@@ -74,6 +75,7 @@ KLEISTER_METRIC_RULE = (
     "the first two pages), expected pairs from the document's fields; values compared upper-cased with spaces as underscores (Kleister's "
     "F1 (UC)); a predicted key the document does not have counts as a false positive"
 )
+KLEISTER_TRUE_CASE_RULE = KLEISTER_METRIC_RULE.replace("upper-cased", "with their case").replace("F1 (UC)", "F1")
 
 
 def parse_label_map(text: str) -> dict[str, str]:
@@ -197,6 +199,7 @@ def score_tagged(pairs: Iterable[tuple[LabelledDocument, Sequence[TaggedWord]]],
     gold_sequences, predicted_sequences = [], []
     field_counts: dict[str, Counter] = {}
     kleister_counts: dict[str, Counter] = {}
+    kleister_true_case_counts: dict[str, Counter] = {}  # Kleister's auxiliary metric: F1 with the case kept
     kleister_documents = 0
     for ldoc, tagged in pairs:
         tagged = only_annotated(map_tagged(tagged, settings.label_map), ldoc.label_set)
@@ -206,9 +209,11 @@ def score_tagged(pairs: Iterable[tuple[LabelledDocument, Sequence[TaggedWord]]],
             _count_fields(field_counts, ldoc, tagged)
         policy = policy_for_labels(ldoc.label_set)
         if policy is not None:
-            predicted = value_pairs(document_values(ldoc.document, decode_entities(tagged), policy))
-            expected = [(k, kleister_form(v)) for k, vs in ldoc.fields.items() if k in policy for v in vs if v.strip()]
-            count_pairs(kleister_counts, expected, predicted)
+            values = document_values(ldoc.document, decode_entities(tagged), policy)
+            for upper, counts in ((True, kleister_counts), (False, kleister_true_case_counts)):
+                expected = [(k, kleister_form(v, upper)) for k, vs in ldoc.fields.items() if k in policy
+                            for v in vs if v.strip()]
+                count_pairs(counts, expected, value_pairs(values, upper))
             kleister_documents += 1
     report = _entity_report(gold_sequences, predicted_sequences, settings.scheme)
     report["documents"] = len(gold_sequences)
@@ -219,6 +224,8 @@ def score_tagged(pairs: Iterable[tuple[LabelledDocument, Sequence[TaggedWord]]],
         report["fields"] = _field_report(field_counts)
     if kleister_documents:
         report["kleister"] = pair_report(kleister_counts, kleister_documents)
+        report["kleister"]["true_case"] = pair_report(kleister_true_case_counts, kleister_documents,
+                                                      KLEISTER_TRUE_CASE_RULE)
     return report
 
 
@@ -234,7 +241,7 @@ def count_pairs(counts: dict[str, Counter], expected: Sequence[tuple[str, str]],
         counts.setdefault(key, Counter())["fp"] += n
 
 
-def pair_report(counts: dict[str, Counter], documents: int) -> dict[str, Any]:
+def pair_report(counts: dict[str, Counter], documents: int, rule: str = KLEISTER_METRIC_RULE) -> dict[str, Any]:
     """Kleister's metric from per-key counts: micro precision/recall/F1 and the same per key."""
     total = sum(counts.values(), Counter())
 
@@ -242,7 +249,7 @@ def pair_report(counts: dict[str, Counter], documents: int) -> dict[str, Any]:
         return {**_prf(c), "tp": c["tp"], "fp": c["fp"], "fn": c["fn"], "support": c["tp"] + c["fn"]}
 
     return {"micro": scores(total), "per_key": {k: scores(c) for k, c in sorted(counts.items())},
-            "documents": documents, "rule": KLEISTER_METRIC_RULE}
+            "documents": documents, "rule": rule}
 
 
 def _entity_report(gold: list[list[str]], predicted: list[list[str]], scheme: str) -> dict[str, Any]:

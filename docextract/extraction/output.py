@@ -35,7 +35,7 @@ from docextract.extraction.fields import decode_document_entities
 from docextract.extraction.normalize import parse_currency
 from docextract.extraction.scoring import FieldScoring
 from docextract.extraction.segments import Segment, split_documents
-from docextract.extraction.values import document_values, policy_for_labels
+from docextract.extraction.values import ValuePolicy, document_values, policy_for_labels
 
 SCHEMA_VERSION = "1.0"
 
@@ -96,6 +96,9 @@ def build_output(
         documents.append(document)
     policy = policy_for_labels(labels) if model else None
     values = document_values(doc, entities, policy) if policy is not None else None  # one segment: the whole file
+    if policy is not None:
+        for document in documents:
+            _normalized_by_policy(document["fields"], policy)
     return {
         "schema_version": SCHEMA_VERSION,
         "source": {"path": doc.source, "sha256": doc.sha256, "mime_type": doc.mime_type, "page_count": len(doc.pages)},
@@ -241,6 +244,20 @@ def _document_fields(doc: Document, entities: list[Entity], locale: str, ids: di
         ],
         "validation": validate_invoice(fields, line_items),
     }
+
+
+def _normalized_by_policy(fields: dict[str, Any], policy: ValuePolicy) -> None:
+    """A contract's fields normalised as its ``values`` are ("Oregon." -> "Oregon", "two years" -> "2 years",
+    "NIKE, Inc.," -> "Nike Inc."), so both parts of the output give one value; a text the policy cannot read
+    keeps its type's normalisation."""
+    for label, field in fields.items():
+        rule = policy.get(label)
+        if rule is None:
+            continue
+        for item in (field, *field.get("alternatives", ())):
+            normalized = rule.normalize(item["value"])
+            if normalized is not None:
+                item["normalized"] = normalized
 
 
 def _document_currency(doc: Document, entities: list[Entity]) -> str | None:

@@ -171,6 +171,6 @@ def _contains_run(words: list[str], run: list[str]) -> bool:
     return len(run) < len(words) and any(words[i:i + len(run)] == run for i in range(len(words) - len(run) + 1))
 
 
-def value_pairs(values: Mapping[str, Sequence[DocumentValue]]) -> list[tuple[str, str]]:
-    """(key, value in the metric's comparison form) for every kept value."""
-    return [(key, kleister_form(v.value)) for key, vs in values.items() for v in vs]
+def value_pairs(values: Mapping[str, Sequence[DocumentValue]], upper: bool = True) -> list[tuple[str, str]]:
+    """(key, value in the metric's comparison form) for every kept value (``upper=False``: the true-case form)."""
+    return [(key, kleister_form(v.value, upper)) for key, vs in values.items() for v in vs]
