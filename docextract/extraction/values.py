@@ -25,16 +25,17 @@ for underscores ("3 years", "New York", "2017-02-10"), compared by :func:`kleist
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Mapping, Sequence
 
-from docextract.document import Box, Document
+from docextract.document import Box, Document, WordRef
 from docextract.extraction.contract_values import (
     kleister_form,
     normalize_effective_date,
     normalize_jurisdiction,
     normalize_party,
     normalize_term,
+    TERM_LOOKBACK_TOKENS,
 )
 from docextract.extraction.entities import Entity
 
@@ -49,6 +50,12 @@ PARTY_MIN_CONFIDENCE = 0.5
 # all-key F1 69.1 -> 77.7, party F1 58.4 -> 72.4 (benchmarks/nda_party_rules.py).
 PARTY_MAX_VALUES = 2
 PARTY_WITHIN_PAGES = 2
+# "three (3)" tagged, "years" after it: the words a term's number and its unit may lie apart ("three (3) full
+# calendar years"), as normalize_term's own look-back (TERM_LOOKBACK_TOKENS)
+TERM_CONTEXT_WORDS = TERM_LOOKBACK_TOKENS
+# Words of one name sit a space apart (a quarter of their height); a gap of this many word heights on one line
+# is a column's (the side-by-side signature blocks of the validation contracts: 55-306 pt at 10-12 pt type)
+COLUMN_GAP_HEIGHTS = 3.0
 
 
 @dataclass(frozen=True)
@@ -61,6 +68,13 @@ class ValueRule:
     merge_contained: bool = False
     max_values: int | None = None  # MULTI keys: keep at most this many (the most confident)
     within_pages: int | None = None  # keep only values mentioned somewhere on the first N pages
+    # A mention that does not normalise is read again with up to this many words after it, then before it, in
+    # reading order: the tagger marks "three (3)" of "three (3) years" or "years" alone, and the value needs both
+    context_words: int = 0
+    # A mention whose words jump a column's gap on one line is one mention per column: a signature block prints
+    # the two parties side by side ("IXIA <300 pt> Catapult Communications Corporation") and the tagger reads
+    # the line as one name
+    split_columns: bool = False
 
 
 ValuePolicy = Mapping[str, ValueRule]
@@ -68,9 +82,9 @@ ValuePolicy = Mapping[str, ValueRule]
 KLEISTER_NDA_POLICY: ValuePolicy = {
     "effective_date": ValueRule(SINGLE, normalize_effective_date),
     "jurisdiction": ValueRule(SINGLE, normalize_jurisdiction),
-    "party": ValueRule(MULTI, normalize_party, PARTY_MIN_CONFIDENCE, merge_contained=True,
+    "party": ValueRule(MULTI, normalize_party, PARTY_MIN_CONFIDENCE, merge_contained=True, split_columns=True,
                        max_values=PARTY_MAX_VALUES, within_pages=PARTY_WITHIN_PAGES),
-    "term": ValueRule(SINGLE, normalize_term),
+    "term": ValueRule(SINGLE, normalize_term, context_words=TERM_CONTEXT_WORDS),
 }
 VALUE_POLICIES: tuple[ValuePolicy, ...] = (KLEISTER_NDA_POLICY,)
 
@@ -122,12 +136,15 @@ def _mention(doc: Document, entity: Entity) -> Mention:
 def document_values(doc: Document, entities: Sequence[Entity], policy: ValuePolicy) -> dict[str, list[DocumentValue]]:
     """Key -> its values (see the module docstring); keys without a value are absent."""
     groups: dict[tuple[str, str], list[tuple[str, Mention, int]]] = {}  # (key, comparison form) -> mentions
-    for order, entity in enumerate(entities):
-        rule = policy.get(entity.label)
-        if rule is None:
-            continue
+    reading: list[WordRef] = []  # the document's words in reading order, listed once when first needed
+    mentions = [(part, policy[entity.label]) for entity in entities if entity.label in policy
+                for part in (_column_parts(doc, entity) if policy[entity.label].split_columns else [entity])]
+    for order, (entity, rule) in enumerate(mentions):
         mention = _mention(doc, entity)
         value = rule.normalize(mention.text)
+        if value is None and rule.context_words:
+            reading = reading or doc.ordered_words()
+            value = _normalized_with_context(doc, reading, entity, rule)
         if value is None:
             continue
         groups.setdefault((entity.label, kleister_form(value)), []).append((value, mention, order))
@@ -153,6 +170,44 @@ def document_values(doc: Document, entities: Sequence[Entity], policy: ValuePoli
         if ranked:
             out[key] = ranked[:1] if rule.cardinality == SINGLE else ranked[:rule.max_values]
     return out
+
+
+def _column_parts(doc: Document, entity: Entity) -> list[Entity]:
+    """The entity, or one entity per column where its words jump a column's gap on one line; the words of its
+    other lines join the column they start nearest to ("CENTRAL EUROPEAN DISTRIBUTION <55 pt> W&L ENTERPRISES
+    LTD." over "CORPORATION": the first column's name is "CENTRAL EUROPEAN DISTRIBUTION CORPORATION")."""
+    columns: list[list[WordRef]] = [[entity.words[0]]]
+    current = 0  # the column the previous word went to
+    previous_ref, previous = entity.words[0], doc.word(entity.words[0]).box
+    for ref in entity.words[1:]:
+        box = doc.word(ref).box
+        same_line = ref.page_index == previous_ref.page_index and \
+            box.vertical_overlap(previous) > 0.5 * min(box.height, previous.height)
+        if same_line and box.x0 - previous.x1 > COLUMN_GAP_HEIGHTS * max(box.height, previous.height):
+            columns.append([])
+            current = len(columns) - 1
+        elif not same_line and len(columns) > 1:  # a new line of a mention cut into columns
+            current = min(range(len(columns)), key=lambda c: abs(doc.word(columns[c][0]).box.x0 - box.x0))
+        columns[current].append(ref)
+        previous_ref, previous = ref, box
+    if len(columns) == 1:
+        return [entity]
+    return [replace(entity, words=tuple(words)) for words in columns]
+
+
+def _normalized_with_context(doc: Document, reading: list[WordRef], entity: Entity, rule: ValueRule) -> str | None:
+    """The entity's value read with up to ``rule.context_words`` words after it, else before it (one more word
+    at a time, so the nearest completion wins)."""
+    try:
+        first, last = reading.index(entity.words[0]), reading.index(entity.words[-1])
+    except ValueError:  # a word the reading order does not hold (never from decode_entities over the whole document)
+        return None
+    for extra in range(1, rule.context_words + 1):
+        for start, end in ((first, min(len(reading), last + 1 + extra)), (max(0, first - extra), last + 1)):
+            value = rule.normalize(" ".join(doc.word(r).text for r in reading[start:end]))
+            if value is not None:
+                return value
+    return None
 
 
 def _merge_contained(groups: dict[tuple[str, str], list], key: str) -> None:

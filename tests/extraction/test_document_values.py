@@ -252,3 +252,35 @@ def test_a_contract_keeps_its_two_most_confident_parties_named_on_its_first_two_
     # "Late Inc." is first named on page 3 (a signatory block, an affiliate); Oak Bank is the third most confident
     assert [v.value for v in values] == ["Widget LLC", "Acme Corp."]
 
+
+def test_a_term_tagged_without_its_number_or_unit_is_read_with_the_words_beside_it():
+    doc = _doc(["for", "three", "(3)", "full", "years", "from", "the", "Term"])
+    ref = lambda i: WordRef(0, i)  # noqa: E731
+    number_only = document_values(doc, [Entity("term", (ref(1), ref(2)), 0.7)], KLEISTER_NDA_POLICY)
+    unit_only = document_values(doc, [Entity("term", (ref(4),), 0.6)], KLEISTER_NDA_POLICY)
+    no_length = document_values(doc, [Entity("term", (ref(7),), 0.9)], KLEISTER_NDA_POLICY)
+    assert [v.value for v in number_only["term"]] == ["3 years"] and number_only["term"][0].text == "three (3)"
+    assert [v.value for v in unit_only["term"]] == ["3 years"]
+    assert no_length == {}  # "the Term": no number within reach, no value
+
+
+def test_a_party_read_across_a_signature_blocks_two_columns_is_two_parties():
+    def word(text, x0, x1, top):
+        return Word(text, Box(x0, top, x1, top + 10))
+
+    words = (word("IXIA", 40, 70, 100), word("Catapult", 376, 412, 100), word("Communications", 415, 480, 100),
+             word("Corporation", 483, 530, 100),
+             word("CENTRAL", 40, 90, 200), word("DISTRIBUTION", 93, 160, 200), word("W&L", 215, 240, 200),
+             word("LTD.", 243, 265, 200), word("CORPORATION", 40, 110, 212))
+    doc = Document(source="nda.pdf", pages=(Page(number=1, width=600.0, height=800.0, words=words),), sha256="0" * 64)
+    side_by_side = Entity("party", tuple(WordRef(0, i) for i in range(4)), 0.9)
+    values = document_values(doc, [side_by_side], KLEISTER_NDA_POLICY)["party"]
+    assert sorted(v.value for v in values) == ["Catapult Communications Corporation", "Ixia"]
+    # the line under two columns joins the column it starts under
+    two_lines = Entity("party", tuple(WordRef(0, i) for i in range(4, 9)), 0.9)
+    values = document_values(doc, [two_lines], KLEISTER_NDA_POLICY)["party"]
+    assert sorted(v.value for v in values) == ["Central Distribution Corporation", "W and L Ltd."]
+    # a name on one line with word spaces stays one name
+    one = Entity("party", (WordRef(0, 1), WordRef(0, 2), WordRef(0, 3)), 0.9)
+    assert [v.value for v in document_values(doc, [one], KLEISTER_NDA_POLICY)["party"]] == [
+        "Catapult Communications Corporation"]
