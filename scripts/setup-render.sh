@@ -16,7 +16,8 @@ PYTHON_DIR="${DOCEXTRACT_RENDER_PYTHON:-$HOME/.cache/docextract-render/python}"
 # Tryton's invoice report: the module's template and translations (never imported: it needs a Tryton server), filled
 # by relatorio (Genshi; puremagic for its images) as Tryton fills it, printed by LibreOffice (Debian, below)
 # invoicing pins Flask 1.0.2 and Jinja2 2.10.3: only its XeLaTeX template is read
-ISOLATED_PYTHON_PACKAGES=(PyInvoice==0.1.7 invoicepy==0.1.2 pyinvoicer==0.0.3 invoicing==2.1.1
+# gen-invoice imports setuptools' pkg_resources and prints through electron-pdf: only its HTML template is read
+ISOLATED_PYTHON_PACKAGES=(PyInvoice==0.1.7 invoicepy==0.1.2 pyinvoicer==0.0.3 invoicing==2.1.1 gen-invoice==0.0.3
                           trytond_account_invoice==8.2.0 relatorio==1.0.0 Genshi==0.7.12 puremagic==1.30)
 NPM_PACKAGES=(microinvoice@1.0.6 jspdf-invoice-template-nodejs@1.4.40 @h1dd3nsn1p3r/pdf-invoice@1.0.12
               html-invoicer@1.0.3)

@@ -2,7 +2,8 @@
 
 Each module adapts one renderer family to :class:`~docextract.synth.render.content.RenderInvoice` content:
 ``arca`` (arca-factura-pdf), ``dinbrief``, ``invoicegenerator`` (InvoiceGenerator), ``erechnung``, ``billwright``,
-``pyinvoice`` (PyInvoice), ``simple_html`` (invoicepy's HTML template), ``pyinvoicer``, ``tryton`` (Tryton's invoice
+``pyinvoice`` (PyInvoice), ``simple_html`` (invoicepy's HTML template), ``pyinvoicer``, ``gen_invoice`` (gen-invoice's
+HTML template), ``tryton`` (Tryton's invoice
 report, printed by LibreOffice) (PyPI packages), ``node`` (npm packages run by Node), ``html_invoicer`` (an npm
 package's HTML template, printed by WeasyPrint), ``latex`` (invoice classes of TeX Live), ``invoicing_tex`` (the
 invoicing package's XeLaTeX template).
@@ -18,13 +19,13 @@ from docextract.synth.render.base import Renderer
 def all_renderers() -> dict[str, Renderer]:
     """Every renderer docextract knows, by name (installed or not: ``Renderer.missing`` says)."""
     from docextract.synth.render import (
-        arca, billwright, dinbrief, erechnung, facturization, html_invoicer, invoice_it, invoicegenerator, invoicing_tex,
-        latex, node, pyinvoice, pyinvoicer, simple_html, tryton,
+        arca, billwright, dinbrief, erechnung, facturization, gen_invoice, html_invoicer, invoice_it, invoicegenerator,
+        invoicing_tex, latex, node, pyinvoice, pyinvoicer, simple_html, tryton,
     )
 
     out: dict[str, Renderer] = {}
-    for module in (arca, dinbrief, invoicegenerator, erechnung, billwright, pyinvoice, simple_html, pyinvoicer, tryton,
-                   node, html_invoicer, invoice_it, facturization, latex, invoicing_tex):
+    for module in (arca, dinbrief, invoicegenerator, erechnung, billwright, pyinvoice, simple_html, pyinvoicer, gen_invoice,
+                   tryton, node, html_invoicer, invoice_it, facturization, latex, invoicing_tex):
         for renderer in module.RENDERERS:
             out[renderer.name] = renderer
     return out
