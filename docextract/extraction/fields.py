@@ -42,8 +42,8 @@ from docextract.extraction.entities import (
     document_locale,
     join_digit_groups,
 )
-from docextract.extraction.key_values import (complete_addresses, complete_dates, complete_ibans, complete_party_names,
-                                              complete_payment_terms,
+from docextract.extraction.key_values import (addresses_without_date_lines, complete_addresses, complete_dates,
+                                              complete_ibans, complete_party_names, complete_payment_terms,
                                               key_value_entities)
 from docextract.extraction.normalize import parse_date, parse_number
 
@@ -91,6 +91,7 @@ def decode_document_entities(doc: Document, tagged: Sequence[TaggedWord],
     locale, year = document_locale(doc), document_date_year(doc)
     entities = complete_dates(doc, entities, locale, year)
     entities = complete_addresses(doc, complete_party_names(doc, complete_ibans(doc, entities)))
+    entities = addresses_without_date_lines(doc, entities)
     entities = complete_payment_terms(doc, entities)
     if scorer is not None:
         entities = choose_fields(doc, entities, probabilities, scorer, locale, year)

@@ -143,7 +143,7 @@ def whole_key(doc: Document, words: Sequence[WordRef], labels: frozenset[str] | 
     word before it, if any, ends a cell (a value, a colon, a legal form, a wide gap). ``labels``: only keys of these fields count.
     A qualifier in parentheses after the key is not part of it: "Rechnungssumme Netto (exkl. USt.)" keys the
     subtotal, not the tax its "USt." names."""
-    words = _without_closing_parenthetical(doc, words)
+    given, words = words, _without_closing_parenthetical(doc, words)
     if not words or _GLUED_IDENTIFIER.fullmatch(doc.word(words[-1]).text.strip(":;,.")):
         return None  # "PO-99845" left of the next value is a value: its "PO" is no key of that one
     height = max(doc.word(words[-1]).box.height, 1e-6)
@@ -163,9 +163,28 @@ def whole_key(doc: Document, words: Sequence[WordRef], labels: frozenset[str] | 
         if start > 0 and not _ends_a_cell(doc, words[start - 1], words[start], height):
             continue
         best = KeyHit(frozenset(keys), tuple(words[start:]), 0.0)
+    if best is None and len(words) < len(given):
+        best = _key_in_parenthetical(doc, given, words, labels)
     if best is None and (labels is None or "invoice_number" in labels):
         best = titled_number_key(doc, words, height, sign_glued)
     return best
+
+
+def _key_in_parenthetical(doc: Document, given: Sequence[WordRef], head: Sequence[WordRef],
+                          labels: frozenset[str] | None) -> KeyHit | None:
+    """The fields that the parenthetical ending ``given`` lists as the kinds its head stands for, where the head alone
+    is no key: "Identifier (ABN/VAT number/etc.)" keys a tax id. Each alternative between slashes or commas must be
+    a whole key ("etc." none)."""
+    inside = " ".join(doc.word(r).text for r in given[len(head):]).strip(" :").strip("()")
+    keys: set[str] = set()
+    for alternative in re.split(r"[/,]", inside):
+        tokens = trim_context(key_tokens(alternative))
+        found, length = closing_keys(tokens) if tokens else (frozenset(), 0)
+        if found and length == len(tokens):
+            keys |= found
+    if labels is not None:
+        keys &= labels
+    return KeyHit(frozenset(keys), tuple(given), 0.0) if keys else None
 
 
 # A word that is an identifier, its letters and digits joined by a hyphen or slash ("PO-99845", "INV/2024/17"):

@@ -230,6 +230,34 @@ def complete_addresses(doc: Document, entities: Sequence[Entity]) -> list[Entity
     return [e for i, e in enumerate(out) if i not in dropped]
 
 
+# A date alone on a line ("2023-12-17", "17.12.2023"): never an address's line. The model takes one in where a
+# header's date stands beside the address block's first line (gen-invoice's "Date:" left of the vendor's street).
+_DATE_LINE = re.compile(r"\d{1,4}[./-]\d{1,2}[./-]\d{1,4}[.,]?")
+
+
+def addresses_without_date_lines(doc: Document, entities: Sequence[Entity]) -> list[Entity]:
+    """``entities`` with each address's first and last lines that are a date alone dropped (an address of dates only
+    is no address)."""
+    out = []
+    for entity in entities:
+        if entity.label in ADDRESS_LABELS:
+            lines: list[list[WordRef]] = []
+            for ref in entity.words:
+                if lines and line_of(doc, ref) is line_of(doc, lines[-1][-1]) is not None:
+                    lines[-1].append(ref)
+                else:
+                    lines.append([ref])
+            dated = [bool(_DATE_LINE.fullmatch("".join(doc.word(r).text for r in line))) for line in lines]
+            first = next((n for n, date in enumerate(dated) if not date), len(lines))
+            last = len(lines) - next((n for n, date in enumerate(reversed(dated)) if not date), len(lines))
+            if first >= last:
+                continue
+            if (first, last) != (0, len(lines)):
+                entity = replace(entity, words=tuple(ref for line in lines[first:last] for ref in line))
+        out.append(entity)
+    return out
+
+
 def complete_payment_terms(doc: Document, entities: Sequence[Entity]) -> list[Entity]:
     """``entities`` with each payment-terms value that the model cut to a phrase ("30", "within 30 days") extended
     to the sentence its line prints in that cell ("Please pay the given amount within 30 days from invoice
@@ -245,21 +273,32 @@ def complete_payment_terms(doc: Document, entities: Sequence[Entity]) -> list[En
             continue
         height = max(doc.word(entity.words[0]).box.height, 1e-6)
         cell = cell_around(doc, line, line.index(entity.words[0]), line.index(entity.words[-1]), height)
-        cell = cell[_terms_key_length(doc, cell):]
-        if not cell or len(cell) > MAX_TERMS_WORDS or not set(entity.words) <= set(cell):
+        key = set(cell[:_terms_key_length(doc, cell)])
+        cell = [ref for ref in cell if ref not in key]
+        words = {ref for ref in entity.words if ref not in key}  # a key the model took in ("Balance due: Net 14")
+        if not cell or not words or len(cell) > MAX_TERMS_WORDS or not words <= set(cell):
             continue
         out[i] = replace(entity, words=continued(doc, tuple(cell)))
     return out
 
 
+# Keys of other fields that a page prints before its terms too, with a colon ("Balance due: Net 14", "Due: within 30
+# days"); without one they are the terms' own words ("Due within 30 days")
+_TERMS_KEY_FIELDS_WITH_COLON = frozenset({"due_date", "amount_due"})
+
+
 def _terms_key_length(doc: Document, cell: Sequence[WordRef]) -> int:
-    """How many words at the start of ``cell`` are a key of the payment terms and its separators."""
+    """How many words at the start of ``cell`` are a key the payment terms stand after ("Payment terms:", or another
+    field's key with a colon), and its separators."""
     tokens: list[str] = []
     length = 0
     for n, ref in enumerate(cell[:MAX_KEY_WORDS], 1):
         tokens += key_tokens(doc.word(ref).text)
         keys, key_length = closing_keys(tokens)
-        if "payment_terms" in keys and key_length == len(trim_context(tokens)):
+        if key_length != len(trim_context(tokens)):
+            continue
+        colon = doc.word(ref).text.endswith(":") or (n < len(cell) and doc.word(cell[n]).text == ":")
+        if "payment_terms" in keys or (keys & _TERMS_KEY_FIELDS_WITH_COLON and colon):
             length = n
     while length < len(cell) and is_separator(doc.word(cell[length]).text):
         length += 1

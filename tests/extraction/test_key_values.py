@@ -6,8 +6,9 @@ from docextract.document import Box, Document, Page, Word, WordRef
 from docextract.extraction.entities import Entity, TaggedWord, normalize_value
 from docextract.layout import analyze_layout
 from docextract.extraction.fields import decode_document_entities
-from docextract.extraction.key_values import (complete_addresses, complete_dates, complete_ibans, complete_party_names,
-                                              complete_payment_terms, key_value_entities)
+from docextract.extraction.key_values import (addresses_without_date_lines, complete_addresses, complete_dates,
+                                              complete_ibans, complete_party_names, complete_payment_terms,
+                                              key_value_entities)
 from docextract.pipeline import RunOptions, read_and_analyze
 from tests.layout_helpers import laid_out_page as _page
 
@@ -324,6 +325,35 @@ def test_payment_terms_cut_to_their_number_take_their_sentence():
     # the sentence of its cell, without the terms' key; the total in the next cell stays the total's
     assert completed == [("payment_terms", "Please pay the given amount within 30 days from invoice date."),
                          ("payment_terms", "Payment due in 30 days"), ("total", "160,65")]
+
+
+def test_payment_terms_after_another_fields_key_and_colon_are_the_sentence_alone():
+    doc = _page([[("Balance due: Net 14", 300)], [("Due within 30 days", 300)]])
+    words = [WordRef(0, i) for i in range(len(doc.pages[0].words))]
+    tagged = [Entity("payment_terms", tuple(words[0:4]), 0.7), Entity("payment_terms", tuple(words[4:8]), 0.7)]
+    # gen-invoice's "Balance due:" keys the terms the payer file gives; "Due" without a colon is the terms' own word
+    assert [e.text(doc) for e in complete_payment_terms(doc, tagged)] == ["Net 14", "Due within 30 days"]
+
+
+def test_a_date_alone_on_an_address_line_is_no_part_of_the_address():
+    doc = _page([[("2023-12-17", 40), ("Kirchgasse 108", 300)], [("40213 Düsseldorf", 300)], [("17.12.2023", 300)]])
+    words = {w.text: WordRef(0, i) for i, w in enumerate(doc.pages[0].words)}
+    address = Entity("vendor_address", (words["2023-12-17"], words["Kirchgasse"], words["108"], words["40213"],
+                                        words["Düsseldorf"], words["17.12.2023"]), 0.8)
+    dates_only = Entity("billing_address", (words["17.12.2023"],), 0.6)
+    kept = addresses_without_date_lines(doc, [address, dates_only])
+    assert [(e.label, e.text(doc)) for e in kept] == [("vendor_address", "Kirchgasse 108\n40213 Düsseldorf")]
+
+
+def test_a_key_whose_parenthesis_lists_its_kinds_keys_them():
+    from docextract.extraction.key_context import whole_key
+
+    doc = _page([[("Identifier (ABN/VAT number/etc.):", 40)], [("Reference (see below):", 40)],
+                 [("Total (incl. VAT):", 40)]])
+    lines = [[WordRef(0, i) for i in line.word_indices] for line in doc.pages[0].lines]
+    assert whole_key(doc, lines[0]).labels == {"vendor_tax_id"}  # gen-invoice's key of the payee's tax id
+    assert whole_key(doc, lines[1]) is None  # "see below" names no field
+    assert whole_key(doc, lines[2]).labels == {"total"}  # a key before its parenthesis is the key, as before
 
 
 def test_a_party_name_the_model_missed_is_read_from_its_labelled_block():
