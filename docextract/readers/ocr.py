@@ -22,6 +22,7 @@ from docextract.document import Box, Word
 from docextract.errors import InputError, MissingDependencyError
 from docextract.vocabulary import language_word_counts
 from docextract.readers.limits import DEFAULT_OCR_TIMEOUT, MAX_TESSERACT_SIDE
+from docextract.readers.ruling_lines import erase_ruling_lines
 
 import pytesseract
 from pytesseract import Output, TesseractError, TesseractNotFoundError
@@ -267,9 +268,9 @@ def ocr_image(image: Image.Image, *, dpi: float, lang: str, source: str,
 def first_layout_pass(image: Image.Image, *, dpi: float, lang: str, source: str,
                       timeout: float = DEFAULT_OCR_TIMEOUT) -> LayoutPass:
     """:func:`ocr_image`'s first Tesseract pass over ``image`` (in English when ``lang`` is ``"auto"``), with the
-    grayscale image it read, which the other passes read too."""
+    grayscale image it read (its ruling lines erased: :mod:`.ruling_lines`), which the other passes read too."""
     _check_side(image, source)
-    gray = to_ocr_mode(image)
+    gray = erase_ruling_lines(to_ocr_mode(image), dpi)  # boxed rows are otherwise dropped as pictures
     return (gray, *_tesseract_words(gray, dpi=dpi, lang=FIRST_PASS_LANG if lang == AUTO_LANG else lang,
                                     config=LAYOUT_PASS_CONFIG, source=source, timeout=timeout))
 
