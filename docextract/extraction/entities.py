@@ -57,14 +57,14 @@ class Entity:
         (a text layer that breaks "471102" into "4" and "71102" at a font change) joined as they print."""
         lines: list[list[WordRef]] = []
         for ref in self.words:
-            if lines and _same_line(doc, lines[-1][-1], ref):
+            if lines and same_line(doc, lines[-1][-1], ref):
                 lines[-1].append(ref)
             else:
                 lines.append([ref])
         return "\n".join(join_words([doc.word(r) for r in line]) for line in lines)
 
 
-def _same_line(doc: Document, a: WordRef, b: WordRef) -> bool:
+def same_line(doc: Document, a: WordRef, b: WordRef) -> bool:
     if a.page_index != b.page_index:
         return False
     box_a, box_b = doc.word(a).box, doc.word(b).box
@@ -160,7 +160,7 @@ def is_open_digit_group(text: str) -> bool:
 
 def continues_digit_group(doc: Document, last: WordRef, nxt: WordRef) -> bool:
     """Whether ``nxt`` is the next 3-digit group of the number ``last`` ends, a space's width away on its line."""
-    if not _DIGIT_GROUP.fullmatch(doc.word(nxt).text) or not _same_line(doc, last, nxt):
+    if not _DIGIT_GROUP.fullmatch(doc.word(nxt).text) or not same_line(doc, last, nxt):
         return False
     a, b = doc.word(last).box, doc.word(nxt).box
     return 0 <= b.x0 - a.x1 <= GROUP_GAP_OF_HEIGHT * min(a.height, b.height)

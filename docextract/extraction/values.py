@@ -37,7 +37,7 @@ from docextract.extraction.contract_values import (
     normalize_term,
     TERM_LOOKBACK_TOKENS,
 )
-from docextract.extraction.entities import Entity
+from docextract.extraction.entities import Entity, same_line
 
 SINGLE, MULTI = "single", "multi"
 # A party is kept when its best mention's tag confidence is at least this. 0.5: the model's tag for the
@@ -181,12 +181,11 @@ def _column_parts(doc: Document, entity: Entity) -> list[Entity]:
     previous_ref, previous = entity.words[0], doc.word(entity.words[0]).box
     for ref in entity.words[1:]:
         box = doc.word(ref).box
-        same_line = ref.page_index == previous_ref.page_index and \
-            box.vertical_overlap(previous) > 0.5 * min(box.height, previous.height)
-        if same_line and box.x0 - previous.x1 > COLUMN_GAP_HEIGHTS * max(box.height, previous.height):
+        on_line = same_line(doc, previous_ref, ref)
+        if on_line and box.x0 - previous.x1 > COLUMN_GAP_HEIGHTS * max(box.height, previous.height):
             columns.append([])
             current = len(columns) - 1
-        elif not same_line and len(columns) > 1:  # a new line of a mention cut into columns
+        elif not on_line and len(columns) > 1:  # a new line of a mention cut into columns
             current = min(range(len(columns)), key=lambda c: abs(doc.word(columns[c][0]).box.x0 - box.x0))
         columns[current].append(ref)
         previous_ref, previous = ref, box

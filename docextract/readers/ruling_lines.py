@@ -104,8 +104,6 @@ def erase_ruling_lines(gray: Image.Image, dpi: float) -> Image.Image:
     tolerant = _with_neighbour_rows(dark, SKEW_TOLERANCE_PIXELS)
     horizontal = _thin(_long_runs(tolerant, round(MIN_HORIZONTAL_INCHES * dpi)), thickness)
     lines = _meeting(horizontal, _grow(vertical, thickness)) | vertical
-    if not lines.any():
-        return gray
     edge = max(1, round(EDGE_INCHES * dpi))
     ys, xs = np.nonzero(lines.any(axis=1))[0], np.nonzero(lines.any(axis=0))[0]
     top, bottom = max(0, ys[0] - edge), min(lines.shape[0], ys[-1] + edge + 1)  # grown within the lines' extent only
