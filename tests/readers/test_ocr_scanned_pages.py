@@ -105,6 +105,7 @@ def test_ruling_lines_go_and_print_and_shaded_bands_stay():
     page[100:103, 100:1100] = 0  # a heading's underline: no grid, left to Tesseract
     page[380:800, 600:603] = 0  # a column's rule
     page[450:453, 100:1100] = 0  # a row's rule across it
+    page[600:603, 100:1100] = 0  # and another
     for step in range(20):  # a row's rule on a page turned by about 1.5 degrees: steps of one pixel every 40
         page[700 + step:703 + step, 100 + 40 * step:140 + 40 * step] = 0
     page[300:360, 100:1100] = 40  # a dark header band (white print on it)
@@ -113,6 +114,7 @@ def test_ruling_lines_go_and_print_and_shaded_bands_stay():
     page[500:503, 220:260] = 0  # a letter's bar
     cleaned = np.asarray(erase_ruling_lines(Image.fromarray(page), 300))
     assert cleaned[380:800, 600:603].min() == 255 and cleaned[450:453, 100:1100].min() == 255
+    assert cleaned[600:603, 100:1100].min() == 255
     assert all(cleaned[701 + step, 120 + 40 * step] == 255 for step in range(20))
     assert (cleaned[100:103, 100:1100] == 0).all()
     assert (cleaned[300:320, 100:1100] == 40).all() and (cleaned[320:340, 200:260] == 255).all()
@@ -120,3 +122,28 @@ def test_ruling_lines_go_and_print_and_shaded_bands_stay():
     underlined = Image.fromarray(np.where(np.arange(900)[:, None] == 100, 0, 255).astype(np.uint8) * np.ones((1, 1200),
                                                                                                        dtype=np.uint8))
     assert erase_ruling_lines(underlined, 300) is underlined  # no column rule: the page as it is
+
+
+def test_the_frames_of_boxes_side_by_side_stay():
+    """A box's sides meet two rules, its top and bottom: erased, two framed address blocks side by side read as one
+    line each (invoice-it's parties). A table's column rule meets more, and goes."""
+    import numpy as np
+    from PIL import Image
+
+    from docextract.readers.ruling_lines import erase_ruling_lines
+
+    page = np.full((1400, 1200), 255, dtype=np.uint8)
+    for left in (100, 650):  # two boxes 450 px wide, 300 tall
+        page[100:103, left:left + 450] = 0
+        page[400:403, left:left + 450] = 0
+        page[100:403, left:left + 3] = 0
+        page[100:403, left + 447:left + 450] = 0
+    boxes = Image.fromarray(page)
+    assert erase_ruling_lines(boxes, 300) is boxes
+    for top in (700, 800, 900, 1000):  # a table under them: two column rules through four row rules
+        page[top:top + 3, 100:1100] = 0
+    page[700:1003, 500:503] = 0
+    page[700:1003, 800:803] = 0
+    cleaned = np.asarray(erase_ruling_lines(Image.fromarray(page), 300))
+    assert (cleaned[100:403, 100:103] == 0).all() and (cleaned[100:103, 650:1100] == 0).all()
+    assert cleaned[700:1003, 500:503].min() == 255 and cleaned[900:903, 100:1100].min() == 255
