@@ -12,7 +12,7 @@
 set -euo pipefail
 WORK=$(realpath -m "${1:-../gen/lopo}")
 DATA=$(realpath "${DATA:-../shared/data}")
-PY=(env PYTHONPATH="$PWD" .venv/bin/python)
+PY=(env PYTHONPATH="$PWD" "$PWD/.venv/bin/python")
 DOCEXTRACT=.venv/bin/docextract
 RENDERED_PER_RENDERER=${RENDERED_PER_RENDERER:-10}  # the scorer samples 8 of each renderer's synthetic invoices
 mkdir -p "$WORK/real" "$WORK/render"
