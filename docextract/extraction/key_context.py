@@ -77,7 +77,8 @@ class LineIndex:
             # only a line that starts less than the tallest line's height above the word can overlap it
             near = sorted(by_top[bisect.bisect_right(tops, box.top - tallest):bisect.bisect_left(tops, box.bottom)])
             row = [lines[i] for i in near if lines[i] is not line and lines[i].box.x1 <= box.x0 + 1
-                   and lines[i].box.vertical_overlap(box) > 0.5 * min(lines[i].box.height, box.height)]
+                   and lines[i].box.vertical_overlap(box) > 0.5 * min(lines[i].box.height, box.height)
+                   and _middle_within(lines[i].box, box)]
             self._left_on_row[ref] = max(row, key=lambda other: other.box.x1) if row else None
         return self._left_on_row[ref]
 
@@ -89,6 +90,14 @@ class LineIndex:
             self._by_top[page_index] = ([lines[i].box.top for i in order], order,
                                         max((line.box.height for line in lines), default=0.0))
         return self._by_top[page_index]
+
+
+def _middle_within(line: Box, word: Box) -> bool:
+    """Whether the line's middle lies within the word's height: a line on the word's row (a dash OCR boxed apart, a
+    taller title centred beside it), not a heading beside it whose foot the word's top overlaps (gen-invoice's
+    "Invoice" over its "#IN1900956", a tax id in the next column beside the heading's foot: the heading keys the
+    number under it, not the tax id)."""
+    return word.top <= line.center[1] <= word.bottom
 
 
 @per_document

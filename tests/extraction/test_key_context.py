@@ -336,3 +336,32 @@ def test_an_erps_name_of_the_vat_number_type_keys_the_vat_id():
         value_words = [WordRef(0, i) for i, word in enumerate(doc.pages[0].words) if word.text == value]
         hit = key_left(LineIndex(doc), value_words, KEY_LABELS)
         assert hit is not None and "vendor_tax_id" in hit.labels, key
+
+
+def _placed_page(cells: list[tuple[str, tuple[float, float, float, float]]]) -> Document:
+    """A page of cells at the given boxes (x0, top, x1, bottom), their words spread over the cell's width."""
+    words = []
+    for text, (x0, top, x1, bottom) in cells:
+        parts = text.split()
+        step = (x1 - x0) / len(parts)
+        words += [Word(part, Box(x0 + k * step, top, x0 + (k + 1) * step - 3, bottom)) for k, part in enumerate(parts)]
+    return analyze_layout(Document(source="in/invoice.pdf", sha256="0" * 64,
+                                   pages=(Page(number=1, width=595.0, height=842.0, words=tuple(words)),)))
+
+
+def test_a_heading_beside_the_top_of_a_smaller_value_is_no_key_of_it():
+    # gen-invoice: the heading "Invoice" (18 pt) over its "#IN1900956"; the vendor's tax id under its own key in the
+    # next column sits beside the heading's foot: the heading is not on its row, so keys the number, not the tax id
+    doc = _placed_page([("Identifier (ABN/VAT number/etc.):", (295.4, 142.3, 525.0, 154.3)),
+                        ("Invoice", (80.2, 145.8, 153.5, 163.8)), ("GB712082791", (437.9, 156.2, 525.0, 168.2)),
+                        ("#IN1900956", (80.2, 166.9, 207.9, 184.9))])
+    index = LineIndex(doc)
+    words = {doc.word(r).text: r for r in index.line_of}
+    assert key_left(index, (words["GB712082791"],), KEY_LABELS) is None
+    assert key_above(index, (words["GB712082791"],), KEY_LABELS).labels == {"vendor_tax_id"}
+    assert key_above(index, (words["#IN1900956"],), KEY_LABELS).labels == {"invoice_number"}
+    # a title beside its number on one row, the number smaller and centred on it, still keys it
+    doc = _placed_page([("INVOICE", (60.0, 100.0, 200.0, 124.0)), ("#4711", (400.0, 106.0, 440.0, 118.0))])
+    index = LineIndex(doc)
+    words = {doc.word(r).text: r for r in index.line_of}
+    assert key_left(index, (words["#4711"],), KEY_LABELS).labels == {"invoice_number"}
