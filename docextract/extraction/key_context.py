@@ -36,6 +36,7 @@ CELL_GAP_OF_HEIGHT = 1.2
 OCR_TEXT_HEIGHT_OF_INK = 1.4
 MAX_SIGN_PIECES_BESIDE = 2  # lines of signs only that key_left looks past for the key of a row
 ABOVE_LINES_OF_HEIGHT = 3.0  # a header stands within this many value heights above its value
+WRAP_GAP_OF_HEIGHT = 0.8  # a key's two lines stand closer than this many text heights apart
 SEPARATORS = frozenset(":#-–|/.*")  # words made only of these stand between a key and its value
 
 
@@ -267,13 +268,36 @@ def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] 
         left = [] if beside is None else [WordRef(first.page_index, w) for w in beside.word_indices]
         while left and is_separator(doc.word(left[-1]).text):
             left.pop()
-    hit = whole_key(doc, left, labels) or glued
+    hit = whole_key(doc, left, labels) or glued or _wrapped_key(index, left, labels)
     if hit is None:
         return None
     hit = _date_of_the_number_before(index, hit)
     if labels is not None and not hit.labels & labels:
         return None
     return KeyHit(hit.labels, hit.words, max(0.0, value_box.x0 - doc.word(hit.words[-1]).box.x1))
+
+
+def _wrapped_key(index: LineIndex, tail: Sequence[WordRef], labels: frozenset[str] | None) -> KeyHit | None:
+    """The key whose head ends the line above and whose tail starts the value's line: a key wrapped in a narrow
+    column ("Identifier (ABN/VAT number/" over "etc.): 27-3692522"). The line above lies right over the tail's line,
+    aligned with it at its left or (a right-aligned column) its right; the key must begin on it (its head no key of
+    its own: the tail alone was none)."""
+    line = index.line(tail[0]) if tail else None
+    if line is None or line.word_indices[0] != tail[0].word_index:
+        return None
+    doc, own = index.doc, line.box
+    page = doc.pages[tail[0].page_index]
+    height = max(doc.word(tail[0]).box.height, 1e-6)
+    above = [other for other in page.lines if other.box.bottom <= own.top + 0.3 * height
+             and own.top - other.box.bottom < WRAP_GAP_OF_HEIGHT * height
+             and (abs(other.box.x0 - own.x0) < height or abs(other.box.x1 - own.x1) < height)]
+    if not above:
+        return None
+    head = [WordRef(tail[0].page_index, w) for w in max(above, key=lambda line: line.box.bottom).word_indices]
+    if len(head) + len(tail) > MAX_KEY_WORDS or any(_is_value_word(doc.word(r).text) for r in head):
+        return None
+    hit = whole_key(doc, head + list(tail), labels)
+    return hit if hit is not None and hit.words[0] == head[0] else None
 
 
 def _date_of_the_number_before(index: LineIndex, hit: KeyHit) -> KeyHit:
@@ -299,10 +323,9 @@ def _date_of_the_number_before(index: LineIndex, hit: KeyHit) -> KeyHit:
     return KeyHit(frozenset({"other_date"}), hit.words, hit.distance)
 
 
-def key_above(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] | None = None) -> KeyHit | None:
-    """The whole key over the value in its column: on the nearest line above (within
-    :data:`ABOVE_LINES_OF_HEIGHT` value heights) that has words over the value, the cell (words closer than a
-    cell gap) holding those words."""
+def line_above(index: LineIndex, value: Sequence[WordRef]) -> tuple[Line, Box] | None:
+    """The nearest line above the value (within :data:`ABOVE_LINES_OF_HEIGHT` value heights) that has words over it,
+    and the value's box on its own line."""
     doc, first = index.doc, value[0]
     line = index.line(first)
     if line is None:
@@ -321,9 +344,18 @@ def key_above(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str]
             continue
         if above is None or candidate.box.bottom > above.box.bottom:
             above = candidate
-    if above is None:
+    return None if above is None else (above, value_box)
+
+
+def key_above(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] | None = None) -> KeyHit | None:
+    """The whole key over the value in its column: on the nearest line above (:func:`line_above`), the cell (words
+    closer than a cell gap) holding the words over the value."""
+    found = line_above(index, value)
+    if found is None:
         return None
-    words = [WordRef(first.page_index, w) for w in above.word_indices]
+    (above, value_box), doc, page_index = found, index.doc, value[0].page_index
+    height = max(value_box.height, 1e-6)
+    words = [WordRef(page_index, w) for w in above.word_indices]
     over = [i for i, r in enumerate(words) if doc.word(r).box.horizontal_overlap(value_box) > 0]
     cell = cell_around(doc, words, over[0], over[-1], height)
     while cell and is_separator(doc.word(cell[-1]).text):

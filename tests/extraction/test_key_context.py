@@ -365,3 +365,19 @@ def test_a_heading_beside_the_top_of_a_smaller_value_is_no_key_of_it():
     index = LineIndex(doc)
     words = {doc.word(r).text: r for r in index.line_of}
     assert key_left(index, (words["#4711"],), KEY_LABELS).labels == {"invoice_number"}
+
+
+def test_a_key_wrapped_over_two_lines_keys_the_value_after_its_tail():
+    # gen-invoice's right-aligned header column: "Identifier (ABN/VAT number/" over "etc.): 27-3692522"
+    doc = _placed_page([("Identifier (ABN/VAT number/", (320.2, 122.3, 515.0, 134.3)),
+                        ("etc.): 27-3692522", (403.7, 136.4, 515.0, 148.4))])
+    index = LineIndex(doc)
+    words = {doc.word(r).text: r for r in index.line_of}
+    assert key_left(index, (words["27-3692522"],), KEY_LABELS).labels == {"vendor_tax_id"}
+    # left-aligned, a key of the invoice number ("Invoice" over "number: 4711"); a line of its own above is no head
+    doc = _placed_page([("Invoice", (60.0, 100.0, 100.0, 112.0)), ("number: 4711", (60.0, 114.0, 140.0, 126.0)),
+                        ("Our bank", (60.0, 160.0, 110.0, 172.0)), ("details: 4712", (60.0, 190.0, 140.0, 202.0))])
+    index = LineIndex(doc)
+    words = {doc.word(r).text: r for r in index.line_of}
+    assert key_left(index, (words["4711"],), KEY_LABELS).labels == {"invoice_number"}
+    assert key_left(index, (words["4712"],), KEY_LABELS) is None
