@@ -46,6 +46,7 @@ from docextract.extraction.key_values import (addresses_without_date_lines, comp
                                               complete_ibans, complete_party_names, complete_payment_terms,
                                               key_value_entities)
 from docextract.extraction.normalize import parse_date, parse_number
+from docextract.extraction.totals_table import with_column_sums
 
 # Labels an invoice prints one value for, by value type. Not addresses or names: one address is often two
 # entities (street; city), both rightly labelled alike.
@@ -82,7 +83,8 @@ def decode_document_entities(doc: Document, tagged: Sequence[TaggedWord],
     where the tags carry label probabilities (what `run` and `evaluate` both read); then dates, IBANs, names and
     addresses cut short are completed; with a candidate ``scorer`` (the model's) the one-value fields it knows are
     chosen among the page's typed values (:mod:`docextract.extraction.candidate_scorer`); fields still empty are
-    read from their keys (:mod:`docextract.extraction.key_values`)."""
+    read from their keys (:mod:`docextract.extraction.key_values`); a totals table's column sums are their fields'
+    values (:mod:`docextract.extraction.totals_table`)."""
     entities = join_digit_groups(doc, decode_entities(tagged), tagged)
     probabilities = {w.ref: w.label_probabilities for w in tagged if w.label_probabilities is not None}
     if not probabilities:
@@ -95,6 +97,7 @@ def decode_document_entities(doc: Document, tagged: Sequence[TaggedWord],
     entities = complete_payment_terms(doc, entities)
     if scorer is not None:
         entities = choose_fields(doc, entities, probabilities, scorer, locale, year)
+    entities = with_column_sums(doc, entities, probabilities, locale, year)
     labels = sorted({label for p in probabilities.values() for label in p})
     return key_value_entities(doc, entities, labels, probabilities, locale, year)
 

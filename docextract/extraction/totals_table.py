@@ -1,0 +1,99 @@
+"""A totals table's sum row, read by its column headers.
+
+German ERP invoices print their totals as a table: a header row of keys ("Warenwert | Nettobetrag | MwSt-Betrag |
+Endbetrag"), a row per VAT rate, and a last row that adds them up ("-7,90 0,23 -7,67 -1,12 EUR -8,79"), with no key
+on its own row. The header's keys sit over the first rate's amounts, so a key above the value names the wrong row;
+the field's value is the column's sum (ZUGFeRD 1's sample invoices: subtotal, tax and total of every corrective
+invoice missed by a fold model that never saw them, and the candidate scorer, fitted on other producers, took the
+first rate's amounts under the keys).
+
+:func:`column_sums`: for each amount that is the exact sum of two or more amounts stacked right over it, on lines
+of values only, under a header cell that is a whole key of one amount field, and with no key on its own row, that
+field gets it. A line-item table's rows hold descriptions, so its "Amount" column is never walked; a subtotal row
+printed under it has its key on its row. Where two columns name one field ("Warenwert" and "Nettobetrag" both key
+the subtotal) the rightmost wins: such a table reads left to right from the goods' value through the adjustments.
+:func:`with_column_sums` makes each such sum its field's value, over the tagger's and the scorer's choice.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from docextract.document import Document, WordRef
+from docextract.extraction.candidate_scorer import replace_unassigned
+from docextract.extraction.candidates import KEY_LABELS, Candidate, generate
+from docextract.extraction.entities import LINE_ITEM_PREFIX, Entity
+from docextract.extraction.key_context import LineIndex, key_above, key_left, line_above, line_index
+
+AMOUNT_FIELDS = frozenset({"subtotal", "total_tax", "total", "amount_due"})
+MAX_RATE_ROWS = 8  # a sum's parts: one row per VAT rate (and a few adjustments)
+MAX_CODE_LETTERS = 3  # "EUR" in the VAT rate's column of the sum row: a currency code is part of a row of values
+
+
+def column_sums(doc: Document, locale: str, year: int | None) -> dict[str, tuple[WordRef, ...]]:
+    """The amount fields a totals table's sum row gives, with the sum's words."""
+    index = line_index(doc)
+    amounts = generate(doc, index, locale, year).get("amount", [])
+    at_word = {c.words[0]: c for c in amounts}
+    found: dict[str, tuple[float, tuple[WordRef, ...]]] = {}
+    for total in amounts:
+        parts, header = _stacked_parts(index, at_word, total)
+        if len(parts) < 2 or header is None or sum(p.value for p in parts) != total.value:
+            continue
+        named = header.labels & AMOUNT_FIELDS
+        if len(named) != 1 or key_left(index, total.words, KEY_LABELS) is not None:
+            continue
+        label, x = next(iter(named)), doc.word(total.words[0]).box.x0
+        if label not in found or x > found[label][0]:
+            found[label] = (x, total.words)
+    return {label: words for label, (_, words) in found.items()}
+
+
+def with_column_sums(doc: Document, entities: Sequence[Entity], probabilities: Mapping[WordRef, Mapping[str, float]],
+                     locale: str, year: int | None) -> list[Entity]:
+    """``entities`` with each totals-table sum (:func:`column_sums`) its field's value (``method: "rule"``, the
+    tagger's mean probability of the label as its confidence); the label's other entities become its alternatives,
+    and a line item's tag on the sum row goes. A sum another field holds stays that field's."""
+    labels = {label for p in probabilities.values() for label in p}
+    out = list(entities)
+    for label, words in column_sums(doc, locale, year).items():
+        owners = [e for e in out if set(e.words) & set(words)]
+        if label not in labels or any(e.label != label and not (e.label.startswith(LINE_ITEM_PREFIX)
+                                                                and set(e.words) <= set(words)) for e in owners):
+            continue
+        confidence = sum(probabilities.get(r, {}).get(label, 0.0) for r in words) / len(words)
+        out = [replace_unassigned(e) if e.label == label else e for e in out if e not in owners or e.label == label]
+        out.append(Entity(label, words, confidence, "rule", assigned=True))
+    return out
+
+
+def _stacked_parts(index: LineIndex, at_word: dict[WordRef, Candidate], total: Candidate):
+    """The amounts stacked right over ``total`` in its column, nearest first, on lines of values only, and the key
+    of the header cell over the topmost (None where the column does not end at a key)."""
+    parts: list[Candidate] = []
+    current = total
+    for _ in range(MAX_RATE_ROWS + 1):
+        found = line_above(index, current.words)
+        if found is None:
+            return parts, None
+        above, box = found
+        page_index = current.words[0].page_index
+        if not _values_only(index.doc, [WordRef(page_index, w) for w in above.word_indices]):
+            return parts, (key_above(index, current.words, KEY_LABELS) if parts else None)
+        over = [at_word[r] for w in above.word_indices if (r := WordRef(page_index, w)) in at_word
+                and index.doc.word(r).box.horizontal_overlap(box) > 0]
+        if len(over) != 1:
+            return parts, None
+        current = over[0]
+        parts.append(current)
+    return parts, None
+
+
+def _values_only(doc: Document, words: Sequence[WordRef]) -> bool:
+    """Whether a line holds values only: numbers, signs, and currency codes."""
+    for r in words:
+        letters = "".join(ch for ch in doc.word(r).text if ch.isalpha())
+        if letters and not (letters.isupper() and len(letters) <= MAX_CODE_LETTERS):
+            return False
+    return True
+

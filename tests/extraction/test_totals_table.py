@@ -1,0 +1,44 @@
+"""A totals table's sum row gives the fields its column headers name (docextract.extraction.totals_table)."""
+
+from docextract.document import WordRef
+from docextract.extraction.entities import Entity
+from docextract.extraction.totals_table import column_sums, with_column_sums
+from tests.layout_helpers import laid_out_page as _page
+
+AMOUNTS = ("subtotal", "total_tax", "total", "amount_due", "line_item_amount")
+COLUMNS = (40, 110, 200, 280, 360, 430)
+# ZUGFeRD 1's corrective invoices: a row per VAT rate under the keys, the sums in the last row with no key of their own
+CORRECTIVE = [("Warenwert", "Zu-/Abschlag", "Nettobetrag", "MwSt-Betrag", "MwSt-%", "Endbetrag"),
+              ("-5,00", "0,15", "-4,85", "-0,92", "19,0", "-5,77"), ("-2,90", "0,08", "-2,82", "-0,20", "7,0", "-3,02"),
+              ("-7,90", "0,23", "-7,67", "-1,12", "EUR", "-8,79")]
+
+
+def _words(doc):
+    return {doc.word(WordRef(0, w)).text: WordRef(0, w) for w in range(len(doc.pages[0].words))}
+
+
+def test_the_sum_row_of_a_totals_table_gives_its_columns_fields_over_the_first_rates_amounts():
+    doc = _page([list(zip(row, COLUMNS)) for row in CORRECTIVE])
+    words = _words(doc)
+    # "Warenwert" keys the subtotal too: the net after the adjustments, right of it, is the subtotal
+    assert {label: doc.word(refs[0]).text for label, refs in column_sums(doc, "de_DE", 2013).items()} == {
+        "subtotal": "-7,67", "total_tax": "-1,12", "total": "-8,79"}
+    probabilities = {r: {label: 0.1 for label in AMOUNTS} for r in words.values()}
+    # a model and a scorer that never saw the layout: the first rate's amounts under the keys, the sum a line item
+    chosen = [Entity("subtotal", (words["-4,85"],), 0.3, "candidates", assigned=True),
+              Entity("total", (words["-5,00"],), 0.1, "candidates", assigned=True),
+              Entity("line_item_amount", (words["-1,12"],), 0.8)]
+    out = with_column_sums(doc, chosen, probabilities, "de_DE", 2013)
+    fields = {e.label: doc.word(e.words[0]).text for e in out if e.assigned}
+    assert fields == {"subtotal": "-7,67", "total": "-8,79", "total_tax": "-1,12"}
+    assert not any(e.label == "line_item_amount" for e in out)
+    assert {doc.word(e.words[0]).text for e in out if e.label == "subtotal" and not e.assigned} == {"-4,85"}
+
+
+def test_a_line_item_tables_amount_column_and_a_keyed_subtotal_are_no_column_sum():
+    doc = _page([[("Description", 40), ("Amount", 300)], [("Widget A", 40), ("10.00", 300)],
+                 [("Widget B", 40), ("20.00", 300)], [("Subtotal", 200), ("30.00", 300)]])
+    assert column_sums(doc, "en_GB", 2024) == {}
+    # rows of values only, but the last one keyed on its row ("Total 30.00"): the key there names it
+    doc = _page([[("Net", 40), ("Amount", 300)], [("10.00", 300)], [("20.00", 300)], [("Total", 200), ("30.00", 300)]])
+    assert column_sums(doc, "en_GB", 2024) == {}
