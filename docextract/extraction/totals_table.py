@@ -9,8 +9,9 @@ first rate's amounts under the keys).
 
 :func:`column_sums`: for each amount that is the exact sum of two or more amounts stacked right over it, on lines
 of values only, under a header cell that is a whole key of one amount field, and with no key on its own row, that
-field gets it. A line-item table's rows hold descriptions, so its "Amount" column is never walked; a subtotal row
-printed under it has its key on its row. Where two columns name one field ("Warenwert" and "Nettobetrag" both key
+field gets it, where the header row keys two or more summed totals so (one summed column is a receipt's items). A
+line-item table's rows hold descriptions, so its "Amount" column is never walked; a subtotal row printed under it
+has its key on its row. Where two columns name one field ("Warenwert" and "Nettobetrag" both key
 the subtotal) the rightmost wins: such a table reads left to right from the goods' value through the adjustments.
 :func:`with_column_sums` makes each such sum its field's value, over the tagger's and the scorer's choice.
 """
@@ -27,6 +28,8 @@ from docextract.extraction.key_context import LineIndex, key_above, key_left, li
 
 AMOUNT_FIELDS = frozenset({"subtotal", "total_tax", "total", "amount_due"})
 MAX_RATE_ROWS = 8  # a sum's parts: one row per VAT rate (and a few adjustments)
+MIN_TOTALS_IN_HEADER = 2  # distinct amount fields whose summed columns share the header row
+HEADER_ROW_OF_HEIGHT = 0.5  # header keys whose middles are closer than this many key heights share a row
 MAX_CODE_LETTERS = 3  # "EUR" in the VAT rate's column of the sum row: a currency code is part of a row of values
 
 
@@ -35,15 +38,23 @@ def column_sums(doc: Document, locale: str, year: int | None) -> dict[str, tuple
     index = line_index(doc)
     amounts = generate(doc, index, locale, year).get("amount", [])
     at_word = {c.words[0]: c for c in amounts}
-    found: dict[str, tuple[float, tuple[WordRef, ...]]] = {}
+    sums = []  # (label, the sum's candidate, the header key's box)
     for total in amounts:
         parts, header = _stacked_parts(index, at_word, total)
         if len(parts) < 2 or header is None or sum(p.value for p in parts) != total.value:
             continue
         named = header.labels & AMOUNT_FIELDS
-        if len(named) != 1 or key_left(index, total.words, KEY_LABELS) is not None:
+        if len(named) == 1 and key_left(index, total.words, KEY_LABELS) is None:
+            sums.append((next(iter(named)), total, doc.word(header.words[0])))
+    found: dict[str, tuple[float, tuple[WordRef, ...]]] = {}
+    for label, total, key in sums:
+        # a totals table's header names several totals; a receipt's "Amount" column over its items, summed on an
+        # unkeyed line, is the subtotal at most (SROIE: 6 totals of 347 taken so, before this check)
+        row = {other for other, sum_, other_key in sums if sum_.words[0].page_index == total.words[0].page_index
+               and abs(other_key.box.center[1] - key.box.center[1]) < HEADER_ROW_OF_HEIGHT * key.box.height}
+        if len(row) < MIN_TOTALS_IN_HEADER:
             continue
-        label, x = next(iter(named)), doc.word(total.words[0]).box.x0
+        x = doc.word(total.words[0]).box.x0
         if label not in found or x > found[label][0]:
             found[label] = (x, total.words)
     return {label: words for label, (_, words) in found.items()}

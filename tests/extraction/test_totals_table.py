@@ -42,3 +42,11 @@ def test_a_line_item_tables_amount_column_and_a_keyed_subtotal_are_no_column_sum
     # rows of values only, but the last one keyed on its row ("Total 30.00"): the key there names it
     doc = _page([[("Net", 40), ("Amount", 300)], [("10.00", 300)], [("20.00", 300)], [("Total", 200), ("30.00", 300)]])
     assert column_sums(doc, "en_GB", 2024) == {}
+
+
+def test_a_receipts_single_summed_column_is_no_totals_table():
+    # SROIE: OCR boxes each item's amount apart under "Amount", their sum on an unkeyed line is the subtotal at most
+    # (the total adds the tax below it); a totals table's header keys several summed columns
+    doc = _page([[("Qty", 40), ("Amount", 300)], [("2", 40), ("10.00", 300)], [("1", 40), ("20.00", 300)],
+                 [("30.00", 300)], [("Total incl. GST", 40), ("31.80", 300)]])
+    assert column_sums(doc, "en_GB", 2024) == {}
