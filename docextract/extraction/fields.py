@@ -97,8 +97,8 @@ def decode_document_entities(doc: Document, tagged: Sequence[TaggedWord],
     entities = complete_payment_terms(doc, entities)
     if scorer is not None:
         entities = choose_fields(doc, entities, probabilities, scorer, locale, year)
-    entities = with_column_sums(doc, entities, probabilities, locale, year)
     labels = sorted({label for p in probabilities.values() for label in p})
+    entities = with_column_sums(doc, entities, labels, probabilities, locale, year)
     return key_value_entities(doc, entities, labels, probabilities, locale, year)
 
 

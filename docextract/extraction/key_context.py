@@ -355,7 +355,8 @@ def key_above(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str]
     found = line_above(index, value)
     if found is None:
         return None
-    (above, value_box), doc, page_index = found, index.doc, value[0].page_index
+    above, value_box = found
+    doc, page_index = index.doc, value[0].page_index
     height = max(value_box.height, 1e-6)
     words = [WordRef(page_index, w) for w in above.word_indices]
     over = [i for i, r in enumerate(words) if doc.word(r).box.horizontal_overlap(value_box) > 0]

@@ -350,7 +350,7 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
             strays = {key for key, owner in owners.items() if not _may_take(doc, label, owner, words, decided)
                       and _stray_line(doc, owner, words)}
             if all(_may_take(doc, label, owner, words, decided) or key in strays for key, owner in owners.items()):
-                found[label] = Entity(label, words, _mean_probability(words, label, label_probabilities), "rule")
+                found[label] = Entity(label, words, mean_probability(words, label, label_probabilities), "rule")
                 relabelled |= set(owners) - strays
                 trimmed.update({key: replace(owners[key], words=tuple(r for r in owners[key].words if r not in words))
                                 for key in strays})
@@ -359,7 +359,7 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
         # tags the IBAN beside "IBAN:" as a second VAT id, which gives way to it
         words = _first_iban(doc, {r for r, owner in taken.items() if id(owner) not in unusable})
         if words:
-            found["iban"] = Entity("iban", words, _mean_probability(words, "iban", label_probabilities), "rule")
+            found["iban"] = Entity("iban", words, mean_probability(words, "iban", label_probabilities), "rule")
             relabelled |= {id(taken[r]) for r in words if r in taken}
     # a party's name and address from its labelled block, over the model's: on a layout never seen the model takes
     # a footer's address or the other party's name as readily, and a block under a heading that names the side
@@ -405,7 +405,7 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     for label, words in parties.items():
         owners = {id(taken[r]): taken[r] for r in words if r in taken}
         if all(_block_may_take(owner, block_words, decided) or id(owner) in unusable for owner in owners.values()):
-            found[label] = Entity(label, words, _mean_probability(words, label, label_probabilities), "block")
+            found[label] = Entity(label, words, mean_probability(words, label, label_probabilities), "block")
             relabelled |= set(owners)
     # payment terms under a heading of their own, over the model's (which, on a layout never seen, reads the line
     # items or a tax note there); words the terms share with a date of another field stay that field's too
@@ -413,7 +413,7 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
         terms = terms_under_heading(doc)
         if terms:
             found["payment_terms"] = Entity("payment_terms", terms,
-                                            _mean_probability(terms, "payment_terms", label_probabilities), "rule")
+                                            mean_probability(terms, "payment_terms", label_probabilities), "rule")
     # dropped: unusable entities of the labels found, and entities whose words a key gave to another label
     kept = [trimmed.get(id(e), e) for e in entities if e.label not in found and id(e) not in relabelled]
     return [*kept, *found.values()]
@@ -639,5 +639,5 @@ def _line_words(doc: Document, ref: WordRef) -> list[WordRef]:
     return [] if line is None else [WordRef(ref.page_index, w) for w in line.word_indices]
 
 
-def _mean_probability(words: Sequence[WordRef], label: str, label_probabilities: LabelProbabilities) -> float:
+def mean_probability(words: Sequence[WordRef], label: str, label_probabilities: LabelProbabilities) -> float:
     return sum(label_probabilities.get(w, {}).get(label, 0.0) for w in words) / len(words)

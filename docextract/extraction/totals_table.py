@@ -18,13 +18,14 @@ the subtotal) the rightmost wins: such a table reads left to right from the good
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Collection, Mapping, Sequence
 
 from docextract.document import Document, WordRef
 from docextract.extraction.candidate_scorer import replace_unassigned
 from docextract.extraction.candidates import KEY_LABELS, Candidate, generate
 from docextract.extraction.entities import LINE_ITEM_PREFIX, Entity
 from docextract.extraction.key_context import LineIndex, key_above, key_left, line_above, line_index
+from docextract.extraction.key_values import mean_probability
 
 AMOUNT_FIELDS = frozenset({"subtotal", "total_tax", "total", "amount_due"})
 MAX_RATE_ROWS = 8  # a sum's parts: one row per VAT rate (and a few adjustments)
@@ -49,7 +50,7 @@ def column_sums(doc: Document, locale: str, year: int | None) -> dict[str, tuple
     found: dict[str, tuple[float, tuple[WordRef, ...]]] = {}
     for label, total, key in sums:
         # a totals table's header names several totals; a receipt's "Amount" column over its items, summed on an
-        # unkeyed line, is the subtotal at most (SROIE: 6 totals of 347 taken so, before this check)
+        # unkeyed line, is the subtotal at most (SROIE: 2 totals of 347 taken so, before this check)
         row = {other for other, sum_, other_key in sums if sum_.words[0].page_index == total.words[0].page_index
                and abs(other_key.box.center[1] - key.box.center[1]) < HEADER_ROW_OF_HEIGHT * key.box.height}
         if len(row) < MIN_TOTALS_IN_HEADER:
@@ -60,19 +61,18 @@ def column_sums(doc: Document, locale: str, year: int | None) -> dict[str, tuple
     return {label: words for label, (_, words) in found.items()}
 
 
-def with_column_sums(doc: Document, entities: Sequence[Entity], probabilities: Mapping[WordRef, Mapping[str, float]],
-                     locale: str, year: int | None) -> list[Entity]:
-    """``entities`` with each totals-table sum (:func:`column_sums`) its field's value (``method: "rule"``, the
+def with_column_sums(doc: Document, entities: Sequence[Entity], labels: Collection[str],
+                     probabilities: Mapping[WordRef, Mapping[str, float]], locale: str, year: int | None) -> list[Entity]:
+    """``entities`` with each totals-table sum (:func:`column_sums`) of the model's ``labels`` its field's value (``method: "rule"``, the
     tagger's mean probability of the label as its confidence); the label's other entities become its alternatives,
     and a line item's tag on the sum row goes. A sum another field holds stays that field's."""
-    labels = {label for p in probabilities.values() for label in p}
     out = list(entities)
     for label, words in column_sums(doc, locale, year).items():
         owners = [e for e in out if set(e.words) & set(words)]
         if label not in labels or any(e.label != label and not (e.label.startswith(LINE_ITEM_PREFIX)
                                                                 and set(e.words) <= set(words)) for e in owners):
             continue
-        confidence = sum(probabilities.get(r, {}).get(label, 0.0) for r in words) / len(words)
+        confidence = mean_probability(words, label, probabilities)
         out = [replace_unassigned(e) if e.label == label else e for e in out if e not in owners or e.label == label]
         out.append(Entity(label, words, confidence, "rule", assigned=True))
     return out
@@ -107,4 +107,3 @@ def _values_only(doc: Document, words: Sequence[WordRef]) -> bool:
         if letters and not (letters.isupper() and len(letters) <= MAX_CODE_LETTERS):
             return False
     return True
-

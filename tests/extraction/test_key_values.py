@@ -1137,4 +1137,3 @@ def test_a_key_beside_a_party_heading_ends_the_partys_block_and_takes_its_value_
                                {}, "en_US", None)
     assert _texts(doc, found)["invoice_number"] == ("2506-1613", "rule")
     assert not any("2506-1613" in e.text(doc) for e in found if e.label != "invoice_number")
-

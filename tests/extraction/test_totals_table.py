@@ -28,7 +28,7 @@ def test_the_sum_row_of_a_totals_table_gives_its_columns_fields_over_the_first_r
     chosen = [Entity("subtotal", (words["-4,85"],), 0.3, "candidates", assigned=True),
               Entity("total", (words["-5,00"],), 0.1, "candidates", assigned=True),
               Entity("line_item_amount", (words["-1,12"],), 0.8)]
-    out = with_column_sums(doc, chosen, probabilities, "de_DE", 2013)
+    out = with_column_sums(doc, chosen, AMOUNTS, probabilities, "de_DE", 2013)
     fields = {e.label: doc.word(e.words[0]).text for e in out if e.assigned}
     assert fields == {"subtotal": "-7,67", "total": "-8,79", "total_tax": "-1,12"}
     assert not any(e.label == "line_item_amount" for e in out)
