@@ -133,11 +133,18 @@ def test_where_the_scorer_is_unsure_it_still_ranks_the_taggers_own_readings():
     fields = {e.label: e.text(doc) for e in choose_fields(doc, [issue, delivery], {}, scorer, "de_DE", 2013)
               if e.assigned}
     assert fields == {"invoice_date": "16.09.2013"}
-    # a scorer that ranks the tagger's own choice first leaves it
+    # a scorer that ranks the tagger's own choice first leaves it...
     scorer = CandidateScorer(FEATURES, {"invoice_date": _model(-4.0, key_left_own=-1.0, key_left_other=2.0)})
+    unkeyed = _page(["Beleg-Datum : 16.09.2013", "Lieferung 05.08.2013"])
+    words = {unkeyed.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(unkeyed.pages[0].words))}
+    tagged = [Entity("invoice_date", (words["16.09.2013"],), 0.6, "model"),
+              Entity("invoice_date", (words["05.08.2013"],), 0.9, "model", assigned=True)]
+    fields = {e.label: e.text(unkeyed) for e in choose_fields(unkeyed, tagged, {}, scorer, "de_DE", 2013) if e.assigned}
+    assert fields == {"invoice_date": "05.08.2013"}
+    # ...but never a date right after another date's key, however the scorer ranks it
     fields = {e.label: e.text(doc) for e in choose_fields(doc, [issue, delivery], {}, scorer, "de_DE", 2013)
               if e.assigned}
-    assert fields == {"invoice_date": "05.08.2013"}
+    assert fields == {"invoice_date": "16.09.2013"}
 
 
 def test_an_amount_the_scorer_is_unsure_of_is_chosen_only_where_the_sum_holds():
@@ -154,3 +161,21 @@ def test_an_amount_the_scorer_is_unsure_of_is_chosen_only_where_the_sum_holds():
     doc = _page(["Rechnungssumme ohne USt. 448,99", "Steuerbetrag 71,00", "Bruttosumme 518,99"])
     fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "de_DE", 2024) if e.assigned}
     assert "total_tax" not in fields
+
+
+def test_a_value_after_another_fields_key_is_not_the_field_where_its_own_key_keys_one():
+    # a scorer that, as a fold scorer did on a producer never seen, takes the largest amount as the amount due: the
+    # gross total keyed "Gesamtbetrag Brutto" is no amount due beside "Offener Betrag 134,60 €"
+    scorer = CandidateScorer(FEATURES, {"amount_due": _model(-1.0, amount_largest=3.0, key_left_own=1.0)})
+    doc = _page(["Gesamtbetrag Brutto 144,59 €", "Vorausbezahlter Betrag 10,00 €", "Offener Betrag 134,60 €"])
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "de_DE", 2024) if e.assigned}
+    assert fields == {"amount_due": "134,60 €"}
+    # where nothing keys the amount due, the total may be it (nothing was paid)
+    doc = _page(["Gesamtbetrag Brutto 144,59 €", "Steuerbetrag 23,09 €"])
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "de_DE", 2024) if e.assigned}
+    assert fields == {"amount_due": "144,59 €"}
+    # an identifier the same: the order's number named in a sentence is no invoice number beside the keyed one
+    scorer = CandidateScorer(FEATURES, {"invoice_number": _model(-1.0, id_separator=3.0, key_left_own=1.0)})
+    doc = _page(["Rechnungsnummer 471102", "Rechnung gemäß Bestellung Nr. 2013-471331"])
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "de_DE", 2024) if e.assigned}
+    assert fields == {"invoice_number": "471102"}
