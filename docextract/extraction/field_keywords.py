@@ -36,7 +36,7 @@ _OTHER_DATE = (
     "shipping date", "ship date", "order date", "date of order", "billing period", "service period", "period",
     "lieferdatum", "liefer datum", "leistungsdatum", "leistungs datum", "liefer und leistungsdatum", "liefertag",
     "lieferschein datum", "bestelldatum", "bestell datum", "auftragsdatum", "auftrag datum", "leistungszeitraum",
-    "lieferzeitraum", "abrechnungszeitraum", "berechnungszeitraum", "rechnungszeitraum", "zeitraum",
+    "vertragsdatum", "vertrags datum", "lieferzeitraum", "abrechnungszeitraum", "berechnungszeitraum", "rechnungszeitraum", "zeitraum",
     "date de livraison", "date de commande", "periode", "periode de facturation", "leverdatum", "besteldatum",
     "data di consegna", "data consegna", "data ordine", "periodo", "fecha de entrega", "fecha de pedido",
 )
@@ -84,7 +84,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "po", "po no", "purchase order", "purchase order no", "order no", "order number", "your order", "order ref",
         "bestellnummer", "bestellung", "ihre bestellung", "auftragsnummer", "auftrag", "auftrag no", "bestell no",
         "auftrags no",
-        "bon de commande", "commande", "no de commande", "votre commande", "bestelnummer", "bestelling",
+        "bon de commande", "commande", "no de commande", "numero de commande", "numero commande", "votre commande", "bestelnummer", "bestelling",
         "ordine", "numero ordine", "ordine no", "pedido", "orden de compra", "no pedido",
         "your reference", "your ref", "ihr zeichen", "votre reference", "vos references", "uw referentie",
         "uw kenmerk", "vostro riferimento", "su referencia",
@@ -147,6 +147,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     ),
     "amount_due": (
         "amount due", "balance due", "total due", "due", "amount payable", "please pay", "to pay", "balance",
+        "open amount", "outstanding amount", "amount outstanding", "outstanding balance", "balance outstanding",
         "zahlbetrag", "zu zahlen", "offener betrag", "zahlungsbetrag", "restbetrag", "noch zu zahlen",
         "net a payer", "reste a payer", "a payer", "solde", "te betalen", "openstaand bedrag", "openstaand",
         "da pagare", "importo dovuto", "netto a pagare", "a pagar", "importe a pagar", "saldo",
