@@ -28,6 +28,7 @@ from docextract.extraction.key_context import LineIndex, key_above, key_left, li
 from docextract.extraction.key_values import mean_probability
 
 AMOUNT_FIELDS = frozenset({"subtotal", "total_tax", "total", "amount_due"})
+PAYABLE = frozenset({"total", "amount_due"})  # one printed amount is both where nothing was paid before
 MAX_RATE_ROWS = 8  # a sum's parts: one row per VAT rate (and a few adjustments)
 MIN_TOTALS_IN_HEADER = 2  # distinct amount fields whose summed columns share the header row
 HEADER_ROW_OF_HEIGHT = 0.5  # header keys whose middles are closer than this many key heights share a row
@@ -65,15 +66,16 @@ def with_column_sums(doc: Document, entities: Sequence[Entity], labels: Collecti
                      probabilities: Mapping[WordRef, Mapping[str, float]], locale: str, year: int | None) -> list[Entity]:
     """``entities`` with each totals-table sum (:func:`column_sums`) of the model's ``labels`` its field's value (``method: "rule"``, the
     tagger's mean probability of the label as its confidence); the label's other entities become its alternatives,
-    and a line item's tag on the sum row goes. A sum another field holds stays that field's."""
+    and a line item's tag on the sum row goes. A sum another field holds stays that field's, but for the total and
+    the amount due, which share one printed amount."""
     out = list(entities)
     for label, words in column_sums(doc, locale, year).items():
-        owners = [e for e in out if set(e.words) & set(words)]
-        if label not in labels or any(e.label != label and not (e.label.startswith(LINE_ITEM_PREFIX)
-                                                                and set(e.words) <= set(words)) for e in owners):
+        owners = [e for e in out if set(e.words) & set(words) and e.label != label]
+        items = [e for e in owners if e.label.startswith(LINE_ITEM_PREFIX) and set(e.words) <= set(words)]
+        if label not in labels or any(e not in items and not {e.label, label} <= PAYABLE for e in owners):
             continue
         confidence = mean_probability(words, label, probabilities)
-        out = [replace_unassigned(e) if e.label == label else e for e in out if e not in owners or e.label == label]
+        out = [replace_unassigned(e) if e.label == label else e for e in out if e not in items]
         out.append(Entity(label, words, confidence, "rule", assigned=True))
     return out
 

@@ -50,3 +50,18 @@ def test_a_receipts_single_summed_column_is_no_totals_table():
     doc = _page([[("Qty", 40), ("Amount", 300)], [("2", 40), ("10.00", 300)], [("1", 40), ("20.00", 300)],
                  [("30.00", 300)], [("Total incl. GST", 40), ("31.80", 300)]])
     assert column_sums(doc, "en_GB", 2024) == {}
+
+
+def test_the_amount_due_on_the_sum_row_keeps_it_and_the_total_shares_it():
+    # the scorer took the sum row's last amount as the amount due (right: nothing was paid) and left the total to the
+    # tagger, which had read a date: the sum is the total too, and stays the amount due. A sum that another field
+    # holds otherwise (the net sum, taken as the tax) is not the subtotal
+    doc = _page([list(zip(row, COLUMNS)) for row in CORRECTIVE] + [[("Auftrag-Datum 02.08.2013", 40)]])
+    words = _words(doc)
+    probabilities = {r: {label: 0.1 for label in AMOUNTS} for r in words.values()}
+    chosen = [Entity("amount_due", (words["-8,79"],), 0.9, "candidates", assigned=True),
+              Entity("total", (words["02.08.2013"],), 0.07, "model", assigned=True),
+              Entity("total_tax", (words["-7,67"],), 0.2, "candidates", assigned=True)]
+    out = with_column_sums(doc, chosen, AMOUNTS, probabilities, "de_DE", 2013)
+    fields = {e.label: doc.word(e.words[0]).text for e in out if e.assigned}
+    assert fields == {"amount_due": "-8,79", "total": "-8,79", "total_tax": "-1,12"}
