@@ -306,21 +306,28 @@ def _wrapped_key(index: LineIndex, tail: Sequence[WordRef], labels: frozenset[st
 def _date_of_the_number_before(index: LineIndex, hit: KeyHit) -> KeyHit:
     """``hit``, or for a "vom" after another field's number the other date's key: "vom" keys the date of the number
     before it, the invoice's after the invoice number ("Rechnung Nr. 4711 vom 05.06.2025"), the order's after an
-    order number ("Rechnung gemäß Bestellung Nr. 2025-471331 vom 01.03.2025.")."""
+    order number ("Rechnung gemäß Bestellung Nr. 2025-471331 vom 01.03.2025."), on its line or, where "vom" opens
+    a line, at the end of the line it continues."""
     doc = index.doc
     if len(hit.words) != 1 or key_tokens(doc.word(hit.words[0]).text) != ["vom"]:
         return hit
     where = index.line_of.get(hit.words[0])
-    if where is None or where[1] == 0:
+    if where is None:
         return hit
-    line = doc.pages[hit.words[0].page_index].lines[where[0]]
-    before = WordRef(hit.words[0].page_index, line.word_indices[where[1] - 1])
+    line, at = doc.pages[hit.words[0].page_index].lines[where[0]], where[1]
+    if at == 0:  # "vom 01.03.2013." opening the line under "... Bestellung Nr. 2013-471331": the sentence wrapped
+        above = line_above(index, hit.words)
+        key_box = doc.word(hit.words[0]).box
+        if above is None or abs(above[0].box.x0 - key_box.x0) > key_box.height:
+            return hit
+        line, at = above[0], len(above[0].word_indices)
+    before = WordRef(hit.words[0].page_index, line.word_indices[at - 1])
     if not any(ch.isdigit() for ch in doc.word(before).text):
         return hit
     number_key = key_left(index, (before,))
     if number_key is not None and "invoice_number" in number_key.labels:
         return hit
-    named_before = [WordRef(before.page_index, w) for w in line.word_indices[max(0, where[1] - 1 - MAX_KEY_WORDS):where[1] - 1]]
+    named_before = [WordRef(before.page_index, w) for w in line.word_indices[max(0, at - 1 - MAX_KEY_WORDS):at - 1]]
     if number_key is None and not any(_names_another_number(doc, r) for r in named_before):
         return hit
     return KeyHit(frozenset({"other_date"}), hit.words, hit.distance)

@@ -308,6 +308,19 @@ def test_a_remark_that_opens_with_rechnung_is_no_title_and_its_order_dates_are_n
     assert _rule_fields(doc, "de_DE")["invoice_number"] == "471102"
 
 
+def test_a_vom_that_opens_the_line_after_an_order_number_keys_the_orders_date():
+    # the remark wrapped before "vom": the order's number ends the line above, its date opens the next line
+    doc = _page([[("Rechnungsdatum 05.06.2025", 40)],
+                 [("Kundenstraße 15", 40), ("Rechnung gemäß Bestellung Nr. 2025-471331", 200)],
+                 [("vom 01.03.2025.", 200)],
+                 [("Rechnung Nr. 4711", 40)], [("vom 06.06.2025", 40)]])
+    index = LineIndex(doc)
+    words = {doc.word(r).text: r for r in index.line_of}
+    assert key_left(index, (words["01.03.2025."],), KEY_LABELS).labels == {"other_date"}
+    # after the invoice's own number the wrapped "vom" still keys the invoice date
+    assert key_left(index, (words["06.06.2025"],), KEY_LABELS).labels == {"invoice_date"}
+
+
 def test_a_qualifier_in_parentheses_after_a_key_is_not_part_of_it():
     doc = _page([[("Rechnungssumme Netto (exkl. USt.) 193,83", 40)], [("Summe Umsatzsteuer 21,31", 40)],
                  [("Rechnungssumme Brutto (inkl. USt.) 215,14", 40)]])
