@@ -220,9 +220,8 @@ def titled_number_key(doc: Document, words: Sequence[WordRef], height: float, si
         first = key_tokens(doc.word(words[start]).text)
         if first and is_title_word(first[0]) and (
                 start == 0 or _ends_a_cell(doc, words[start - 1], words[start], height)):
-            other = [i for i in range(start + 1, len(words) - 1) if _names_another_number(doc, words[i])]
-            if other:  # "Rechnung gemäß Bestellung Nr.": the order's number, not the invoice's
-                return KeyHit(_OTHER_NUMBERS, tuple(words[other[-1]:]), 0.0)
+            if any(_names_another_number(doc, r) for r in words[start + 1:-1]):
+                return None  # "Rechnung gemäß Bestellung Nr.": the order's number, not the invoice's
             return KeyHit(frozenset({"invoice_number"}), tuple(words[start:]), 0.0)
     return None
 
