@@ -160,7 +160,8 @@ def check_bic(text: str) -> CheckedIdentifier:
 
 def check_tax_id(text: str, country: str | None = None) -> CheckedIdentifier:
     """A VAT number or national tax id; ``country`` (ISO 3166 alpha-2) is the document's, for numbers
-    printed without a prefix. ``normalized`` keeps the printed characters (spaces removed, upper case)."""
+    printed without a prefix. ``normalized`` keeps the printed characters (spaces removed, upper case), but for a
+    letter OCR read for a digit where that broke the format (:func:`_vat_read_again`)."""
     normalized = "".join(text.split()).upper()
     compact = _compact(text)
     prefix = compact[:2]
@@ -168,8 +169,11 @@ def check_tax_id(text: str, country: str | None = None) -> CheckedIdentifier:
         try:
             vatin.validate(compact)
             return CheckedIdentifier(normalized, True, f"{prefix.lower()}.vat")
-        except ValidationError as error:
+        except InvalidChecksum as error:
             return CheckedIdentifier(normalized, False, f"{prefix.lower()}.vat", _reason(error))
+        except ValidationError as error:
+            return _vat_read_again(compact) or CheckedIdentifier(normalized, False, f"{prefix.lower()}.vat",
+                                                                 _reason(error))
     modules = [(name, get_cc_module(country.lower(), name)) for name in NATIONAL_TAX_IDS.get((country or "").lower(), ())]
     modules = [(name, module) for name, module in modules if module is not None]
     if not modules:
@@ -183,6 +187,25 @@ def check_tax_id(text: str, country: str | None = None) -> CheckedIdentifier:
             first_error = first_error or _reason(error)
     schemes = "/".join(f"{country.lower()}.{name}" for name, _ in modules)
     return CheckedIdentifier(normalized, False, schemes, first_error)
+
+
+def _vat_read_again(compact: str) -> CheckedIdentifier | None:
+    """A VAT number whose format OCR broke with a letter for a digit ("DEI23456789"), read as the country's format
+    allows: the one reading of its ambiguous characters (:func:`_ocr_readings`) that is valid, else its every letter
+    after the prefix a digit where that has the format (its check digits wrong: a sample's made-up number, shown
+    invalid, instead of a value no check can read). None where no reading has the country's format."""
+    prefix = compact[:2]
+    valid = {reading for reading in _ocr_readings(compact) if reading[:2] == prefix and vatin.is_valid(reading)}
+    if len(valid) == 1:
+        return CheckedIdentifier(valid.pop(), True, f"{prefix.lower()}.vat")
+    digits = prefix + "".join(_DIGIT_READ_AS.get(ch, ch) for ch in compact[2:])
+    try:
+        vatin.validate(digits)
+        return CheckedIdentifier(digits, True, f"{prefix.lower()}.vat")
+    except InvalidChecksum as error:
+        return CheckedIdentifier(digits, False, f"{prefix.lower()}.vat", _reason(error))
+    except ValidationError:
+        return None
 
 
 MAX_VAT_GROUPS = 4  # "DE 921 733 374", "FR 50 718452558", "NL 8521 32541 B01"

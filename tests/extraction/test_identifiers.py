@@ -30,6 +30,19 @@ def test_vat_id_with_a_wrong_check_digit_is_flagged():
     assert check_tax_id("FR 41 303 265 045").valid is False
 
 
+def test_a_vat_number_read_by_ocr_with_a_letter_for_a_digit_is_read_again():
+    # "DEI36695976": the one reading that is valid is the number, and valid
+    repaired = check_tax_id("DEI36695976")
+    assert (repaired.normalized, repaired.valid) == ("DE136695976", True)
+    assert check_tax_id("DE 8I3 9O5 467").normalized == "DE813905467"
+    # a sample's made-up number misread: its digits as the format wants them, its check digits still wrong
+    sample = check_tax_id("DEI23456789")
+    assert (sample.normalized, sample.valid) == ("DE123456789", False)
+    # a letter the format holds stays ("NL...B01"), and no reading of a number too short makes one
+    assert check_tax_id("NL 8521 32541 B01").normalized == "NL852132541B01"
+    assert check_tax_id("GB98").normalized == "GB98"
+
+
 def test_tax_id_without_prefix_is_checked_as_the_documents_country():
     assert check_tax_id("61-7753683", "US").scheme == "us.ein"
     assert check_tax_id("201/113/40209", "DE").valid is True  # a Steuernummer
