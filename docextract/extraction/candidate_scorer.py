@@ -140,8 +140,9 @@ def _tagger_choice_ranked(context: DocumentContext, scorer: CandidateScorer, lab
     best = max((e for e in rivals if id(e) in probability), key=lambda e: probability[id(e)], default=None)
     if best is None or best is assigned:
         return entities
-    # the tagger's reading stays unless a rival ranks higher or the reading is never the value (a delivery date)
-    ruled_out = assigned.words in by_words and never_the_value(context, by_words[assigned.words], label)
+    # the tagger's reading stays unless a rival ranks higher or the reading is never the value (a delivery date):
+    # a candidate left out of the probabilities above
+    ruled_out = assigned.words in by_words and id(assigned) not in probability
     if not ruled_out and (id(assigned) not in probability or probability[id(best)] <= probability[id(assigned)]):
         return entities
     return [replace(e, assigned=e is best) if e.label == label else e for e in entities]

@@ -266,7 +266,7 @@ class DocumentContext:
         self._shared: dict[int, tuple[Candidate, SharedFeatures]] = {}
         self.dates = sorted({c.value for c in self.candidates["date"]})
         self.tendered = {c.words for c in self.candidates["amount"] if self._after_tendered_key(c.words)}
-        # the fields whose key stands right before some amount, some identifier (see _keyed_another_field)
+        # the fields whose key stands right before some amount, some identifier (see _keyed_another)
         self.keyed_fields = {kind: frozenset().union(*(left.labels for c in self.candidates[kind]
                                                        if (left := self.keys(c.words)[0]) is not None))
                              for kind in ("amount", "identifier")}
@@ -412,31 +412,24 @@ def never_the_value(context: DocumentContext, candidate: Candidate, label: str) 
     right after the key of another field (a date always, an amount or identifier where the field's own key keys
     another)."""
     return (candidate.version_date or label == "vendor_tax_id" and candidate.party_side not in (None, "vendor_name")
-            or candidate.words in context.tendered or _keyed_another_date(context, candidate, label)
-            or _keyed_another_field(context, candidate, label))
+            or candidate.words in context.tendered or _keyed_another(context, candidate, label))
 
 
-def _keyed_another_field(context: DocumentContext, candidate: Candidate, label: str) -> bool:
-    """Whether the key that ends right before an amount or identifier names other fields only, where the page prints
-    the field's own key right before another of its kind: beside "Offener Betrag 134,60 €" the "Gesamtbetrag Brutto
-    144,59 €" is no amount due, beside "Rechnungssumme Netto 473,00" the "Steuerbasisbetrag USt. 7% 275,00" no
-    subtotal, beside "Rechnungsnummer 471102" the "Bestellung Nr. 2013-471331" no invoice number. Without a value
-    keyed as the field, one keyed as another still may be it (a total is the amount due where nothing was paid)."""
-    if candidate.kind not in context.keyed_fields or label not in context.keyed_fields[candidate.kind]:
-        return False
+def _keyed_another(context: DocumentContext, candidate: Candidate, label: str) -> bool:
+    """Whether the key that ends right before the value names other fields only, and so rules it out: for a date,
+    where it names other dates ("Bestell-Datum : 01.08.2013" is no invoice date, "Beleg-Datum : 16.09.2013" no due
+    date: a scorer fitted on other producers weighs such a key against the date's place, and had taken the order date
+    for the invoice's on a layout never seen); for an amount or identifier, where the page prints the field's own key
+    right before another of its kind (beside "Offener Betrag 134,60 €" the "Gesamtbetrag Brutto 144,59 €" is no
+    amount due, beside "Rechnungssumme Netto 473,00" the "Steuerbasisbetrag USt. 7% 275,00" no subtotal; without a
+    value keyed as the field, one keyed as another still may be it: a total is the amount due where nothing was
+    paid). Only the key on the value's own row counts: a header above a column reaches less surely."""
     left, _ = context.keys(candidate.words)
-    return left is not None and label not in left.labels
-
-
-def _keyed_another_date(context: DocumentContext, candidate: Candidate, label: str) -> bool:
-    """Whether the key that ends right before a date names only other dates: "Bestell-Datum : 01.08.2013" is no
-    invoice date, "Beleg-Datum : 16.09.2013" no due date. A scorer fitted on other producers weighs such a key
-    against the date's place and had taken the order date for the invoice's on a layout never seen. Only the key
-    on the date's own row counts: a header above a column reaches less surely."""
-    if candidate.kind != "date":
+    if left is None or label in left.labels:
         return False
-    left, _ = context.keys(candidate.words)
-    return left is not None and label not in left.labels and left.labels <= DATE_KEY_LABELS
+    if candidate.kind == "date":
+        return left.labels <= DATE_KEY_LABELS
+    return label in context.keyed_fields.get(candidate.kind, frozenset())
 
 
 def occurrence_key(candidate: Candidate) -> Any:
