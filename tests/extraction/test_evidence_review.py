@@ -63,6 +63,7 @@ def _document(probability: float = 0.9):
     ("Total (EUR)", "total"), ("Gesamtbetrag", "total"), ("Montant TTC", "total"), ("Totaal", "total"),
     ("Importe total", "total"), ("Net à payer", "amount_due"), ("Zu zahlen:", "amount_due"),
     ("MwSt. 19 %", "total_tax"), ("Sous-total", "subtotal"), ("Imponibile", "subtotal"),
+    ("Open Amount", "amount_due"), ("Outstanding amount", "amount_due"), ("Vertrags-Datum", "other_date"),
 ])
 def test_key_words_in_six_languages(printed, label):
     labels, _ = closing_keys(key_tokens(printed))

@@ -320,6 +320,14 @@ def test_a_vom_that_opens_the_line_after_an_order_number_keys_the_orders_date():
     assert key_left(index, (words["06.06.2025"],), KEY_LABELS).labels == {"invoice_date"}
 
 
+def test_a_french_order_number_key_is_read_whole():
+    # "commande" alone is a key, but "de" before it ends no cell: the whole "Numéro de commande" must be one
+    doc = _page([[("10 Tech Park Avenue", 40), ("Numéro de commande: PO-BUYER-7788", 300)]])
+    index = LineIndex(doc)
+    words = {doc.word(r).text: r for r in index.line_of}
+    assert key_left(index, (words["PO-BUYER-7788"],), KEY_LABELS).labels == {"purchase_order"}
+
+
 def test_a_qualifier_in_parentheses_after_a_key_is_not_part_of_it():
     doc = _page([[("Rechnungssumme Netto (exkl. USt.) 193,83", 40)], [("Summe Umsatzsteuer 21,31", 40)],
                  [("Rechnungssumme Brutto (inkl. USt.) 215,14", 40)]])
