@@ -69,8 +69,12 @@ def with_column_sums(doc: Document, entities: Sequence[Entity], labels: Collecti
     and a line item's tag on the sum row goes. A sum another field holds stays that field's, but for the total and
     the amount due, which share one printed amount."""
     out = list(entities)
-    for label, words in column_sums(doc, locale, year).items():
-        owners = [e for e in out if set(e.words) & set(words) and e.label != label]
+    sums = column_sums(doc, locale, year)
+    for label, words in sums.items():
+        # an owner that another column's sum displaces holds nothing: a scorer that took the table's total as
+        # the subtotal ("-8,79" under "Endbetrag") loses the subtotal to "-7,67" under "Nettobetrag"
+        owners = [e for e in out if set(e.words) & set(words) and e.label != label
+                  and not (e.label in sums and e.label in labels and set(sums[e.label]) != set(e.words))]
         items = [e for e in owners if e.label.startswith(LINE_ITEM_PREFIX) and set(e.words) <= set(words)]
         if label not in labels or any(e not in items and not {e.label, label} <= PAYABLE for e in owners):
             continue

@@ -54,8 +54,8 @@ def test_a_receipts_single_summed_column_is_no_totals_table():
 
 def test_the_amount_due_on_the_sum_row_keeps_it_and_the_total_shares_it():
     # the scorer took the sum row's last amount as the amount due (right: nothing was paid) and left the total to the
-    # tagger, which had read a date: the sum is the total too, and stays the amount due. A sum that another field
-    # holds otherwise (the net sum, taken as the tax) is not the subtotal
+    # tagger, which had read a date: the sum is the total too, and stays the amount due. The net sum the scorer took
+    # as the tax is the subtotal: the tax column's own sum displaces that reading
     doc = _page([list(zip(row, COLUMNS)) for row in CORRECTIVE] + [[("Auftrag-Datum 02.08.2013", 40)]])
     words = _words(doc)
     probabilities = {r: {label: 0.1 for label in AMOUNTS} for r in words.values()}
@@ -64,4 +64,25 @@ def test_the_amount_due_on_the_sum_row_keeps_it_and_the_total_shares_it():
               Entity("total_tax", (words["-7,67"],), 0.2, "candidates", assigned=True)]
     out = with_column_sums(doc, chosen, AMOUNTS, probabilities, "de_DE", 2013)
     fields = {e.label: doc.word(e.words[0]).text for e in out if e.assigned}
-    assert fields == {"amount_due": "-8,79", "total": "-8,79", "total_tax": "-1,12"}
+    assert fields == {"amount_due": "-8,79", "total": "-8,79", "total_tax": "-1,12", "subtotal": "-7,67"}
+
+
+def test_a_sum_held_as_a_field_another_column_sums_to_is_free_for_its_own_column():
+    # ZUGFeRD 1's corrective invoices: a fold scorer took the table's total "-8,79" as the subtotal, which had kept
+    # the total empty (the sum was another field's); the net column's sum is the subtotal, so "-8,79" is the total
+    doc = _page([list(zip(row, COLUMNS)) for row in CORRECTIVE])
+    words = _words(doc)
+    probabilities = {r: {label: 0.1 for label in AMOUNTS} for r in words.values()}
+    chosen = [Entity("subtotal", (words["-8,79"],), 0.4, "candidates", assigned=True)]
+    out = with_column_sums(doc, chosen, AMOUNTS, probabilities, "de_DE", 2013)
+    assert {e.label: doc.word(e.words[0]).text for e in out if e.assigned} == {
+        "subtotal": "-7,67", "total_tax": "-1,12", "total": "-8,79"}
+    # a field no column sums to keeps what it holds: without a tax column, the amount under "Endbetrag" that the
+    # tax holds stays the tax's, and the total is not set over it
+    doc = _page([[("Nettobetrag", 200), ("Endbetrag", 360)], [("-4,85", 200), ("-5,77", 360)],
+                 [("-2,82", 200), ("-3,02", 360)], [("-7,67", 200), ("-8,79", 360)]])
+    words = _words(doc)
+    probabilities = {r: {label: 0.1 for label in AMOUNTS} for r in words.values()}
+    chosen = [Entity("total_tax", (words["-8,79"],), 0.4, "candidates", assigned=True)]
+    out = with_column_sums(doc, chosen, AMOUNTS, probabilities, "de_DE", 2013)
+    assert {e.label: doc.word(e.words[0]).text for e in out if e.assigned} == {"subtotal": "-7,67", "total_tax": "-8,79"}
