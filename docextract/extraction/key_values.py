@@ -436,7 +436,8 @@ def _keyed_candidates(doc: Document, wanted: Sequence[str], locale: str, year: i
     """(label, value words) for each value of a wanted label's type that a whole key of that label (and of no other
     field of its type) stands before: left of it on its row, or, for dates and identifiers, over it in its column
     (an amount under a "Total" column header is a line item's). Values with a key on their row first, then in
-    reading order; an IBAN is read as a whole run of groups after "IBAN:"."""
+    reading order, a key that names no field of another type before one that does ("Steuerbetrag" before "VAT",
+    also the VAT id's); an IBAN is read as a whole run of groups after "IBAN:"."""
     index = line_index(doc)
     candidates = generate(doc, index, locale, year)
     kinds = {label: CANDIDATE_KINDS[label] for label in wanted if label in CANDIDATE_KINDS}
@@ -453,9 +454,11 @@ def _keyed_candidates(doc: Document, wanted: Sequence[str], locale: str, year: i
             for hit, out in ((left, rows), (above, columns)):
                 named = hit.labels & same_kind if hit is not None else set()
                 if len(named) == 1 and (label := next(iter(named))) in kinds:
-                    out.append((label, candidate.words))
-    yield from rows
-    yield from columns
+                    out.append((len(hit.labels) > 1, label, candidate.words))
+    # a key that names this field alone first: "Steuerbetrag 20,16" over "19 % VAT (S) -1,00" earlier in the
+    # reading order, whose "VAT" also keys the VAT id (sorted is stable: reading order within each)
+    for _, label, words in [*sorted(rows, key=lambda row: row[0]), *sorted(columns, key=lambda row: row[0])]:
+        yield label, words
     for label in wanted:
         if label == "iban":
             for iban_label, value_words in _keyed_values(doc, {"iban"}):

@@ -313,6 +313,18 @@ def test_an_amount_that_closes_the_keys_parenthesis_is_not_its_value():
     assert found["total_tax"] == ("€23.09", "rule")
 
 
+def test_a_key_of_this_field_alone_comes_before_one_that_also_keys_another_type():
+    # the ZUGFeRD stylesheet's allowances table prints "19 % VAT (S)" before an allowance's amount, and its totals
+    # block "Steuerbetrag" before the tax; "VAT" keys the VAT id too, "Steuerbetrag" the tax alone
+    doc = _page([[("Abschlag Sondernachlass", 40), ("19 % VAT (S)", 300), ("-1,00", 450)],
+                 [("Rechnungssumme ohne USt.", 250), ("177,49", 450)], [("Steuerbetrag", 250), ("20,16", 450)]])
+    found = _texts(doc, key_value_entities(doc, [], INVOICE_LABELS, {}, "de_DE", 2018))
+    assert found["total_tax"] == ("20,16", "rule")
+    # alone, the shared key still gives its value
+    doc = _page([[("Abschlag Sondernachlass", 40), ("19 % VAT (S)", 300), ("-1,00", 450)]])
+    assert _texts(doc, key_value_entities(doc, [], INVOICE_LABELS, {}, "de_DE", 2018))["total_tax"] == ("-1,00", "rule")
+
+
 def test_payment_terms_cut_to_their_number_take_their_sentence():
     doc = _page([
         [("Please pay the given amount within 30 days from invoice date.", 40)],
