@@ -135,6 +135,17 @@ def _is_value_or_filler(text: str) -> bool:
     return _is_value_word(text) or not trim_context(key_tokens(text))
 
 
+# EN 16931's VAT category codes (UNCL5305: standard, zero, exempt, reverse charge, intra-community, export, outside
+# scope, Canary Islands, Ceuta and Melilla) in parentheses after a rate: "19 % VAT (S)", "7 % UST (S)"
+_TAX_CATEGORY = re.compile(r"\((?:S|Z|E|AE|K|G|O|L|M)\)")
+_OCR_TAX_CATEGORY = re.compile(r"\((?:S|5|\$|Z|2|E|AE|K|G|O|0|L|M)\)")  # OCR reads "(S)" as "(5)", "(Z)" as "(2)"
+
+
+def _is_tax_category(doc: Document, ref: WordRef) -> bool:
+    category = _OCR_TAX_CATEGORY if doc.pages[ref.page_index].text_source == "ocr" else _TAX_CATEGORY
+    return category.fullmatch(doc.word(ref).text.strip(":")) is not None
+
+
 def _without_closing_parenthetical(doc: Document, words: Sequence[WordRef]) -> Sequence[WordRef]:
     """``words`` without the parenthetical of several words that ends them ("(exkl. USt.)"), when there is one."""
     if len(words) < 2 or not doc.word(words[-1]).text.rstrip(":").endswith(")"):
@@ -156,6 +167,8 @@ def whole_key(doc: Document, words: Sequence[WordRef], labels: frozenset[str] | 
     given, words = words, _without_closing_parenthetical(doc, words)
     if not words or _GLUED_IDENTIFIER.fullmatch(doc.word(words[-1]).text.strip(":;,.")):
         return None  # "PO-99845" left of the next value is a value: its "PO" is no key of that one
+    if _is_tax_category(doc, words[-1]):
+        return None  # "19 % VAT (S)": a row's tax category, as EN 16931's visualisations print it, keys no amount
     height = max(doc.word(words[-1]).box.height, 1e-6)
     best: KeyHit | None = None
     tokens: list[str] = []

@@ -1,6 +1,7 @@
 """Keys wherever the page prints them (key_context), the typed candidates of a page (candidates), and the fields the
 key rule reads through them when the model gave none."""
 
+from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 
@@ -412,3 +413,25 @@ def test_a_key_is_not_read_across_two_lines_of_ocr():
     index = LineIndex(doc)
     words = {doc.word(r).text: r for r in index.line_of}
     assert key_left(index, (words["27-3692522"],), KEY_LABELS) is None
+
+
+def _left_key_labels(doc, text):
+    index = LineIndex(doc)
+    ref = next(WordRef(0, w) for w, word in enumerate(doc.pages[0].words) if word.text == text)
+    hit = key_left(index, (ref,), KEY_LABELS)
+    return None if hit is None else set(hit.labels)
+
+
+def test_a_rows_tax_category_keys_no_amount():
+    # EN 16931's visualisations print each allowance's tax category and rate before its amount ("7 % VAT (S)
+    # 0,02"): no key of the invoice's tax, which the totals print after "Steuerbetrag"
+    doc = _page([[("Abschlag Rechnungsrabatt", 40), ("7 % VAT (S)", 300), ("0,02", 450)],
+                 [("Steuerbetrag", 250), ("-1,12", 450)], [("19 % VAT", 300), ("20,16", 450)]])
+    assert _left_key_labels(doc, "0,02") is None
+    assert "total_tax" in _left_key_labels(doc, "-1,12")
+    assert "total_tax" in _left_key_labels(doc, "20,16")  # a rate before a tax key, no category: the tax's key
+    # OCR reads the category's "S" as a 5; a text layer's "(5)" stays what it is
+    scanned = _page([[("7% VAT (5)", 300), ("0,02", 450)]])
+    scanned = replace(scanned, pages=(replace(scanned.pages[0], text_source="ocr"),))
+    assert _left_key_labels(scanned, "0,02") is None
+    assert "total_tax" in _left_key_labels(_page([[("7% VAT (5)", 300), ("0,02", 450)]]), "0,02")

@@ -314,14 +314,14 @@ def test_an_amount_that_closes_the_keys_parenthesis_is_not_its_value():
 
 
 def test_a_key_of_this_field_alone_comes_before_one_that_also_keys_another_type():
-    # the ZUGFeRD stylesheet's allowances table prints "19 % VAT (S)" before an allowance's amount, and its totals
-    # block "Steuerbetrag" before the tax; "VAT" keys the VAT id too, "Steuerbetrag" the tax alone
-    doc = _page([[("Abschlag Sondernachlass", 40), ("19 % VAT (S)", 300), ("-1,00", 450)],
+    # a rate's "19 % VAT" before an allowance's amount, earlier in the reading order than the totals block's
+    # "Steuerbetrag" before the tax; "VAT" keys the VAT id too, "Steuerbetrag" the tax alone
+    doc = _page([[("Abschlag Sondernachlass", 40), ("19 % VAT", 300), ("-1,00", 450)],
                  [("Rechnungssumme ohne USt.", 250), ("177,49", 450)], [("Steuerbetrag", 250), ("20,16", 450)]])
     found = _texts(doc, key_value_entities(doc, [], INVOICE_LABELS, {}, "de_DE", 2018))
     assert found["total_tax"] == ("20,16", "rule")
     # alone, the shared key still gives its value
-    doc = _page([[("Abschlag Sondernachlass", 40), ("19 % VAT (S)", 300), ("-1,00", 450)]])
+    doc = _page([[("Abschlag Sondernachlass", 40), ("19 % VAT", 300), ("-1,00", 450)]])
     assert _texts(doc, key_value_entities(doc, [], INVOICE_LABELS, {}, "de_DE", 2018))["total_tax"] == ("-1,00", "rule")
 
 
