@@ -130,6 +130,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     ),
     "total_tax": (
         "vat", "tax", "sales tax", "vat amount", "tax amount", "total tax", "total vat", "gst", "value added tax",
+        "vat subtotal", "tax subtotal",  # Amazon's VAT table: "Item subtotal (excl. VAT) | VAT subtotal"
         "summe umsatzsteuer", "summe mwst", "montant de la tva", "tva totale", "mwst", "ust", "zzgl mwst",
         "zzgl ust", "umsatzsteuer", "steuerbetrag", "ust betrag", "mwst betrag", "umsatzsteuerbetrag", "mehrwertsteuer", "steuer", "tva", "montant tva", "total tva", "btw", "btw bedrag",
         "iva", "imposta", "totale iva", "impuesto", "cuota iva",

@@ -186,11 +186,26 @@ def whole_key(doc: Document, words: Sequence[WordRef], labels: frozenset[str] | 
         if start > 0 and not _ends_a_cell(doc, words[start - 1], words[start], height):
             continue
         best = KeyHit(frozenset(keys), tuple(words[start:]), 0.0)
+    if best is None:
+        best = _slashed_keys(doc, words, labels)
     if best is None and len(words) < len(given):
         best = _key_in_parenthetical(doc, given, words, labels)
     if best is None and (labels is None or "invoice_number" in labels):
         best = titled_number_key(doc, words, height, sign_glued)
     return best
+
+
+def _slashed_keys(doc: Document, words: Sequence[WordRef], labels: frozenset[str] | None) -> KeyHit | None:
+    """Two whole keys either side of a slash name one value as both: "Invoice date / Delivery date 12.03.2024" is the
+    invoice's date and the delivery's (a key of the last part alone names only the delivery)."""
+    slashes = [i for i, r in enumerate(words) if doc.word(r).text.strip() == "/"]
+    if not slashes or not 0 < slashes[-1] < len(words) - 1:
+        return None
+    head = whole_key(doc, words[:slashes[-1]], labels)
+    tail = whole_key(doc, words[slashes[-1] + 1:], labels)
+    if head is None or tail is None:
+        return None
+    return KeyHit(head.labels | tail.labels, (*head.words, *words[slashes[-1]:]), 0.0)
 
 
 def _key_in_parenthetical(doc: Document, given: Sequence[WordRef], head: Sequence[WordRef],
@@ -262,7 +277,9 @@ def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] 
     own = set(value)
     left = [WordRef(first.page_index, w) for w in line.word_indices[:where[1]]]
     left = [r for r in left if r not in own]
+    number_sign = None  # "Order # 302-1234567-7654321": a number sign read as a separator may be the key's own
     while left and is_separator(doc.word(left[-1]).text):
+        number_sign = left[-1] if key_tokens(doc.word(left[-1]).text) == ["no"] else number_sign
         left.pop()
     value_box = doc.word(first).box
     # "Nr.471102": OCR read a tight key and its value as one word, whose sign ends the key ("Rechnung Nr."); where
@@ -282,6 +299,8 @@ def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] 
         while left and is_separator(doc.word(left[-1]).text):
             left.pop()
     hit = whole_key(doc, left, labels) or glued or _wrapped_key(index, left, labels)
+    if hit is None and number_sign is not None and left and number_sign.word_index == left[-1].word_index + 1:
+        hit = whole_key(doc, [*left, number_sign], labels)
     if hit is None:
         return None
     hit = _date_of_the_number_before(index, hit)

@@ -435,3 +435,22 @@ def test_a_rows_tax_category_keys_no_amount():
     scanned = replace(scanned, pages=(replace(scanned.pages[0], text_source="ocr"),))
     assert _left_key_labels(scanned, "0,02") is None
     assert "total_tax" in _left_key_labels(_page([[("7% VAT (5)", 300), ("0,02", 450)]]), "0,02")
+
+
+def test_a_number_sign_that_ends_a_key_and_two_keys_either_side_of_a_slash():
+    # "Order # 302-...": the "#" read as a separator is the key's own ("Order" alone keys nothing); "Invoice date /
+    # Delivery date": the date is the invoice's too, not only the delivery's
+    doc = _page([[("Invoice date / Delivery date", 330), ("12.03.2024", 480)], [("Order # 302-1234567-7654321", 50)]])
+    found = _rule_fields(doc)
+    assert found["purchase_order"] == "302-1234567-7654321"
+    assert found["invoice_date"] == "12.03.2024"
+    assert _left_key_labels(doc, "12.03.2024") == {"invoice_date", "other_date"}
+    # a slash between a key and a word that is none names nothing more
+    doc = _page([[("Delivery date / Zeit", 330), ("12.03.2024", 480)]])
+    assert "invoice_date" not in (_left_key_labels(doc, "12.03.2024") or set())
+
+
+def test_a_vat_subtotal_is_the_tax():
+    doc = _page([[("Item subtotal (excl. VAT)", 200), ("€75.60", 330)], [("VAT subtotal", 200), ("€14.37", 330)]])
+    assert _left_key_labels(doc, "€14.37") == {"total_tax"}
+    assert _left_key_labels(doc, "€75.60") == {"subtotal"}
