@@ -44,12 +44,17 @@ SIDE_WORDS = {
     "vendor_name": frozenset({
         "seller", "supplier", "vendor", "from", "issuer", "verkaufer", "lieferant", "rechnungssteller", "rechnungsersteller",
         "leistungserbringer", "auftragnehmer", "fournisseur", "vendeur", "emetteur", "leverancier", "verkoper",
-        "fornitore", "venditore", "cedente", "proveedor", "vendedor", "emisor", "provider", "prestataire"}),
+        "fornitore", "venditore", "cedente", "proveedor", "vendedor", "emisor", "provider", "prestataire",
+        "sold", "by"}),  # a marketplace's "Sold by" block beside the buyer's addresses
     "customer_name": frozenset({
         "buyer", "customer", "client", "bill", "billed", "to", "invoice", "recipient", "kaufer", "kunde",
         "leistungsempfanger", "rechnungsempfanger", "empfanger", "auftraggeber", "acheteur", "destinataire",
         "koper", "klant", "afnemer", "acquirente", "committente", "cessionario", "comprador", "cliente",
-        "destinatario"}),
+        "destinatario",
+        # the address the invoice goes to: "Billing address", "Invoice address", "Adresse de facturation",
+        # "Rechnungsadresse" ("Address" or "Adresse" alone names the delivery's too: no side)
+        "billing", "address", "adresse", "de", "facturation", "rechnungsadresse", "rechnungsanschrift",
+        "factuuradres"}),
     # where the goods go: a block of its own, read for its address only (the output has no shipping name)
     SHIPPING_SIDE: frozenset({
         "ship", "shipping", "deliver", "delivery", "address", "to", "warenempfanger", "abweichender", "lieferanschrift",
@@ -110,6 +115,7 @@ OCR_NAME_PITCHES = 2.8
 # A line that only greets whom the letter is for (German, English, French, Dutch, Italian, Spanish)
 SALUTATIONS = frozenset({("herrn",), ("herr",), ("frau",), ("firma",), ("mr",), ("mrs",), ("ms",), ("monsieur",),
                          ("madame",), ("mme",), ("dhr",), ("mevr",), ("sig",), ("sig", "ra"), ("sr",), ("sra",)})
+COMPANY_SALUTATIONS = frozenset({("firma",), ("fa",)})  # "Firma" / "Fa." over a company's name
 SENDER_SEPARATORS = frozenset({"·", "•", "|", "∙", "–", "—"})  # between the parts of a one-line return address
 # The same dots as Tesseract reads them on a scan: alone ("+", "-", "»"), stuck to a part's end ("St-", "A»") or to
 # the next part's start ("-789"). Not a colon, which it reads for one too ("Street:"): keys end in it ("INVOICE NO :
@@ -198,7 +204,7 @@ def _side(tokens: Sequence[str]) -> str | None:
     sides = [side for side, words in SIDE_WORDS.items() if set(tokens) <= words]
     # "invoice" and "to" alone are no heading, nor "Adresse", "Lieferung", "Address" alone (a key or a title);
     # a heading names one side only
-    if len(sides) != 1 or set(tokens) <= {"invoice", "bill"} and len(tokens) == 1:
+    if len(sides) != 1 or set(tokens) <= {"invoice", "bill", "billing", "sold", "by"} and len(tokens) == 1:
         return None
     if sides[0] == SHIPPING_SIDE and (not set(tokens) & _SHIPPING_NAMES
                                       or len(tokens) == 1 and tokens[0] not in _SHIPPING_HEADINGS):
@@ -832,7 +838,10 @@ def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> d
         return {}
     rest = stacked[1:]
     if rest and (_salutation(doc, name) or _name_continues(doc, first_cell(doc, p, rest[0]))):
-        name = name + first_cell(doc, p, rest[0])  # "MVM Musterhafter" | "Versicherungsverein Musterstadt a.G."
+        # "MVM Musterhafter" | "Versicherungsverein Musterstadt a.G."; "Herrn" | "Max Mustermann"; but "Firma" over a
+        # company's name only says it is one (DIN 5008's address label): no part of the name
+        name = (first_cell(doc, p, rest[0]) if _company_salutation(doc, name)
+                else name + first_cell(doc, p, rest[0]))
         rest = rest[1:]
     address: list[list[WordRef]] = []
     ends_address = _place_line_test(doc, [first_cell(doc, p, line) for line in rest[:MAX_ADDRESS_LINES]])
@@ -880,6 +889,10 @@ def _line_pitch(lines: Sequence[Line]) -> float:
 def _salutation(doc: Document, words: Sequence[WordRef]) -> bool:
     """A name line that is only a salutation ("Herrn" | "Max Mustermann"): the name goes on below it."""
     return tuple(key_tokens(" ".join(doc.word(r).text for r in words))) in SALUTATIONS
+
+
+def _company_salutation(doc: Document, words: Sequence[WordRef]) -> bool:
+    return tuple(key_tokens(" ".join(doc.word(r).text for r in words))) in COMPANY_SALUTATIONS
 
 
 def _name_continues(doc: Document, words: Sequence[WordRef]) -> bool:

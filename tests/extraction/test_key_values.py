@@ -1149,3 +1149,37 @@ def test_a_key_beside_a_party_heading_ends_the_partys_block_and_takes_its_value_
                                {}, "en_US", None)
     assert _texts(doc, found)["invoice_number"] == ("2506-1613", "rule")
     assert not any("2506-1613" in e.text(doc) for e in found if e.label != "invoice_number")
+
+
+def test_a_marketplaces_billing_delivery_and_seller_blocks_side_by_side():
+    # Amazon's invoice: three headed blocks in a row; "Billing address" names the buyer's, "Sold by" the seller's,
+    # "Delivery address" where the goods went
+    from docextract.extraction.party_blocks import party_fields
+
+    doc = _page([[("Billing address", 40), ("Delivery address", 230), ("Sold by", 400)],
+                 [("Max Mustermann", 40), ("Max Mustermann", 230), ("Amazon EU S.à r.l.", 400)],
+                 [("Lindenweg 3", 40), ("Packstation 123", 230), ("38 avenue John F. Kennedy", 400)],
+                 [("80331 München", 40), ("80335 München", 230), ("L-1855 Luxembourg", 400)]])
+    labels = ["vendor_name", "vendor_address", "customer_name", "billing_address", "shipping_address"]
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    assert fields == {"customer_name": "Max Mustermann", "billing_address": "Lindenweg 3 80331 München",
+                      "shipping_address": "Packstation 123 80335 München", "vendor_name": "Amazon EU S.à r.l.",
+                      "vendor_address": "38 avenue John F. Kennedy L-1855 Luxembourg"}
+    # "Address", "Sold" or "By" alone heads no block
+    alone = _page([[("Address", 40)], [("Max Mustermann", 40)], [("Lindenweg 3", 40)], [("80331 München", 40)]])
+    assert party_fields(alone, labels) == {}
+
+
+def test_firma_over_a_companys_name_is_no_part_of_it():
+    # DIN 5008's address label in a letter's window: "Firma" over the company's name says it is one; "Herrn" over a
+    # person's stays
+    from docextract.extraction.party_blocks import window_envelope_fields
+
+    def read(salutation):
+        doc = _page([[("Serverhaus AG · Industriestr. 25 · 91710 Gunzenhausen", 50)], [(salutation, 50), ("Rechnung", 380)],
+                     [("Beispiel GmbH", 50)], [("Ringstraße 7", 50)], [("50667 Köln", 50)]], line_spacing=12)
+        return {label: " ".join(doc.word(r).text for r in words) for label, words in window_envelope_fields(doc).items()}
+
+    assert read("Firma")["customer_name"] == "Beispiel GmbH"
+    assert read("Firma")["billing_address"] == "Ringstraße 7 50667 Köln"
+    assert read("Herrn")["customer_name"] == "Herrn Beispiel GmbH"
