@@ -30,7 +30,8 @@ from decimal import Decimal
 from typing import Any, Mapping, Sequence
 
 from docextract.document import Document, WordRef, touching
-from docextract.extraction.entities import Entity, continues_digit_group, is_open_digit_group
+from docextract.extraction.entities import (GROUP_GAP_OF_HEIGHT, Entity, continues_digit_group,
+                                           is_open_digit_group)
 from docextract.extraction.evidence import logit, odd_shape
 from docextract.extraction.field_keywords import FIELD_KEYWORDS, closing_keys, key_tokens
 from docextract.extraction.identifiers import has_vat_module, spaced_vat_length
@@ -55,6 +56,9 @@ MIN_IDENTIFIER_CHARACTERS = 3
 MAX_IDENTIFIER_CHARACTERS = 40
 MIN_SERIES_LETTERS, MAX_SERIES_LETTERS = 2, 4
 SERIES_GAP_OF_HEIGHT = 1.0  # a word's space, not a column's
+# A number printed in digit groups ("4012 3456 7890"): each group this many digits, all groups at least this many
+MIN_GROUP_DIGITS, MAX_GROUP_DIGITS, MIN_GROUPED_DIGITS = 2, 5, 8
+_DIGIT_GROUP_WORD = re.compile(rf"\d{{{MIN_GROUP_DIGITS},{MAX_GROUP_DIGITS}}}")
 _NUMBER_IN_PARTS = re.compile(r"\d[-/]\d")
 # Capitals that name what the number after them is, never a series of invoice numbers (registers, bank and tax codes)
 NOT_SERIES = frozenset({"NO", "REF", "ID", "GLN", "ILN", "EAN", "GTIN", "SKU", "ART", "POS", "BIC", "IBAN", "BLZ",
@@ -212,6 +216,12 @@ def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> 
                     out["identifier"].append(Candidate("identifier", _flat(refs[i:i + spaced]), "".join(texts[i:i + spaced])))
                     taken_until = i + spaced - 1
                     continue
+                grouped = digit_groups_length(doc, refs, texts, i)
+                if grouped:  # "4012 3456 7890" after "Rechnungsnummer": one number printed in groups, not three
+                    out["identifier"].append(Candidate("identifier", _flat(refs[i:i + grouped]),
+                                                       " ".join(texts[i:i + grouped])))
+                    taken_until = i + grouped - 1
+                    continue
                 value = _identifier(text, locale, year)
                 if value is not None:
                     if (i > 0 and i - 1 > taken_until and not _YEAR.fullmatch(value)
@@ -223,6 +233,24 @@ def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> 
                                                            f"{texts[i - 1]} {value}"))
                     out["identifier"].append(Candidate("identifier", refs[i], value))
     return out
+
+
+def digit_groups_length(doc: Document, refs: Sequence[tuple[WordRef, ...]], texts: Sequence[str], i: int) -> int:
+    """How many words from ``i`` on make one number printed in digit groups, a word space apart on its line
+    ("4012 3456 7890", "123 456 7890": a telephone company's invoice and customer numbers), 0 when they make none:
+    at least two groups of :data:`MIN_GROUP_DIGITS` to :data:`MAX_GROUP_DIGITS` digits, and
+    :data:`MIN_GROUPED_DIGITS` digits in all (a table row's "12 34" is two numbers)."""
+    end = i
+    while (end < len(texts) and _DIGIT_GROUP_WORD.fullmatch(texts[end])
+           and (end == i or _word_space_apart(doc, refs[end - 1][-1], refs[end][0]))):
+        end += 1
+    length = end - i
+    return length if length >= 2 and sum(len(t) for t in texts[i:end]) >= MIN_GROUPED_DIGITS else 0
+
+
+def _word_space_apart(doc: Document, left: WordRef, right: WordRef) -> bool:
+    a, b = doc.word(left).box, doc.word(right).box
+    return 0 <= b.x0 - a.x1 <= GROUP_GAP_OF_HEIGHT * min(a.height, b.height)
 
 
 def _series_prefix(doc: Document, text: str, prefix: tuple[WordRef, ...], number: tuple[WordRef, ...]) -> bool:

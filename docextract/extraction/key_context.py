@@ -37,6 +37,7 @@ OCR_TEXT_HEIGHT_OF_INK = 1.4
 MAX_SIGN_PIECES_BESIDE = 2  # lines of signs only that key_left looks past for the key of a row
 ABOVE_LINES_OF_HEIGHT = 3.0  # a header stands within this many value heights above its value
 WRAP_GAP_OF_HEIGHT = 0.8  # a key's two lines stand closer than this many text heights apart
+PART_DASHES = frozenset({"-", "–", "—", "·", "•", "∙"})  # alone between the parts of one line
 SEPARATORS = frozenset(":#-–|/.*")  # words made only of these stand between a key and its value
 
 
@@ -117,6 +118,8 @@ def _ends_a_cell(doc: Document, before: WordRef, after: WordRef, height: float) 
     """Whether a key may start at ``after`` given the word ``before`` it on the same line."""
     text = doc.word(before).text.strip()
     if text.endswith((":", ";", "|")) or any(ch.isdigit() for ch in text):
+        return True
+    if text in PART_DASHES:  # "... R.C.S. Paris - TVA intracommunautaire FR03552081317": a footer's parts
         return True
     if is_legal_form(text):  # "ACME B.V. Invoice No": a name ends with its legal form
         return True

@@ -454,3 +454,16 @@ def test_a_vat_subtotal_is_the_tax():
     doc = _page([[("Item subtotal (excl. VAT)", 200), ("€75.60", 330)], [("VAT subtotal", 200), ("€14.37", 330)]])
     assert _left_key_labels(doc, "€14.37") == {"total_tax"}
     assert _left_key_labels(doc, "€75.60") == {"subtotal"}
+
+
+def test_a_number_printed_in_digit_groups_is_one_identifier():
+    # a telephone company's "Rechnungsnummer 4012 3456 7890": one number, not three
+    doc = _page([[("Rechnungsnummer", 380), ("4012 3456 7890", 460)], [("Menge", 40), ("12 34", 300)]])
+    identifiers = [c.value for c in generate(doc, LineIndex(doc), "de_DE", 2024)["identifier"]]
+    assert "4012 3456 7890" in identifiers and "4012" not in identifiers
+    assert "12 34" not in identifiers  # a table row's "12 34" is two numbers
+
+
+def test_a_dash_between_a_footers_parts_ends_the_cell_before_a_key():
+    doc = _page([[("EDF SA - 552 081 317 R.C.S. Paris - TVA intracommunautaire FR03552081317", 40)]])
+    assert _left_key_labels(doc, "FR03552081317") == {"vendor_tax_id"}
