@@ -161,7 +161,7 @@ def complete_party_names(doc: Document, entities: Sequence[Entity]) -> list[Enti
     for i, entity in enumerate(out):
         if entity.label not in PARTY_NAME_LABELS:
             continue
-        entity = out[i] = _name_start(doc, entity)
+        entity = out[i] = _name_start(doc, _name_after_salutation(doc, entity))
         last = entity.words[-1]
         line = _line_words(doc, last)
         following = line[line.index(last) + 1:] if last in line else []
@@ -174,6 +174,23 @@ def complete_party_names(doc: Document, entities: Sequence[Entity]) -> list[Enti
         if end:
             out[i] = replace(entity, words=entity.words + tuple(following[:end]))
     return out
+
+
+def _name_after_salutation(doc: Document, entity: Entity) -> Entity:
+    """``entity`` (a party's name) that is only a salutation ("Mr" of "Mr John Smith") with the name words after it in
+    its line's cell; other names as they are."""
+    if tuple(key_tokens(entity.text(doc))) not in SALUTATIONS:
+        return entity
+    last = entity.words[-1]
+    line = _line_words(doc, last)
+    following = line[line.index(last) + 1:] if last in line else []
+    height = max(doc.word(last).box.height, 1e-6)
+    taken: list[WordRef] = []
+    for before, ref in zip([last, *following], following):
+        if cell_break(doc, before, ref, height) or not _name_word(doc.word(ref).text):
+            break
+        taken.append(ref)
+    return replace(entity, words=entity.words + tuple(taken)) if taken else entity
 
 
 def _name_start(doc: Document, entity: Entity) -> Entity:

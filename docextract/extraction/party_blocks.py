@@ -589,10 +589,28 @@ def window_recipient(doc: Document) -> dict[str, tuple[WordRef, ...]]:
                 continue
             if line.box.top > bottom * page.height:
                 break
+            line = _name_line_over(doc, lines, line)
             found = _address_label(doc, 0, _column_from(doc, 0, line), "customer_name")
             if found.get("customer_name", (None,))[0] == WordRef(0, line.word_indices[0]) and not _centred(doc, found):
                 return found
     return {}
+
+
+def _name_line_over(doc: Document, lines: Sequence[Line], line: Line) -> Line:
+    """The line stacked right over ``line`` in its column where ``line`` starts with a street (a house number on it)
+    and that line has no digit (a name: "Mevr. J. Jansen" over "Dorpsstraat 45", set a line above the window's band);
+    else ``line``."""
+    words = [WordRef(0, w) for w in line.word_indices]
+    if not _has_digit(doc, words):
+        return line
+    height = line_height(doc, 0, line)
+    over = [other for other in lines if other.box.bottom <= line.box.top + 0.3 * height
+            and line.box.top - other.box.bottom <= (STACKED_GAP_OF_HEIGHT - 1) * height
+            and abs(other.box.x0 - line.box.x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height]
+    if not over:
+        return line
+    name = max(over, key=lambda other: other.box.bottom)
+    return line if _has_digit(doc, [WordRef(0, w) for w in name.word_indices]) else name
 
 
 def labels_side_by_side(doc: Document, vendor: Sequence[WordRef]) -> dict[str, tuple[WordRef, ...]]:

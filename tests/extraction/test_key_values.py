@@ -1183,3 +1183,20 @@ def test_firma_over_a_companys_name_is_no_part_of_it():
     assert read("Firma")["customer_name"] == "Beispiel GmbH"
     assert read("Firma")["billing_address"] == "Ringstraße 7 50667 Köln"
     assert read("Herrn")["customer_name"] == "Herrn Beispiel GmbH"
+
+
+def test_a_name_the_model_cut_after_its_salutation_takes_the_name():
+    doc = _page([[("Mr John Smith", 50), ("Room", 350), ("412", 430)], [("44 Elm Grove", 50)]])
+    cut = Entity("customer_name", (WordRef(0, 0),), 0.6)  # "Mr"
+    assert complete_party_names(doc, [cut])[0].text(doc) == "Mr John Smith"  # not the room's column
+
+
+def test_a_window_recipients_name_a_line_over_the_band_still_heads_the_label():
+    # the name set a line above the window's band, its street the band's first line: the label starts at the name
+    from docextract.extraction.party_blocks import window_recipient
+
+    doc = _page([[("KPN B.V.", 50)], [("Wilhelminakade 123, 3072 AP Rotterdam", 50)], [("Factuur", 350)],
+                 [("Factuurnummer 123456789012", 350)], [("Mevr. J. Jansen", 50)], [("Dorpsstraat 45", 50)],
+                 [("3511 AB Utrecht", 50)]], line_spacing=13)  # the name 112 pt down, the band from 113 pt
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in window_recipient(doc).items()}
+    assert fields == {"customer_name": "Mevr. J. Jansen", "billing_address": "Dorpsstraat 45 3511 AB Utrecht"}
