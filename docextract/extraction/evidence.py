@@ -250,8 +250,10 @@ def odd_shape(label: str, kind: str, text: str) -> bool:
         return bool(_DATE_SHAPE.search(text)) or not _AMOUNT_SHAPE.fullmatch(text)
     if kind == "date":  # a time of day ("18:02") or a lone year ("2022") is no date, though a lenient parser
         # fills in today's day and month; a month name counts as a group ("März 2024")
-        groups = len(re.findall(r"\d+", text)) + bool(re.search(r"[^\W\d_]{3,}", text))
-        return groups < 2 or bool(_TIME_SHAPE.fullmatch(text))
+        numbers = re.findall(r"\d+", text)
+        groups = len(numbers) + bool(re.search(r"[^\W\d_]{3,}", text))
+        # a month and its year without a day ("maart 2024", "March 2024") names a billing month, not a day
+        return groups < 2 or len(numbers) == 1 and len(numbers[0]) == 4 or bool(_TIME_SHAPE.fullmatch(text))
     if label in IDENTIFIER_LABELS or kind in ("iban", "vat_id"):
         return not any(ch.isdigit() for ch in text)
     if kind in ("string", "address"):

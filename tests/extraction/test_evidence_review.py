@@ -100,7 +100,9 @@ def test_evidence_of_each_field_from_the_page():
     ("total", "amount", "RM7.70", False), ("total", "amount", "CHF 1'234.50", False), ("total", "amount", "(12.00)", False),
     ("invoice_date", "date", "18:02", True), ("invoice_date", "date", "February 17, 2026", False),
     ("invoice_date", "date", "2022", True), ("invoice_date", "date", "15.03.2024", False),
-    ("invoice_date", "date", "März 2024", False), ("due_date", "date", "Fällig", True),
+    # a month and its year name a billing month ("Factuur maart 2024" over "Factuurdatum 1 maart 2024"), not a day
+    ("invoice_date", "date", "März 2024", True), ("invoice_date", "date", "1. März 2024", False),
+    ("due_date", "date", "Fällig", True),
     ("vendor_name", "string", "&amp;", True), ("vendor_name", "string", "ACME GmbH", False),
     ("vendor_name", "string", "GmbH", True), ("customer_name", "string", "Co. KG", True),
     ("vendor_address", "address", "GmbH", False),
