@@ -1,0 +1,42 @@
+"""The shipped invoice model through `run` on pages laid out the way common vendors print their invoices
+(tests/vendor_pages.py): every value a reader would book is read, and no field is accepted wrong.
+
+Each page stands for a way of printing a field that once went wrong here: a date under "Invoice date / Delivery
+date" accepted as the due date, a number in digit groups cut to its first group, a billing month taken for the
+invoice date, the seller's block beside the buyer's read as the customer (README "Stop 57")."""
+
+import pytest
+
+from docextract.evaluation.extraction_eval import judge_output
+from docextract.pipeline import RunOptions, extract_file
+from tests.vendor_pages import PAGES, TRUTH, WHAT, draw
+
+
+@pytest.fixture(scope="module")
+def outputs(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("vendor_pages")
+    options = RunOptions(model="invoice")
+    return {name: extract_file(str(draw(name, folder / f"{name}.pdf")), options) for name in PAGES}
+
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_every_booked_value_of_a_vendor_layout_is_read(outputs, name):
+    output = outputs[name]
+    assert output["documents"][0]["document_type"]["type"] == "invoice", WHAT[name]
+    judged = judge_output(output, {key: [value] for key, value in TRUTH[name].items()})
+    fields = output["documents"][0]["fields"]
+    wrong = {j.key: (fields.get(j.key) or {}).get("value") for j in judged if j.in_truth and not j.correct}
+    assert not wrong, f"{name} ({WHAT[name]}): {wrong}"
+
+
+def test_no_field_of_the_vendor_layouts_is_accepted_wrong(outputs):
+    """A field the truth names and the page prints, accepted, must be right (fields the truth does not name, such as
+    an address, are not judged here)."""
+    accepted_wrong = []
+    for name, output in outputs.items():
+        fields = output["documents"][0]["fields"]
+        for judgement in judge_output(output, {key: [value] for key, value in TRUTH[name].items()}):
+            field = fields.get(judgement.key) or {}
+            if judgement.in_truth and field.get("status") == "accepted" and not judgement.correct:
+                accepted_wrong.append((name, judgement.key, field.get("value")))
+    assert not accepted_wrong
