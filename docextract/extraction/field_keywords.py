@@ -71,6 +71,9 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     "invoice_date": _INVOICE_DATE,
     "date": _INVOICE_DATE,
     "other_date": _OTHER_DATE,
+    # the number of another document a title refers to ("Gutschrift zu Rechnung Nr."): named by
+    # key_context.titled_number_key only, no key phrase of its own
+    "other_number": (),
     "due_date": (
         "due date", "due", "payment due", "due by", "pay by", "payable by", "payment date", "payment due date",
         "date due",
@@ -81,7 +84,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "vencimiento", "fecha de vencimiento", "fecha vencimiento",
     ),
     "purchase_order": (
-        "po", "po no", "purchase order", "purchase order no", "order no", "order number", "your order", "order ref",
+        "po", "po no", "p o", "p o no", "p o number", "purchase order", "purchase order no", "order no", "order number",
+        "your order", "order ref",
         "bestellnummer", "bestellung", "ihre bestellung", "auftragsnummer", "auftrag", "auftrag no", "bestell no",
         "auftrags no",
         "bon de commande", "commande", "no de commande", "numero de commande", "numero commande", "votre commande", "bestelnummer", "bestelling",
@@ -105,6 +109,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "eu vat", "eu vat no", "eu vat number", "european vat", "european vat no", "european vat number",
         "europaische ust idnr", "numero de tva europeen", "europees btw nummer", "identificador fiscal europeo",
         "ein", "fein", "employer identification number", "u s employer identification number",
+        # Switzerland's enterprise number, which its VAT number is with "MWST"/"TVA"/"IVA" after it
+        "uid", "uid no", "uid nummer", "mwst no", "mwst nummer",
     ),
     "customer_name": _PARTY_TO,
     "billing_address": (*_PARTY_TO, "billing address", "rechnungsadresse", "rechnungsanschrift",

@@ -253,6 +253,11 @@ def titled_number_key(doc: Document, words: Sequence[WordRef], height: float, si
                 start == 0 or _ends_a_cell(doc, words[start - 1], words[start], height)):
             if any(_names_another_number(doc, r) for r in words[start + 1:-1]):
                 return None  # "Rechnung gemäß Bestellung Nr.": the order's number, not the invoice's
+            between = [key_tokens(doc.word(r).text) for r in words[start + 1:-1]]
+            if any(set(here) & REFERENCE_WORDS and nxt and is_title_word(nxt[0]) for here, nxt in zip(between, between[1:])):
+                # "Gutschrift zu Rechnung Nr. RE-2024-0815": the number of the invoice a credit note corrects (not
+                # "Beitragsrechnung zur Kraftfahrtversicherung Nr.": the word after the reference names no document)
+                return KeyHit(frozenset({OTHER_NUMBER}), tuple(words[start:]), 0.0)
             return KeyHit(frozenset({"invoice_number"}), tuple(words[start:]), 0.0)
     return None
 
@@ -265,6 +270,11 @@ def _names_another_number(doc: Document, ref: WordRef) -> bool:
 
 
 _OTHER_NUMBERS = frozenset({"purchase_order"})  # an order number named inside a title's words
+# Words by which a title refers to another document ("Gutschrift zu Rechnung Nr.", "Credit note for invoice no.",
+# "Avoir sur facture n°"); the number after is that document's, keyed as OTHER_NUMBER (no output field)
+REFERENCE_WORDS = frozenset({"zu", "zur", "zum", "bzgl", "betreffend", "bezuglich", "for", "to", "regarding",
+                             "concerning", "re", "sur", "concernant", "bij", "op", "per", "a"})
+OTHER_NUMBER = "other_number"  # field_keywords' pseudo-field of it
 
 
 def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] | None = None) -> KeyHit | None:

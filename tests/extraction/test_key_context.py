@@ -467,3 +467,22 @@ def test_a_number_printed_in_digit_groups_is_one_identifier():
 def test_a_dash_between_a_footers_parts_ends_the_cell_before_a_key():
     doc = _page([[("EDF SA - 552 081 317 R.C.S. Paris - TVA intracommunautaire FR03552081317", 40)]])
     assert _left_key_labels(doc, "FR03552081317") == {"vendor_tax_id"}
+
+
+def test_a_title_that_refers_to_another_invoice_keys_that_invoices_number_as_no_field():
+    # a credit note's "Gutschrift zu Rechnung Nr. RE-2024-0815 vom 01.02.2024": the corrected invoice's number and
+    # date, not the credit note's own ("Gutschrift-Nr.: GS-2024-007")
+    doc = _page([[("Gutschrift-Nr.:", 380), ("GS-2024-007", 460)],
+                 [("Gutschrift zu Rechnung Nr. RE-2024-0815 vom 01.02.2024", 50)]])
+    assert _left_key_labels(doc, "RE-2024-0815") == {"other_number"}
+    assert _left_key_labels(doc, "01.02.2024") == {"other_date"}
+    assert _rule_fields(doc, "de_DE")["invoice_number"] == "GS-2024-007"
+    # the word after "zur" names no document: the title's number is the invoice's
+    doc = _page([[("Beitragsrechnung zur Kraftfahrtversicherung Nr. 00.123.456.7", 50)]])
+    assert _left_key_labels(doc, "00.123.456.7") == {"invoice_number"}
+
+
+def test_keys_of_a_us_purchase_order_and_a_swiss_enterprise_number():
+    doc = _page([[("P.O. #", 400), ("4500123", 480)], [("UID", 50), ("CHE-100.999.380", 80)]])
+    assert _left_key_labels(doc, "4500123") == {"purchase_order"}
+    assert _left_key_labels(doc, "CHE-100.999.380") == {"vendor_tax_id"}
