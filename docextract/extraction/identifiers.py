@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from stdnum import bic, iban, numdb, vatin
+from stdnum.ch import uid as ch_uid
 from stdnum.exceptions import InvalidChecksum, ValidationError
 from stdnum.util import get_cc_module
 
@@ -164,6 +165,8 @@ def check_tax_id(text: str, country: str | None = None) -> CheckedIdentifier:
     letter OCR read for a digit where that broke the format (:func:`_vat_read_again`)."""
     normalized = "".join(text.split()).upper()
     compact = _compact(text)
+    if compact.startswith("CHE") and ch_uid.is_valid(compact):
+        return CheckedIdentifier(normalized, True, "ch.uid")  # "CHE-100.999.380", its "MWST" printed apart
     prefix = compact[:2]
     if re.fullmatch(r"[A-Z]{2}", prefix) and _vat_module(prefix) is not None:
         try:

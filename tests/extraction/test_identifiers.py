@@ -101,3 +101,10 @@ def test_an_iban_misread_by_ocr_keeps_its_printed_digits_where_its_check_digits_
     assert check_iban(":DEI2 12344321 9876 00").normalized == "DE1212344321987600"
     assert check_iban(":DEO2120300000000202051").valid is True
     assert check_iban("1234 4321 9876 00").normalized is None  # digits alone: no country "IZ"
+
+
+def test_a_swiss_enterprise_number_printed_apart_from_its_mwst_is_valid():
+    from docextract.extraction.identifiers import check_tax_id
+
+    assert check_tax_id("CHE-100.999.380", "CH").valid is True
+    assert check_tax_id("CHE-100.999.381", "CH").valid is False
