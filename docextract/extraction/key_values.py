@@ -33,14 +33,14 @@ from typing import Iterator, Mapping, Sequence
 
 from docextract.document import Box, Document, WordRef
 from docextract.extraction.candidates import CANDIDATE_KINDS, KEY_LABELS, generate
-from docextract.extraction.entities import FIELD_TYPES, LINE_ITEM_PREFIX, Entity
+from docextract.extraction.entities import FIELD_TYPES, LINE_ITEM_PREFIX, Entity, same_line
 from docextract.extraction.evidence import PARTY_NAME_LABELS, odd_shape
 from docextract.extraction.field_keywords import closing_keys, is_legal_form, key_tokens, trim_context
-from docextract.extraction.identifiers import check_iban
+from docextract.extraction.identifiers import check_iban, check_tax_id
 from docextract.extraction.key_context import (cell_around, cell_break, is_separator, is_title_word, key_above, key_left,
                                               line_index, line_of, line_right_of)
 from docextract.extraction.normalize import parse_date, parse_number
-from docextract.extraction.party_blocks import (ADDRESS_OF_SIDE, SALUTATIONS, block_extents, compact_words,
+from docextract.extraction.party_blocks import (ADDRESS_OF_SIDE, SALUTATIONS, SHIPPING_SIDE, block_extents, compact_words,
                                                is_postcode_line, labels_side_by_side, named_block_address, party_fields,
                                                side_at, trading_as_fields, window_envelope_fields, window_recipient)
 from docextract.extraction.terms_section import MAX_TERMS_WORDS, continued, terms_under_heading
@@ -50,6 +50,9 @@ from docextract.extraction.terms_section import MAX_TERMS_WORDS, continued, term
 DATE_LABELS = ("invoice_date", "due_date")
 AMOUNT_LABELS = ("subtotal", "total_tax", "total", "amount_due")
 IDENTIFIER_LABELS = ("invoice_number", "purchase_order")
+# the seller's tax id: read from its key only where its check digits hold (for the page's country where it is
+# printed without a prefix: "CIF: B12345674") and outside the buyer's and the delivery's blocks
+TAX_ID_LABELS = ("vendor_tax_id",)
 MAX_DATE_WORDS = 4  # "1. Oktober 2023", "October 1, 2023"
 MAX_KEY_WORDS = 6  # a key is a short label, not a sentence
 MAX_IBAN_WORDS = 9  # an IBAN printed in groups of four: "DE89 3704 0044 0532 0130 00"
@@ -161,7 +164,7 @@ def complete_party_names(doc: Document, entities: Sequence[Entity]) -> list[Enti
     for i, entity in enumerate(out):
         if entity.label not in PARTY_NAME_LABELS:
             continue
-        entity = out[i] = _name_start(doc, _name_after_salutation(doc, entity))
+        entity = out[i] = _name_start(doc, _name_after_salutation(doc, _without_own_key_line(doc, entity)))
         last = entity.words[-1]
         line = _line_words(doc, last)
         following = line[line.index(last) + 1:] if last in line else []
@@ -174,6 +177,19 @@ def complete_party_names(doc: Document, entities: Sequence[Entity]) -> list[Enti
         if end:
             out[i] = replace(entity, words=entity.words + tuple(following[:end]))
     return out
+
+
+def _without_own_key_line(doc: Document, entity: Entity) -> Entity:
+    """``entity`` (a party's name over more than one line) without a first line that is only a key of its own field:
+    "Spett.le" (Italian: "to the esteemed") over "Bianchi Costruzioni S.p.A.", "Bill to" over the name."""
+    first_line = [r for r in entity.words if same_line(doc, entity.words[0], r)]
+    if len(first_line) == len(entity.words):
+        return entity
+    tokens = [t for r in first_line for t in key_tokens(doc.word(r).text)]
+    keys, length = closing_keys(tokens) if tokens else (frozenset(), 0)
+    if entity.label not in keys or length != len(tokens):
+        return entity
+    return replace(entity, words=tuple(r for r in entity.words if r not in first_line))
 
 
 def _name_after_salutation(doc: Document, entity: Entity) -> Entity:
@@ -352,9 +368,11 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     "E") gives way to a rule entity of its label and is dropped; usable ones are never touched."""
     unusable = {id(e) for e in entities if not _usable(doc, e, locale, year)}
     usable = {e.label for e in entities if id(e) not in unusable}
-    wanted = [label for label in (*DATE_LABELS, *AMOUNT_LABELS, *IDENTIFIER_LABELS, "iban") if label in labels
+    wanted = [label for label in (*DATE_LABELS, *AMOUNT_LABELS, *IDENTIFIER_LABELS, *TAX_ID_LABELS, "iban") if label in labels
               and label not in usable]
-    taken = {r: e for e in entities if e.label not in wanted for r in e.words}
+    # (the model's tax id stays an owner even where unusable: "222" of a block's "August-Spindler-Strasse 222", which a
+    # model on a scan read as the VAT id, goes to the block's address)
+    taken = {r: e for e in entities if e.label not in wanted or e.label in TAX_ID_LABELS for r in e.words}
     decided = {e.label for e in entities if e.assigned}
     found: dict[str, Entity] = {}
     relabelled: set[int] = set()
@@ -408,15 +426,16 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
                   if label in block_labels and label not in parties}
         if not {r for words in beside.values() for r in words} & {r for words in parties.values() for r in words}:
             parties.update(beside)
-    # (the window's label where it is not the vendor's name and the tagger's customer, if any, is part of its name
-    # line: "Lemaire" of "Lemaire Communication")
+    # (the window's label where it is not the vendor's name and the tagger's customer, if any, stands inside it:
+    # "Lemaire" of "Lemaire Communication", "Müller" of the contact "Herr Urs Müller" under "Müller Treuhand GmbH")
     if "customer_name" in block_labels and "customer_name" not in parties:
         recipient = window_recipient(doc)
         tagged = {r for e in entities if e.label == "customer_name" for r in e.words}
         vendor_names = {compact_words(doc, words) for words in (
             parties.get("vendor_name", ()), *(e.words for e in entities if e.label == "vendor_name"))}
-        if recipient and tagged <= set(recipient["customer_name"]) and compact_words(
-                doc, recipient["customer_name"]) not in vendor_names:
+        # (its name no part of the vendor's: a letterhead's second name line in the window's band is the sender's)
+        if recipient and _inside_label(doc, tagged, recipient) and not any(
+                compact_words(doc, recipient["customer_name"]) in name for name in vendor_names):
             parties.update({label: words for label, words in recipient.items() if label in block_labels})
     block_words = {r for words in parties.values() for r in words}
     for label, words in parties.items():
@@ -434,6 +453,15 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     # dropped: unusable entities of the labels found, and entities whose words a key gave to another label
     kept = [trimmed.get(id(e), e) for e in entities if e.label not in found and id(e) not in relabelled]
     return [*kept, *found.values()]
+
+
+def _inside_label(doc: Document, tagged: set[WordRef], label: Mapping[str, Sequence[WordRef]]) -> bool:
+    """Whether the model's customer words (none, or some) stand inside the address label: its name line or a line
+    between it and the address's last ("Herr Urs Müller", the contact under "Müller Treuhand GmbH")."""
+    words = [r for refs in label.values() for r in refs]
+    box = Box.enclosing([doc.word(r).box for r in words])
+    return all(r.page_index == words[0].page_index and box.x0 <= doc.word(r).box.center[0] <= box.x1
+               and box.top <= doc.word(r).box.center[1] <= box.bottom for r in tagged)
 
 
 def _block_may_take(owner: Entity, block_words: set[WordRef], decided: set[str]) -> bool:
@@ -459,6 +487,7 @@ def _keyed_candidates(doc: Document, wanted: Sequence[str], locale: str, year: i
     candidates = generate(doc, index, locale, year)
     kinds = {label: CANDIDATE_KINDS[label] for label in wanted if label in CANDIDATE_KINDS}
     rows, columns = [], []
+    extents = block_extents(doc) if "vendor_tax_id" in kinds else []
     for kind in sorted(set(kinds.values())):
         same_kind = {label for label, k in CANDIDATE_KINDS.items() if k == kind}
         for candidate in candidates[kind]:
@@ -471,6 +500,8 @@ def _keyed_candidates(doc: Document, wanted: Sequence[str], locale: str, year: i
             for hit, out in ((left, rows), (above, columns)):
                 named = hit.labels & same_kind if hit is not None else set()
                 if len(named) == 1 and (label := next(iter(named))) in kinds:
+                    if label in TAX_ID_LABELS and not _sellers_tax_id(doc, extents, candidate.words, locale):
+                        continue
                     out.append((len(hit.labels) > 1, label, candidate.words))
     # a key that names this field alone first: "Steuerbetrag 20,16" over "19 % VAT (S) -1,00" earlier in the
     # reading order, whose "VAT" also keys the VAT id (sorted is stable: reading order within each)
@@ -482,6 +513,15 @@ def _keyed_candidates(doc: Document, wanted: Sequence[str], locale: str, year: i
                 words = _value(doc, iban_label, value_words, locale, year)
                 if words:
                     yield "iban", words
+
+
+def _sellers_tax_id(doc: Document, extents, words: Sequence[WordRef], locale: str) -> bool:
+    """Whether ``words`` are a tax id whose check digits hold (for the page's country where printed without a
+    prefix) and that stands in no buyer's or delivery's block."""
+    text = " ".join(doc.word(r).text for r in words)
+    if not check_tax_id(text, locale.partition("_")[2] or None).valid:
+        return False
+    return side_at(extents, doc, words[0]) not in ("customer_name", SHIPPING_SIDE)
 
 
 def _closes_parenthetical(doc: Document, words: Sequence[WordRef]) -> bool:

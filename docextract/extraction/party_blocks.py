@@ -114,8 +114,10 @@ OCR_STACKED_PITCHES = 2.5
 OCR_NAME_PITCHES = 2.8
 # A line that only greets whom the letter is for (German, English, French, Dutch, Italian, Spanish)
 SALUTATIONS = frozenset({("herrn",), ("herr",), ("frau",), ("firma",), ("mr",), ("mrs",), ("ms",), ("monsieur",),
-                         ("madame",), ("mme",), ("dhr",), ("mevr",), ("sig",), ("sig", "ra"), ("sr",), ("sra",)})
-COMPANY_SALUTATIONS = frozenset({("firma",), ("fa",)})  # "Firma" / "Fa." over a company's name
+                         ("madame",), ("mme",), ("dhr",), ("mevr",), ("sig",), ("sig", "ra"), ("sr",), ("sra",),
+                         ("spett", "le"), ("spettabile",)})
+# "Firma" / "Fa." over a company's name; the Italian "Spett.le" (spettabile: to the esteemed) likewise
+COMPANY_SALUTATIONS = frozenset({("firma",), ("fa",), ("spett", "le"), ("spettabile",)})
 SENDER_SEPARATORS = frozenset({"·", "•", "|", "∙", "–", "—"})  # between the parts of a one-line return address
 # The same dots as Tesseract reads them on a scan: alone ("+", "-", "»"), stuck to a part's end ("St-", "A»") or to
 # the next part's start ("-789"). Not a colon, which it reads for one too ("Street:"): keys end in it ("INVOICE NO :

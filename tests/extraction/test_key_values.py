@@ -1200,3 +1200,52 @@ def test_a_window_recipients_name_a_line_over_the_band_still_heads_the_label():
                  [("3511 AB Utrecht", 50)]], line_spacing=13)  # the name 112 pt down, the band from 113 pt
     fields = {label: " ".join(doc.word(r).text for r in words) for label, words in window_recipient(doc).items()}
     assert fields == {"customer_name": "Mevr. J. Jansen", "billing_address": "Dorpsstraat 45 3511 AB Utrecht"}
+
+
+def test_the_sellers_tax_id_is_read_from_its_key_where_its_check_digits_hold():
+    # Spanish and Italian invoices print the seller's tax id after "CIF:" or "P.IVA" without the country prefix
+    doc = _page([[("Suministros Levante S.L.", 50)], [("CIF: B12345674", 50)], [("Cliente", 50)],
+                 [("Talleres Martínez S.A.", 50)], [("Avda. del Puerto 120", 50)], [("46023 Valencia", 50)],
+                 [("NIF: A98765432", 50)]])
+    assert _texts(doc, key_value_entities(doc, [], INVOICE_LABELS, {}, "es_ES", 2024))["vendor_tax_id"] == (
+        "B12345674", "rule")
+    # check digits that fail, or the buyer's id in the buyer's block, give none
+    doc = _page([[("CIF: B12345675", 50)], [("Käufer:", 50)], [("Kunden AG Mitte", 50)], [("USt-IdNr.: DE136695976", 50)],
+                 [("Kundenstraße 15", 50)], [("DE 69876 Frankfurt", 50)]])
+    assert "vendor_tax_id" not in _texts(doc, key_value_entities(doc, [], INVOICE_LABELS, {}, "es_ES", 2024))
+
+
+def test_a_name_whose_first_line_is_its_own_key_or_a_company_salutation():
+    doc = _page([[("Bill to", 50)], [("Harbor Foods Inc.", 50)]], line_spacing=12)
+    name = Entity("customer_name", (WordRef(0, 0), WordRef(0, 1), WordRef(0, 2), WordRef(0, 3), WordRef(0, 4)), 0.9)
+    assert complete_party_names(doc, [name])[0].text(doc) == "Harbor Foods Inc."
+    from docextract.extraction.party_blocks import window_recipient
+
+    doc = _page([[("Rossi Forniture S.r.l.", 50)], [("Via Roma 12, 20121 Milano (MI)", 50)], [("", 50)], [("", 50)],
+                 [("Spett.le", 330)], [("Bianchi Costruzioni S.p.A.", 330)], [("Corso Italia 45", 330)],
+                 [("10121 Torino (TO)", 330)]], line_spacing=12)
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in window_recipient(doc).items()}
+    assert fields["customer_name"] == "Bianchi Costruzioni S.p.A."
+
+
+def test_the_window_label_is_the_customer_where_the_model_read_its_contact_line():
+    # "Müller Treuhand GmbH" over its contact "Herr Urs Müller": the model's "Müller" of the contact is inside the
+    # label, whose name is the customer's; a letterhead's second name line in the band is the sender's, not the buyer
+    rows = [[("Alpen Software AG", 50)], [("Bahnhofstrasse 10, 8001 Zürich", 50)], [("", 50)], [("", 50)],
+            [("Müller Treuhand GmbH", 330)], [("Herr Urs Müller", 330)], [("Seestrasse 5", 330)], [("6003 Luzern", 330)]]
+    doc = _page(rows, line_spacing=12)
+    contact = next(WordRef(0, i) for i, w in enumerate(doc.pages[0].words) if w.text == "Müller" and w.box.x0 > 350)
+    found = _texts(doc, key_value_entities(doc, [Entity("customer_name", (contact,), 0.6)],
+                                           ["customer_name", "billing_address"], {}, "de_CH", 2024))
+    assert found["customer_name"] == ("Müller Treuhand GmbH", "block")
+    # a letterhead's second name line set in the window's band is part of the sender's name: no customer of it
+    rows = [[("", 50)]] * 4 + [[("MVM Musterhafter", 70)], [("Versicherungsverein Musterstadt a.G.", 70)], [("", 70)],
+                               [("Herrn", 70)], [("Max Mustermann", 70)], [("Musterstr. 11", 70)],
+                               [("12346 Bad Musterhausen", 70)]]
+    doc = _page(rows, line_spacing=12)
+    words = doc.pages[0].words
+    vendor = Entity("vendor_name", tuple(WordRef(0, i) for i in range(5)), 0.9)
+    customer = Entity("customer_name", tuple(WordRef(0, i) for i, w in enumerate(words) if w.text in ("Max", "Mustermann")), 0.6)
+    found = _texts(doc, key_value_entities(doc, [vendor, customer], ["vendor_name", "customer_name", "billing_address"],
+                                           {}, "de_DE", 2014))
+    assert found["customer_name"] == ("Max Mustermann", "model")
