@@ -28,7 +28,7 @@ RESULTS = REPO / "benchmarks" / "results"
 def measure(model: str) -> dict:
     from docextract.evaluation.extraction_eval import judge_output
     from docextract.pipeline import RunOptions, extract_file
-    from tests.vendor_pages import PAGES, TRUTH, WHAT, draw
+    from tests.vendor_pages import PAGES, TRUTH, WHAT, draw, truth
 
     options = RunOptions(model=model)
     pages = {}
@@ -36,7 +36,7 @@ def measure(model: str) -> dict:
         for name in PAGES:
             output = extract_file(str(draw(name, Path(folder) / f"{name}.pdf")), options)
             fields = output["documents"][0]["fields"]
-            judged = [j for j in judge_output(output, {k: [v] for k, v in TRUTH[name].items()}) if j.in_truth]
+            judged = [j for j in judge_output(output, truth(name)) if j.in_truth]
             pages[name] = {
                 "what": WHAT[name],
                 "fields": {j.key: {"truth": TRUTH[name][j.key], "value": (fields.get(j.key) or {}).get("value"),
