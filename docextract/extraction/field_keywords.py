@@ -85,7 +85,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     ),
     "purchase_order": (
         "po", "po no", "p o", "p o no", "p o number", "purchase order", "purchase order no", "order no", "order number",
-        "your order", "order ref",
+        "your order", "your order no", "your order number", "customer order no", "order ref",
         "bestellnummer", "bestellung", "ihre bestellung", "auftragsnummer", "auftrag", "auftrag no", "bestell no",
         "auftrags no",
         "bon de commande", "commande", "no de commande", "numero de commande", "numero commande", "votre commande", "bestelnummer", "bestelling",

@@ -115,7 +115,7 @@ OCR_NAME_PITCHES = 2.8
 # A line that only greets whom the letter is for (German, English, French, Dutch, Italian, Spanish)
 SALUTATIONS = frozenset({("herrn",), ("herr",), ("frau",), ("firma",), ("mr",), ("mrs",), ("ms",), ("monsieur",),
                          ("madame",), ("mme",), ("dhr",), ("mevr",), ("sig",), ("sig", "ra"), ("sr",), ("sra",),
-                         ("spett", "le"), ("spettabile",)})
+                         ("spett", "le"), ("spettabile",), ("familie",), ("famille",), ("famiglia",), ("familia",)})
 # "Firma" / "Fa." over a company's name; the Italian "Spett.le" (spettabile: to the esteemed) likewise
 COMPANY_SALUTATIONS = frozenset({("firma",), ("fa",), ("spett", "le"), ("spettabile",)})
 SENDER_SEPARATORS = frozenset({"·", "•", "|", "∙", "–", "—"})  # between the parts of a one-line return address
@@ -147,11 +147,14 @@ MAX_POSTCODE_LINE_WORDS = 6  # "AT 1234 Muster Ort", "EC1A 1BB London": a postco
 STREET_OPENINGS = frozenset({"unit", "suite", "flat", "apartment", "apt", "building", "floor", "c o"})
 # The start of a postcode + city line: an optional country code ("DE", "GB", "D-"), then a postcode of 4-6 digits
 # ("80333", "654321"), or a British/Irish outward + inward code ("M1 1AA", "GB SW1B 3BN", "D02 XA00"); then the city.
-_POSTCODE_START = re.compile(r"(?:[A-Z]{2} )?(?:(?:[A-Z]{1,2}-)?\d{4,6}|[A-Z]{1,2}\d[A-Z\d]? (?:\d[A-Z]{2}|[A-Z\d]{4})) [^\W\d]")
+# (Swedish, Czech, Slovak and Greek postcodes are printed in two groups: "111 43 Stockholm")
+_POSTCODE_START = re.compile(r"(?:[A-Z]{2} )?(?:(?:[A-Z]{1,2}-)?\d{4,6}|\d{3} \d{2}|[A-Z]{1,2}\d[A-Z\d]? (?:\d[A-Z]{2}|[A-Z\d]{4}))"
+                             r" [^\W\d]")
 # Or the city first and the postcode last: a US/Canadian state and ZIP or postal code ("Nashville, TN 37203",
 # "Toronto, ON M5V 2T6"), a British postcode ("London SW1A 1AA"), a postcode after a comma ("Köln, 50667",
 # "Vilnius, LT-01100": web templates that print "{city}, {zip}")
 _POSTCODE_END = re.compile(r"[^\W\d][^,\d]*(?:, ?[A-Z]{2} (?:\d{5}(?:-\d{4})?|[A-Z]\d[A-Z] \d[A-Z]\d)"
+                           r"|, ?[A-Z][a-z]+(?: [A-Z][a-z]+)? \d{5}(?:-\d{4})?"  # the state spelled out: "California 94104"
                            r"|,? [A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}|, ?(?:[A-Z]{1,2}-)?\d{4,6})")
 # On a scan Tesseract reads a speck beside a country code or a postcode as a sign: "DE. 80333 München", "DE: 99199",
 # "DE 31157. SARSTEDT" (the e-invoices' 150-dpi scans); a postcode line is recognised without it
@@ -773,6 +776,7 @@ def window_envelope_fields(doc: Document) -> dict[str, tuple[WordRef, ...]]:
     page = doc.pages[0]
     heights = sorted(line.box.height for line in page.lines)
     body = heights[len(heights) // 2] if heights else 0.0
+    senders = []  # (line, its box, its parts, where its address ends) of the lines shaped as a return address
     for line, refs, box in _return_lines(doc):
         parts = _parts(doc, refs, ocr=page.text_source == "ocr", small=box.height < SMALL_PRINT_OF_BODY * body)
         if page.text_source == "ocr":
@@ -783,13 +787,18 @@ def window_envelope_fields(doc: Document) -> dict[str, tuple[WordRef, ...]]:
         name = " ".join(doc.word(r).text for r in parts[0])
         if not ends or name.endswith(":") or not any(ch.isalpha() for ch in name):
             continue  # a name, not a key ("TEL:", "MON-SUN:") nor a number
+        senders.append((line, box, parts, ends[0]))
+    for line, box, parts, end in senders:
         found = {"vendor_name": tuple(parts[0]),
-                 "vendor_address": tuple(r for part in parts[1:ends[0] + 1] for r in part)}
+                 "vendor_address": tuple(r for part in parts[1:end + 1] for r in part)}
         height = line_height(doc, 0, line)
         first = min((other for other in page.lines if other.box.top >= box.bottom
                      and other.box.top - box.bottom <= ENVELOPE_GAP_OF_HEIGHT * height
                      and abs(other.box.x0 - box.x0) <= ENVELOPE_COLUMN_OF_HEIGHT * height),
                     key=lambda other: other.box.top, default=None)
+        if first is not None and any(abs(first.box.top - other.top) < 1 and abs(first.box.x0 - other.x0) < 1
+                                     for _, other, _, _ in senders):
+            continue  # a letterhead's line of parts over the return line: the return line is the one further down
         if first is not None:  # the recipient's block: that line and the lines under it in its column
             block = sorted((other for other in page.lines if other.box.top >= first.box.top
                             and abs(other.box.x0 - first.box.x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height),

@@ -486,3 +486,8 @@ def test_keys_of_a_us_purchase_order_and_a_swiss_enterprise_number():
     doc = _page([[("P.O. #", 400), ("4500123", 480)], [("UID", 50), ("CHE-100.999.380", 80)]])
     assert _left_key_labels(doc, "4500123") == {"purchase_order"}
     assert _left_key_labels(doc, "CHE-100.999.380") == {"vendor_tax_id"}
+
+
+def test_your_order_no_keys_the_order():
+    doc = _page([[("Your Order No:", 360), ("CH-PO-7781", 450)]])
+    assert _left_key_labels(doc, "CH-PO-7781") == {"purchase_order"}

@@ -1249,3 +1249,27 @@ def test_the_window_label_is_the_customer_where_the_model_read_its_contact_line(
     found = _texts(doc, key_value_entities(doc, [vendor, customer], ["vendor_name", "customer_name", "billing_address"],
                                            {}, "de_DE", 2014))
     assert found["customer_name"] == ("Max Mustermann", "model")
+
+
+def test_a_letterheads_line_of_parts_over_the_return_line_is_no_recipient():
+    # a tradesman's letterhead prints "Meisterbetrieb · Lindenstraße 8 · 90402 Nürnberg" under its name, and the
+    # window's return line further down: the recipient is the block under the return line ("Familie" its salutation)
+    from docextract.extraction.party_blocks import window_envelope_fields
+
+    doc = _page([[("Elektro Schmidt GmbH", 50)], [("Meisterbetrieb · Lindenstraße 8 · 90402 Nürnberg", 50)],
+                 [("Elektro Schmidt GmbH · Lindenstraße 8 · 90402 Nürnberg", 50)], [("Familie", 50)],
+                 [("Thomas und Anna Becker", 50)], [("Ahornweg 17", 50)], [("90411 Nürnberg", 50)]], line_spacing=12)
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in window_envelope_fields(doc).items()}
+    assert fields["customer_name"] == "Familie Thomas und Anna Becker"
+    assert fields["billing_address"] == "Ahornweg 17 90411 Nürnberg"
+    assert fields["vendor_name"] == "Elektro Schmidt GmbH"
+
+
+def test_postcodes_in_two_groups_and_after_a_spelled_out_state():
+    # a SaaS invoice's "Bill to" block of a Swedish buyer ("111 43 Stockholm"), its seller's "San Francisco,
+    # California 94104"
+    from docextract.extraction.party_blocks import is_postcode_line
+
+    doc = _page([[("111 43 Stockholm", 40)], [("San Francisco, California 94104", 40)], [("Kungsgatan 12", 40)]])
+    lines = [[WordRef(0, w) for w in line.word_indices] for line in doc.pages[0].lines]
+    assert [is_postcode_line(doc, words) for words in lines] == [True, True, False]
