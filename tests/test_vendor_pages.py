@@ -9,7 +9,7 @@ import pytest
 
 from docextract.evaluation.extraction_eval import judge_output
 from docextract.pipeline import RunOptions, extract_file
-from tests.vendor_pages import PAGES, WHAT, draw, truth
+from tests.vendor_pages import CREDIT_NOTES, PAGES, WHAT, draw, truth
 
 
 @pytest.fixture(scope="module")
@@ -22,7 +22,7 @@ def outputs(tmp_path_factory):
 @pytest.mark.parametrize("name", sorted(PAGES))
 def test_every_booked_value_of_a_vendor_layout_is_read(outputs, name):
     output = outputs[name]
-    expected_type = "credit_note" if name == "gutschrift_de" else "invoice"
+    expected_type = "credit_note" if name in CREDIT_NOTES else "invoice"
     assert output["documents"][0]["document_type"]["type"] == expected_type, WHAT[name]
     judged = judge_output(output, truth(name))
     fields = output["documents"][0]["fields"]

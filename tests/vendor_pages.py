@@ -18,6 +18,8 @@ A4 = (595.28, 841.89)
 
 Run = tuple  # (x, baseline, text, size, bold)
 
+CREDIT_NOTES = frozenset({"gutschrift_de", "avoir_fr"})  # the pages that are credit notes, not invoices
+
 WHAT = {
     'telecom_fr': "a French telephone company's bill: the number and date in one title line ('Facture n° ... du 12 mars 2024'), the amount to pay large, the VAT id in a small footer",
     'hosting_en': "a hosting company's English invoice: key column right of the buyer's block, the amount due as a headline",
