@@ -149,6 +149,17 @@ def _is_tax_category(doc: Document, ref: WordRef) -> bool:
     return category.fullmatch(doc.word(ref).text.strip(":")) is not None
 
 
+def _ends_in_a_value(text: str) -> bool:
+    """A word that ends a key's words only as a keyed identifier would ("88-114" of "PO 88-114"): a digit and a
+    hyphen or slash between digits, and no date ("01.04.2014 - 30.06.2014": the range's end has its start's key)."""
+    text = text.strip(":;,.")
+    return bool(_NUMBER_IN_PARTS.search(text)) and not _DATE_LIKE.fullmatch(text)
+
+
+_NUMBER_IN_PARTS = re.compile(r"\d[-/]\d")
+_DATE_LIKE = re.compile(r"\d{1,4}[./-]\d{1,2}(?:[./-]\d{2,4})?")
+
+
 def _without_closing_parenthetical(doc: Document, words: Sequence[WordRef]) -> Sequence[WordRef]:
     """``words`` without the parenthetical of several words that ends them ("(exkl. USt.)"), when there is one."""
     if len(words) < 2 or not doc.word(words[-1]).text.rstrip(":").endswith(")"):
@@ -170,6 +181,8 @@ def whole_key(doc: Document, words: Sequence[WordRef], labels: frozenset[str] | 
     given, words = words, _without_closing_parenthetical(doc, words)
     if not words or _GLUED_IDENTIFIER.fullmatch(doc.word(words[-1]).text.strip(":;,.")):
         return None  # "PO-99845" left of the next value is a value: its "PO" is no key of that one
+    if not sign_glued and _ends_in_a_value(doc.word(words[-1]).text):
+        return None  # nor is the "PO" of "PO 88-114" a key of the "1/1" after it (a header row's values in one line)
     if _is_tax_category(doc, words[-1]):
         return None  # "19 % VAT (S)": a row's tax category, as EN 16931's visualisations print it, keys no amount
     height = max(doc.word(words[-1]).box.height, 1e-6)

@@ -491,3 +491,14 @@ def test_keys_of_a_us_purchase_order_and_a_swiss_enterprise_number():
 def test_your_order_no_keys_the_order():
     doc = _page([[("Your Order No:", 360), ("CH-PO-7781", 450)]])
     assert _left_key_labels(doc, "CH-PO-7781") == {"purchase_order"}
+
+
+def test_a_keyed_value_in_a_header_rows_value_line_keys_nothing_after_it():
+    # "Your Ref. | Page" over "PO 88-114 | 1/1", the value row read as one line: "PO 88-114" is a keyed value, not
+    # the key of the page count after it; a date range's end still has its start's key
+    doc = _page([[("Customer No.", 270), ("Your Ref.", 380), ("Page", 490)],
+                 [("C-1002", 270), ("PO 88-114", 380), ("1/1", 490)],
+                 [("Rechnungszeitraum: 01.04.2014 - 30.06.2014", 50)]])
+    assert _left_key_labels(doc, "1/1") is None
+    assert _left_key_labels(doc, "88-114") == {"purchase_order"}
+    assert _left_key_labels(doc, "30.06.2014") == _left_key_labels(doc, "01.04.2014")
