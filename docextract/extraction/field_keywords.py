@@ -137,6 +137,9 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     "total_tax": (
         "vat", "tax", "sales tax", "vat amount", "tax amount", "total tax", "total vat", "gst", "value added tax",
         "vat subtotal", "tax subtotal",  # Amazon's VAT table: "Item subtotal (excl. VAT) | VAT subtotal"
+        # a receipt-like tax invoice's tax inside its total (Australia, New Zealand, the UK)
+        # ("Total incl. GST" and "Total VAT included" stay the total's: only the phrase that names the tax inside it)
+        "gst included in total", "vat included in total", "tax included in total",
         "summe umsatzsteuer", "summe mwst", "montant de la tva", "tva totale", "mwst", "ust", "zzgl mwst",
         "zzgl ust", "umsatzsteuer", "steuerbetrag", "ust betrag", "mwst betrag", "umsatzsteuerbetrag", "mehrwertsteuer", "steuer", "tva", "montant tva", "total tva", "btw", "btw bedrag",
         "iva", "imposta", "totale iva", "impuesto", "cuota iva",

@@ -87,7 +87,7 @@ _SHIPPING_NAMES = frozenset({"ship", "shipping", "deliver", "delivery", "warenem
                              "consegna", "merce", "envio", "entrega"})
 _SHIPPING_HEADINGS = frozenset({"warenempfanger", "lieferanschrift", "lieferadresse", "afleveradres", "leveradres"})
 NAME_KEYS = frozenset({("name",), ("firma",), ("company",), ("company", "name"), ("nom",), ("raison", "sociale"),
-                       ("naam",), ("bedrijfsnaam",), ("nome",), ("ragione", "sociale"), ("nombre",),
+                       ("naam",), ("bedrijfsnaam",), ("nome",), ("ragione", "sociale"), ("denominazione",), ("nombre",),
                        ("razon", "social")})
 ADDRESS_KEYS = frozenset({("anschrift",), ("adresse",), ("address",), ("adres",), ("indirizzo",), ("direccion",),
                           ("domicilio",), ("postanschrift",)})

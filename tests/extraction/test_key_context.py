@@ -502,3 +502,10 @@ def test_a_keyed_value_in_a_header_rows_value_line_keys_nothing_after_it():
     assert _left_key_labels(doc, "1/1") is None
     assert _left_key_labels(doc, "88-114") == {"purchase_order"}
     assert _left_key_labels(doc, "30.06.2014") == _left_key_labels(doc, "01.04.2014")
+
+
+def test_the_tax_inside_a_receipt_like_total():
+    doc = _page([[("TOTAL", 50), ("$100.00", 470)], [("GST included in total", 50), ("$9.09", 480)],
+                 [("Total incl. GST", 50), ("$100.00", 470)]])
+    assert _left_key_labels(doc, "$9.09") == {"total_tax"}
+    assert "total" in _left_key_labels(doc, "$100.00")

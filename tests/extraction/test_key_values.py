@@ -1273,3 +1273,16 @@ def test_postcodes_in_two_groups_and_after_a_spelled_out_state():
     doc = _page([[("111 43 Stockholm", 40)], [("San Francisco, California 94104", 40)], [("Kungsgatan 12", 40)]])
     lines = [[WordRef(0, w) for w in line.word_indices] for line in doc.pages[0].lines]
     assert [is_postcode_line(doc, words) for words in lines] == [True, True, False]
+
+
+def test_an_italian_e_invoice_viewers_keyed_party_blocks():
+    # the SDI viewers print each party's block under "Cedente/prestatore (fornitore)" and "Cessionario/committente
+    # (cliente)" as keyed lines: "Denominazione:" names the party
+    from docextract.extraction.party_blocks import party_fields
+
+    doc = _page([[("Cedente/prestatore (fornitore)", 50), ("Cessionario/committente (cliente)", 320)],
+                 [("Denominazione: Verdi Impianti S.r.l.", 50), ("Denominazione: Studio Neri Associati", 320)],
+                 [("Indirizzo: Via Garibaldi 5", 50), ("Indirizzo: Piazza Duomo 1", 320)]], line_spacing=12)
+    fields = {label: " ".join(doc.word(r).text for r in words)
+              for label, words in party_fields(doc, ["vendor_name", "customer_name"]).items()}
+    assert fields == {"vendor_name": "Verdi Impianti S.r.l.", "customer_name": "Studio Neri Associati"}
