@@ -30,12 +30,11 @@ from decimal import Decimal
 from typing import Any, Mapping, Sequence
 
 from docextract.document import Document, WordRef, touching
-from docextract.extraction.entities import (GROUP_GAP_OF_HEIGHT, Entity, continues_digit_group,
-                                           is_open_digit_group)
+from docextract.extraction.entities import Entity, continues_digit_group, is_open_digit_group, word_space_apart
 from docextract.extraction.evidence import logit, odd_shape
 from docextract.extraction.field_keywords import FIELD_KEYWORDS, closing_keys, key_tokens
 from docextract.extraction.identifiers import has_vat_module, spaced_vat_length
-from docextract.extraction.key_context import KeyHit, LineIndex, is_title_word, key_above, key_left
+from docextract.extraction.key_context import NUMBER_IN_PARTS, KeyHit, LineIndex, is_title_word, key_above, key_left
 from docextract.extraction.per_document import per_document
 from docextract.extraction.normalize import (ISO_CURRENCIES, MONTH_NUMBERS, identifier_text, parse_currency, parse_date,
                                            parse_number)
@@ -59,7 +58,6 @@ SERIES_GAP_OF_HEIGHT = 1.0  # a word's space, not a column's
 # A number printed in digit groups ("4012 3456 7890"): each group this many digits, all groups at least this many
 MIN_GROUP_DIGITS, MAX_GROUP_DIGITS, MIN_GROUPED_DIGITS = 2, 5, 8
 _DIGIT_GROUP_WORD = re.compile(rf"\d{{{MIN_GROUP_DIGITS},{MAX_GROUP_DIGITS}}}")
-_NUMBER_IN_PARTS = re.compile(r"\d[-/]\d")
 # Capitals that name what the number after them is, never a series of invoice numbers (registers, bank and tax codes)
 NOT_SERIES = frozenset({"NO", "REF", "ID", "GLN", "ILN", "EAN", "GTIN", "SKU", "ART", "POS", "BIC", "IBAN", "BLZ",
                         "KTO", "UID", "TEL", "FAX", "PO", "HRB", "HRA", "PLZ", "ABN", "ACN", "EIN", "RCS", "NAF",
@@ -242,22 +240,17 @@ def digit_groups_length(doc: Document, refs: Sequence[tuple[WordRef, ...]], text
     :data:`MIN_GROUPED_DIGITS` digits in all (a table row's "12 34" is two numbers)."""
     end = i
     while (end < len(texts) and _DIGIT_GROUP_WORD.fullmatch(texts[end])
-           and (end == i or _word_space_apart(doc, refs[end - 1][-1], refs[end][0]))):
+           and (end == i or word_space_apart(doc, refs[end - 1][-1], refs[end][0]))):
         end += 1
     length = end - i
     return length if length >= 2 and sum(len(t) for t in texts[i:end]) >= MIN_GROUPED_DIGITS else 0
-
-
-def _word_space_apart(doc: Document, left: WordRef, right: WordRef) -> bool:
-    a, b = doc.word(left).box, doc.word(right).box
-    return 0 <= b.x0 - a.x1 <= GROUP_GAP_OF_HEIGHT * min(a.height, b.height)
 
 
 def _series_prefix(doc: Document, text: str, prefix: tuple[WordRef, ...], number: tuple[WordRef, ...]) -> bool:
     """Whether ``text`` is the letters of an invoice series printed before its number ("RK" of "RK 19-32", "INV"
     of "INV 0042"): 2-4 capitals (one before a number in parts: "F 24-94"), a word's space from the number, and
     neither a key word ("NO", "NR") nor a currency ("EUR 500")."""
-    fewest = 1 if _NUMBER_IN_PARTS.search(doc.word(number[0]).text) else MIN_SERIES_LETTERS
+    fewest = 1 if NUMBER_IN_PARTS.search(doc.word(number[0]).text) else MIN_SERIES_LETTERS
     if not (fewest <= len(text) <= MAX_SERIES_LETTERS and text.isalpha() and text.isupper()):
         return False
     if (text in ISO_CURRENCIES or text in NOT_SERIES or key_tokens(text) != [text.casefold()]

@@ -160,9 +160,14 @@ def is_open_digit_group(text: str) -> bool:
 
 def continues_digit_group(doc: Document, last: WordRef, nxt: WordRef) -> bool:
     """Whether ``nxt`` is the next 3-digit group of the number ``last`` ends, a space's width away on its line."""
-    if not _DIGIT_GROUP.fullmatch(doc.word(nxt).text) or not same_line(doc, last, nxt):
-        return False
-    a, b = doc.word(last).box, doc.word(nxt).box
+    return (bool(_DIGIT_GROUP.fullmatch(doc.word(nxt).text)) and same_line(doc, last, nxt)
+            and word_space_apart(doc, last, nxt))
+
+
+def word_space_apart(doc: Document, left: WordRef, right: WordRef) -> bool:
+    """Whether ``right`` starts a word space after ``left`` ends: the gap between a number's digit groups, not a
+    column's."""
+    a, b = doc.word(left).box, doc.word(right).box
     return 0 <= b.x0 - a.x1 <= GROUP_GAP_OF_HEIGHT * min(a.height, b.height)
 
 

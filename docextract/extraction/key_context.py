@@ -153,10 +153,10 @@ def _ends_in_a_value(text: str) -> bool:
     """A word that ends a key's words only as a keyed identifier would ("88-114" of "PO 88-114"): a digit and a
     hyphen or slash between digits, and no date ("01.04.2014 - 30.06.2014": the range's end has its start's key)."""
     text = text.strip(":;,.")
-    return bool(_NUMBER_IN_PARTS.search(text)) and not _DATE_LIKE.fullmatch(text)
+    return bool(NUMBER_IN_PARTS.search(text)) and not _DATE_LIKE.fullmatch(text)
 
 
-_NUMBER_IN_PARTS = re.compile(r"\d[-/]\d")
+NUMBER_IN_PARTS = re.compile(r"\d[-/]\d")  # "19-32", "123/2024": a number printed in parts
 _DATE_LIKE = re.compile(r"\d{1,4}[./-]\d{1,2}(?:[./-]\d{2,4})?")
 
 

@@ -41,7 +41,7 @@ from docextract.extraction.key_context import (cell_around, cell_break, is_separ
                                               line_index, line_of, line_right_of)
 from docextract.extraction.normalize import parse_date, parse_number
 from docextract.extraction.party_blocks import (ADDRESS_OF_SIDE, SALUTATIONS, SHIPPING_SIDE, block_extents, compact_words,
-                                               is_postcode_line, labels_side_by_side, named_block_address, party_fields,
+                                               is_postcode_line, is_salutation, labels_side_by_side, named_block_address, party_fields,
                                                side_at, trading_as_fields, window_envelope_fields, window_recipient)
 from docextract.extraction.terms_section import MAX_TERMS_WORDS, continued, terms_under_heading
 
@@ -195,7 +195,7 @@ def _without_own_key_line(doc: Document, entity: Entity) -> Entity:
 def _name_after_salutation(doc: Document, entity: Entity) -> Entity:
     """``entity`` (a party's name) that is only a salutation ("Mr" of "Mr John Smith") with the name words after it in
     its line's cell; other names as they are."""
-    if tuple(key_tokens(entity.text(doc))) not in SALUTATIONS:
+    if not is_salutation(doc, entity.words):
         return entity
     last = entity.words[-1]
     line = _line_words(doc, last)

@@ -112,12 +112,12 @@ NAME_GAP_OF_HEIGHT = 2.0  # ... but its address may stand a blank line under its
 # under its name
 OCR_STACKED_PITCHES = 2.5
 OCR_NAME_PITCHES = 2.8
-# A line that only greets whom the letter is for (German, English, French, Dutch, Italian, Spanish)
-SALUTATIONS = frozenset({("herrn",), ("herr",), ("frau",), ("firma",), ("mr",), ("mrs",), ("ms",), ("monsieur",),
-                         ("madame",), ("mme",), ("dhr",), ("mevr",), ("sig",), ("sig", "ra"), ("sr",), ("sra",),
-                         ("spett", "le"), ("spettabile",), ("familie",), ("famille",), ("famiglia",), ("familia",)})
-# "Firma" / "Fa." over a company's name; the Italian "Spett.le" (spettabile: to the esteemed) likewise
-COMPANY_SALUTATIONS = frozenset({("firma",), ("fa",), ("spett", "le"), ("spettabile",)})
+# A line that only greets whom the letter is for (German, English, French, Dutch, Italian, Spanish); "Firma" over a
+# company's name, and the Italian "Spett.le" (spettabile: to the esteemed), say only that it is one: no part of it
+COMPANY_SALUTATIONS = frozenset({("firma",), ("spett", "le"), ("spettabile",)})
+SALUTATIONS = COMPANY_SALUTATIONS | frozenset({
+    ("herrn",), ("herr",), ("frau",), ("mr",), ("mrs",), ("ms",), ("monsieur",), ("madame",), ("mme",), ("dhr",),
+    ("mevr",), ("sig",), ("sig", "ra"), ("sr",), ("sra",), ("familie",), ("famille",), ("famiglia",), ("familia",)})
 SENDER_SEPARATORS = frozenset({"·", "•", "|", "∙", "–", "—"})  # between the parts of a one-line return address
 # The same dots as Tesseract reads them on a scan: alone ("+", "-", "»"), stuck to a part's end ("St-", "A»") or to
 # the next part's start ("-789"). Not a colon, which it reads for one too ("Street:"): keys end in it ("INVOICE NO :
@@ -866,10 +866,10 @@ def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> d
     if keyed(stacked[0]) or is_postcode_line(doc, name):
         return {}
     rest = stacked[1:]
-    if rest and (_salutation(doc, name) or _name_continues(doc, first_cell(doc, p, rest[0]))):
+    if rest and (is_salutation(doc, name) or _name_continues(doc, first_cell(doc, p, rest[0]))):
         # "MVM Musterhafter" | "Versicherungsverein Musterstadt a.G."; "Herrn" | "Max Mustermann"; but "Firma" over a
         # company's name only says it is one (DIN 5008's address label): no part of the name
-        name = (first_cell(doc, p, rest[0]) if _company_salutation(doc, name)
+        name = (first_cell(doc, p, rest[0]) if is_salutation(doc, name, COMPANY_SALUTATIONS)
                 else name + first_cell(doc, p, rest[0]))
         rest = rest[1:]
     address: list[list[WordRef]] = []
@@ -915,13 +915,9 @@ def _line_pitch(lines: Sequence[Line]) -> float:
     return single[len(single) // 2] if single else 0.0
 
 
-def _salutation(doc: Document, words: Sequence[WordRef]) -> bool:
+def is_salutation(doc: Document, words: Sequence[WordRef], salutations: frozenset = SALUTATIONS) -> bool:
     """A name line that is only a salutation ("Herrn" | "Max Mustermann"): the name goes on below it."""
-    return tuple(key_tokens(" ".join(doc.word(r).text for r in words))) in SALUTATIONS
-
-
-def _company_salutation(doc: Document, words: Sequence[WordRef]) -> bool:
-    return tuple(key_tokens(" ".join(doc.word(r).text for r in words))) in COMPANY_SALUTATIONS
+    return tuple(key_tokens(" ".join(doc.word(r).text for r in words))) in salutations
 
 
 def _name_continues(doc: Document, words: Sequence[WordRef]) -> bool:
