@@ -22,8 +22,8 @@ def outputs(tmp_path_factory):
 
 @pytest.mark.parametrize("name", sorted(PAGES))
 def test_every_booked_value_of_a_vendor_layout_is_read(outputs, name):
-    """Every field but the page's known misses (KNOWN_MISSES, which stay misses: a fix shows here as a pass to
-    record)."""
+    """Every field but the page's known misses (KNOWN_MISSES), which must stay misses: a fix fails here until its
+    entry is removed, so the list says what is still wrong."""
     output = outputs[name]
     known = KNOWN_MISSES.get(name, frozenset())
     expected_type = "credit_note" if name in CREDIT_NOTES else "invoice"
