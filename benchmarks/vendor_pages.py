@@ -1,11 +1,15 @@
 """Field accuracy and accepted precision of a model through `run` on the vendor-style pages of tests/vendor_pages.py.
 
-Eleven one-page invoices written the way telephone and electricity companies, hosting providers, hotels, web shops
-and a marketplace print theirs (made-up parties and numbers; see that module: the decoding was changed after reading
+One-page invoices written the way telephone, electricity and water companies, hosting providers, hotels, shops, a
+marketplace, tradesmen and suppliers in several countries print theirs (made-up parties and numbers; see that module: the decoding was changed after reading
 its errors on them, so they flatter it). Judged as `docextract evaluate` judges a labelled document's fields
 (docextract.evaluation.extraction_eval.judge_output).
 
-    PYTHONPATH=$PWD .venv/bin/python benchmarks/vendor_pages.py [--model invoice] [--name NAME]
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/vendor_pages.py [--model invoice] [--scans] [--name NAME]
+
+``--scans`` reads a scan of each page instead of its text layer: docextract's own scan simulation (150 dpi, greyscale,
+skew, blur, noise, JPEG; seeded by the page's name, as `benchmarks/lopo.py scans` seeds by document) read through
+Tesseract as `run` reads an image by default (``--lang auto``).
 
 Writes benchmarks/results/vendor_pages[_NAME].json and .md.
 """
@@ -25,7 +29,16 @@ sys.path.insert(0, str(REPO))
 RESULTS = REPO / "benchmarks" / "results"
 
 
-def measure(model: str) -> dict:
+def scan_of(pdf: Path) -> Path:
+    """A simulated 150-dpi scan of the one-page ``pdf`` beside it (a .jpg), seeded by the page's name."""
+    import random
+
+    from docextract.synth.scan import save_scan, scan_pdf
+
+    return Path(save_scan(scan_pdf(pdf.read_bytes(), random.Random(f"0:{pdf.stem}"), 150), str(pdf.with_suffix(""))))
+
+
+def measure(model: str, scans: bool = False) -> dict:
     from docextract.evaluation.extraction_eval import judge_output
     from docextract.pipeline import RunOptions, extract_file
     from tests.vendor_pages import PAGES, TRUTH, WHAT, draw, truth
@@ -34,7 +47,8 @@ def measure(model: str) -> dict:
     pages = {}
     with tempfile.TemporaryDirectory() as folder:
         for name in PAGES:
-            output = extract_file(str(draw(name, Path(folder) / f"{name}.pdf")), options)
+            source = draw(name, Path(folder) / f"{name}.pdf")
+            output = extract_file(str(scan_of(source) if scans else source), options)
             fields = output["documents"][0]["fields"]
             judged = [j for j in judge_output(output, truth(name)) if j.in_truth]
             pages[name] = {
@@ -46,7 +60,7 @@ def measure(model: str) -> dict:
     every = [f for page in pages.values() for f in page["fields"].values()]
     accepted = [f for f in every if f["status"] == "accepted"]
     return {
-        "model": model,
+        "model": model, "scans": scans,
         "fields": len(every), "right": sum(f["right"] for f in every),
         "accuracy": sum(f["right"] for f in every) / len(every),
         "accepted": len(accepted), "accepted_right": sum(f["right"] for f in accepted),
@@ -55,7 +69,8 @@ def measure(model: str) -> dict:
 
 
 def markdown(report: dict) -> str:
-    lines = [f"# Vendor-style pages: `{report['model']}`", "", f"Command: `{report['command']}`", "",
+    what = "their 150-dpi scans through Tesseract" if report.get("scans") else "their text layer"
+    lines = [f"# Vendor-style pages, {what}: `{report['model']}`", "", f"Command: `{report['command']}`", "",
              f"**{report['right']} of {report['fields']} fields right ({100 * report['accuracy']:.1f}%)**; "
              f"{report['accepted']} accepted, {report['accepted_right']} of them right.", "",
              "| page | right | wrong (value read / truth) |", "|---|---:|---|"]
@@ -69,9 +84,10 @@ def markdown(report: dict) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", default="invoice")
+    parser.add_argument("--scans", action="store_true", help="read a simulated scan of each page (OCR path)")
     parser.add_argument("--name", help="results file suffix")
     args = parser.parse_args()
-    report = measure(args.model)
+    report = measure(args.model, args.scans)
     report["command"] = "PYTHONPATH=$PWD .venv/bin/python " + shlex.join(["benchmarks/vendor_pages.py", *sys.argv[1:]])
     stem = "vendor_pages" + (f"_{args.name}" if args.name else "")
     RESULTS.mkdir(parents=True, exist_ok=True)
