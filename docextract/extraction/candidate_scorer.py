@@ -42,6 +42,7 @@ from docextract.modeling.model_folder import SCORER_KEY  # noqa: F401  (named he
 # A candidate under this probability never becomes a field by the scorer: the tagger's reading stays.
 MIN_PROBABILITY = 0.2
 MAX_CANDIDATES = 4  # per field, the most probable; bounds the joint search (5**4 amount assignments)
+DATE_OCCURRENCES = 2  # per field, the occurrences of one date that are options (see _decode_kind)
 # An amount of the sum (subtotal + tax = total) the scorer is unsure of (under its minimum, over this) is an option
 # only in an assignment whose sum holds: "Steuerbetrag 70,00" on a layout never seen, between 448,99 and 518,99;
 # never a zero, with which any subtotal equal to a total holds (a receipt's "8.96" before its rounding to 8.95).
@@ -131,11 +132,17 @@ def _tagger_choice_ranked(context: DocumentContext, scorer: CandidateScorer, lab
     seen tags the dates beside "Beleg-Datum", "Leistungs-Datum" and "Bestell-Datum" alike, and its most confident
     is as often the delivery date as the issue date; the scorer's features (the key, the title line) tell them."""
     rivals = [e for e in entities if e.label == label]
-    if len(rivals) < 2 or not any(e.assigned for e in rivals):
+    if not rivals:
         return entities
     by_words = {c.words: c for c in context.candidates[CANDIDATE_KINDS[label]]}
     probability = {id(e): scorer.fields[label].probability(features(context, by_words[e.words], label))
                    for e in rivals if e.words in by_words and not never_the_value(context, by_words[e.words], label)}
+    if all(e.words in by_words and id(e) not in probability for e in rivals):
+        # every reading of the tagger is never the value (a hotel bill's room number under "Kamer" as its number): none
+        # stays, and the key rules read the field where its key is printed ("Nota nr." over "48213")
+        return [e for e in entities if e.label != label]
+    if len(rivals) < 2 or not any(e.assigned for e in rivals):
+        return entities
     assigned = next(e for e in rivals if e.assigned)
     best = max((e for e in rivals if id(e) in probability), key=lambda e: probability[id(e)], default=None)
     if best is None or best is assigned:
@@ -162,7 +169,7 @@ def _decode_kind(context: DocumentContext, kind: str, labels: Sequence[str], sco
     unsure: set[tuple[str, int]] = set()  # (label, candidate) under the minimum: an option only where the sum holds
     for label in labels:
         ranked = sorted(range(len(candidates)), key=lambda i: -scores[label][i])
-        best, seen, below = [], set(), 0
+        best, seen, below = [], {}, 0
         for i in ranked:
             sure = scores[label][i] >= scorer.min_probability
             if len(best) >= MAX_CANDIDATES or not sure and (
@@ -170,9 +177,11 @@ def _decode_kind(context: DocumentContext, kind: str, labels: Sequence[str], sco
                     or scores[label][i] < MIN_UNSURE_PROBABILITY):
                 break
             key = value_key(candidates[i])
-            if key not in seen:  # one printed value is one option per field (its first, most probable occurrence)
+            if key not in seen or kind == "date" and seen[key] < DATE_OCCURRENCES:
+                # one printed value is one option per field (its first, most probable occurrence); a date two, since
+                # the due date may be the invoice date printed twice, and each field then takes one of them
                 best.append(i)
-                seen.add(key)
+                seen[key] = seen.get(key, 0) + 1
                 if not sure:
                     unsure.add((label, i))
                     below += 1

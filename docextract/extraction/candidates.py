@@ -49,6 +49,10 @@ CANDIDATE_KINDS: dict[str, str] = {
 }
 KEY_LABELS = frozenset(FIELD_KEYWORDS) - {"date"}  # "date" is SROIE's name of the invoice date's key
 DATE_KEY_LABELS = frozenset({"invoice_date", "due_date", "other_date"})  # the keys that name a date
+# the kinds whose value a header over it names (an amount under a "Total" column header is a line item's), by the
+# keys of that kind
+KEYED_FROM_ABOVE = {"date": DATE_KEY_LABELS,
+                    "identifier": frozenset({"invoice_number", "purchase_order", "other_number"})}
 TENDERED = frozenset({"tendered"})  # field_keywords' keys of cash handed over and change given back
 MAX_DATE_WORDS = 4  # "1. Oktober 2023", "October 1, 2023"
 MIN_IDENTIFIER_CHARACTERS = 3
@@ -444,8 +448,14 @@ def _keyed_another(context: DocumentContext, candidate: Candidate, label: str) -
     right before another of its kind (beside "Offener Betrag 134,60 €" the "Gesamtbetrag Brutto 144,59 €" is no
     amount due, beside "Rechnungssumme Netto 473,00" the "Steuerbasisbetrag USt. 7% 275,00" no subtotal; without a
     value keyed as the field, one keyed as another still may be it: a total is the amount due where nothing was
-    paid). Only the key on the value's own row counts: a header above a column reaches less surely."""
-    left, _ = context.keys(candidate.words)
+    paid). Only the key on the value's own row counts, but for a date or number under a header that names other
+    dates or numbers only: a header above a column reaches less surely."""
+    left, above = context.keys(candidate.words)
+    if left is None and above is not None and candidate.kind in KEYED_FROM_ABOVE:
+        # a date or number under a header that names other dates or numbers only: a hotel bill's header row "Kamer |
+        # Aankomst | Vertrek | Nota nr. | Datum" over its values, whose arrival a tagger took for the bill's date at
+        # 0.99 and whose room number for the bill's
+        return label not in above.labels and above.labels <= KEYED_FROM_ABOVE[candidate.kind]
     if left is None or label in left.labels:
         return False
     if candidate.kind == "date":

@@ -39,6 +39,10 @@ _OTHER_DATE = (
     "vertragsdatum", "vertrags datum", "lieferzeitraum", "abrechnungszeitraum", "berechnungszeitraum", "rechnungszeitraum", "zeitraum",
     "date de livraison", "date de commande", "periode", "periode de facturation", "leverdatum", "besteldatum",
     "data di consegna", "data consegna", "data ordine", "periodo", "fecha de entrega", "fecha de pedido",
+    # a hotel's stay, printed beside (or in a header row with) the bill's own date
+    "arrival", "arrival date", "departure", "departure date", "check in", "check out", "anreise", "abreise",
+    "anreisedatum", "abreisedatum", "arrivee", "date d arrivee", "depart", "date de depart", "aankomst", "vertrek",
+    "aankomstdatum", "vertrekdatum", "arrivo", "partenza", "llegada", "salida", "fecha de llegada", "fecha de salida",
 )
 _PARTY_TO = (
     "bill to", "billed to", "invoice to", "sold to", "customer", "client", "to", "recipient",
@@ -61,7 +65,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "abschlagsrechnung no", "schlussrechnung no", "teilrechnung no", "gutschrift no", "gutschriftsnummer",
         "rechnungskorrektur no", "mietrechnung no", "beitragsrechnung no", "invoice ref", "booking id", "booking no",
         "facture no", "numero de facture", "no de facture", "facture", "numero facture",
-        "factuurnummer", "factuur no", "factuur", "fattura no", "numero fattura", "fattura", "numero documento",
+        "factuurnummer", "factuur no", "factuur", "nota no", "notanummer", "fattura no", "numero fattura", "fattura", "numero documento",
         "factura no", "numero de factura", "factura", "no factura", "bill number", "document number",
         # a business letter's reference line: the sender's reference is the invoice's number on a letter-style
         # invoice (isodoc pays to it as "reference"), the addressee's is their order ("Your reference")
@@ -71,9 +75,16 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     "invoice_date": _INVOICE_DATE,
     "date": _INVOICE_DATE,
     "other_date": _OTHER_DATE,
-    # the number of another document a title refers to ("Gutschrift zu Rechnung Nr."): named by
-    # key_context.titled_number_key only, no key phrase of its own
-    "other_number": (),
+    # numbers an invoice prints beside its own that no output field holds: the number of another document a title
+    # refers to ("Gutschrift zu Rechnung Nr.", named by key_context.titled_number_key), the buyer's customer number
+    # with the seller, a hotel guest's room
+    "other_number": (
+        "customer no", "customer number", "customer id", "kundennummer", "kunden no", "kunden id",
+        "no client", "numero client", "numero de client", "code client", "reference client", "klantnummer", "klant no",
+        "numero cliente", "codice cliente", "cliente no", "no cliente", "numero de cliente",
+        "room", "room no", "room number", "zimmer", "zimmer no", "zimmernummer", "chambre", "no chambre", "kamer",
+        "kamernummer", "kamer no", "camera", "habitacion",
+    ),
     "due_date": (
         "due date", "due", "payment due", "due by", "pay by", "payable by", "payment date", "payment due date",
         "date due",
@@ -85,6 +96,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     ),
     "purchase_order": (
         "po", "po no", "p o", "p o no", "p o number", "purchase order", "purchase order no", "order no", "order number",
+        "order id",
         "your order", "your order no", "your order number", "customer order no", "order ref",
         "bestellnummer", "bestellung", "ihre bestellung", "auftragsnummer", "auftrag", "auftrag no", "bestell no",
         "auftrags no",
@@ -104,7 +116,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "steuernummer", "steuer no", "st no", "tva", "no tva", "tva intracommunautaire", "numero de tva", "no de tva",
         "no de tva intracommunautaire", "numero de tva intracommunautaire", "tva intracom",
         "siret", "siren", "btw", "btw no", "btw nummer", "btw id", "partita iva", "p iva", "piva", "iva",
-        "nif", "cif", "nif cif", "abn", "gst", "gst no", "cuit", "rut", "rfc",
+        "nif", "cif", "nif cif", "abn", "gst", "gst no", "cuit", "rut", "rfc", "gstin", "gstin no", "gst in",
         # the EU's VAT number and the US employer number as ERPs name their types (Tryton: "European VAT Number")
         "eu vat", "eu vat no", "eu vat number", "european vat", "european vat no", "european vat number",
         "europaische ust idnr", "numero de tva europeen", "europees btw nummer", "identificador fiscal europeo",
@@ -128,6 +140,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "nettosumme", "warenwert", "rechnungssumme ohne ust", "summe ohne ust", "nettowert", "total ht", "montant ht", "sous total", "total hors taxes", "subtotaal",
         "totaal excl btw", "netto bedrag", "imponibile", "totale imponibile", "subtotale", "base imponible",
         "importe neto", "total neto", "neto gravado", "importe neto gravado",
+        "taxable value", "taxable amount", "total taxable value",  # an Indian GST invoice's base
         # a VAT breakdown's columns ("VAT rate | Without VAT | With VAT") and totals said the same way
         "without vat", "total without vat", "amount without vat", "without tax", "total without tax",
         "w/o vat", "total w/o vat", "amount w/o vat", "w/o tax", "total w/o tax",
@@ -143,6 +156,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "summe umsatzsteuer", "summe mwst", "montant de la tva", "tva totale", "mwst", "ust", "zzgl mwst",
         "zzgl ust", "umsatzsteuer", "steuerbetrag", "ust betrag", "mwst betrag", "umsatzsteuerbetrag", "mehrwertsteuer", "steuer", "tva", "montant tva", "total tva", "btw", "btw bedrag",
         "iva", "imposta", "totale iva", "impuesto", "cuota iva",
+        "igst", "igst amount",  # India's integrated GST: the whole tax of an interstate sale
     ),
     "total": (
         "total", "total amount", "invoice total", "grand total", "gross total", "gross total amount", "gross amount",
@@ -184,7 +198,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
 }
 # Printed after a key word and before its value without changing what the key word says: "Total (EUR)",
 # "MwSt. 19 %", "Fällig am:". Dropped from the end of a value's context before it is compared.
-FILLER_TOKENS = frozenset({"eur", "usd", "gbp", "chf", "rm", "myr", "sgd", "aud", "cad", "inr", "€", "$", "£", "in", "en",
+FILLER_TOKENS = frozenset({"eur", "usd", "gbp", "chf", "rm", "myr", "sgd", "aud", "cad", "inr", "rs", "€", "$", "£", "in", "en",
                            "am", "on", "the", "of", "de", "du", "incl", "inkl", "zzgl", "excl", "exkl"})
 
 

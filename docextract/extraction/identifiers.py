@@ -25,6 +25,7 @@ from typing import Sequence
 
 from stdnum import bic, iban, numdb, vatin
 from stdnum.ch import uid as ch_uid
+from stdnum.in_ import gstin
 from stdnum.exceptions import InvalidChecksum, ValidationError
 from stdnum.util import get_cc_module
 
@@ -44,6 +45,7 @@ NATIONAL_TAX_IDS: dict[str, tuple[str, ...]] = {
     "es": ("nif", "cif"),
 }
 _IBAN_SHAPE = re.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{8,32}")
+_GSTIN_SHAPE = re.compile(r"\d{2}[A-Z]{5}\d{4}[A-Z][0-9A-Z]Z[0-9A-Z]")
 
 
 @dataclass(frozen=True)
@@ -162,16 +164,21 @@ def check_bic(text: str) -> CheckedIdentifier:
 def check_tax_id(text: str, country: str | None = None) -> CheckedIdentifier:
     """A VAT number or national tax id; ``country`` (ISO 3166 alpha-2) is the document's, for numbers
     printed without a prefix. ``normalized`` keeps the printed characters (spaces removed, upper case), but for a
-    letter OCR read for a digit where that broke the format (:func:`_vat_read_again`)."""
+    VAT number whose check digits hold (its canonical form, without the dots and dashes some countries print) and
+    for a letter OCR read for a digit where that broke the format (:func:`_vat_read_again`)."""
     normalized = "".join(text.split()).upper()
     compact = _compact(text)
     if compact.startswith("CHE") and ch_uid.is_valid(compact):
         return CheckedIdentifier(normalized, True, "ch.uid")  # "CHE-100.999.380", its "MWST" printed apart
+    if _GSTIN_SHAPE.fullmatch(compact):  # India's GST number: its state, the PAN, a check character; no prefix
+        return CheckedIdentifier(compact, gstin.is_valid(compact), "in.gstin",
+                                 None if gstin.is_valid(compact) else "invalid checksum")
     prefix = compact[:2]
     if re.fullmatch(r"[A-Z]{2}", prefix) and _vat_module(prefix) is not None:
         try:
             vatin.validate(compact)
-            return CheckedIdentifier(normalized, True, f"{prefix.lower()}.vat")
+            # its canonical form: a Belgian VAT number printed "BE 0123.456.749" is BE0123456749
+            return CheckedIdentifier(compact, True, f"{prefix.lower()}.vat")
         except InvalidChecksum as error:
             return CheckedIdentifier(normalized, False, f"{prefix.lower()}.vat", _reason(error))
         except ValidationError as error:

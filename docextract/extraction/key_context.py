@@ -329,7 +329,7 @@ def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] 
         hit = whole_key(doc, [*left, number_sign], labels)
     if hit is None:
         return None
-    hit = _date_of_the_number_before(index, hit)
+    hit = _date_of_the_invoice_referred_to(index, _date_of_the_number_before(index, hit))
     if labels is not None and not hit.labels & labels:
         return None
     return KeyHit(hit.labels, hit.words, max(0.0, value_box.x0 - doc.word(hit.words[-1]).box.x1))
@@ -354,8 +354,8 @@ def _wrapped_key(index: LineIndex, tail: Sequence[WordRef], labels: frozenset[st
     if not above:
         return None
     head = [WordRef(tail[0].page_index, w) for w in max(above, key=lambda line: line.box.bottom).word_indices]
-    if len(head) + len(tail) > MAX_KEY_WORDS or any(_is_value_word(doc.word(r).text) for r in head):
-        return None
+    if len(head) + len(tail) > MAX_KEY_WORDS or any(_is_value_word(doc.word(r).text) for r in (*head, *tail)):
+        return None  # nor a value under its header ("Nota nr." over "48213"): a header row over its value row
     hit = whole_key(doc, head + list(tail), labels)
     return hit if hit is not None and hit.words[0] == head[0] else None
 
@@ -388,6 +388,29 @@ def _date_of_the_number_before(index: LineIndex, hit: KeyHit) -> KeyHit:
     if number_key is None and not any(_names_another_number(doc, r) for r in named_before):
         return hit
     return KeyHit(frozenset({"other_date"}), hit.words, hit.distance)
+
+
+# Words by which a credit note's key column names the invoice it corrects ("Against invoice", "Original invoice",
+# "Facture d'origine", "Ursprüngliche Rechnung"), as key_tokens gives them
+_ORIGINAL_WORDS = frozenset({"against", "original", "origine", "initiale", "ursprungliche", "ursprunglichen",
+                             "korrigierte", "credited", "corrected", "oorspronkelijke", "originale", "bezug", "zu"})
+
+
+def _date_of_the_invoice_referred_to(index: LineIndex, hit: KeyHit) -> KeyHit:
+    """``hit``, or for an invoice date's key right under a key-column row that names another invoice the other date's
+    key: a credit note prints "Credit note no. CR-00128 | Date 21/03/2024 | Against invoice INV-04417 | Invoice date
+    02/03/2024", the last the credited invoice's date (a tagger took it for the credit note's at 0.99)."""
+    doc = index.doc
+    if hit.labels != {"invoice_date"} or not any(is_title_word(t) for r in hit.words for t in key_tokens(doc.word(r).text)):
+        return hit
+    key_line = index.line(hit.words[0])
+    found = line_above(index, hit.words[:1]) if key_line is not None else None
+    if found is None or abs(found[0].box.x0 - key_line.box.x0) > found[1].height:
+        return hit
+    tokens = [t for w in first_cell(doc, hit.words[0].page_index, found[0]) for t in key_tokens(doc.word(w).text)]
+    if any(is_title_word(t) for t in tokens) and set(tokens) & _ORIGINAL_WORDS:
+        return KeyHit(frozenset({"other_date"}), hit.words, hit.distance)
+    return hit
 
 
 def line_above(index: LineIndex, value: Sequence[WordRef]) -> tuple[Line, Box] | None:

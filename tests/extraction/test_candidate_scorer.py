@@ -179,3 +179,37 @@ def test_a_value_after_another_fields_key_is_not_the_field_where_its_own_key_key
     doc = _page(["Rechnungsnummer 471102", "Bestellnummer 2013-471331"])
     fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "de_DE", 2024) if e.assigned}
     assert fields == {"invoice_number": "471102"}
+
+
+def _hotel_bill() -> Document:
+    # a hotel bill's header row over its value row: the room, the stay, the bill's number and date
+    return laid_out_page([[("Kamer", 50.0), ("Aankomst", 130.0), ("Vertrek", 220.0), ("Nota nr.", 380.0), ("Datum", 460.0)],
+                          [("204", 50.0), ("10-04-2024", 130.0), ("12-04-2024", 220.0), ("48213", 380.0),
+                           ("12-04-2024", 460.0)]])
+
+
+def test_a_value_under_a_header_that_names_other_dates_or_numbers_is_never_the_field():
+    from docextract.document import WordRef
+    from docextract.extraction.entities import Entity
+
+    doc = _hotel_bill()
+    words = {doc.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(doc.pages[0].words))}
+    # a tagger that reads the arrival as the bill's date and the room as its number, with a scorer that trusts it
+    tagged = [Entity("invoice_date", (words["10-04-2024"],), 0.99, "model", assigned=True),
+              Entity("invoice_number", (words["204"],), 0.95, "model", assigned=True)]
+    scorer = CandidateScorer(FEATURES, {"invoice_date": _model(-10.0, tagged=20.0),
+                                        "invoice_number": _model(-10.0, tagged=20.0)})
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, tagged, {}, scorer, "nl_NL", 2024) if e.assigned}
+    assert fields.get("invoice_date") != "10-04-2024"
+    # the room number is nobody's: no entity of the number stays (the key rules then read "Nota nr.")
+    assert not [e for e in choose_fields(doc, tagged, {}, scorer, "nl_NL", 2024) if e.label == "invoice_number"]
+
+
+def test_a_date_printed_twice_may_be_both_the_invoice_date_and_the_due_date():
+    # the scorer ranks the first "14/04/2024" first for both fields: each takes one of its occurrences, and the
+    # invoice date is not pushed to the next date
+    doc = _page(["Brest 14/04/2024", "13/04/2024 Petit déjeuner", "14/04/2024 Taxe de séjour"])
+    scorer = CandidateScorer(FEATURES, {"invoice_date": _model(0.0, y=-30.0, date_last=3.0),
+                                        "due_date": _model(0.0, date_last=3.0)})
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "fr_FR", 2024) if e.assigned}
+    assert fields["invoice_date"] == "14/04/2024" and fields["due_date"] == "14/04/2024"

@@ -108,3 +108,14 @@ def test_a_swiss_enterprise_number_printed_apart_from_its_mwst_is_valid():
 
     assert check_tax_id("CHE-100.999.380", "CH").valid is True
     assert check_tax_id("CHE-100.999.381", "CH").valid is False
+
+
+def test_a_valid_vat_number_printed_with_dots_is_given_in_its_canonical_form():
+    # Belgian numbers are printed "BE 0123.456.749"; a payer's system matches BE0123456749
+    checked = check_tax_id("BE 0123.456.749")
+    assert (checked.normalized, checked.valid, checked.scheme) == ("BE0123456749", True, "be.vat")
+
+
+def test_an_indian_gst_number_is_checked_by_its_check_character():
+    assert (check_tax_id("29AABCS1234K1ZC").valid, check_tax_id("29AABCS1234K1ZC").scheme) == (True, "in.gstin")
+    assert check_tax_id("29AABCS1234K1ZD").valid is False

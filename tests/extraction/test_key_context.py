@@ -509,3 +509,33 @@ def test_the_tax_inside_a_receipt_like_total():
                  [("Total incl. GST", 50), ("$100.00", 470)]])
     assert _left_key_labels(doc, "$9.09") == {"total_tax"}
     assert "total" in _left_key_labels(doc, "$100.00")
+
+
+def test_a_hotel_bills_header_row_keys_its_number_and_date_and_not_the_room_or_the_stay():
+    doc = _page([[("Kamer", 50), ("Aankomst", 130), ("Vertrek", 220), ("Nota nr.", 380), ("Datum", 460)],
+                 [("204", 50), ("10-04-2024", 130), ("12-04-2024", 220), ("48213", 380), ("12-04-2024", 460)]])
+    index = LineIndex(doc)
+    refs = sorted((r for r in index.line_of if r.word_index >= 6), key=lambda r: r.word_index)  # the value row
+    values = [doc.word(r).text for r in refs]
+    assert values == ["204", "10-04-2024", "12-04-2024", "48213", "12-04-2024"]
+    above = [key_above(index, (r,), KEY_LABELS) for r in refs]
+    assert [set(hit.labels) if hit else None for hit in above] == [
+        {"other_number"}, {"other_date"}, {"other_date"}, {"invoice_number"}, {"invoice_date"}]
+    # a header over its value is no key wrapped onto the value's line: "Nota nr." over "48213" keys no date after it
+    assert all(key_left(index, (r,), KEY_LABELS) is None for r in refs)
+    found = _rule_fields(doc, "nl_NL")
+    assert (found["invoice_number"], found["invoice_date"]) == ("48213", "12-04-2024")
+
+
+def test_a_credit_notes_invoice_date_under_the_invoice_it_credits_is_that_invoices():
+    doc = _page([[("Credit note no.", 350), ("CR-00128", 450)], [("Date", 350), ("21/03/2024", 450)],
+                 [("Against invoice", 350), ("INV-04417", 450)], [("Invoice date", 350), ("02/03/2024", 450)]])
+    index = LineIndex(doc)
+    words = {doc.word(r).text: r for r in index.line_of}
+    assert key_left(index, (words["02/03/2024"],), KEY_LABELS).labels == {"other_date"}
+    assert key_left(index, (words["21/03/2024"],), KEY_LABELS).labels == {"invoice_date"}
+    # an invoice's own "Invoice date" under its number keeps its key
+    doc = _page([[("Invoice no.", 350), ("INV-04417", 450)], [("Invoice date", 350), ("02/03/2024", 450)]])
+    index = LineIndex(doc)
+    words = {doc.word(r).text: r for r in index.line_of}
+    assert key_left(index, (words["02/03/2024"],), KEY_LABELS).labels == {"invoice_date"}
