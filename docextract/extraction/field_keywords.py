@@ -48,6 +48,7 @@ _PARTY_TO = (
     "bill to", "billed to", "invoice to", "sold to", "customer", "client", "to", "recipient",
     "rechnungsempfanger", "kunde", "an", "empfanger", "leistungsempfanger",
     "facture a", "factures a", "destinataire", "klant", "factuur aan", "cliente", "destinatario", "spett le",
+    "adressee a", "facture adressee a",
 )
 
 
@@ -80,7 +81,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     # with the seller, a hotel guest's room
     "other_number": (
         "customer no", "customer number", "customer id", "kundennummer", "kunden no", "kunden id",
-        "no client", "numero client", "numero de client", "code client", "reference client", "klantnummer", "klant no",
+        "no client", "numero client", "numero de client", "code client", "reference client", "identifiant client",
+        "id client", "klantnummer", "klant no",
         "numero cliente", "codice cliente", "cliente no", "no cliente", "numero de cliente",
         "room", "room no", "room number", "zimmer", "zimmer no", "zimmernummer", "chambre", "no chambre", "kamer",
         "kamernummer", "kamer no", "camera", "habitacion",

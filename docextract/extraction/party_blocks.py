@@ -54,7 +54,8 @@ SIDE_WORDS = {
         # the address the invoice goes to: "Billing address", "Invoice address", "Adresse de facturation",
         # "Rechnungsadresse" ("Address" or "Adresse" alone names the delivery's too: no side)
         "billing", "address", "adresse", "de", "facturation", "rechnungsadresse", "rechnungsanschrift",
-        "factuuradres"}),
+        "factuuradres",
+        "adressee", "facture", "a"}),  # "Adressée à", "Facturé à" ("Facture" alone is the title)
     # where the goods go: a block of its own, read for its address only (the output has no shipping name)
     SHIPPING_SIDE: frozenset({
         "ship", "shipping", "deliver", "delivery", "address", "to", "warenempfanger", "abweichender", "lieferanschrift",
@@ -155,7 +156,10 @@ _POSTCODE_START = re.compile(r"(?:[A-Z]{2} )?(?:(?:[A-Z]{1,2}-)?\d{4,6}|\d{3} \d
 # "Vilnius, LT-01100": web templates that print "{city}, {zip}")
 _POSTCODE_END = re.compile(r"[^\W\d][^,\d]*(?:, ?[A-Z]{2} (?:\d{5}(?:-\d{4})?|[A-Z]\d[A-Z] \d[A-Z]\d)"
                            r"|, ?[A-Z][a-z]+(?: [A-Z][a-z]+)? \d{5}(?:-\d{4})?"  # the state spelled out: "California 94104"
-                           r"|,? [A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}|, ?(?:[A-Z]{1,2}-)?\d{4,6})")
+                           r"|,? [A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}|, ?(?:[A-Z]{1,2}-)?\d{4,6}"
+                           # an Indian PIN code with its state: "Bengaluru 560038, Karnataka", "Bengaluru, Karnataka
+                           # 560038" (a bare "City 560038" or "City - 560038" would be any key and number)
+                           r"|,? \d{6}, ?[A-Z][a-z]+(?: [A-Z][a-z]+)?|, ?[A-Z][a-z]+(?: [A-Z][a-z]+)? \d{6})")
 # On a scan Tesseract reads a speck beside a country code or a postcode as a sign: "DE. 80333 München", "DE: 99199",
 # "DE 31157. SARSTEDT" (the e-invoices' 150-dpi scans); a postcode line is recognised without it
 _OCR_SPECK = re.compile(r"^([A-Z]{2}|\d{4,6})[.:,;]$")
@@ -209,7 +213,7 @@ def _side(tokens: Sequence[str]) -> str | None:
     sides = [side for side, words in SIDE_WORDS.items() if set(tokens) <= words]
     # "invoice" and "to" alone are no heading, nor "Adresse", "Lieferung", "Address" alone (a key or a title);
     # a heading names one side only
-    if len(sides) != 1 or set(tokens) <= {"invoice", "bill", "billing", "sold", "by"} and len(tokens) == 1:
+    if len(sides) != 1 or set(tokens) <= {"invoice", "bill", "billing", "sold", "by", "facture"} and len(tokens) == 1:
         return None
     if sides[0] == SHIPPING_SIDE and (not set(tokens) & _SHIPPING_NAMES
                                       or len(tokens) == 1 and tokens[0] not in _SHIPPING_HEADINGS):
@@ -788,6 +792,7 @@ def window_envelope_fields(doc: Document) -> dict[str, tuple[WordRef, ...]]:
         if not ends or name.endswith(":") or not any(ch.isalpha() for ch in name):
             continue  # a name, not a key ("TEL:", "MON-SUN:") nor a number
         senders.append((line, box, parts, ends[0]))
+    fallback: dict[str, tuple[WordRef, ...]] = {}
     for line, box, parts, end in senders:
         found = {"vendor_name": tuple(parts[0]),
                  "vendor_address": tuple(r for part in parts[1:end + 1] for r in part)}
@@ -804,8 +809,11 @@ def window_envelope_fields(doc: Document) -> dict[str, tuple[WordRef, ...]]:
                             and abs(other.box.x0 - first.box.x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height),
                            key=lambda other: other.box.top)
             found.update(_address_label(doc, 0, block, "customer_name"))
-        return found
-    return {}
+            return found
+        # no block right under it: a letterhead's line of parts ("Meisterbetrieb · Industriestraße 12 · 28199
+        # Bremen" under the company's name), where a return line further down has the recipient under it
+        fallback = fallback or found
+    return fallback
 
 
 def _split_before_postcode(doc: Document, parts: list[list[WordRef]]) -> list[list[WordRef]]:

@@ -1286,3 +1286,39 @@ def test_an_italian_e_invoice_viewers_keyed_party_blocks():
     fields = {label: " ".join(doc.word(r).text for r in words)
               for label, words in party_fields(doc, ["vendor_name", "customer_name"]).items()}
     assert fields == {"vendor_name": "Verdi Impianti S.r.l.", "customer_name": "Studio Neri Associati"}
+
+
+def test_a_letterheads_line_of_parts_without_a_recipient_under_it_yields_to_the_return_line():
+    from docextract.extraction.party_blocks import window_envelope_fields
+
+    # a workshop's letterhead: its name, a line of parts under it, and further down the small return line over the
+    # window with the recipient under it
+    doc = _cells_page([("Autohaus Krüger GmbH & Co. KG", 50, 50, 14),
+                       ("Meisterbetrieb · Industriestraße 12 · 28199 Bremen", 50, 68, 8),
+                       ("Autohaus Krüger · Industriestraße 12 · 28199 Bremen", 50, 118, 6),
+                       ("Herrn", 50, 134, 10), ("Stefan Hoffmann", 50, 147, 10), ("Am Deich 7", 50, 160, 10),
+                       ("28203 Bremen", 50, 173, 10), ("Rechnung", 50, 240, 14)])
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in window_envelope_fields(doc).items()}
+    assert fields["vendor_name"] == "Autohaus Krüger"
+    assert fields["customer_name"].endswith("Stefan Hoffmann")
+
+
+def test_french_and_indian_bill_to_blocks_head_their_parties():
+    from docextract.extraction.party_blocks import is_postcode_line, party_fields
+
+    labels = ["customer_name", "billing_address", "shipping_address"]
+    doc = _cells_page([("Adressée à", 330, 120, 8), ("Dubois Conseil SARL", 330, 134, 10),
+                       ("14 rue de la République", 330, 146, 10), ("69002 Lyon", 330, 158, 10)])
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    assert fields["customer_name"] == "Dubois Conseil SARL"
+    # "Bill To" and "Ship To" side by side, each block ending in a city with its PIN code and state
+    doc = _cells_page([("Bill To", 40, 143, 9), ("Ship To", 300, 143, 9), ("Rahul Sharma", 40, 156, 8),
+                       ("Rahul Sharma", 300, 156, 8), ("42, 3rd Cross, Indiranagar", 40, 168, 8),
+                       ("42, 3rd Cross, Indiranagar", 300, 168, 8), ("Bengaluru 560038, Karnataka", 40, 180, 8),
+                       ("Bengaluru 560038, Karnataka", 300, 180, 8)])
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    assert fields["customer_name"] == "Rahul Sharma"
+    line = next(line for line in doc.pages[0].lines if doc.pages[0].words[line.word_indices[0]].text == "Bengaluru")
+    assert is_postcode_line(doc, [WordRef(0, w) for w in line.word_indices])
+    order = _cells_page([("Order 123456", 40, 100, 8)])
+    assert not is_postcode_line(order, [WordRef(0, w) for w in order.pages[0].lines[0].word_indices])
