@@ -18,6 +18,7 @@ from docextract.extraction.identifiers import (
     check_iban,
     check_tax_id,
 )
+from docextract.extraction.key_context import OCR_TEXT_HEIGHT_OF_INK
 from docextract.extraction.locales import document_year, guess_locale, locale_evidence
 from docextract.extraction.normalize import identifier_text, parse_amount, parse_currency, parse_date, parse_number
 from docextract.extraction.per_document import per_document
@@ -168,7 +169,10 @@ def word_space_apart(doc: Document, left: WordRef, right: WordRef) -> bool:
     """Whether ``right`` starts a word space after ``left`` ends: the gap between a number's digit groups, not a
     column's."""
     a, b = doc.word(left).box, doc.word(right).box
-    return 0 <= b.x0 - a.x1 <= GROUP_GAP_OF_HEIGHT * min(a.height, b.height)
+    height = min(a.height, b.height)
+    if doc.pages[left.page_index].text_source == "ocr":
+        height *= OCR_TEXT_HEIGHT_OF_INK  # Tesseract boxes a digit's ink: "1 221,00 €" read as "1" and "221,00"
+    return 0 <= b.x0 - a.x1 <= GROUP_GAP_OF_HEIGHT * height
 
 
 def page_of(entity: Entity) -> int:

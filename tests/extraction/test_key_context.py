@@ -213,6 +213,13 @@ def test_an_amount_printed_in_digit_groups_is_one_candidate():
     doc = _page([[("Total HT 43 781,83 €", 40)], [("TVA 4 378,18 €", 40)]])
     found = generate(doc, LineIndex(doc), "fr_FR", 2024)
     assert {c.value for c in found["amount"]} == {Decimal("43781.83"), Decimal("4378.18")}
+    # read by OCR, whose boxes hug the ink: the narrow "1" of "1 221,00 €" stands further from its group than a text
+    # layer's box (a 150-dpi scan of an 8-pt total, boxes as Tesseract gave them)
+    words = (Word("Total", Box(400.0, 328.0, 420.0, 334.0)), Word("1", Box(471.2, 328.0, 473.6, 333.8)),
+             Word("221,00", Box(477.2, 328.0, 501.0, 334.7)), Word("€", Box(503.6, 328.0, 508.6, 334.0)))
+    scan = analyze_layout(Document("scan.jpg", (Page(1, 595.0, 842.0, words, text_source="ocr"),), "0" * 64))
+    found = generate(scan, LineIndex(scan), "fr_FR", 2024)
+    assert {c.value for c in found["amount"]} == {Decimal("1221.00")}
 
 
 def test_vom_after_the_invoice_number_keys_the_invoice_date():
