@@ -116,7 +116,12 @@ def choose_fields(doc: Document, entities: Sequence[Entity], probabilities: Mapp
         labels = [label for label, k in CANDIDATE_KINDS.items() if k == kind and label in scorer.fields]
         if labels and context.candidates[kind]:
             chosen.update(_decode_kind(context, kind, labels, scorer))
-    out = [replace_unassigned(e) if e.label in chosen else e for e in entities]
+    # a tagger's reading of a number the scorer left open, inside a number chosen for another field, is a piece of
+    # that value ("0045" of the bill number "778 2213 0045", which a model on a scan tagged as the order number); a
+    # date or an amount printed once may be two fields
+    taken = {r for label, (candidate, _) in chosen.items() if candidate.kind == "identifier" for r in candidate.words}
+    out = [replace_unassigned(e) if e.label in chosen else e for e in entities
+           if e.label in chosen or CANDIDATE_KINDS.get(e.label) != "identifier" or not set(e.words) & taken]
     for label, (candidate, probability) in chosen.items():
         out.append(Entity(label, candidate.words, probability, "candidates", assigned=True))
     for label in scorer.fields:

@@ -213,3 +213,20 @@ def test_a_date_printed_twice_may_be_both_the_invoice_date_and_the_due_date():
                                         "due_date": _model(0.0, date_last=3.0)})
     fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "fr_FR", 2024) if e.assigned}
     assert fields["invoice_date"] == "14/04/2024" and fields["due_date"] == "14/04/2024"
+
+
+def test_a_number_after_another_numbers_key_is_never_the_field_and_no_piece_of_it_stays_another_field():
+    from docextract.document import WordRef
+    from docextract.extraction.entities import Entity
+
+    # a utility bill's key column, read from a scan: a tagger that took the bill number for the order number and a
+    # group of it for the order number too, with a scorer that trusts the tagger
+    doc = laid_out_page([[("Bill date", 350.0), ("15/03/2024", 440.0)], [("Bill number", 350.0), ("778 2213 0045", 440.0)]])
+    words = {doc.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(doc.pages[0].words))}
+    tagged = [Entity("purchase_order", (words["0045"],), 0.9, "model", assigned=True)]
+    scorer = CandidateScorer(FEATURES, {"invoice_number": _model(-1.0, key_left_own=3.0),
+                                        "purchase_order": _model(-1.0, key_left_other=5.0)})
+    out = choose_fields(doc, tagged, {}, scorer, "en_GB", 2024)
+    fields = {e.label: e.text(doc) for e in out if e.assigned}
+    assert fields == {"invoice_number": "778 2213 0045"}
+    assert not [e for e in out if e.label == "purchase_order"]
