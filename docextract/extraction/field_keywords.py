@@ -66,7 +66,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "abschlagsrechnung no", "schlussrechnung no", "teilrechnung no", "gutschrift no", "gutschriftsnummer",
         "rechnungskorrektur no", "mietrechnung no", "beitragsrechnung no", "invoice ref", "booking id", "booking no",
         "facture no", "numero de facture", "no de facture", "facture", "numero facture",
-        "factuurnummer", "factuur no", "factuur", "nota no", "notanummer", "fattura no", "numero fattura", "fattura", "numero documento",
+        "factuurnummer", "factuur no", "factuur", "nota no", "notanummer", "folio no", "folio number", "fattura no", "numero fattura", "fattura", "numero documento",
         "factura no", "numero de factura", "factura", "no factura", "bill number", "document number",
         # a business letter's reference line: the sender's reference is the invoice's number on a letter-style
         # invoice (isodoc pays to it as "reference"), the addressee's is their order ("Your reference")

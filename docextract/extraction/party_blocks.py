@@ -614,7 +614,7 @@ def _name_line_over(doc: Document, lines: Sequence[Line], line: Line) -> Line:
         return line
     height = line_height(doc, 0, line)
     over = [other for other in lines if other.box.bottom <= line.box.top + 0.3 * height
-            and line.box.top - other.box.bottom <= (STACKED_GAP_OF_HEIGHT - 1) * height
+            and line.box.top - other.box.top <= STACKED_GAP_OF_HEIGHT * height  # (top to top: OCR boxes hug the ink)
             and abs(other.box.x0 - line.box.x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height]
     if not over:
         return line

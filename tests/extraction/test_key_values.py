@@ -1322,3 +1322,15 @@ def test_french_and_indian_bill_to_blocks_head_their_parties():
     assert is_postcode_line(doc, [WordRef(0, w) for w in line.word_indices])
     order = _cells_page([("Order 123456", 40, 100, 8)])
     assert not is_postcode_line(order, [WordRef(0, w) for w in order.pages[0].lines[0].word_indices])
+
+
+def test_on_a_scan_the_name_line_over_the_windows_street_line_is_the_recipients_name():
+    from docextract.extraction.party_blocks import window_recipient
+
+    # a 150-dpi scan read by Tesseract, boxes hugging the ink: the name a line over the window's band, its ink 4.4 pt
+    # over the street line's (a text layer's boxes, a font size high, stand 2 pt apart)
+    scan = _cells_page([("Fietsenmakerij De Spaak", 50, 39, 14), ("Factuur F2024.0331", 330, 100, 10.8),
+                        ("Dhr. K. Smit", 50, 102.4, 7.9), ("Lange Nieuwstraat 8", 50, 114.7, 9.6),
+                        ("3512 PH Utrecht", 50, 126.3, 8.2), ("Omschrijving", 50, 185, 8)], ocr=True)
+    fields = {label: " ".join(scan.word(r).text for r in words) for label, words in window_recipient(scan).items()}
+    assert fields["customer_name"] == "Dhr. K. Smit"
