@@ -32,7 +32,7 @@ from typing import Any, Mapping, Sequence
 from docextract.document import Document, WordRef, touching
 from docextract.extraction.entities import Entity, continues_digit_group, is_open_digit_group, word_space_apart
 from docextract.extraction.evidence import logit, odd_shape
-from docextract.extraction.field_keywords import FIELD_KEYWORDS, closing_keys, key_tokens
+from docextract.extraction.field_keywords import FIELD_KEYWORDS, FILLER_TOKENS, closing_keys, key_tokens
 from docextract.extraction.identifiers import has_vat_module, spaced_vat_length
 from docextract.extraction.key_context import NUMBER_IN_PARTS, KeyHit, LineIndex, is_title_word, key_above, key_left
 from docextract.extraction.per_document import per_document
@@ -51,6 +51,7 @@ KEY_LABELS = frozenset(FIELD_KEYWORDS) - {"date"}  # "date" is SROIE's name of t
 DATE_KEY_LABELS = frozenset({"invoice_date", "due_date", "other_date"})  # the keys that name a date
 # the kinds whose value a header over it names (an amount under a "Total" column header is a line item's), by the
 # keys of that kind
+AMOUNT_KEY_LABELS = frozenset({"subtotal", "total_tax", "total", "amount_due"})  # the keys that name a document's amount
 KEYED_FROM_ABOVE = {"date": DATE_KEY_LABELS,
                     "identifier": frozenset({"invoice_number", "purchase_order", "other_number"})}
 TENDERED = frozenset({"tendered"})  # field_keywords' keys of cash handed over and change given back
@@ -428,7 +429,34 @@ def shared_features(context: DocumentContext, candidate: Candidate) -> SharedFea
                    amount_vat_base=context.vat.base.get(abs(value), 0.0),
                    amount_vat_gross=context.vat.gross.get(abs(value), 0.0))
     left, above = context.keys(words)
+    if candidate.kind == "amount" and _in_item_row(context, words[0]):
+        # a line item's amount: "Total" over it is its column's header, not the invoice total's key, and its being the
+        # page's largest amount says nothing of the total (a discount after it)
+        above = None
+        row["amount_largest"] = 0.0
     return SharedFeatures(row, tag_sums, left, above, max(first.box.height, 1e-6))
+
+
+def _in_item_row(context: DocumentContext, first: WordRef) -> bool:
+    """Whether the value stands in a line item's row: left of it on its row a description (a word of three letters
+    or more, neither a currency code nor a word of an amount's key: a totals table's "EUR", a "Total" row) and
+    another number (the quantity or the unit price): "Trail backpack 45L | 10 | 50.00 | 500.00"."""
+    doc, box = context.doc, context.doc.word(first).box
+    row = [w for w in doc.pages[first.page_index].words if w.box.x1 <= box.x0
+           and w.box.vertical_overlap(box) > 0.5 * min(w.box.height, box.height)]
+    return (any(_describes(w.text) for w in row) and not any(_names_an_amount(w.text) for w in row)
+            and any(w.text.strip(".,:;") and all(ch.isdigit() or ch in ".,'" for ch in w.text.strip(".,:;")) for w in row))
+
+
+def _describes(text: str) -> bool:
+    tokens = key_tokens(text)
+    return sum(ch.isalpha() for ch in text) >= 3 and bool(tokens) and not set(tokens) <= FILLER_TOKENS
+
+
+def _names_an_amount(text: str) -> bool:
+    tokens = key_tokens(text)
+    keys, length = closing_keys(tokens) if tokens else (frozenset(), 0)
+    return bool(keys & AMOUNT_KEY_LABELS)
 
 
 def never_the_value(context: DocumentContext, candidate: Candidate, label: str) -> bool:

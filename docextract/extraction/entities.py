@@ -250,7 +250,9 @@ def normalize_value(label: str, text: str, locale: str, default_currency: str | 
         text = _GLUED_COUNTRY_POSTCODE.sub(r"\1 \2 ", text)
         text = _POSTCODE_LINE_SPECK.sub(lambda m: m.group(1) or m.group(2), text)
         text = _STREET_ABBREVIATION_COMMA.sub(".", _COLON_BEFORE_PLACE.sub("", text))
-    return kind, " ".join(text.split()), extra
+    # a comma or semicolon that ends the words is the line's, not the value's ("TripNest Travel B.V.," of
+    # "TripNest Travel B.V., Herengracht 500, ...")
+    return kind, " ".join(text.split()).rstrip(",;"), extra
 
 
 def field_object(doc: Document, entity: Entity, locale: str, token_ids: dict[WordRef, str],

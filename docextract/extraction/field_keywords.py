@@ -168,7 +168,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "brutto", "gesamt brutto", "bruttosumme", "total ttc", "montant ttc", "montant total", "total a payer", "totaal",
         "totaal incl btw", "totaalbedrag", "totale", "totale fattura", "totale documento", "importe total",
         "total factura", "total payable", "total to pay", "with vat", "total with vat", "total with tax", "total including vat", "total including tax",
-        "inclusief btw", "totaal inclusief btw",
+        "inclusief btw", "totaal inclusief btw", "total charges", "total amount paid",
         *_said_with_or_without_tax("incl", "inc", "incl of", "including", "inclusive of"),
     ),
     "amount_due": (
@@ -196,6 +196,10 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "change due", "rounding", "rounding adj", "rounding adjustment", "round adj", "gegeben", "bar", "ruckgeld",
         "wechselgeld", "especes", "rendu", "monnaie rendue", "contant", "wisselgeld", "contanti", "resto",
         "efectivo", "cambio",
+        # what was paid before the balance (a hotel folio's "Total Credits", a payment deducted): its amount is the
+        # total's again where all was paid, never the amount due ("Balance Due 0.00")
+        "credits", "total credits", "payments", "total payments", "payment received", "amount paid", "paid",
+        "betaald", "bezahlt", "deja paye", "deja regle",
     ),
 }
 # Printed after a key word and before its value without changing what the key word says: "Total (EUR)",

@@ -164,7 +164,7 @@ def complete_party_names(doc: Document, entities: Sequence[Entity]) -> list[Enti
     for i, entity in enumerate(out):
         if entity.label not in PARTY_NAME_LABELS:
             continue
-        entity = out[i] = _name_start(doc, _name_after_salutation(doc, _without_own_key_line(doc, entity)))
+        entity = out[i] = _name_end(doc, _name_start(doc, _name_after_salutation(doc, _without_own_key_line(doc, entity))))
         last = entity.words[-1]
         line = _line_words(doc, last)
         following = line[line.index(last) + 1:] if last in line else []
@@ -177,6 +177,16 @@ def complete_party_names(doc: Document, entities: Sequence[Entity]) -> list[Enti
         if end:
             out[i] = replace(entity, words=entity.words + tuple(following[:end]))
     return out
+
+
+def _name_end(doc: Document, entity: Entity) -> Entity:
+    """``entity`` (a party's name) cut after a legal form that a comma ends, where more words follow on its line: a
+    letterhead's line "TripNest Travel B.V., Herengracht 500, 1017 CB Amsterdam" names the company up to its form."""
+    for n, ref in enumerate(entity.words[:-1]):
+        text = doc.word(ref).text
+        if text.endswith(",") and is_legal_form(text.rstrip(",")) and same_line(doc, ref, entity.words[n + 1]):
+            return replace(entity, words=entity.words[:n + 1])
+    return entity
 
 
 def _without_own_key_line(doc: Document, entity: Entity) -> Entity:

@@ -230,3 +230,27 @@ def test_a_number_after_another_numbers_key_is_never_the_field_and_no_piece_of_i
     fields = {e.label: e.text(doc) for e in out if e.assigned}
     assert fields == {"invoice_number": "778 2213 0045"}
     assert not [e for e in out if e.label == "purchase_order"]
+
+
+def test_a_line_items_amount_is_neither_keyed_by_its_column_header_nor_the_largest_amount():
+    # an outfitter's invoice: the one item's amount under the "Total" column header is the page's largest, and the
+    # total after a discount and shipping is smaller; a scorer that trusts a header over an amount and the largest
+    # amount would take the line item's 500.00
+    doc = laid_out_page([[("Item", 50.0), ("Qty", 320.0), ("Price", 380.0), ("Total", 480.0)],
+                         [("Trail backpack 45L", 50.0), ("10", 320.0), ("50.00", 380.0), ("500.00", 480.0)],
+                         [("Subtotal", 380.0), ("500.00", 480.0)], [("Discount (10%)", 380.0), ("-50.00", 480.0)],
+                         [("Shipping", 380.0), ("15.00", 480.0)], [("Tax (7%)", 380.0), ("32.55", 480.0)],
+                         [("Total", 380.0), ("497.55", 480.0)]])
+    scorer = CandidateScorer(FEATURES, {"total": _model(-2.0, amount_largest=3.0, key_above_own=3.0, key_left_own=2.5,
+                                                        key_left_other=-3.0)})
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "en_US", 2024) if e.assigned}
+    assert fields == {"total": "497.55"}
+
+
+def test_what_was_paid_before_the_balance_is_never_the_amount_due():
+    # a hotel folio: the charges, the card's credit of the same amount, a balance of zero
+    doc = _page(["Total Charges 412.02", "Total Credits 412.02", "Balance Due 0.00"])
+    scorer = CandidateScorer(FEATURES, {"amount_due": _model(-1.0, amount_largest=4.0, key_left_own=2.0),
+                                        "total": _model(-1.0, key_left_own=3.0)})
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "en_US", 2024) if e.assigned}
+    assert fields == {"total": "412.02", "amount_due": "0.00"}

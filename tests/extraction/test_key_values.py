@@ -1334,3 +1334,12 @@ def test_on_a_scan_the_name_line_over_the_windows_street_line_is_the_recipients_
                         ("3512 PH Utrecht", 50, 126.3, 8.2), ("Omschrijving", 50, 185, 8)], ocr=True)
     fields = {label: " ".join(scan.word(r).text for r in words) for label, words in window_recipient(scan).items()}
     assert fields["customer_name"] == "Dhr. K. Smit"
+
+
+def test_a_name_that_runs_on_past_its_legal_form_and_a_comma_ends_there():
+    doc = _page([[("TripNest Travel B.V., Herengracht 500, 1017 CB Amsterdam", 40)]])
+    words = tuple(WordRef(0, i) for i in range(4))  # "TripNest Travel B.V., Herengracht", as a model read it
+    completed = complete_party_names(doc, [Entity("vendor_name", words, 0.9)])
+    assert [e.text(doc) for e in completed] == ["TripNest Travel B.V.,"]
+    # its value as printed, its normalised form without the line's comma
+    assert normalize_value("vendor_name", completed[0].text(doc), "nl_NL")[1] == "TripNest Travel B.V."
