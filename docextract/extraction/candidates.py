@@ -296,6 +296,9 @@ class DocumentContext:
         self.keyed_fields = {kind: frozenset().union(*(left.labels for c in self.candidates[kind]
                                                        if (left := self.keys(c.words)[0]) is not None))
                              for kind in ("amount", "identifier")}
+        # whether a tax key with its rate stands right before some amount other than zero: another rate's zero tax
+        # ("Btw 0% over 27,20 0,00" under "Btw 9% over 328,00 27,08") is then no total tax
+        self.taxed = any(c.value != 0 and self.rate_taxed(c.words) for c in self.candidates["amount"])
         amounts = sorted({abs(c.value) for c in self.candidates["amount"]}, reverse=True)
         self.amount_rank = {a: i for i, a in enumerate(amounts)}
         self.vat = vat_shares(amounts)
@@ -317,6 +320,12 @@ class DocumentContext:
         if words not in self._keys:
             self._keys[words] = (key_left(self.index, words, KEY_LABELS), key_above(self.index, words, KEY_LABELS))
         return self._keys[words]
+
+    def rate_taxed(self, words: tuple[WordRef, ...]) -> bool:
+        """Whether a tax key with a rate ("Btw 9% over 328,00", "VAT 20%") stands right before the amount."""
+        left = self.keys(words)[0]
+        return (left is not None and "total_tax" in left.labels
+                and any(self.doc.word(r).text.rstrip(":").endswith("%") for r in left.words))
 
     def _after_tendered_key(self, words: tuple[WordRef, ...]) -> bool:
         left, _ = self.keys(words)
@@ -461,11 +470,13 @@ def _names_an_amount(text: str) -> bool:
 
 def never_the_value(context: DocumentContext, candidate: Candidate, label: str) -> bool:
     """Whether ``candidate`` is no value of ``label`` whatever its score: a version's date, a tax id in the
-    buyer's or the delivery's block as the seller's, an amount after a key of cash handed over or change, or a value
+    buyer's or the delivery's block as the seller's, an amount after a key of cash handed over or change, a value
     right after the key of another field (a date always, an amount or identifier where the field's own key keys
-    another)."""
+    another), a rate's zero tax where another rate's tax is not zero."""
     return (candidate.version_date or label == "vendor_tax_id" and candidate.party_side not in (None, "vendor_name")
-            or candidate.words in context.tendered or _keyed_another(context, candidate, label))
+            or candidate.words in context.tendered or _keyed_another(context, candidate, label)
+            or label == "total_tax" and candidate.kind == "amount" and candidate.value == 0 and context.taxed
+            and context.rate_taxed(candidate.words))
 
 
 def _keyed_another(context: DocumentContext, candidate: Candidate, label: str) -> bool:

@@ -324,7 +324,7 @@ def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] 
         left = [] if beside is None else [WordRef(first.page_index, w) for w in beside.word_indices]
         while left and is_separator(doc.word(left[-1]).text):
             left.pop()
-    hit = whole_key(doc, left, labels) or glued or _wrapped_key(index, left, labels)
+    hit = whole_key(doc, left, labels) or glued or _wrapped_key(index, left, labels) or _key_of_a_rate(doc, left, labels)
     if hit is None and number_sign is not None and left and number_sign.word_index == left[-1].word_index + 1:
         hit = whole_key(doc, [*left, number_sign], labels)
     if hit is None:
@@ -333,6 +333,21 @@ def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] 
     if labels is not None and not hit.labels & labels:
         return None
     return KeyHit(hit.labels, hit.words, max(0.0, value_box.x0 - doc.word(hit.words[-1]).box.x1))
+
+
+# The word between a tax rate and the amount it is taken of: "Btw 9% over 328,00", "VAT 20% on 100.00", "TVA 20 % sur
+# 100,00", "MwSt. 19 % auf 100,00", "IVA 22% su 100,00"
+_BASE_WORDS = frozenset({"over", "on", "of", "sur", "auf", "von", "su", "sobre"})
+
+
+def _key_of_a_rate(doc: Document, left: Sequence[WordRef], labels: frozenset[str] | None) -> KeyHit | None:
+    """The key of a tax amount printed after its rate and the amount it is taken of ("Btw 9% over 328,00 27,08": a
+    hotel bill's VAT breakdown); the words up to the rate are the key."""
+    if len(left) < 3 or key_tokens(doc.word(left[-2]).text) != [doc.word(left[-2]).text.lower()] or (
+            doc.word(left[-2]).text.lower() not in _BASE_WORDS or not _is_value_word(doc.word(left[-1]).text)):
+        return None
+    hit = whole_key(doc, left[:-2], labels)
+    return None if hit is None else KeyHit(hit.labels, (*hit.words, *left[-2:]), hit.distance)
 
 
 def _wrapped_key(index: LineIndex, tail: Sequence[WordRef], labels: frozenset[str] | None) -> KeyHit | None:

@@ -254,3 +254,12 @@ def test_what_was_paid_before_the_balance_is_never_the_amount_due():
                                         "total": _model(-1.0, key_left_own=3.0)})
     fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "en_US", 2024) if e.assigned}
     assert fields == {"total": "412.02", "amount_due": "0.00"}
+
+
+def test_a_rates_zero_tax_is_no_total_tax_where_another_rates_tax_is_not_zero():
+    # a hotel bill's VAT breakdown: the stay at 9 %, the tourist tax at 0 %; a scorer fitted where a zero tax was
+    # often right (reverse charge) takes the zero
+    doc = _page(["Totaal 355,20", "Btw 9% over 328,00 27,08", "Btw 0% over 27,20 0,00"])
+    scorer = CandidateScorer(FEATURES, {"total_tax": _model(-1.0, key_left_own=2.0, amount_zero=3.0)})
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "nl_NL", 2024) if e.assigned}
+    assert fields == {"total_tax": "27,08"}

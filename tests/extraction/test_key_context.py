@@ -546,3 +546,13 @@ def test_a_credit_notes_invoice_date_under_the_invoice_it_credits_is_that_invoic
     index = LineIndex(doc)
     words = {doc.word(r).text: r for r in index.line_of}
     assert key_left(index, (words["02/03/2024"],), KEY_LABELS).labels == {"invoice_date"}
+
+
+def test_a_tax_after_its_rate_and_the_amount_it_is_taken_of_is_keyed():
+    doc = _page([[("Btw 9% over 328,00", 50), ("27,08", 200)], [("VAT 20% on 100.00", 50), ("20.00", 200)],
+                 [("Payable over 30 days", 50)]])
+    index = LineIndex(doc)
+    words = {doc.word(r).text: r for r in index.line_of}
+    assert "total_tax" in key_left(index, (words["27,08"],), KEY_LABELS).labels
+    assert "total_tax" in key_left(index, (words["20.00"],), KEY_LABELS).labels
+    assert key_left(index, (words["days"],), KEY_LABELS) is None
