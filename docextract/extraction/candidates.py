@@ -472,11 +472,14 @@ def never_the_value(context: DocumentContext, candidate: Candidate, label: str) 
     """Whether ``candidate`` is no value of ``label`` whatever its score: a version's date, a tax id in the
     buyer's or the delivery's block as the seller's, an amount after a key of cash handed over or change, a value
     right after the key of another field (a date always, an amount or identifier where the field's own key keys
-    another), a rate's zero tax where another rate's tax is not zero."""
+    another), a rate's zero tax where another rate's tax is not zero, the page's only date as the due date where no due
+    date's key names it (an invoice always carries its date, its due date only sometimes)."""
     return (candidate.version_date or label == "vendor_tax_id" and candidate.party_side not in (None, "vendor_name")
             or candidate.words in context.tendered or _keyed_another(context, candidate, label)
             or label == "total_tax" and candidate.kind == "amount" and candidate.value == 0 and context.taxed
-            and context.rate_taxed(candidate.words))
+            and context.rate_taxed(candidate.words)
+            or label == "due_date" and candidate.kind == "date" and len(context.dates) == 1
+            and not any(hit is not None and label in hit.labels for hit in context.keys(candidate.words)))
 
 
 def _keyed_another(context: DocumentContext, candidate: Candidate, label: str) -> bool:

@@ -113,7 +113,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     ),
     "vendor_address": ("from", "address", "adresse", "anschrift", "adres", "indirizzo", "direccion", "domicilio"),
     "vendor_tax_id": (
-        "vat", "vat no", "vat id", "vat reg no", "vat registration no", "vat number", "tax id", "tax no", "tax number",
+        "vat", "vat no", "vat id", "vat reg no", "vat registration no", "vat registration", "vat registration number",
+        "vat number", "tax id", "tax no", "tax number",
         "ust idnr", "ust id", "ust id no", "ustid", "ustidnr", "umsatzsteuer id", "ust identifikationsnummer",
         "steuernummer", "steuer no", "st no", "tva", "no tva", "tva intracommunautaire", "numero de tva", "no de tva",
         "no de tva intracommunautaire", "numero de tva intracommunautaire", "tva intracom",

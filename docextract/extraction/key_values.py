@@ -103,7 +103,7 @@ def complete_ibans(doc: Document, entities: Sequence[Entity]) -> list[Entity]:
     for i, entity in enumerate(out):
         if entity.label != "iban":
             continue
-        entity = out[i] = _iban_with_country_before(doc, _iban_without_run_on(doc, entity))
+        entity = out[i] = _iban_around(doc, _iban_with_country_before(doc, _iban_without_run_on(doc, entity)))
         if len(doc.word(entity.words[-1]).text) != 4:
             continue
         compact = "".join(doc.word(r).text for r in entity.words)
@@ -123,6 +123,22 @@ def complete_ibans(doc: Document, entities: Sequence[Entity]) -> list[Entity]:
         if extra:
             out[i] = replace(entity, words=entity.words + tuple(extra))
     return out
+
+
+def _iban_around(doc: Document, entity: Entity) -> Entity:
+    """``entity`` (an IBAN whose check digits do not hold) as the run of words of its line around it that is a valid
+    IBAN, where one is: a model read "4567 89", the end of "NL02 ABNA 0123 4567 89" inside a payment sentence."""
+    if check_iban(entity.text(doc)).valid:
+        return entity
+    line = _line_words(doc, entity.words[0])
+    if entity.words[0] not in line or entity.words[-1] not in line:
+        return entity
+    first, last = line.index(entity.words[0]), line.index(entity.words[-1])
+    for start in range(first, max(-1, first - MAX_IBAN_WORDS), -1):
+        for end in range(last + 1, min(len(line), start + MAX_IBAN_WORDS) + 1):
+            if check_iban(" ".join(doc.word(r).text for r in line[start:end])).valid:
+                return replace(entity, words=tuple(line[start:end]))
+    return entity
 
 
 def _iban_without_run_on(doc: Document, entity: Entity) -> Entity:
@@ -164,7 +180,8 @@ def complete_party_names(doc: Document, entities: Sequence[Entity]) -> list[Enti
     for i, entity in enumerate(out):
         if entity.label not in PARTY_NAME_LABELS:
             continue
-        entity = out[i] = _name_end(doc, _name_start(doc, _name_after_salutation(doc, _without_own_key_line(doc, entity))))
+        entity = out[i] = _name_end(doc, _name_start(doc, _name_after_salutation(doc, _without_own_key_line(
+            doc, _name_printed_twice(doc, entity)))))
         last = entity.words[-1]
         line = _line_words(doc, last)
         following = line[line.index(last) + 1:] if last in line else []
@@ -177,6 +194,17 @@ def complete_party_names(doc: Document, entities: Sequence[Entity]) -> list[Enti
         if end:
             out[i] = replace(entity, words=entity.words + tuple(following[:end]))
     return out
+
+
+def _name_printed_twice(doc: Document, entity: Entity) -> Entity:
+    """``entity`` (a party's name over two lines) as its second line alone where that line starts with the first: a
+    logo's "ExpressColis" over the letterhead's "ExpressColis SAS - 9 rue du Fret", which a model read as one name."""
+    first_line = [r for r in entity.words if same_line(doc, entity.words[0], r)]
+    rest = entity.words[len(first_line):]
+    if not rest or entity.words[:len(first_line)] != tuple(first_line) or any(not same_line(doc, rest[0], r) for r in rest):
+        return entity
+    head = compact_words(doc, first_line)
+    return replace(entity, words=tuple(rest)) if compact_words(doc, rest).startswith(head) else entity
 
 
 def _name_end(doc: Document, entity: Entity) -> Entity:

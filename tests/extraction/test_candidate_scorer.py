@@ -263,3 +263,15 @@ def test_a_rates_zero_tax_is_no_total_tax_where_another_rates_tax_is_not_zero():
     scorer = CandidateScorer(FEATURES, {"total_tax": _model(-1.0, key_left_own=2.0, amount_zero=3.0)})
     fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "nl_NL", 2024) if e.assigned}
     assert fields == {"total_tax": "27,08"}
+
+
+def test_a_pages_only_date_is_no_due_date_unless_a_due_dates_key_names_it():
+    # a Swiss carpenter's letter: "Zug, 18. März 2024" and no other date; a scorer that favours the last date as the
+    # due date
+    doc = _page(["Rechnung Nr. 24-0318", "Zug, 18. März 2024", "Total CHF 4'540.20"])
+    scorer = CandidateScorer(FEATURES, {"invoice_date": _model(-0.5), "due_date": _model(-1.0, date_last=1.5)})
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "de_CH", 2024) if e.assigned}
+    assert fields == {"invoice_date": "18. März 2024"}
+    keyed = _page(["Rechnung Nr. 24-0318", "Zahlbar bis 18. März 2024"])
+    fields = {e.label: e.text(keyed) for e in choose_fields(keyed, [], {}, scorer, "de_CH", 2024) if e.assigned}
+    assert fields.get("due_date") == "18. März 2024"

@@ -1343,3 +1343,21 @@ def test_a_name_that_runs_on_past_its_legal_form_and_a_comma_ends_there():
     assert [e.text(doc) for e in completed] == ["TripNest Travel B.V.,"]
     # its value as printed, its normalised form without the line's comma
     assert normalize_value("vendor_name", completed[0].text(doc), "nl_NL")[1] == "TripNest Travel B.V."
+
+
+def test_a_logos_name_over_the_letterheads_fuller_name_is_the_fuller_name():
+    doc = _page([[("ExpressColis", 40)], [("ExpressColis SAS - 9 rue du Fret", 40)]])
+    words = (WordRef(0, 0), WordRef(0, 1), WordRef(0, 2))  # "ExpressColis" | "ExpressColis SAS"
+    assert [e.text(doc) for e in complete_party_names(doc, [Entity("vendor_name", words, 0.9)])] == ["ExpressColis SAS"]
+    # two lines that are not one name printed twice stay
+    doc = _page([[("Holzwerk", 40)], [("Brunner GmbH", 40)]])
+    words = (WordRef(0, 0), WordRef(0, 1), WordRef(0, 2))
+    assert [e.text(doc) for e in complete_party_names(doc, [Entity("vendor_name", words, 0.9)])] == [
+        "Holzwerk\nBrunner GmbH"]
+
+
+def test_the_end_of_an_iban_inside_a_payment_sentence_takes_the_whole_iban():
+    doc = _page([[("Te betalen binnen 30 dagen op NL02 ABNA 0123 4567 89 o.v.v. het factuurnummer.", 40)]])
+    at = {doc.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(doc.pages[0].words))}
+    cut = Entity("iban", (at["4567"], at["89"]), 0.5)
+    assert [e.text(doc) for e in complete_ibans(doc, [cut])] == ["NL02 ABNA 0123 4567 89"]
