@@ -57,6 +57,7 @@ MAX_DATE_WORDS = 4  # "1. Oktober 2023", "October 1, 2023"
 MAX_KEY_WORDS = 6  # a key is a short label, not a sentence
 MAX_IBAN_WORDS = 9  # an IBAN printed in groups of four: "DE89 3704 0044 0532 0130 00"
 MIN_IDENTIFIER_CHARACTERS = 3
+LETTERHEAD_OF_BODY = 1.3  # a letterhead's name is printed at least this many times the body's line height
 _IBAN_GROUP = re.compile(r"(?=[A-Z]*\d)[A-Z0-9]{1,4}")  # one printed group of an IBAN, with a digit
 MAX_IBAN_CHARACTERS = 34
 MAX_NAME_WORDS_BEFORE_START = 2  # words of its line's first cell a party's name may take before where the model began
@@ -180,8 +181,8 @@ def complete_party_names(doc: Document, entities: Sequence[Entity]) -> list[Enti
     for i, entity in enumerate(out):
         if entity.label not in PARTY_NAME_LABELS:
             continue
-        entity = out[i] = _name_end(doc, _name_start(doc, _name_after_salutation(doc, _without_own_key_line(
-            doc, _name_printed_twice(doc, entity)))))
+        entity = out[i] = _name_end(doc, _letterhead_name(doc, _name_start(doc, _name_after_salutation(
+            doc, _without_own_key_line(doc, _name_printed_twice(doc, entity))))))
         last = entity.words[-1]
         line = _line_words(doc, last)
         following = line[line.index(last) + 1:] if last in line else []
@@ -194,6 +195,29 @@ def complete_party_names(doc: Document, entities: Sequence[Entity]) -> list[Enti
         if end:
             out[i] = replace(entity, words=entity.words + tuple(following[:end]))
     return out
+
+
+def _letterhead_name(doc: Document, entity: Entity) -> Entity:
+    """``entity`` (the vendor's name) with the rest of its cell where it starts the page's largest line (larger than
+    its body: :data:`LETTERHEAD_OF_BODY`) and stops inside it, each word after it a name word: a letterhead's
+    "Fietsenmakerij De Spaak", which a model cut to "Fietsenmakerij"."""
+    first, last = entity.words[0], entity.words[-1]
+    line = line_of(doc, first)
+    if entity.label != "vendor_name" or line is None or line.word_indices[0] != first.word_index:
+        return entity
+    heights = sorted(other.box.height for other in doc.pages[first.page_index].lines)
+    if line.box.height < heights[-1] or line.box.height < LETTERHEAD_OF_BODY * heights[len(heights) // 2]:
+        return entity  # not the page's largest print, or no larger than its body's
+    words = _line_words(doc, first)
+    if last not in words:
+        return entity
+    height = max(line.box.height, 1e-6)
+    following: list[WordRef] = []
+    for before, ref in zip(words[words.index(last):], words[words.index(last) + 1:]):
+        if cell_break(doc, before, ref, height) or not _name_word(doc.word(ref).text):
+            break
+        following.append(ref)
+    return replace(entity, words=entity.words + tuple(following)) if following else entity
 
 
 def _name_printed_twice(doc: Document, entity: Entity) -> Entity:

@@ -1361,3 +1361,15 @@ def test_the_end_of_an_iban_inside_a_payment_sentence_takes_the_whole_iban():
     at = {doc.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(doc.pages[0].words))}
     cut = Entity("iban", (at["4567"], at["89"]), 0.5)
     assert [e.text(doc) for e in complete_ibans(doc, [cut])] == ["NL02 ABNA 0123 4567 89"]
+
+
+def test_a_letterheads_name_cut_by_the_model_takes_the_rest_of_its_cell():
+    doc = _cells_page([("Fietsenmakerij De Spaak", 50, 40, 14), ("Factuur F2024.0331", 330, 100, 13),
+                       ("Oudegracht 101, 3511 AE Utrecht", 50, 58, 8), ("Dhr. K. Smit", 50, 110, 10),
+                       ("Lange Nieuwstraat 8", 50, 122, 10), ("3512 PH Utrecht", 50, 134, 10)])
+    cut = Entity("vendor_name", (WordRef(0, 0),), 0.9)
+    assert [e.text(doc) for e in complete_party_names(doc, [cut])] == ["Fietsenmakerij De Spaak"]
+    # not a smaller line's name, nor past a title word
+    doc = _cells_page([("Rechnung", 300, 30, 16), ("Fietsenmakerij De Spaak", 50, 40, 14)])
+    cut = Entity("vendor_name", (WordRef(0, 1),), 0.9)
+    assert [e.text(doc) for e in complete_party_names(doc, [cut])] == ["Fietsenmakerij"]
