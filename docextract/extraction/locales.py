@@ -39,10 +39,13 @@ REGION_WORDS: dict[str, tuple[str, ...]] = {
     "en_US": ("ein", "zip", "usa", "united states"),
     "en_GB": ("vat", "postcode", "sort code", "ltd", "plc", "united kingdom", "england"),
     "en_MY": ("sdn", "bhd", "gst", "malaysia", "jalan"),
+    "en_AU": ("abn", "acn", "pty", "australia"),
 }
 
 # Weights of agreeing conventions when choosing a locale within a language (see the module docstring).
 DATE_ORDER_WEIGHT, CURRENCY_WEIGHT, DECIMAL_WEIGHT, REGION_WORD_WEIGHT = 4, 2, 2, 1
+# Region words counted up to two: an Australian "ABN" and "Pty" outweigh the "Ltd" of "Pty Ltd", which the UK's too
+MAX_REGION_WORDS = 2
 
 # A two-decimal amount, optionally grouped in thousands: the decimal separator is group 2. It must not
 # continue into more digits or separators ("18.02.2025" is a date, "10,0000" a four-decimal price).
@@ -128,7 +131,7 @@ def choose_locale(evidence: LocaleEvidence) -> str:
         score = (DATE_ORDER_WEIGHT * (evidence.day_first == conventions.day_first)
                  + DECIMAL_WEIGHT * (evidence.decimal == conventions.decimal)
                  + CURRENCY_WEIGHT * (evidence.currency in conventions.currencies)
-                 + REGION_WORD_WEIGHT * min(1, evidence.region_words.get(locale, 0)))
+                 + REGION_WORD_WEIGHT * min(MAX_REGION_WORDS, evidence.region_words.get(locale, 0)))
         if best_score is None or score > best_score:
             best, best_score = locale, score
     return best

@@ -66,3 +66,14 @@ def test_english_words_beside_a_french_invoice_do_not_make_it_english():
 def test_document_year_is_the_year_its_dates_print():
     assert document_year("Invoice date: July 31  Issued 31.07.2023  Due 15 August 2023  2024-01-02") == 2023
     assert document_year("no dates at all, 1,234.50") is None
+
+
+def test_an_australian_tax_invoice_reads_as_australian_and_its_abn_is_checked():
+    from docextract.extraction.identifiers import check_tax_id
+
+    text = "HARBOURSIDE HARDWARE 12 Wharf St, Hobart TAS 7000 ABN 51 824 753 556 TAX INVOICE Date 14/03/2024 " \
+           "Customer: Bay Builders Pty Ltd TOTAL $100.00 GST included in total $9.09"
+    assert guess_locale(text) == "en_AU"
+    assert (check_tax_id("51 824 753 556", "AU").valid, check_tax_id("51 824 753 557", "AU").valid) == (True, False)
+    # a British invoice's "Ltd" alone stays British
+    assert guess_locale("Harcourt Joinery Ltd VAT No. 123 4567 82 Tax Point: 15/03/2024 Total £5,100.00") == "en_GB"
