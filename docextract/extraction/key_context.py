@@ -466,10 +466,39 @@ def key_above(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str]
     cell = cell_around(doc, words, over[0], over[-1], height)
     while cell and is_separator(doc.word(cell[-1]).text):
         cell.pop()
-    hit = whole_key(doc, cell, labels)
+    hit = whole_key(doc, cell, labels) or _reference_beside_a_date(index, above, cell, labels)
     if hit is None or hit.words[0] != cell[0]:  # the whole cell is the key, not its last words
         return None
     return KeyHit(hit.labels, hit.words, max(0.0, value_box.top - above.box.bottom))
+
+
+# A bare "Reference" heading, which names the invoice's number in a header row beside its date
+_REFERENCE_HEADINGS = frozenset({"reference", "ref", "referenz", "referentie", "riferimento", "referencia"})
+
+
+def _reference_beside_a_date(index: LineIndex, above: Line, cell: Sequence[WordRef],
+                             labels: frozenset[str] | None) -> KeyHit | None:
+    """A header row's "Référence" cell as the invoice number's key, where a cell of the same row keys the invoice
+    date ("Référence | Date de facture | Date d'échéance" over a French hosting bill's values): alone, a reference
+    is anybody's."""
+    doc = index.doc
+    if (labels is not None and "invoice_number" not in labels) or [
+            t for r in cell for t in key_tokens(doc.word(r).text)] not in ([t] for t in _REFERENCE_HEADINGS):
+        return None
+    page_index = cell[0].page_index
+    height = max(above.box.height, 1e-6)
+    for line in doc.pages[page_index].lines:
+        if abs(line.box.center[1] - above.box.center[1]) > 0.5 * height:
+            continue  # not on the header's row
+        words = [WordRef(page_index, w) for w in line.word_indices]
+        start = 0
+        while start < len(words):  # each cell of the line
+            other = cell_around(doc, words, start, start, height)
+            hit = whole_key(doc, other)
+            if hit is not None and hit.words[0] == other[0] and "invoice_date" in hit.labels:
+                return KeyHit(frozenset({"invoice_number"}), tuple(cell), 0.0)
+            start = words.index(other[-1]) + 1
+    return None
 
 
 def cell_break(doc: Document, before: WordRef, after: WordRef, height: float) -> bool:

@@ -556,3 +556,12 @@ def test_a_tax_after_its_rate_and_the_amount_it_is_taken_of_is_keyed():
     assert "total_tax" in key_left(index, (words["27,08"],), KEY_LABELS).labels
     assert "total_tax" in key_left(index, (words["20.00"],), KEY_LABELS).labels
     assert key_left(index, (words["days"],), KEY_LABELS) is None
+
+
+def test_a_reference_heading_beside_the_invoice_dates_heading_keys_the_invoice_number():
+    doc = _page([[("Référence", 50), ("Date de facture", 180), ("Date d'échéance", 300), ("Identifiant client", 420)],
+                 [("FR51234567", 50), ("01/03/2024", 180), ("01/03/2024", 300), ("dc12345-nuage", 420)]])
+    assert _rule_fields(doc, "fr_FR")["invoice_number"] == "FR51234567"
+    # a reference beside no date's heading is anybody's
+    doc = _page([[("Référence", 50), ("Quantité", 180)], [("AB-1234", 50), ("2", 180)]])
+    assert "invoice_number" not in _rule_fields(doc, "fr_FR")
