@@ -34,7 +34,8 @@ from docextract.extraction.entities import Entity, continues_digit_group, is_ope
 from docextract.extraction.evidence import logit, odd_shape
 from docextract.extraction.field_keywords import FIELD_KEYWORDS, FILLER_TOKENS, closing_keys, key_tokens
 from docextract.extraction.identifiers import has_vat_module, spaced_vat_length
-from docextract.extraction.key_context import NUMBER_IN_PARTS, KeyHit, LineIndex, is_title_word, key_above, key_left
+from docextract.extraction.key_context import (NUMBER_IN_PARTS, KeyHit, LineIndex, is_title_word, key_above, key_left,
+                                              row_keys)
 from docextract.extraction.per_document import per_document
 from docextract.extraction.normalize import (ISO_CURRENCIES, MONTH_NUMBERS, identifier_text, parse_currency, parse_date,
                                            parse_number)
@@ -49,6 +50,7 @@ CANDIDATE_KINDS: dict[str, str] = {
 }
 KEY_LABELS = frozenset(FIELD_KEYWORDS) - {"date"}  # "date" is SROIE's name of the invoice date's key
 DATE_KEY_LABELS = frozenset({"invoice_date", "due_date", "other_date"})  # the keys that name a date
+OTHER_DATE_KEY_LABELS = frozenset({"other_date"})  # the keys of a date no output field holds (delivery, arrival)
 # the kinds whose value a header over it names (an amount under a "Total" column header is a line item's), by the
 # keys of that kind
 AMOUNT_KEY_LABELS = frozenset({"subtotal", "total_tax", "total", "amount_due"})  # the keys that name a document's amount
@@ -172,7 +174,8 @@ def _flat(pieces) -> tuple[WordRef, ...]:
 def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> dict[str, list[Candidate]]:
     """Every identifier, date and amount the document prints, in reading order per kind. A date is the longest run
     of at most :data:`MAX_DATE_WORDS` words of one line that parses; an amount one word, or two when a currency
-    stands apart ("160,65 €"); an identifier one word with a digit that is neither an amount nor a date."""
+    stands apart ("160,65 €"); an identifier one word with a digit that is neither an amount nor a date (of
+    :data:`MIN_IDENTIFIER_CHARACTERS` or more, or shorter under the invoice number's own key)."""
     out: dict[str, list[Candidate]] = {"identifier": [], "date": [], "amount": []}
     for p, page in enumerate(doc.pages):
         for line in page.lines:
@@ -235,7 +238,16 @@ def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> 
                         out["identifier"].append(Candidate("identifier", _flat(refs[i - 1:i + 1]),
                                                            f"{texts[i - 1]} {value}"))
                     out["identifier"].append(Candidate("identifier", refs[i], value))
+                elif text.isdigit() and _keyed_as_invoice_number(index, refs[i]):
+                    # "45" under "Numero documento": too short for a number of its own, but its key names it
+                    out["identifier"].append(Candidate("identifier", refs[i], text))
     return out
+
+
+def _keyed_as_invoice_number(index: LineIndex, words: tuple[WordRef, ...]) -> bool:
+    """Whether a whole key of the invoice number and of nothing else stands left of the words or over them."""
+    return any(hit is not None and hit.labels == {"invoice_number"}
+               for hit in (key_left(index, words, KEY_LABELS), key_above(index, words, KEY_LABELS)))
 
 
 def digit_groups_length(doc: Document, refs: Sequence[tuple[WordRef, ...]], texts: Sequence[str], i: int) -> int:
@@ -438,7 +450,7 @@ def shared_features(context: DocumentContext, candidate: Candidate) -> SharedFea
                    amount_vat_base=context.vat.base.get(abs(value), 0.0),
                    amount_vat_gross=context.vat.gross.get(abs(value), 0.0))
     left, above = context.keys(words)
-    if candidate.kind == "amount" and _in_item_row(context, words[0]):
+    if candidate.kind == "amount" and in_item_row(doc, words[0]):
         # a line item's amount: "Total" over it is its column's header, not the invoice total's key, and its being the
         # page's largest amount says nothing of the total (a discount after it)
         above = None
@@ -446,11 +458,11 @@ def shared_features(context: DocumentContext, candidate: Candidate) -> SharedFea
     return SharedFeatures(row, tag_sums, left, above, max(first.box.height, 1e-6))
 
 
-def _in_item_row(context: DocumentContext, first: WordRef) -> bool:
+def in_item_row(doc: Document, first: WordRef) -> bool:
     """Whether the value stands in a line item's row: left of it on its row a description (a word of three letters
     or more, neither a currency code nor a word of an amount's key: a totals table's "EUR", a "Total" row) and
     another number (the quantity or the unit price): "Trail backpack 45L | 10 | 50.00 | 500.00"."""
-    doc, box = context.doc, context.doc.word(first).box
+    box = doc.word(first).box
     row = [w for w in doc.pages[first.page_index].words if w.box.x1 <= box.x0
            and w.box.vertical_overlap(box) > 0.5 * min(w.box.height, box.height)]
     return (any(_describes(w.text) for w in row) and not any(_names_an_amount(w.text) for w in row)
@@ -497,8 +509,14 @@ def _keyed_another(context: DocumentContext, candidate: Candidate, label: str) -
     if left is None and above is not None and candidate.kind in KEYED_FROM_ABOVE:
         # a date or number under a header that names other dates or numbers only: a hotel bill's header row "Kamer |
         # Aankomst | Vertrek | Nota nr. | Datum" over its values, whose arrival a tagger took for the bill's date at
-        # 0.99 and whose room number for the bill's
-        return label not in above.labels and above.labels <= KEYED_FROM_ABOVE[candidate.kind]
+        # 0.99 and whose room number for the bill's. A plain "Date" names the invoice's date only in a row that
+        # names its number too: under "Termine di pagamento", "Data | Importo" is the due date's
+        if label in above.labels or not above.labels <= KEYED_FROM_ABOVE[candidate.kind]:
+            return False
+        if candidate.kind == "date" and not above.labels <= OTHER_DATE_KEY_LABELS:
+            line = context.index.line(above.words[0])
+            return line is not None and "invoice_number" in row_keys(context.doc, above.words[0].page_index, line)
+        return True
     if left is None or label in left.labels:
         return False
     if candidate.kind in KEYED_FROM_ABOVE and left.labels <= KEYED_FROM_ABOVE[candidate.kind]:

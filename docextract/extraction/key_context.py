@@ -485,20 +485,28 @@ def _reference_beside_a_date(index: LineIndex, above: Line, cell: Sequence[WordR
     if (labels is not None and "invoice_number" not in labels) or [
             t for r in cell for t in key_tokens(doc.word(r).text)] not in ([t] for t in _REFERENCE_HEADINGS):
         return None
-    page_index = cell[0].page_index
-    height = max(above.box.height, 1e-6)
+    if "invoice_date" in row_keys(doc, cell[0].page_index, above):
+        return KeyHit(frozenset({"invoice_number"}), tuple(cell), 0.0)
+    return None
+
+
+def row_keys(doc: Document, page_index: int, header: Line) -> frozenset[str]:
+    """The fields the cells of a header row name, each cell a whole key: the row of ``header`` (its line and the lines
+    beside it), split into cells at their gaps."""
+    height = max(header.box.height, 1e-6)
+    found: set[str] = set()
     for line in doc.pages[page_index].lines:
-        if abs(line.box.center[1] - above.box.center[1]) > 0.5 * height:
+        if abs(line.box.center[1] - header.box.center[1]) > 0.5 * height:
             continue  # not on the header's row
         words = [WordRef(page_index, w) for w in line.word_indices]
         start = 0
         while start < len(words):  # each cell of the line
-            other = cell_around(doc, words, start, start, height)
-            hit = whole_key(doc, other)
-            if hit is not None and hit.words[0] == other[0] and "invoice_date" in hit.labels:
-                return KeyHit(frozenset({"invoice_number"}), tuple(cell), 0.0)
-            start = words.index(other[-1]) + 1
-    return None
+            cell = cell_around(doc, words, start, start, height)
+            hit = whole_key(doc, cell)
+            if hit is not None and hit.words[0] == cell[0]:
+                found |= hit.labels
+            start = words.index(cell[-1]) + 1
+    return frozenset(found)
 
 
 def cell_break(doc: Document, before: WordRef, after: WordRef, height: float) -> bool:

@@ -275,3 +275,33 @@ def test_a_pages_only_date_is_no_due_date_unless_a_due_dates_key_names_it():
     keyed = _page(["Rechnung Nr. 24-0318", "Zahlbar bis 18. März 2024"])
     fields = {e.label: e.text(keyed) for e in choose_fields(keyed, [], {}, scorer, "de_CH", 2024) if e.assigned}
     assert fields.get("due_date") == "18. März 2024"
+
+
+def test_a_plain_date_heading_rules_out_the_due_date_only_in_a_row_that_names_the_invoices_number():
+    from docextract.extraction.candidate_scorer import document_context
+    from docextract.extraction.candidates import never_the_value
+
+    def ruled_out(doc, value, label):
+        context = document_context(doc, [], {}, "it_IT", 2023)
+        return [never_the_value(context, c, label) for c in context.candidates["date"] if doc.word(c.words[0]).text == value]
+
+    # Tryton's payment terms: "Data | Importo" over the due date and its amount
+    terms = laid_out_page([[("Data: 30/03/2023", 50.0)], [("Termine di pagamento", 300.0)],
+                           [("Data", 300.0), ("Importo", 400.0)], [("29/04/2023", 300.0), ("€ 48.067,48", 400.0)]])
+    assert ruled_out(terms, "29/04/2023", "due_date") == [False]
+    # a hotel bill's header row names its number beside its date: that "Datum" is the bill's date, no due date
+    assert ruled_out(_hotel_bill(), "12-04-2024", "due_date") == [True, True]  # under "Vertrek" and under "Datum"
+
+
+def test_a_receipts_total_after_a_key_of_the_change_stays_the_taggers_reading():
+    from docextract.document import WordRef
+    from docextract.extraction.entities import Entity
+
+    # SROIE: "ROUNDING RM 169.80" is the rounded total, after a key that mostly names a rounding adjustment
+    doc = _page(["TOTAL SALES (INCLUSIVE GST) RM 169.78", "ROUNDING ADJUSTMENT RM .02", "ROUNDING RM 169.80",
+                 "CASH RM 200.00", "CHANGE RM 30.20"])
+    words = {doc.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(doc.pages[0].words))}
+    tagged = [Entity("total", (words["169.80"],), 0.9, "model", assigned=True)]
+    scorer = CandidateScorer(FEATURES, {"total": _model(-10.0)})  # unsure of every candidate
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, tagged, {}, scorer, "en_MY", 2019)}
+    assert fields == {"total": "169.80"}

@@ -565,3 +565,12 @@ def test_a_reference_heading_beside_the_invoice_dates_heading_keys_the_invoice_n
     # a reference beside no date's heading is anybody's
     doc = _page([[("Référence", 50), ("Quantité", 180)], [("AB-1234", 50), ("2", 180)]])
     assert "invoice_number" not in _rule_fields(doc, "fr_FR")
+
+
+def test_a_two_digit_invoice_number_under_its_key_is_read():
+    # an Italian e-invoice as the SDI's viewers print it: "45" is too short for a number of its own, but its key
+    # names it; a two-digit quantity under no such key stays no candidate
+    doc = _page([[("Tipologia documento", 50), ("Numero documento", 170), ("Data documento", 290)],
+                 [("TD01 fattura", 50), ("45", 170), ("20-03-2024", 290)], [("Quantità", 300)], [("12", 300)]])
+    assert _rule_fields(doc, "it_IT")["invoice_number"] == "45"
+    assert [c.value for c in generate(doc, LineIndex(doc), "it_IT", 2024)["identifier"]] == ["TD01", "45"]
