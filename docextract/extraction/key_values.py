@@ -176,8 +176,9 @@ def complete_party_names(doc: Document, entities: Sequence[Entity]) -> list[Enti
     most :data:`MAX_NAME_WORDS_BEFORE_FORM` other words before the run ("Metallbau" + "Leipzig GmbH & Co.
     KG"). A name is rarely printed without its legal form, and the model often stops one word short of it. A name
     that starts one or two words into the first cell of its line takes them where they are name words too ("MVM" of
-    "MVM Musterhafter": :func:`_name_start`)."""
-    out = list(entities)
+    "MVM Musterhafter": :func:`_name_start`). A vendor's name on a bank-details line is the bank's, and dropped."""
+    # ("Sparkasse KölnBonn · IBAN DE89 ...", which a model on a layout never seen read as the vendor's name at 0.995)
+    out = [e for e in entities if not (e.label == "vendor_name" and _on_bank_details_line(doc, e))]
     for i, entity in enumerate(out):
         if entity.label not in PARTY_NAME_LABELS:
             continue
@@ -197,17 +198,25 @@ def complete_party_names(doc: Document, entities: Sequence[Entity]) -> list[Enti
     return out
 
 
+_BANK_KEYS = frozenset({"iban", "bic", "swift", "blz"})
+
+
+def _on_bank_details_line(doc: Document, entity: Entity) -> bool:
+    """Whether the entity's line prints bank details: an IBAN, BIC or SWIFT key."""
+    return any(set(key_tokens(doc.word(r).text)) & _BANK_KEYS for r in _line_words(doc, entity.words[0]))
+
+
 def _letterhead_name(doc: Document, entity: Entity) -> Entity:
-    """``entity`` (the vendor's name) with the rest of its cell where it starts the page's largest line (larger than
-    its body: :data:`LETTERHEAD_OF_BODY`) and stops inside it, each word after it a name word: a letterhead's
+    """``entity`` (the vendor's name) with the rest of its cell where it starts a line printed larger than the page's
+    body (:data:`LETTERHEAD_OF_BODY`) and stops inside it, each word after it a name word: a letterhead's
     "Fietsenmakerij De Spaak", which a model cut to "Fietsenmakerij"."""
     first, last = entity.words[0], entity.words[-1]
     line = line_of(doc, first)
     if entity.label != "vendor_name" or line is None or line.word_indices[0] != first.word_index:
         return entity
     heights = sorted(other.box.height for other in doc.pages[first.page_index].lines)
-    if line.box.height < heights[-1] or line.box.height < LETTERHEAD_OF_BODY * heights[len(heights) // 2]:
-        return entity  # not the page's largest print, or no larger than its body's
+    if line.box.height < LETTERHEAD_OF_BODY * heights[len(heights) // 2]:
+        return entity  # printed no larger than the page's body
     words = _line_words(doc, first)
     if last not in words:
         return entity

@@ -45,6 +45,7 @@ SIDE_WORDS = {
         "seller", "supplier", "vendor", "from", "issuer", "verkaufer", "lieferant", "rechnungssteller", "rechnungsersteller",
         "leistungserbringer", "auftragnehmer", "fournisseur", "vendeur", "emetteur", "leverancier", "verkoper",
         "fornitore", "venditore", "cedente", "proveedor", "vendedor", "emisor", "provider", "prestataire",
+        "datos", "del",  # "Datos del proveedor"
         "sold", "by"}),  # a marketplace's "Sold by" block beside the buyer's addresses
     "customer_name": frozenset({
         "buyer", "customer", "client", "bill", "billed", "to", "invoice", "recipient", "kaufer", "kunde",
@@ -55,7 +56,8 @@ SIDE_WORDS = {
         # "Rechnungsadresse" ("Address" or "Adresse" alone names the delivery's too: no side)
         "billing", "address", "adresse", "de", "facturation", "rechnungsadresse", "rechnungsanschrift",
         "factuuradres",
-        "adressee", "facture", "a"}),  # "Adressée à", "Facturé à" ("Facture" alone is the title)
+        "adressee", "facture", "a",  # "Adressée à", "Facturé à" ("Facture" alone is the title)
+        "datos", "del", "facturacion"}),  # "Datos del cliente", "Datos de facturación"
     # where the goods go: a block of its own, read for its address only (the output has no shipping name)
     SHIPPING_SIDE: frozenset({
         "ship", "shipping", "deliver", "delivery", "address", "to", "warenempfanger", "abweichender", "lieferanschrift",

@@ -1369,7 +1369,30 @@ def test_a_letterheads_name_cut_by_the_model_takes_the_rest_of_its_cell():
                        ("Lange Nieuwstraat 8", 50, 122, 10), ("3512 PH Utrecht", 50, 134, 10)])
     cut = Entity("vendor_name", (WordRef(0, 0),), 0.9)
     assert [e.text(doc) for e in complete_party_names(doc, [cut])] == ["Fietsenmakerij De Spaak"]
-    # not a smaller line's name, nor past a title word
-    doc = _cells_page([("Rechnung", 300, 30, 16), ("Fietsenmakerij De Spaak", 50, 40, 14)])
-    cut = Entity("vendor_name", (WordRef(0, 1),), 0.9)
+    # not a name printed at the body's size
+    doc = _cells_page([("Fietsenmakerij De Spaak", 50, 40, 10), ("Dhr. K. Smit", 50, 110, 10),
+                       ("Lange Nieuwstraat 8", 50, 122, 10)])
+    cut = Entity("vendor_name", (WordRef(0, 0),), 0.9)
     assert [e.text(doc) for e in complete_party_names(doc, [cut])] == ["Fietsenmakerij"]
+
+
+def test_a_name_on_a_bank_details_line_is_no_vendor_name():
+    doc = _cells_page([("Zahnarztpraxis Dr. Julia Berger", 50, 50, 12), ("Lindenallee 3, 50667 Köln", 50, 64, 8),
+                       ("Sparkasse KölnBonn · IBAN DE89 3704 0044 0532 0130 00", 50, 790, 6)])
+    at = {doc.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(doc.pages[0].words))}
+    names = [Entity("vendor_name", (at["Sparkasse"], at["KölnBonn"]), 0.995),
+             Entity("vendor_name", (at["Zahnarztpraxis"], at["Dr."], at["Julia"], at["Berger"]), 0.99)]
+    assert [e.text(doc) for e in complete_party_names(doc, names)] == ["Zahnarztpraxis Dr. Julia Berger"]
+
+
+def test_a_spanish_customer_heading_heads_its_block_and_the_order_number_is_keyed():
+    from docextract.extraction.party_blocks import party_fields
+
+    doc = _cells_page([("Nº de pedido: 401-55218", 380, 94, 8), ("Datos del cliente", 50, 120, 8),
+                       ("Lucía Fernández Ortega", 50, 132, 9), ("Avenida del Puerto 7, 3º B", 50, 144, 9),
+                       ("46021 Valencia", 50, 156, 9)])
+    fields = {label: " ".join(doc.word(r).text for r in words)
+              for label, words in party_fields(doc, ["customer_name", "billing_address"]).items()}
+    assert fields["customer_name"] == "Lucía Fernández Ortega"
+    found = {e.label: e.text(doc) for e in key_value_entities(doc, [], ["purchase_order"], {}, "es_ES", 2024)}
+    assert found["purchase_order"] == "401-55218"
