@@ -24,8 +24,10 @@ from docextract.document import Document, WordRef
 from docextract.extraction.candidate_scorer import replace_unassigned
 from docextract.extraction.candidates import KEY_LABELS, Candidate, generate
 from docextract.extraction.entities import LINE_ITEM_PREFIX, Entity
-from docextract.extraction.key_context import LineIndex, key_above, key_left, line_above, line_index
+from docextract.extraction.key_context import (LineIndex, cell_around, key_above, key_left, line_above, line_index,
+                                              whole_key)
 from docextract.extraction.key_values import mean_probability
+from docextract.extraction.normalize import parse_number
 
 AMOUNT_FIELDS = frozenset({"subtotal", "total_tax", "total", "amount_due"})
 PAYABLE = frozenset({"total", "amount_due"})  # one printed amount is both where nothing was paid before
@@ -33,6 +35,8 @@ MAX_RATE_ROWS = 8  # a sum's parts: one row per VAT rate (and a few adjustments)
 MIN_TOTALS_IN_HEADER = 2  # distinct amount fields whose summed columns share the header row
 HEADER_ROW_OF_HEIGHT = 0.5  # header keys whose middles are closer than this many key heights share a row
 MAX_CODE_LETTERS = 3  # "EUR" in the VAT rate's column of the sum row: a currency code is part of a row of values
+MAX_KEY_WORDS = 4  # a header cell's key, in words
+MAX_ITEM_ROWS = 20  # the lines an item table's "Total" row stands under its header, at most
 
 
 def column_sums(doc: Document, locale: str, year: int | None) -> dict[str, tuple[WordRef, ...]]:
@@ -48,6 +52,7 @@ def column_sums(doc: Document, locale: str, year: int | None) -> dict[str, tuple
         named = header.labels & AMOUNT_FIELDS
         if len(named) == 1 and key_left(index, total.words, KEY_LABELS) is None:
             sums.append((next(iter(named)), total, doc.word(header.words[0])))
+    sums += _total_row_amounts(index, amounts)
     found: dict[str, tuple[float, tuple[WordRef, ...]]] = {}
     for label, total, key in sums:
         # a totals table's header names several totals; a receipt's "Amount" column over its items, summed on an
@@ -78,10 +83,81 @@ def with_column_sums(doc: Document, entities: Sequence[Entity], labels: Collecti
         items = [e for e in owners if e.label.startswith(LINE_ITEM_PREFIX) and set(e.words) <= set(words)]
         if label not in labels or any(e not in items and not {e.label, label} <= PAYABLE for e in owners):
             continue
+        value = parse_number(" ".join(doc.word(r).text for r in words), locale)
+        if any(e.label == label and e.assigned and parse_number(e.text(doc), locale) == value for e in out):
+            continue  # the field holds the same amount already, printed elsewhere ("Grand Total Rs. 1,099.00")
         confidence = mean_probability(words, label, probabilities)
         out = [replace_unassigned(e) if e.label == label else e for e in out if e not in items]
         out.append(Entity(label, words, confidence, "rule", assigned=True))
     return out
+
+
+def _total_row_amounts(index: LineIndex, amounts: Sequence[Candidate]):
+    """(label, amount, header key's word) for each amount of an item table's "Total" row under a header cell that is a
+    whole key of one amount field: an Indian GST invoice's "Total | 1 | 1,299.00 | -200.00 | 931.36 | 167.64 |
+    1,099.00" under "Qty | Gross Amount | Discount | Taxable Value | IGST | Total" (its item rows between)."""
+    doc = index.doc
+    out = []
+    for amount in amounts:
+        if key_left(index, amount.words, KEY_LABELS) is not None or not _in_total_row(index, amount):
+            continue
+        header = _column_header(index, amount)
+        named = header.labels & AMOUNT_FIELDS if header is not None else set()
+        if len(named) == 1:
+            out.append((next(iter(named)), amount, doc.word(header.words[0])))
+    return out
+
+
+def _in_total_row(index: LineIndex, amount: Candidate) -> bool:
+    """Whether the amount's row starts with a whole key of the total alone ("Total", "Gesamt") followed by values."""
+    doc, first = index.doc, amount.words[0]
+    box = doc.word(first).box
+    page = doc.pages[first.page_index]
+    words = sorted((WordRef(first.page_index, w) for w, word in enumerate(page.words) if word.box.x1 <= box.x0 + 1
+                    and word.box.vertical_overlap(box) > 0.5 * min(word.box.height, box.height)),
+                   key=lambda r: doc.word(r).box.x0)
+    if not words:
+        return False
+    label_cell = cell_around(doc, words, 0, 0, max(box.height, 1e-6))
+    hit = whole_key(doc, label_cell, KEY_LABELS)
+    return (hit is not None and hit.labels == {"total"} and hit.words[0] == label_cell[0]
+            and _values_only(doc, words[len(label_cell):]))
+
+
+def _column_header(index: LineIndex, amount: Candidate):
+    """The whole key heading the amount's column: up the lines over it (item rows between) to the first whose cell
+    over it is a key, within :data:`MAX_ITEM_ROWS` lines; None where a cell of words that is no key comes first."""
+    doc, current = index.doc, amount.words
+    for _ in range(MAX_ITEM_ROWS):
+        found = line_above(index, current)
+        if found is None:
+            return None
+        above, box = found
+        page_index = current[0].page_index
+        words = [WordRef(page_index, w) for w in above.word_indices]
+        over = [r for r in words if doc.word(r).box.horizontal_overlap(box) > 0]
+        if not over:
+            return None
+        hit = key_above(index, current, KEY_LABELS) or _key_within(doc, words, over)
+        if hit is not None:
+            return hit
+        if not _values_only(doc, over):
+            return None
+        current = tuple(over)
+    return None
+
+
+def _key_within(doc: Document, words: Sequence[WordRef], over: Sequence[WordRef]):
+    """The shortest whole key among a header line's ``words`` that holds the words ``over`` the value, where the
+    header's cells stand too close to part ("Discount Rs. Taxable Value Rs. IGST Rs." in one narrow row)."""
+    first, last = words.index(over[0]), words.index(over[-1])
+    spans = sorted(((start, end) for start in range(first, max(-1, first - MAX_KEY_WORDS), -1)
+                    for end in range(last, min(len(words), last + MAX_KEY_WORDS))), key=lambda span: span[1] - span[0])
+    for start, end in spans:
+        hit = whole_key(doc, words[start:end + 1], KEY_LABELS)
+        if hit is not None and hit.words[0] == words[start]:
+            return hit
+    return None
 
 
 def _stacked_parts(index: LineIndex, at_word: dict[WordRef, Candidate], total: Candidate):

@@ -86,3 +86,19 @@ def test_a_sum_held_as_a_field_another_column_sums_to_is_free_for_its_own_column
     chosen = [Entity("total_tax", (words["-8,79"],), 0.4, "candidates", assigned=True)]
     out = with_column_sums(doc, chosen, AMOUNTS, probabilities, "de_DE", 2013)
     assert {e.label: doc.word(e.words[0]).text for e in out if e.assigned} == {"subtotal": "-7,67", "total_tax": "-8,79"}
+
+
+def test_an_item_tables_total_row_gives_the_fields_its_column_headers_name():
+    # an Indian GST invoice: the header's cells stand close ("Taxable Value Rs. IGST Rs."), an item row between it
+    # and the "Total" row
+    columns = (40, 110, 140, 220, 275, 360, 420)
+    doc = _page([list(zip(("Product", "Qty", "Gross Amount", "Discount", "Taxable Value", "IGST", "Total"), columns)),
+                 list(zip(("Mouse", "1", "1,299.00", "-200.00", "931.36", "167.64", "1,099.00"), columns)),
+                 list(zip(("Total", "1", "1,299.00", "-200.00", "931.36", "167.64", "1,099.00"), columns))])
+    sums = {label: doc.word(refs[0]).text for label, refs in column_sums(doc, "en_GB", 2024).items()}
+    # "Gross Amount" keys the total too: the rightmost column that names it is the total
+    assert sums == {"subtotal": "931.36", "total_tax": "167.64", "total": "1,099.00"}
+    # an item row is no total row
+    items_only = _page([list(zip(("Product", "Qty", "Taxable Value", "IGST", "Total"), columns[:5])),
+                        list(zip(("Mouse", "1", "931.36", "167.64", "1,099.00"), columns[:5]))])
+    assert column_sums(items_only, "en_GB", 2024) == {}
