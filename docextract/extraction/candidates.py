@@ -55,7 +55,8 @@ OTHER_DATE_KEY_LABELS = frozenset({"other_date"})  # the keys of a date no outpu
 # keys of that kind
 AMOUNT_KEY_LABELS = frozenset({"subtotal", "total_tax", "total", "amount_due"})  # the keys that name a document's amount
 KEYED_FROM_ABOVE = {"date": DATE_KEY_LABELS,
-                    "identifier": frozenset({"invoice_number", "purchase_order", "other_number"})}
+                    # ("account 43218765": a bank account's number beside its sort code, keyed as the IBAN's)
+                    "identifier": frozenset({"invoice_number", "purchase_order", "other_number", "iban"})}
 TENDERED = frozenset({"tendered"})  # field_keywords' keys of cash handed over and change given back
 MAX_DATE_WORDS = 4  # "1. Oktober 2023", "October 1, 2023"
 MIN_IDENTIFIER_CHARACTERS = 3

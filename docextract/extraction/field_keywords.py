@@ -86,6 +86,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "numero cliente", "codice cliente", "cliente no", "no cliente", "numero de cliente",
         "room", "room no", "room number", "zimmer", "zimmer no", "zimmernummer", "chambre", "no chambre", "kamer",
         "kamernummer", "kamer no", "camera", "habitacion",
+        # a bank's code beside an account number (no IBAN): "sort code 20-45-77", "BLZ 370 400 44"
+        "sort code", "bank code", "blz", "bankleitzahl", "code banque", "code guichet",
     ),
     "due_date": (
         "due date", "due", "payment due", "due by", "pay by", "payable by", "payment date", "payment due date",

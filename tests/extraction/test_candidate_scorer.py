@@ -305,3 +305,10 @@ def test_a_receipts_total_after_a_key_of_the_change_stays_the_taggers_reading():
     scorer = CandidateScorer(FEATURES, {"total": _model(-10.0)})  # unsure of every candidate
     fields = {e.label: e.text(doc) for e in choose_fields(doc, tagged, {}, scorer, "en_MY", 2019)}
     assert fields == {"total": "169.80"}
+
+
+def test_a_banks_sort_code_and_account_number_are_no_invoice_or_order_number():
+    # a British contractor's scan whose invoice number OCR lost: the bank details are all the numbers left
+    doc = _page(["Payment details: Ashworth Electrical Ltd, sort code 20-45-77, account 43218765"])
+    scorer = CandidateScorer(FEATURES, {"invoice_number": _model(1.0), "purchase_order": _model(1.0)})
+    assert [e for e in choose_fields(doc, [], {}, scorer, "en_GB", 2024) if e.assigned] == []
