@@ -309,9 +309,7 @@ class DocumentContext:
         self.keyed_fields = {kind: frozenset().union(*(left.labels for c in self.candidates[kind]
                                                        if (left := self.keys(c.words)[0]) is not None))
                              for kind in ("amount", "identifier")}
-        # whether a tax key with its rate stands right before some amount other than zero: another rate's zero tax
-        # ("Btw 0% over 27,20 0,00" under "Btw 9% over 328,00 27,08") is then no total tax
-        self.taxed = any(c.value != 0 and self.rate_taxed(c.words) for c in self.candidates["amount"])
+        self.zero_rate_taxes = zero_rate_taxes(self.doc, [(c, self.keys(c.words)[0]) for c in self.candidates["amount"]])
         amounts = sorted({abs(c.value) for c in self.candidates["amount"]}, reverse=True)
         self.amount_rank = {a: i for i, a in enumerate(amounts)}
         self.vat = vat_shares(amounts)
@@ -333,12 +331,6 @@ class DocumentContext:
         if words not in self._keys:
             self._keys[words] = (key_left(self.index, words, KEY_LABELS), key_above(self.index, words, KEY_LABELS))
         return self._keys[words]
-
-    def rate_taxed(self, words: tuple[WordRef, ...]) -> bool:
-        """Whether a tax key with a rate ("Btw 9% over 328,00", "VAT 20%") stands right before the amount."""
-        left = self.keys(words)[0]
-        return (left is not None and "total_tax" in left.labels
-                and any(self.doc.word(r).text.rstrip(":").endswith("%") for r in left.words))
 
     def _after_tendered_key(self, words: tuple[WordRef, ...]) -> bool:
         left, _ = self.keys(words)
@@ -459,6 +451,18 @@ def shared_features(context: DocumentContext, candidate: Candidate) -> SharedFea
     return SharedFeatures(row, tag_sums, left, above, max(first.box.height, 1e-6))
 
 
+def zero_rate_taxes(doc: Document, keyed: Sequence[tuple[Candidate, KeyHit | None]]) -> set[tuple[WordRef, ...]]:
+    """The words of each zero tax after a rate's tax key where another rate's tax is not zero: "Btw 0% over 27,20
+    0,00" under "Btw 9% over 328,00 27,08" is no total tax. ``keyed``: each amount with the key left of it."""
+    def after_rate(hit: KeyHit | None) -> bool:
+        return (hit is not None and "total_tax" in hit.labels
+                and any(doc.word(r).text.rstrip(":").endswith("%") for r in hit.words))
+
+    if not any(c.value != 0 and after_rate(hit) for c, hit in keyed):
+        return set()
+    return {c.words for c, hit in keyed if c.value == 0 and after_rate(hit)}
+
+
 def in_item_row(doc: Document, first: WordRef) -> bool:
     """Whether the value stands in a line item's row: left of it on its row a description (a word of three letters
     or more, neither a currency code nor a word of an amount's key: a totals table's "EUR", a "Total" row) and
@@ -489,8 +493,7 @@ def never_the_value(context: DocumentContext, candidate: Candidate, label: str) 
     date's key names it (an invoice always carries its date, its due date only sometimes)."""
     return (candidate.version_date or label == "vendor_tax_id" and candidate.party_side not in (None, "vendor_name")
             or candidate.words in context.tendered or _keyed_another(context, candidate, label)
-            or label == "total_tax" and candidate.kind == "amount" and candidate.value == 0 and context.taxed
-            and context.rate_taxed(candidate.words)
+            or label == "total_tax" and candidate.words in context.zero_rate_taxes
             or label == "due_date" and candidate.kind == "date" and len(context.dates) == 1
             and not any(hit is not None and label in hit.labels for hit in context.keys(candidate.words)))
 

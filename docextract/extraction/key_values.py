@@ -32,7 +32,7 @@ from dataclasses import replace
 from typing import Iterator, Mapping, Sequence
 
 from docextract.document import Box, Document, WordRef
-from docextract.extraction.candidates import CANDIDATE_KINDS, KEY_LABELS, generate
+from docextract.extraction.candidates import CANDIDATE_KINDS, KEY_LABELS, generate, zero_rate_taxes
 from docextract.extraction.entities import FIELD_TYPES, LINE_ITEM_PREFIX, Entity, same_line
 from docextract.extraction.evidence import PARTY_NAME_LABELS, odd_shape
 from docextract.extraction.field_keywords import closing_keys, is_legal_form, key_tokens, trim_context
@@ -559,10 +559,12 @@ def _keyed_candidates(doc: Document, wanted: Sequence[str], locale: str, year: i
     kinds = {label: CANDIDATE_KINDS[label] for label in wanted if label in CANDIDATE_KINDS}
     rows, columns = [], []
     extents = block_extents(doc) if "vendor_tax_id" in kinds else []
+    untaxed = (zero_rate_taxes(doc, [(c, key_left(index, c.words, KEY_LABELS)) for c in candidates["amount"]])
+               if "total_tax" in kinds else set())
     for kind in sorted(set(kinds.values())):
         same_kind = {label for label, k in CANDIDATE_KINDS.items() if k == kind}
         for candidate in candidates[kind]:
-            if _closes_parenthetical(doc, candidate.words) or candidate.version_date:
+            if _closes_parenthetical(doc, candidate.words) or candidate.version_date or candidate.words in untaxed:
                 # "Value Added Tax (19.00% of €121.50) €23.09": the base the key names, not its value; "Version 2.6
                 # vom 10.11.2025": the release of a template, though "vom" keys invoice dates
                 continue

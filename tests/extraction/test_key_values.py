@@ -1396,3 +1396,13 @@ def test_a_spanish_customer_heading_heads_its_block_and_the_order_number_is_keye
     assert fields["customer_name"] == "Lucía Fernández Ortega"
     found = {e.label: e.text(doc) for e in key_value_entities(doc, [], ["purchase_order"], {}, "es_ES", 2024)}
     assert found["purchase_order"] == "401-55218"
+
+
+def test_a_rates_zero_tax_is_not_read_as_the_tax_from_its_key_beside_another_rates_tax():
+    # a hotel bill's VAT breakdown read from a scan, whose tagger holds the 9 % row's tax as another field
+    doc = _page([[("Btw 9% over 328,00", 50), ("27,08", 200)], [("Btw 0% over 27,20", 50), ("0,00", 200)]])
+    at = {doc.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(doc.pages[0].words))}
+    held = [Entity("line_item_amount", (at["27,08"],), 0.9)]
+    found = {e.label: e.text(doc) for e in key_value_entities(doc, held, ["total_tax", "line_item_amount"], {},
+                                                                "nl_NL", 2024)}
+    assert "total_tax" not in found
