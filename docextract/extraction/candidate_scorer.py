@@ -31,6 +31,7 @@ from docextract.extraction.candidates import (
     DocumentContext,
     features,
     generate,
+    keyed_as,
     never_the_value,
     value_key,
     with_party_sides,
@@ -198,7 +199,7 @@ def _decode_kind(context: DocumentContext, kind: str, labels: Sequence[str], sco
         chosen = {label: i for label, i in zip(labels, assignment) if i is not None}
         values = {label: candidates[i].value for label, i in chosen.items()}
         met = _checks_met(kind, values)
-        if met and values.get("total_tax") == 0 and not _keyed(context, candidates[chosen["total_tax"]], "total_tax"):
+        if met and values.get("total_tax") == 0 and not keyed_as(context, candidates[chosen["total_tax"]], "total_tax"):
             # a zero tax makes any amount both subtotal and total: an unkeyed "0,00" ("Erhaltene Anzahlungen 0,00")
             # checks nothing, and had outweighed the printed 216,00 + 19,44 on layouts never seen; a receipt's
             # "GST 0.00" is keyed and still checks its total
@@ -217,11 +218,6 @@ def _decode_kind(context: DocumentContext, kind: str, labels: Sequence[str], sco
 
     best = max((a for a in itertools.product(*options) if distinct(a)), key=utility)
     return {label: (candidates[i], scores[label][i]) for label, i in zip(labels, best) if i is not None}
-
-
-def _keyed(context: DocumentContext, candidate: Candidate, label: str) -> bool:
-    """Whether a key of ``label`` stands left of the candidate or over it."""
-    return any(hit is not None and label in hit.labels for hit in context.keys(candidate.words))
 
 
 def _checks_met(kind: str, values: Mapping[str, Any]) -> int:

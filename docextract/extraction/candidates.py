@@ -35,7 +35,7 @@ from docextract.extraction.evidence import logit, odd_shape
 from docextract.extraction.field_keywords import FIELD_KEYWORDS, FILLER_TOKENS, closing_keys, key_tokens
 from docextract.extraction.identifiers import has_vat_module, spaced_vat_length
 from docextract.extraction.key_context import (NUMBER_IN_PARTS, KeyHit, LineIndex, is_title_word, key_above, key_left,
-                                              row_keys)
+                                              row_keys, words_left_on_row)
 from docextract.extraction.per_document import per_document
 from docextract.extraction.normalize import (ISO_CURRENCIES, MONTH_NUMBERS, identifier_text, parse_currency, parse_date,
                                            parse_number)
@@ -51,9 +51,9 @@ CANDIDATE_KINDS: dict[str, str] = {
 KEY_LABELS = frozenset(FIELD_KEYWORDS) - {"date"}  # "date" is SROIE's name of the invoice date's key
 DATE_KEY_LABELS = frozenset({"invoice_date", "due_date", "other_date"})  # the keys that name a date
 OTHER_DATE_KEY_LABELS = frozenset({"other_date"})  # the keys of a date no output field holds (delivery, arrival)
+AMOUNT_KEY_LABELS = frozenset({"subtotal", "total_tax", "total", "amount_due"})  # the keys that name a document's amount
 # the kinds whose value a header over it names (an amount under a "Total" column header is a line item's), by the
 # keys of that kind
-AMOUNT_KEY_LABELS = frozenset({"subtotal", "total_tax", "total", "amount_due"})  # the keys that name a document's amount
 KEYED_FROM_ABOVE = {"date": DATE_KEY_LABELS,
                     # ("account 43218765": a bank account's number beside its sort code, keyed as the IBAN's)
                     "identifier": frozenset({"invoice_number", "purchase_order", "other_number", "iban"})}
@@ -467,11 +467,9 @@ def in_item_row(doc: Document, first: WordRef) -> bool:
     """Whether the value stands in a line item's row: left of it on its row a description (a word of three letters
     or more, neither a currency code nor a word of an amount's key: a totals table's "EUR", a "Total" row) and
     another number (the quantity or the unit price): "Trail backpack 45L | 10 | 50.00 | 500.00"."""
-    box = doc.word(first).box
-    row = [w for w in doc.pages[first.page_index].words if w.box.x1 <= box.x0
-           and w.box.vertical_overlap(box) > 0.5 * min(w.box.height, box.height)]
-    return (any(_describes(w.text) for w in row) and not any(_names_an_amount(w.text) for w in row)
-            and any(w.text.strip(".,:;") and all(ch.isdigit() or ch in ".,'" for ch in w.text.strip(".,:;")) for w in row))
+    row = [doc.word(r).text for r in words_left_on_row(doc, first)]
+    return (any(_describes(text) for text in row) and not any(_names_an_amount(text) for text in row)
+            and any(text.strip(".,:;") and all(ch.isdigit() or ch in ".,'" for ch in text.strip(".,:;")) for text in row))
 
 
 def _describes(text: str) -> bool:
@@ -481,8 +479,7 @@ def _describes(text: str) -> bool:
 
 def _names_an_amount(text: str) -> bool:
     tokens = key_tokens(text)
-    keys, length = closing_keys(tokens) if tokens else (frozenset(), 0)
-    return bool(keys & AMOUNT_KEY_LABELS)
+    return bool(tokens) and bool(closing_keys(tokens)[0] & AMOUNT_KEY_LABELS)
 
 
 def never_the_value(context: DocumentContext, candidate: Candidate, label: str) -> bool:
@@ -495,7 +492,12 @@ def never_the_value(context: DocumentContext, candidate: Candidate, label: str) 
             or candidate.words in context.tendered or _keyed_another(context, candidate, label)
             or label == "total_tax" and candidate.words in context.zero_rate_taxes
             or label == "due_date" and candidate.kind == "date" and len(context.dates) == 1
-            and not any(hit is not None and label in hit.labels for hit in context.keys(candidate.words)))
+            and not keyed_as(context, candidate, label))
+
+
+def keyed_as(context: DocumentContext, candidate: Candidate, label: str) -> bool:
+    """Whether a key of ``label`` stands left of the candidate or over it."""
+    return any(hit is not None and label in hit.labels for hit in context.keys(candidate.words))
 
 
 def _keyed_another(context: DocumentContext, candidate: Candidate, label: str) -> bool:

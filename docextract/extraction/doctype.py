@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from docextract.document import Document
-from docextract.extraction.candidates import KEY_LABELS, generate
+from docextract.extraction.candidates import AMOUNT_KEY_LABELS, KEY_LABELS, generate
 from docextract.extraction.entities import document_date_year, document_locale
 from docextract.extraction.field_keywords import key_tokens
 from docextract.extraction.key_context import key_left, line_index
@@ -52,7 +52,6 @@ CONTRACT_WORDS = frozenset({"agreement", "agreements", "party", "parties", "here
 # Fields whose key before a typed value is invoice evidence: what receipts, letters and papers rarely print so.
 INVOICE_KEY_FIELDS = frozenset({"invoice_number", "invoice_date", "due_date", "purchase_order", "subtotal", "total_tax",
                                 "total", "amount_due", "iban"})
-AMOUNT_KEY_FIELDS = frozenset({"subtotal", "total_tax", "total", "amount_due"})
 # Keys that forms, letters and papers print too ("Date:", "Order No."): evidence only beside the others.
 WEAK_KEY_FIELDS = frozenset({"invoice_date", "purchase_order"})
 STRONG_KEY_FIELDS = INVOICE_KEY_FIELDS - WEAK_KEY_FIELDS
@@ -96,7 +95,7 @@ def keyed_fields(doc: Document) -> set[str]:
     index = line_index(doc)
     candidates = generate(doc, index, document_locale(doc), document_date_year(doc))
     kinds = {"identifier": {"invoice_number", "purchase_order"}, "date": {"invoice_date", "due_date"},
-             "amount": set(AMOUNT_KEY_FIELDS)}
+             "amount": set(AMOUNT_KEY_LABELS)}
     found: set[str] = set()
     for kind, labels in kinds.items():
         for candidate in candidates[kind]:
@@ -121,7 +120,7 @@ def document_type(doc: Document) -> DocumentType:
     signals = {"words": words, "keyed_fields": sorted(keys), "invoice_titles": sorted(invoice_titles),
                "credit_titles": sorted(credit_titles), "contract_density": round(contract_density, 4),
                "receipt_words": sorted(receipt_words)}
-    amount_keys = keys & AMOUNT_KEY_FIELDS
+    amount_keys = keys & AMOUNT_KEY_LABELS
     strong = keys & STRONG_KEY_FIELDS
     titled = bool(invoice_titles or credit_titles)
     invoice_like = len(strong) >= MIN_STRONG_KEYS or titled and bool(strong) or len(keys) >= MIN_INVOICE_KEYS and bool(strong)

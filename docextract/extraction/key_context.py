@@ -509,6 +509,16 @@ def row_keys(doc: Document, page_index: int, header: Line) -> frozenset[str]:
     return frozenset(found)
 
 
+def words_left_on_row(doc: Document, first: WordRef, slack: float = 0.0) -> list[WordRef]:
+    """The page's words left of ``first`` on its row (ending before it starts, within ``slack`` points; sharing most
+    of its height), left to right: a table row's cells before a value, whatever lines the layout cut them into."""
+    box = doc.word(first).box
+    page = doc.pages[first.page_index]
+    return sorted((WordRef(first.page_index, w) for w, word in enumerate(page.words) if word.box.x1 <= box.x0 + slack
+                   and word.box.vertical_overlap(box) > 0.5 * min(word.box.height, box.height)),
+                  key=lambda r: doc.word(r).box.x0)
+
+
 def cell_break(doc: Document, before: WordRef, after: WordRef, height: float) -> bool:
     """Whether a gap wider than :data:`CELL_GAP_OF_HEIGHT` text heights parts ``before`` from ``after``: two cells."""
     if doc.pages[before.page_index].text_source == "ocr":

@@ -22,20 +22,19 @@ from typing import Collection, Mapping, Sequence
 
 from docextract.document import Document, WordRef
 from docextract.extraction.candidate_scorer import replace_unassigned
-from docextract.extraction.candidates import KEY_LABELS, Candidate, generate
+from docextract.extraction.candidates import AMOUNT_KEY_LABELS, KEY_LABELS, Candidate, generate
 from docextract.extraction.entities import LINE_ITEM_PREFIX, Entity
 from docextract.extraction.key_context import (LineIndex, cell_around, key_above, key_left, line_above, line_index,
-                                              whole_key)
+                                              whole_key, words_left_on_row)
 from docextract.extraction.key_values import mean_probability
 from docextract.extraction.normalize import parse_number
 
-AMOUNT_FIELDS = frozenset({"subtotal", "total_tax", "total", "amount_due"})
 PAYABLE = frozenset({"total", "amount_due"})  # one printed amount is both where nothing was paid before
 MAX_RATE_ROWS = 8  # a sum's parts: one row per VAT rate (and a few adjustments)
 MIN_TOTALS_IN_HEADER = 2  # distinct amount fields whose summed columns share the header row
 HEADER_ROW_OF_HEIGHT = 0.5  # header keys whose middles are closer than this many key heights share a row
 MAX_CODE_LETTERS = 3  # "EUR" in the VAT rate's column of the sum row: a currency code is part of a row of values
-MAX_KEY_WORDS = 4  # a header cell's key, in words
+MAX_HEADER_KEY_WORDS = 4  # a crowded header line's key (_key_within), in words
 MAX_ITEM_ROWS = 20  # the lines an item table's "Total" row stands under its header, at most
 
 
@@ -49,7 +48,7 @@ def column_sums(doc: Document, locale: str, year: int | None) -> dict[str, tuple
         parts, header = _stacked_parts(index, at_word, total)
         if len(parts) < 2 or header is None or sum(p.value for p in parts) != total.value:
             continue
-        named = header.labels & AMOUNT_FIELDS
+        named = header.labels & AMOUNT_KEY_LABELS
         if len(named) == 1 and key_left(index, total.words, KEY_LABELS) is None:
             sums.append((next(iter(named)), total, doc.word(header.words[0])))
     sums += _total_row_amounts(index, amounts)
@@ -102,7 +101,7 @@ def _total_row_amounts(index: LineIndex, amounts: Sequence[Candidate]):
         if key_left(index, amount.words, KEY_LABELS) is not None or not _in_total_row(index, amount):
             continue
         header = _column_header(index, amount)
-        named = header.labels & AMOUNT_FIELDS if header is not None else set()
+        named = header.labels & AMOUNT_KEY_LABELS if header is not None else set()
         if len(named) == 1:
             out.append((next(iter(named)), amount, doc.word(header.words[0])))
     return out
@@ -111,14 +110,10 @@ def _total_row_amounts(index: LineIndex, amounts: Sequence[Candidate]):
 def _in_total_row(index: LineIndex, amount: Candidate) -> bool:
     """Whether the amount's row starts with a whole key of the total alone ("Total", "Gesamt") followed by values."""
     doc, first = index.doc, amount.words[0]
-    box = doc.word(first).box
-    page = doc.pages[first.page_index]
-    words = sorted((WordRef(first.page_index, w) for w, word in enumerate(page.words) if word.box.x1 <= box.x0 + 1
-                    and word.box.vertical_overlap(box) > 0.5 * min(word.box.height, box.height)),
-                   key=lambda r: doc.word(r).box.x0)
+    words = words_left_on_row(doc, first, slack=1.0)
     if not words:
         return False
-    label_cell = cell_around(doc, words, 0, 0, max(box.height, 1e-6))
+    label_cell = cell_around(doc, words, 0, 0, max(doc.word(first).box.height, 1e-6))
     hit = whole_key(doc, label_cell, KEY_LABELS)
     return (hit is not None and hit.labels == {"total"} and hit.words[0] == label_cell[0]
             and _values_only(doc, words[len(label_cell):]))
@@ -151,8 +146,9 @@ def _key_within(doc: Document, words: Sequence[WordRef], over: Sequence[WordRef]
     """The shortest whole key among a header line's ``words`` that holds the words ``over`` the value, where the
     header's cells stand too close to part ("Discount Rs. Taxable Value Rs. IGST Rs." in one narrow row)."""
     first, last = words.index(over[0]), words.index(over[-1])
-    spans = sorted(((start, end) for start in range(first, max(-1, first - MAX_KEY_WORDS), -1)
-                    for end in range(last, min(len(words), last + MAX_KEY_WORDS))), key=lambda span: span[1] - span[0])
+    spans = sorted(((start, end) for start in range(first, max(-1, first - MAX_HEADER_KEY_WORDS), -1)
+                    for end in range(last, min(len(words), last + MAX_HEADER_KEY_WORDS))),
+                   key=lambda span: span[1] - span[0])
     for start, end in spans:
         hit = whole_key(doc, words[start:end + 1], KEY_LABELS)
         if hit is not None and hit.words[0] == words[start]:
