@@ -143,10 +143,13 @@ def _tagger_choice_ranked(context: DocumentContext, scorer: CandidateScorer, lab
     by_words = {c.words: c for c in context.candidates[CANDIDATE_KINDS[label]]}
     probability = {id(e): scorer.fields[label].probability(features(context, by_words[e.words], label))
                    for e in rivals if e.words in by_words and not never_the_value(context, by_words[e.words], label)}
-    if CANDIDATE_KINDS[label] != "amount" and all(e.words in by_words and id(e) not in probability for e in rivals):
-        # every reading of the tagger is never the value (a hotel bill's room number under "Kamer" as its number): none
-        # stays, and the key rules read the field where its key is printed ("Nota nr." over "48213"). An amount's
-        # stays: a receipt's "ROUNDING RM 169.80" is its total, after a key that is mostly the change's
+    one_rate = context.one_rate_amounts.get(label, set())
+    if all(e.words in by_words and id(e) not in probability for e in rivals) and (
+            CANDIDATE_KINDS[label] != "amount" or all(e.words in one_rate for e in rivals)):
+        # every reading of the tagger is never the value (a hotel bill's room number under "Kamer" as its number, its
+        # "Netto 7 %" beside "Netto 19 %" as its subtotal): none stays, and the key rules read the field where its key
+        # is printed ("Nota nr." over "48213"). An amount after a key of another field stays: a receipt's "ROUNDING RM
+        # 169.80" is its total, after a key that is mostly the change's
         return [e for e in entities if e.label != label]
     if len(rivals) < 2 or not any(e.assigned for e in rivals):
         return entities

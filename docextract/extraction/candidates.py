@@ -26,7 +26,7 @@ import math
 import re
 from dataclasses import dataclass, replace
 from datetime import date
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from typing import Any, Mapping, Sequence
 
 from docextract.document import Document, WordRef, touching
@@ -81,6 +81,10 @@ _NUMERIC_DATE = re.compile(r"\d{1,4}\s*[./-]\s*\d{1,2}\s*[./-]\s*\d{2,4}|\d{8}")
 _MONTH_WORD = re.compile(r"[^\W\d_]{3,}\.?,?")
 # A time of day printed after a date ("15/01/2019 11:05:16 AM", receipts): not part of the date's value
 _TIME_WORD = re.compile(r"\d{1,2}:\d{2}(?::\d{2})?(?:[AaPp]\.?[Mm]\.?)?|[AaPp]\.?[Mm]\.?")
+# a telephone number: an area code in parentheses, then digits in groups ("(512) 555-0142", "(0)20 7946-0958"); not a
+# document type's code before its number, "Handelsrechnung (380) Nr.471102"
+_AREA_CODE = re.compile(r"\(\+?\d{1,5}\)")
+_SUBSCRIBER = re.compile(r"\d{2,4}(?:[-. ]?\d{2,4}){1,3}")
 _VERSION = re.compile(r"versi[oóe]", re.IGNORECASE)  # version, versión, versione, versie
 MAX_KEY_DISTANCE_OF_HEIGHT = 40.0  # a key farther than this many line heights counts as this far
 
@@ -105,6 +109,8 @@ class Candidate:
     version_date: bool = False
     # the side of the headed party block it stands in ("customer_name": the buyer's VAT id is never the seller's)
     party_side: str | None = None
+    # a telephone number ("555-0142" after its area code "(512)"): never a field's value
+    telephone: bool = False
 
 
 def _has_decimals(text: str, locale: str) -> bool:
@@ -230,6 +236,10 @@ def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> 
                     taken_until = i + grouped - 1
                     continue
                 value = _identifier(text, locale, year)
+                if value is not None and i > 0 and _AREA_CODE.fullmatch(texts[i - 1]) and _SUBSCRIBER.fullmatch(text):
+                    # "(512) 555-0142": a telephone number, which a model on a layout never seen tags as the invoice's
+                    out["identifier"].append(Candidate("identifier", refs[i], value, telephone=True))
+                    continue
                 if value is not None:
                     if (i > 0 and i - 1 > taken_until and not _YEAR.fullmatch(value)
                             and _series_prefix(doc, texts[i - 1], refs[i - 1], refs[i])):
@@ -309,7 +319,7 @@ class DocumentContext:
         self.keyed_fields = {kind: frozenset().union(*(left.labels for c in self.candidates[kind]
                                                        if (left := self.keys(c.words)[0]) is not None))
                              for kind in ("amount", "identifier")}
-        self.zero_rate_taxes = zero_rate_taxes(self.doc, [(c, self.keys(c.words)[0]) for c in self.candidates["amount"]])
+        self.one_rate_amounts = one_rate_amounts(self.doc, [(c, self.keys(c.words)[0]) for c in self.candidates["amount"]])
         amounts = sorted({abs(c.value) for c in self.candidates["amount"]}, reverse=True)
         self.amount_rank = {a: i for i, a in enumerate(amounts)}
         self.vat = vat_shares(amounts)
@@ -345,6 +355,8 @@ class DocumentContext:
                 continue
             if candidate.kind != "date":
                 return True
+            if _same_column(self.doc, candidate.words[0], other.words[0]):
+                continue  # a table's date column ("15.04.2024 | Frühstück | 18,00" row after row): the rows' dates
             left, above = self.keys(other.words)
             key = left if left is not None else above
             if key is None or label in key.labels:
@@ -451,16 +463,44 @@ def shared_features(context: DocumentContext, candidate: Candidate) -> SharedFea
     return SharedFeatures(row, tag_sums, left, above, max(first.box.height, 1e-6))
 
 
-def zero_rate_taxes(doc: Document, keyed: Sequence[tuple[Candidate, KeyHit | None]]) -> set[tuple[WordRef, ...]]:
-    """The words of each zero tax after a rate's tax key where another rate's tax is not zero: "Btw 0% over 27,20
-    0,00" under "Btw 9% over 328,00 27,08" is no total tax. ``keyed``: each amount with the key left of it."""
-    def after_rate(hit: KeyHit | None) -> bool:
-        return (hit is not None and "total_tax" in hit.labels
-                and any(doc.word(r).text.rstrip(":").endswith("%") for r in hit.words))
+def one_rate_amounts(doc: Document, keyed: Sequence[tuple[Candidate, KeyHit | None]]
+                     ) -> dict[str, set[tuple[WordRef, ...]]]:
+    """Per field (total_tax, subtotal), the words of each amount that is one rate's share where the page prints
+    another's: no field's value. A rate's zero tax beside another rate's tax ("Btw 0% over 27,20 0,00" under "Btw 9%
+    over 328,00 27,08"); and where two rates have amounts that are not zero, each of them ("Netto 7 % 222,43" and
+    "Netto 19 % 40,34", "MwSt 7 % 15,57" and "MwSt 19 % 7,66": a hotel bill's, whose sums are the fields or
+    unprinted). ``keyed``: each amount with the key left of it."""
+    out: dict[str, set[tuple[WordRef, ...]]] = {}
+    for label in ("total_tax", "subtotal"):
+        by_rate = [(c, rate) for c, hit in keyed if (rate := _rate_in_key(doc, hit, label)) is not None]
+        taxed = {rate for c, rate in by_rate if c.value != 0}
+        if len(taxed) >= 2:
+            out[label] = {c.words for c, _ in by_rate}
+        elif taxed and label == "total_tax":
+            out[label] = {c.words for c, _ in by_rate if c.value == 0}
+    return out
 
-    if not any(c.value != 0 and after_rate(hit) for c, hit in keyed):
-        return set()
-    return {c.words for c, hit in keyed if c.value == 0 and after_rate(hit)}
+
+def _rate_in_key(doc: Document, hit: KeyHit | None, label: str) -> str | None:
+    """The rate a key of ``label`` names ("19" of "MwSt. 19 %", "Btw 9% over 328,00"), None for a key without one."""
+    if hit is None or label not in hit.labels:
+        return None
+    for n, ref in enumerate(hit.words):
+        text = doc.word(ref).text.rstrip(":")
+        if text.endswith("%"):
+            rate = (text[:-1].strip() or (doc.word(hit.words[n - 1]).text if n else "")).replace(",", ".")
+            try:
+                return format(Decimal(rate).normalize(), "f")  # "19,00 %" and "19%" are one rate
+            except InvalidOperation:
+                return rate
+    return None
+
+
+def _same_column(doc: Document, first: WordRef, other: WordRef) -> bool:
+    """Whether two values start one under the other in a column: left edges within a text height, on other rows."""
+    box, other_box = doc.word(first).box, doc.word(other).box
+    return (first.page_index == other.page_index and abs(box.x0 - other_box.x0) <= box.height
+            and box.vertical_overlap(other_box) <= 0)
 
 
 def in_item_row(doc: Document, first: WordRef) -> bool:
@@ -488,9 +528,9 @@ def never_the_value(context: DocumentContext, candidate: Candidate, label: str) 
     right after the key of another field (a date always, an amount or identifier where the field's own key keys
     another), a rate's zero tax where another rate's tax is not zero, the page's only date as the due date where no due
     date's key names it (an invoice always carries its date, its due date only sometimes)."""
-    return (candidate.version_date or label == "vendor_tax_id" and candidate.party_side not in (None, "vendor_name")
+    return (candidate.version_date or candidate.telephone or label == "vendor_tax_id" and candidate.party_side not in (None, "vendor_name")
             or candidate.words in context.tendered or _keyed_another(context, candidate, label)
-            or label == "total_tax" and candidate.words in context.zero_rate_taxes
+            or candidate.words in context.one_rate_amounts.get(label, ())
             or label == "due_date" and candidate.kind == "date" and len(context.dates) == 1
             and not keyed_as(context, candidate, label))
 

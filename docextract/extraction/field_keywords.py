@@ -52,6 +52,14 @@ _PARTY_TO = (
 )
 
 
+def _paid_by_card(*cards: str) -> tuple[str, ...]:
+    """A card that paid, said alone or after the words for having paid: "VISA 12.00", "Bezahlt mit Visa 286,00",
+    "Paid by Mastercard" (the tokens as :func:`key_tokens` gives them)."""
+    return tuple(f"{paid}{card}" for card in cards for paid in (
+        "", "paid by ", "paid with ", "paid by card ", "bezahlt mit ", "bezahlt per ", "paye par ", "paye par carte ",
+        "betaald met ", "betaald per ", "pagato con ", "pagado con "))
+
+
 def _said_with_or_without_tax(*ways: str) -> tuple[str, ...]:
     """An English amount said with or without the tax every way it is printed: "Total amount excl. of VAT",
     "Amount exclusive of tax", "Total including VAT" (the tokens as :func:`key_tokens` gives them)."""
@@ -204,6 +212,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         # total's again where all was paid, never the amount due ("Balance Due 0.00")
         "credits", "total credits", "payments", "total payments", "payment received", "amount paid", "paid",
         "betaald", "bezahlt", "deja paye", "deja regle",
+        *_paid_by_card("visa", "mastercard", "master card", "amex", "american express", "maestro", "girocard",
+                       "ec karte", "kreditkarte", "credit card", "debit card", "carte bancaire", "carte bleue"),
     ),
 }
 # Printed after a key word and before its value without changing what the key word says: "Total (EUR)",

@@ -123,7 +123,12 @@ def _ends_a_cell(doc: Document, before: WordRef, after: WordRef, height: float) 
         return True
     if is_legal_form(text):  # "ACME B.V. Invoice No": a name ends with its legal form
         return True
+    if _WEB_OR_MAIL.fullmatch(text):  # "www.acme.be  TVA: BE0477472701": a footer's address is a value of its own
+        return True
     return cell_break(doc, before, after, height)
+
+
+_WEB_OR_MAIL = re.compile(r"(?:[\w.+-]+@|www\.|https?://)[\w.-]+\.[a-z]{2,}[\w./-]*", re.IGNORECASE)
 
 
 def _is_value_word(text: str) -> bool:

@@ -32,7 +32,7 @@ from dataclasses import replace
 from typing import Iterator, Mapping, Sequence
 
 from docextract.document import Box, Document, WordRef
-from docextract.extraction.candidates import CANDIDATE_KINDS, KEY_LABELS, generate, zero_rate_taxes
+from docextract.extraction.candidates import CANDIDATE_KINDS, KEY_LABELS, generate, one_rate_amounts
 from docextract.extraction.entities import FIELD_TYPES, LINE_ITEM_PREFIX, Entity, same_line
 from docextract.extraction.evidence import PARTY_NAME_LABELS, odd_shape
 from docextract.extraction.field_keywords import closing_keys, is_legal_form, key_tokens, trim_context
@@ -40,7 +40,7 @@ from docextract.extraction.identifiers import check_iban, check_tax_id
 from docextract.extraction.key_context import (cell_around, cell_break, is_separator, is_title_word, key_above, key_left,
                                               line_index, line_of, line_right_of)
 from docextract.extraction.normalize import parse_date, parse_number
-from docextract.extraction.party_blocks import (ADDRESS_OF_SIDE, SALUTATIONS, SHIPPING_SIDE, block_extents, compact_words,
+from docextract.extraction.party_blocks import (ADDRESS_OF_SIDE, SALUTATIONS, addressed, SHIPPING_SIDE, block_extents, compact_words,
                                                is_postcode_line, is_salutation, labels_side_by_side, named_block_address, party_fields,
                                                side_at, trading_as_fields, window_envelope_fields, window_recipient)
 from docextract.extraction.terms_section import MAX_TERMS_WORDS, continued, terms_under_heading
@@ -501,12 +501,20 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     # "Lemaire" of "Lemaire Communication", "Müller" of the contact "Herr Urs Müller" under "Müller Treuhand GmbH")
     if "customer_name" in block_labels and "customer_name" not in parties:
         recipient = window_recipient(doc)
-        tagged = {r for e in entities if e.label == "customer_name" for r in e.words}
+        # (the tagger's vendor is its most confident reading: "Brightwell Dental Practice" beside "Customer" on
+        # Xero's payment slip is one of its readings too)
+        model_vendor = min((e for e in entities if e.label == "vendor_name"), key=Entity.rank, default=None)
         vendor_names = {compact_words(doc, words) for words in (
-            parties.get("vendor_name", ()), *(e.words for e in entities if e.label == "vendor_name"))}
-        # (its name no part of the vendor's: a letterhead's second name line in the window's band is the sender's)
-        if recipient and _inside_label(doc, tagged, recipient) and not any(
-                compact_words(doc, recipient["customer_name"]) in name for name in vendor_names):
+            parties.get("vendor_name", ()), model_vendor.words if model_vendor else ())}
+        # (the tagger's customer that spells the vendor's name or the label's own is none elsewhere: Xero's payment
+        # slip "To: Pixel & Pine Ltd" and "Customer | Brightwell Dental Practice")
+        spelled = vendor_names | {compact_words(doc, recipient.get("customer_name", ()))}
+        tagged = {r for e in entities if e.label == "customer_name" and compact_words(doc, e.words) not in spelled
+                  for r in e.words}
+        # (its name no part of the vendor's: a letterhead's second name line in the window's band is the sender's;
+        # unless a salutation opens it, "Mevrouw S. Jansen", which the model took for the vendor's name)
+        if recipient and _inside_label(doc, tagged, recipient) and (addressed(doc, recipient["customer_name"]) or not any(
+                compact_words(doc, recipient["customer_name"]) in name for name in vendor_names)):
             parties.update({label: words for label, words in recipient.items() if label in block_labels})
     block_words = {r for words in parties.values() for r in words}
     for label, words in parties.items():
@@ -559,12 +567,12 @@ def _keyed_candidates(doc: Document, wanted: Sequence[str], locale: str, year: i
     kinds = {label: CANDIDATE_KINDS[label] for label in wanted if label in CANDIDATE_KINDS}
     rows, columns = [], []
     extents = block_extents(doc) if "vendor_tax_id" in kinds else []
-    untaxed = (zero_rate_taxes(doc, [(c, key_left(index, c.words, KEY_LABELS)) for c in candidates["amount"]])
-               if "total_tax" in kinds else set())
+    one_rate = (one_rate_amounts(doc, [(c, key_left(index, c.words, KEY_LABELS)) for c in candidates["amount"]])
+                if {"total_tax", "subtotal"} & set(kinds) else {})
     for kind in sorted(set(kinds.values())):
         same_kind = {label for label, k in CANDIDATE_KINDS.items() if k == kind}
         for candidate in candidates[kind]:
-            if _closes_parenthetical(doc, candidate.words) or candidate.version_date or candidate.words in untaxed:
+            if _closes_parenthetical(doc, candidate.words) or candidate.version_date or candidate.telephone:
                 # "Value Added Tax (19.00% of €121.50) €23.09": the base the key names, not its value; "Version 2.6
                 # vom 10.11.2025": the release of a template, though "vom" keys invoice dates
                 continue
@@ -573,6 +581,8 @@ def _keyed_candidates(doc: Document, wanted: Sequence[str], locale: str, year: i
             for hit, out in ((left, rows), (above, columns)):
                 named = hit.labels & same_kind if hit is not None else set()
                 if len(named) == 1 and (label := next(iter(named))) in kinds:
+                    if candidate.words in one_rate.get(label, ()):
+                        continue  # "MwSt 7 % 15,57" beside "MwSt 19 % 7,66": one rate's share, not the field
                     if label in TAX_ID_LABELS and not _sellers_tax_id(doc, extents, candidate.words, locale):
                         continue
                     out.append((len(hit.labels) > 1, label, candidate.words))

@@ -120,7 +120,8 @@ OCR_NAME_PITCHES = 2.8
 COMPANY_SALUTATIONS = frozenset({("firma",), ("spett", "le"), ("spettabile",)})
 SALUTATIONS = COMPANY_SALUTATIONS | frozenset({
     ("herrn",), ("herr",), ("frau",), ("mr",), ("mrs",), ("ms",), ("monsieur",), ("madame",), ("mme",), ("dhr",),
-    ("mevr",), ("sig",), ("sig", "ra"), ("sr",), ("sra",), ("familie",), ("famille",), ("famiglia",), ("familia",)})
+    ("mevr",), ("mevrouw",), ("meneer",), ("de", "heer"), ("sig",), ("sig", "ra"), ("signor",), ("signora",), ("sr",),
+    ("sra",), ("senor",), ("senora",), ("miss",), ("mlle",), ("familie",), ("famille",), ("famiglia",), ("familia",)})
 SENDER_SEPARATORS = frozenset({"·", "•", "|", "∙", "–", "—"})  # between the parts of a one-line return address
 # The same dots as Tesseract reads them on a scan: alone ("+", "-", "»"), stuck to a part's end ("St-", "A»") or to
 # the next part's start ("-789"). Not a colon, which it reads for one too ("Street:"): keys end in it ("INVOICE NO :
@@ -139,6 +140,7 @@ WINDOW_BAND_OF_HEIGHT = (40 / 297, 100 / 297)
 # envelope, or an ERP's report that sets the invoice address at the right under the company's header (Tryton), starts
 # it from the highest window a standard places (DIN 5008 form A: 27 mm)
 RIGHT_WINDOW_BAND_OF_HEIGHT = (27 / 297, 100 / 297)
+SAME_SIZE_OF_HEIGHT = 0.2  # lines of one block are set in one size: their heights within this share of each other
 MIN_LETTER_RATIO, MAX_LETTER_RATIO = 1.25, 1.5
 # the recipient's block starts within this many line heights under it (DIN 5008 leaves up to five lines of notes,
 # "Einschreiben", between the return address and the recipient), its left edge within ENVELOPE_COLUMN_OF_HEIGHT
@@ -162,6 +164,8 @@ _POSTCODE_END = re.compile(r"[^\W\d][^,\d]*(?:, ?[A-Z]{2} (?:\d{5}(?:-\d{4})?|[A
                            # an Indian PIN code with its state: "Bengaluru 560038, Karnataka", "Bengaluru, Karnataka
                            # 560038" (a bare "City 560038" or "City - 560038" would be any key and number)
                            r"|,? \d{6}, ?[A-Z][a-z]+(?: [A-Z][a-z]+)?|, ?[A-Z][a-z]+(?: [A-Z][a-z]+)? \d{6})")
+# A British postcode on a line of its own under the town's ("Bath" | "BA1 1HE"): Xero's and Sage's addresses
+_BRITISH_POSTCODE = re.compile(r"[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}")
 # On a scan Tesseract reads a speck beside a country code or a postcode as a sign: "DE. 80333 München", "DE: 99199",
 # "DE 31157. SARSTEDT" (the e-invoices' 150-dpi scans); a postcode line is recognised without it
 _OCR_SPECK = re.compile(r"^([A-Z]{2}|\d{4,6})[.:,;]$")
@@ -192,7 +196,10 @@ def _place_line_test(doc: Document, lines: Sequence[Sequence[WordRef]]):
 
 def _postcode_last(doc: Document, refs: Sequence[WordRef]) -> bool:
     """Whether the words ``refs`` are a city line with its postcode last ("Nashville, TN 37203")."""
-    return 0 < len(refs) <= MAX_POSTCODE_LINE_WORDS and bool(_POSTCODE_END.fullmatch(_postcode_line_text(doc, refs)))
+    if not 0 < len(refs) <= MAX_POSTCODE_LINE_WORDS:
+        return False
+    text = _postcode_line_text(doc, refs)
+    return bool(_POSTCODE_END.fullmatch(text) or _BRITISH_POSTCODE.fullmatch(text))
 
 
 def _postcode_line_text(doc: Document, refs: Sequence[WordRef]) -> str:
@@ -392,9 +399,13 @@ class BlockExtent:
 
 
 def block_extents(doc: Document) -> list[BlockExtent]:
-    """The extent of every block under a heading naming a side (:func:`_block_lines`)."""
+    """The extent of every block under a heading naming a side (:func:`_block_lines`), and, where no heading names
+    the customer, of the recipient's label in an envelope window (:func:`window_recipient`): "TVA: BE0403170701"
+    under the window's address is the buyer's VAT id, as it is under a "Client" heading."""
     headings = list(_headings(doc))
     out = []
+    if not any(side == "customer_name" for side, _, _ in headings) and (recipient := _recipient_extent(doc)):
+        out.append(recipient)
     for side, p, heading in headings:
         lines = _block_lines(doc, p, heading, headings)
         if not lines:
@@ -409,6 +420,20 @@ def block_extents(doc: Document) -> list[BlockExtent]:
         out.append(BlockExtent(side, p, heading.box.x0 - COLUMN_TOLERANCE_OF_HEIGHT * height,
                                min(right, default=doc.pages[p].width), heading.box.top, max(l.box.bottom for l in lines)))
     return out
+
+
+def _recipient_extent(doc: Document) -> BlockExtent | None:
+    """The window recipient's label, from its name line down to the last line stacked under it in its column (the
+    country, the buyer's VAT id), as wide as its widest line."""
+    name = window_recipient(doc).get("customer_name")
+    if not name:
+        return None
+    p = name[0].page_index
+    line = next(line for line in doc.pages[p].lines if name[0].word_index in line.word_indices)
+    stacked = _stacked(doc, p, _column_from(doc, p, line))
+    tolerance = COLUMN_TOLERANCE_OF_HEIGHT * line_height(doc, p, line)
+    return BlockExtent("customer_name", p, line.box.x0 - tolerance, max(l.box.x1 for l in stacked) + tolerance,
+                       line.box.top, max(l.box.bottom for l in stacked))
 
 
 def side_at(extents: Sequence[BlockExtent], doc: Document, ref: WordRef) -> str | None:
@@ -601,10 +626,39 @@ def window_recipient(doc: Document) -> dict[str, tuple[WordRef, ...]]:
             if line.box.top > bottom * page.height:
                 break
             line = _name_line_over(doc, lines, line)
-            found = _address_label(doc, 0, _column_from(doc, 0, line), "customer_name")
-            if found.get("customer_name", (None,))[0] == WordRef(0, line.word_indices[0]) and not _centred(doc, found):
-                return found
+            # (from the block's first line where the band cuts into a block set higher and only a town over its
+            # postcode stand in the band: Xero's buyer under the title, "Bath" | "BA1 1HE")
+            column = _column_from(doc, 0, line)
+            starts = [line]
+            if len(column) > 1 and _place_line_test(doc, [first_cell(doc, 0, column[1])])(
+                    doc, first_cell(doc, 0, column[1])):
+                starts.insert(0, _block_start(doc, lines, line, RIGHT_WINDOW_BAND_OF_HEIGHT[0] * page.height))
+            for start in dict.fromkeys(starts):
+                found = _address_label(doc, 0, _column_from(doc, 0, start), "customer_name")
+                if (found.get("customer_name", (None,))[0] == WordRef(0, start.word_indices[0])
+                        and not _centred(doc, found)):
+                    return found
     return {}
+
+
+def _block_start(doc: Document, lines: Sequence[Line], line: Line, top: float) -> Line:
+    """The first line of the block ``line`` stands in: up the lines stacked over it in its column in type of its size
+    (a return line's small print over a window is no part of the recipient's block), none starting above ``top``, up
+    to the first line without a digit over one with a digit (a name over its street: a heading over the name, "Guest"
+    over "Ms Laura Bennett", is not the block's)."""
+    for _ in range(MAX_ADDRESS_LINES):
+        street = _has_digit(doc, [WordRef(0, w) for w in line.word_indices])
+        height = line_height(doc, 0, line)
+        over = [other for other in lines if other.box.bottom <= line.box.top + 0.3 * height
+                and line.box.top - other.box.bottom <= STACKED_GAP_OF_HEIGHT * height and other.box.top >= top
+                and abs(other.box.x0 - line.box.x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height
+                and abs(line_height(doc, 0, other) - height) <= SAME_SIZE_OF_HEIGHT * height]
+        if not over:
+            break
+        line = max(over, key=lambda other: other.box.bottom)
+        if street and not _has_digit(doc, [WordRef(0, w) for w in line.word_indices]):
+            break
+    return line
 
 
 def _name_line_over(doc: Document, lines: Sequence[Line], line: Line) -> Line:
@@ -928,6 +982,12 @@ def _line_pitch(lines: Sequence[Line]) -> float:
 def is_salutation(doc: Document, words: Sequence[WordRef], salutations: frozenset = SALUTATIONS) -> bool:
     """A name line that is only a salutation ("Herrn" | "Max Mustermann"): the name goes on below it."""
     return tuple(key_tokens(" ".join(doc.word(r).text for r in words))) in salutations
+
+
+def addressed(doc: Document, name: Sequence[WordRef]) -> bool:
+    """Whether a name opens with a salutation ("Mevrouw S. Jansen", "Herrn Thomas Becker"): a recipient's, never the
+    sender's."""
+    return any(tuple(key_tokens(" ".join(doc.word(r).text for r in name[:n]))) in SALUTATIONS for n in (1, 2))
 
 
 def _name_continues(doc: Document, words: Sequence[WordRef]) -> bool:

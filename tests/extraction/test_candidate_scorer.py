@@ -312,3 +312,69 @@ def test_a_banks_sort_code_and_account_number_are_no_invoice_or_order_number():
     doc = _page(["Payment details: Ashworth Electrical Ltd, sort code 20-45-77, account 43218765"])
     scorer = CandidateScorer(FEATURES, {"invoice_number": _model(1.0), "purchase_order": _model(1.0)})
     assert [e for e in choose_fields(doc, [], {}, scorer, "en_GB", 2024) if e.assigned] == []
+
+
+def test_a_date_column_of_a_table_does_not_make_its_dates_recur():
+    # a hotel bill's charges dated row by row under "Datum": a scorer that likes a date printed twice must still
+    # take the bill's date beside its place, printed again as the departure
+    doc = laid_out_page([[("Bremen, 17.04.2024", 380.0)], [("Abreise 17.04.2024", 40.0)],
+                         [("15.04.2024 Übernachtung", 40.0), ("119,00", 480.0)],
+                         [("16.04.2024 Frühstück", 40.0), ("18,00", 480.0)],
+                         [("16.04.2024 Übernachtung", 40.0), ("119,00", 480.0)],
+                         [("16.04.2024 Parken", 40.0), ("12,00", 480.0)]])
+    from docextract.extraction.candidate_scorer import document_context
+
+    context = document_context(doc, [], {}, "de_DE", 2024)
+    recurring = {(doc.word(c.words[0]).text, doc.word(c.words[0]).box.top) for c in context.candidates["date"]
+                 if context.recurs(c, "invoice_date")}
+    # the charges' dates do not recur; the departure's does, through the place's date (which does not: the departure's
+    # key names another date)
+    assert recurring == {("17.04.2024", 80.0)}
+    scorer = CandidateScorer(FEATURES, {"invoice_date": _model(-1.0, recurs=3.0)})
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "de_DE", 2024) if e.assigned}
+    assert fields == {"invoice_date": "17.04.2024"}
+
+
+def test_a_telephone_number_is_never_a_field():
+    from docextract.extraction.candidate_scorer import document_context
+    from docextract.extraction.entities import Entity
+
+    # a freelancer's letterhead prints "(512) 555-0142", which a model on a layout never seen tagged as the invoice
+    # number; "Invoice Number" over "0000042" names it
+    doc = laid_out_page([[("Maya Chen Design", 380.0)], [("(512) 555-0142", 380.0)],
+                         [("Invoice Number", 310.0)], [("0000042", 310.0)]])
+    context = document_context(doc, [], {}, "en_US", 2024)
+    phone = [c for c in context.candidates["identifier"] if c.telephone]
+    assert [c.value for c in phone] == ["555-0142"]
+    scorer = CandidateScorer(FEATURES, {"invoice_number": _model(-9.0)})  # no candidate reaches the scorer's minimum
+    held = [Entity("invoice_number", phone[0].words, 0.9, assigned=True)]
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, held, {}, scorer, "en_US", 2024) if e.assigned}
+    assert fields.get("invoice_number") != "555-0142"
+    # a document type's code in parentheses before its number is no area code
+    doc = _page(["Handelsrechnung (380) Nr.471102 vom 05.06.2025"])
+    assert not any(c.telephone for c in document_context(doc, [], {}, "de_DE", 2025).candidates["identifier"])
+
+
+def test_the_tax_id_under_the_window_recipients_address_is_the_buyers():
+    # no heading names the buyer: its VAT id under its address in the window must not be taken for the seller's
+    # (a scorer that prefers the higher one), which the footer prints after the web address
+    doc = laid_out_page([[("Lumière Conseil SRL", 50.0)], [("Avenue Louise 231", 50.0)], [("1050 Bruxelles", 50.0)],
+                         [], [], [("Boulangerie Peeters SA", 330.0)], [("Rue de la Station 12", 330.0)],
+                         [("4000 Liège", 330.0)], [("TVA: BE0403170701", 330.0)], [], [], [], [],
+                         [("info@lumiere.be www.lumiere.be TVA: BE0477472701", 50.0)]], line_spacing=14.0)
+    scorer = CandidateScorer(FEATURES, {"vendor_tax_id": _model(-1.0, key_left_own=1.0, y=-3.0)})
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "fr_BE", 2024) if e.assigned}
+    assert fields == {"vendor_tax_id": "BE0477472701"}
+
+
+def test_the_taggers_subtotal_that_is_one_rates_net_gives_way():
+    from docextract.extraction.entities import Entity
+
+    doc = _page(["Netto 7 % 222,43", "MwSt 7 % 15,57", "Netto 19 % 40,34", "MwSt 19 % 7,66", "Gesamtbetrag 286,00"])
+    net = next(i for i, w in enumerate(doc.pages[0].words) if w.text == "222,43")
+    from docextract.document import WordRef
+
+    held = [Entity("subtotal", (WordRef(0, net),), 0.9, assigned=True)]
+    scorer = CandidateScorer(FEATURES, {"subtotal": _model(-9.0)})
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, held, {}, scorer, "de_DE", 2024) if e.assigned}
+    assert "subtotal" not in fields

@@ -574,3 +574,12 @@ def test_a_two_digit_invoice_number_under_its_key_is_read():
                  [("TD01 fattura", 50), ("45", 170), ("20-03-2024", 290)], [("Quantità", 300)], [("12", 300)]])
     assert _rule_fields(doc, "it_IT")["invoice_number"] == "45"
     assert [c.value for c in generate(doc, LineIndex(doc), "it_IT", 2024)["identifier"]] == ["TD01", "45"]
+
+
+def test_a_web_or_mail_address_ends_the_cell_before_a_key():
+    # a footer run "info@acme.be  www.acme.be  TVA: BE0477472701" set with single spaces
+    doc = _page([[("info@lumiere.be www.lumiere-conseil.be TVA: BE0477472701", 40)]])
+    index = LineIndex(doc)
+    value = next(WordRef(0, i) for i, w in enumerate(doc.pages[0].words) if w.text == "BE0477472701")
+    hit = key_left(index, (value,), KEY_LABELS)
+    assert hit is not None and "vendor_tax_id" in hit.labels

@@ -1406,3 +1406,65 @@ def test_a_rates_zero_tax_is_not_read_as_the_tax_from_its_key_beside_another_rat
     found = {e.label: e.text(doc) for e in key_value_entities(doc, held, ["total_tax", "line_item_amount"], {},
                                                                 "nl_NL", 2024)}
     assert "total_tax" not in found
+
+
+def test_a_window_label_whose_town_and_postcode_alone_stand_in_the_band_is_read_from_its_first_line():
+    from docextract.extraction.party_blocks import window_recipient
+
+    # Xero prints the buyer under "TAX INVOICE", 33 mm down: only "Bath" | "BA1 1HE" stand in the window's band
+    xero = [("TAX INVOICE", 50, 44, 20), ("Brightwell Dental Practice", 50, 93, 9), ("14 Queen Street", 50, 105, 9),
+            ("Bath", 50, 117, 9), ("BA1 1HE", 50, 129, 9)]
+    doc = _cells_page(xero)
+    found = {label: " ".join(doc.word(r).text for r in words) for label, words in window_recipient(doc).items()}
+    assert found == {"customer_name": "Brightwell Dental Practice", "billing_address": "14 Queen Street Bath BA1 1HE"}
+    # a heading over the name is no part of the block: "Guest" over "Ms Laura Bennett"
+    guest = [("Guest", 50, 100, 8), ("Ms Laura Bennett", 50, 112, 9), ("27 Kings Avenue", 50, 124, 9),
+             ("Cambridge CB2 1TN", 50, 136, 9)]
+    doc = _cells_page(guest)
+    assert " ".join(doc.word(r).text for r in window_recipient(doc)["customer_name"]) == "Ms Laura Bennett"
+
+
+def test_a_window_label_that_opens_with_a_salutation_is_the_customer_though_the_model_took_it_for_the_vendor():
+    # a marketplace's invoice whose only sender name is its logo "bol." and a footer: the model tagged the
+    # addressee "Mevrouw S. Jansen" as the vendor; a salutation says whom the page is addressed to
+    doc = _cells_page([("bol.", 50, 30, 24), ("Factuur", 50, 78, 16), ("Mevrouw S. Jansen", 50, 121, 10),
+                       ("Kerkstraat 21", 50, 134, 10), ("3511 LK Utrecht", 50, 147, 10)])
+    words = tuple(r for r in (WordRef(0, i) for i in range(len(doc.pages[0].words))) if doc.word(r).box.top == 121)
+    held = [Entity("vendor_name", words, 0.85)]
+    found = {e.label: e.text(doc) for e in key_value_entities(doc, held, ["vendor_name", "customer_name"], {},
+                                                                "nl_NL", 2024)}
+    assert found["customer_name"] == "Mevrouw S. Jansen"
+
+
+def test_a_card_that_paid_keys_no_amount_due():
+    # a hotel bill: "Bezahlt mit Visa 286,00" is what was paid, "Offener Betrag 0,00" what is still due
+    doc = _page([[("Gesamtbetrag brutto", 50), ("286,00", 300)], [("Bezahlt mit Visa", 50), ("286,00", 300)],
+                 [("Offener Betrag", 50), ("0,00", 300)]])
+    from docextract.extraction.candidate_scorer import document_context
+
+    context = document_context(doc, [], {}, "de_DE", 2024)
+    paid = [c for c in context.candidates["amount"] if c.words in context.tendered]
+    assert [doc.word(c.words[0]).box.top for c in paid] == [80]
+
+
+def test_one_rates_share_beside_another_rates_is_no_field():
+    from docextract.extraction.candidates import one_rate_amounts
+    from docextract.extraction.candidate_scorer import document_context
+
+    # a German hotel bill: nights at 7 %, breakfast at 19 %; each rate's net and tax, then the taxes' sum
+    doc = _page([[("Netto 7 %", 50), ("222,43", 300)], [("MwSt 7 %", 50), ("15,57", 300)],
+                 [("Netto 19 %", 50), ("40,34", 300)], [("MwSt 19 %", 50), ("7,66", 300)],
+                 [("MwSt gesamt", 50), ("23,23", 300)], [("Gesamtbetrag", 50), ("286,00", 300)]])
+    context = document_context(doc, [], {}, "de_DE", 2024)
+    text = lambda words: doc.word(words[0]).text
+    assert sorted(map(text, context.one_rate_amounts["subtotal"])) == ["222,43", "40,34"]
+    assert sorted(map(text, context.one_rate_amounts["total_tax"])) == ["15,57", "7,66"]
+    found = {e.label: e.text(doc) for e in key_value_entities(doc, [], ["subtotal", "total_tax"], {}, "de_DE", 2024)}
+    assert "subtotal" not in found and found.get("total_tax") not in ("15,57", "7,66")
+    # one rate alone: its net is the subtotal, its tax the tax; a zero rate's zero tax beside it still is none
+    doc = _page([[("Netto 19 %", 50), ("40,34", 300)], [("MwSt 19 %", 50), ("7,66", 300)],
+                 [("MwSt 0 %", 50), ("0,00", 300)]])
+    context = document_context(doc, [], {}, "de_DE", 2024)
+    assert "subtotal" not in context.one_rate_amounts
+    assert list(map(text, context.one_rate_amounts["total_tax"])) == ["0,00"]
+    assert one_rate_amounts(doc, []) == {}
