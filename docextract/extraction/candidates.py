@@ -33,7 +33,7 @@ from docextract.document import Document, WordRef, touching
 from docextract.extraction.entities import Entity, continues_digit_group, is_open_digit_group, word_space_apart
 from docextract.extraction.evidence import logit, odd_shape
 from docextract.extraction.field_keywords import FIELD_KEYWORDS, FILLER_TOKENS, closing_keys, key_tokens
-from docextract.extraction.identifiers import has_vat_module, spaced_vat_length
+from docextract.extraction.identifiers import dotted_vat_length, has_vat_module, spaced_vat_length
 from docextract.extraction.key_context import (NUMBER_IN_PARTS, KeyHit, LineIndex, is_title_word, key_above, key_left,
                                               row_keys, words_left_on_row)
 from docextract.extraction.per_document import per_document
@@ -213,6 +213,12 @@ def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> 
                             taken_until = i + n - 1
                             break
                 if i <= taken_until:
+                    continue
+                spaced = dotted_vat_length(texts[i:])
+                if spaced > 1 or spaced and _has_decimals(text, locale):
+                    # "NL8027.27.608.B01", or as a scan's OCR split it: its dots are no decimals
+                    out["identifier"].append(Candidate("identifier", _flat(refs[i:i + spaced]), "".join(texts[i:i + spaced])))
+                    taken_until = i + spaced - 1
                     continue
                 if _has_decimals(text, locale):
                     for n in (2, 1):

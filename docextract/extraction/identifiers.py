@@ -242,6 +242,31 @@ def spaced_vat_length(texts: Sequence[str]) -> int:
     return 0
 
 
+# The start of a VAT number that a scan's OCR split after its prefix and some characters: "NL8027.27.608." | "B01",
+# "DEB1" | "1907980" (the "8" of "DE811907980" read as a "B")
+_VAT_START = re.compile(r"[A-Z]{2}[0-9A-Z.]*\d[0-9A-Z.]*")
+
+
+def dotted_vat_length(texts: Sequence[str]) -> int:
+    """How many of ``texts`` (a line's words from this one on) make one VAT number that starts with its prefix and
+    digits, dots allowed ("NL8027.27.608.B01", whose dots would read as an amount's): 1 where the first word is a
+    valid one alone; more where a scan's OCR split it ("NL8027.27.608." | "B01", "DEB1" | "1907980") and the joined
+    words are valid (read as OCR may have misread a digit, :func:`_vat_read_again`), so that a VAT id and a register
+    number after it stay two; 0 otherwise."""
+    if not texts or not _VAT_START.fullmatch(texts[0]) or _vat_module(texts[0][:2]) is None:
+        return 0
+    if vatin.is_valid(_compact(texts[0])):
+        return 1
+    for n in range(min(MAX_VAT_GROUPS, len(texts) - 1), 0, -1):
+        groups = texts[1:n + 1]
+        if not all(re.fullmatch(r"[0-9A-Z.]{1,9}", g) and any(ch.isdigit() for ch in g) for g in groups):
+            continue
+        joined = _compact(texts[0] + "".join(groups))
+        if vatin.is_valid(joined) or ((read := _vat_read_again(joined)) is not None and read.valid):
+            return n + 1
+    return 0
+
+
 def has_vat_module(prefix: str) -> bool:
     """Whether a two-letter prefix is a country's VAT prefix (stdnum knows its VAT numbers)."""
     return _vat_module(prefix) is not None

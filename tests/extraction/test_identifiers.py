@@ -119,3 +119,20 @@ def test_a_valid_vat_number_printed_with_dots_is_given_in_its_canonical_form():
 def test_an_indian_gst_number_is_checked_by_its_check_character():
     assert (check_tax_id("29AABCS1234K1ZC").valid, check_tax_id("29AABCS1234K1ZC").scheme) == (True, "in.gstin")
     assert check_tax_id("29AABCS1234K1ZD").valid is False
+
+
+def test_a_dotted_vat_number_and_one_a_scans_ocr_split_are_one_identifier():
+    from docextract.extraction.candidate_scorer import document_context
+    from docextract.extraction.identifiers import dotted_vat_length
+    from tests.layout_helpers import laid_out_page
+
+    assert dotted_vat_length(["NL8027.27.608.B01"]) == 1
+    assert dotted_vat_length(["NL8027.27.608.", "B01", "KvK"]) == 2  # OCR split it at a dot
+    assert dotted_vat_length(["DEB1", "1907980"]) == 2  # and read its "8" as a "B"
+    assert dotted_vat_length(["DE811907980", "12345"]) == 1  # valid alone: the register number after it is its own
+    assert dotted_vat_length(["BA1", "1HE"]) == 0 and dotted_vat_length(["DE12", "3456"]) == 0
+    # its dots read as no amount's decimals: the footer's VAT number is an identifier candidate
+    doc = laid_out_page([[("Btw-nummer NL8027.27.608. B01", 40.0)]])
+    identifiers = [c.value for c in document_context(doc, [], {}, "nl_NL", 2024).candidates["identifier"]]
+    assert "NL8027.27.608.B01" in identifiers
+    assert check_tax_id("DEB11907980").normalized == "DE811907980"
