@@ -167,6 +167,10 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         # a receipt-like tax invoice's tax inside its total (Australia, New Zealand, the UK)
         # ("Total incl. GST" and "Total VAT included" stay the total's: only the phrase that names the tax inside it)
         "gst included in total", "vat included in total", "tax included in total",
+        # the tax a total with it includes, printed under that total: "Includes VAT of 23%", "dont TVA 20 %", "davon
+        # MwSt.", "Waarvan btw 21%", "di cui IVA"
+        "includes vat", "includes tax", "includes gst", "dont tva", "davon mwst", "davon ust", "enthaltene mwst",
+        "enthaltene ust", "waarvan btw", "di cui iva",
         "summe umsatzsteuer", "summe mwst", "montant de la tva", "tva totale", "mwst", "ust", "zzgl mwst",
         "zzgl ust", "umsatzsteuer", "steuerbetrag", "ust betrag", "mwst betrag", "umsatzsteuerbetrag", "mehrwertsteuer", "steuer", "tva", "montant tva", "total tva", "btw", "btw bedrag",
         "iva", "imposta", "totale iva", "impuesto", "cuota iva",

@@ -199,6 +199,29 @@ def complete_party_names(doc: Document, entities: Sequence[Entity]) -> list[Enti
 
 
 _BANK_KEYS = frozenset({"iban", "bic", "swift", "blz"})
+FOOTER_SHARE = 0.15  # a page's footer: the lowest share of its height
+MAX_FOOTER_NAME_WORDS = 4  # words of a company's name before its legal form at the start of a footer's line
+
+
+def footer_company_name(doc: Document) -> tuple[WordRef, ...]:
+    """The company name that opens a line of the first page's footer: up to :data:`MAX_FOOTER_NAME_WORDS` words
+    without a digit or a key, then its legal form ("Maison Nordique France SAS au capital de ...", "bol.com b.v. ·
+    Papendorpseweg 100"); not on a bank details line (the bank's "Commerzbank AG · IBAN ..."). () where none does."""
+    page = doc.pages[0]
+    for line in sorted(page.lines, key=lambda line: line.box.top):
+        if line.box.top < (1 - FOOTER_SHARE) * page.height:
+            continue
+        words = [WordRef(0, w) for w in line.word_indices]
+        if any(set(key_tokens(doc.word(r).text)) & _BANK_KEYS for r in words):
+            continue
+        for n, ref in enumerate(words[:MAX_FOOTER_NAME_WORDS + 1]):
+            text = doc.word(ref).text
+            if n and _legal_form_word(text.rstrip(",;")):
+                return tuple(words[:n + 1])
+            tokens = key_tokens(text)
+            if not tokens or any(ch.isdigit() for ch in text) or text.endswith(":") or closing_keys(tokens)[0]:
+                break
+    return ()
 
 
 def _on_bank_details_line(doc: Document, entity: Entity) -> bool:
@@ -516,6 +539,16 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
         if recipient and _inside_label(doc, tagged, recipient) and (addressed(doc, recipient["customer_name"]) or not any(
                 compact_words(doc, recipient["customer_name"]) in name for name in vendor_names)):
             parties.update({label: words for label, words in recipient.items() if label in block_labels})
+    # no heading, return line or model named the vendor (but the customer's name): the company that opens the
+    # footer's legal line does ("Apple Distribution International Ltd., Hollyhill Industrial Estate, ...")
+    customer_words = set(parties.get("customer_name", ()))
+    if "vendor_name" in block_labels and "vendor_name" not in parties and not any(
+            e.label == "vendor_name" and not set(e.words) <= customer_words for e in entities):
+        customers = {compact_words(doc, words) for words in (
+            parties.get("customer_name", ()), *(e.words for e in entities if e.label == "customer_name"))}
+        footer = footer_company_name(doc)
+        if footer and compact_words(doc, footer) not in customers:
+            parties["vendor_name"] = footer
     block_words = {r for words in parties.values() for r in words}
     for label, words in parties.items():
         owners = {id(taken[r]): taken[r] for r in words if r in taken}

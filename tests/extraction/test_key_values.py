@@ -1468,3 +1468,35 @@ def test_one_rates_share_beside_another_rates_is_no_field():
     assert "subtotal" not in context.one_rate_amounts
     assert list(map(text, context.one_rate_amounts["total_tax"])) == ["0,00"]
     assert one_rate_amounts(doc, []) == {}
+
+
+def test_the_tax_a_total_includes_is_keyed_under_it():
+    # "Includes VAT of 23%" under an app store's total, "dont TVA 20 %" under a French store's "Total TTC"
+    doc = _page([[("TOTAL", 300), ("€9.98", 480)], [("Includes VAT of 23%", 300), ("€1.87", 480)]])
+    found = {e.label: e.text(doc) for e in key_value_entities(doc, [], ["total", "total_tax"], {}, "en_IE", 2024)}
+    assert found == {"total": "€9.98", "total_tax": "€1.87"}
+    doc = _page([[("Total TTC", 300), ("223,97 €", 480)], [("dont TVA 20 %", 300), ("37,33 €", 480)],
+                 [("Total HT", 300), ("186,64 €", 480)]])
+    found = {e.label: e.text(doc) for e in key_value_entities(doc, [], ["total_tax"], {}, "fr_FR", 2024)}
+    assert found == {"total_tax": "37,33 €"}
+
+
+def test_the_company_that_opens_the_footer_is_the_vendor_where_nothing_else_names_one():
+    from docextract.extraction.key_values import footer_company_name
+
+    # an app store's invoice prints its seller only in the footer's legal line
+    footer = "Apple Distribution International Ltd., Hollyhill Industrial Estate, Cork. VAT ID: IE9700053D"
+    doc = _cells_page([("Invoice", 50, 40, 22), ("BILLED TO", 50, 140, 7), ("Jane Murphy", 50, 150, 8),
+                       ("12 Harbour Road", 50, 160, 8), ("TOTAL €9.98", 400, 300, 9), (footer, 50, 775, 6)])
+    found = {e.label: e.text(doc) for e in key_value_entities(doc, [], ["vendor_name", "customer_name"], {},
+                                                                "en_IE", 2024)}
+    assert found["vendor_name"] == "Apple Distribution International Ltd.,"
+    # a bank's name on the footer's bank line is not it; nor a line above the footer
+    bank = _cells_page([("Commerzbank AG · IBAN DE89 3704 0044 0532 0130 00", 50, 790, 6)])
+    assert footer_company_name(bank) == ()
+    assert footer_company_name(_cells_page([(footer, 50, 400, 6)])) == ()
+    # the model's own vendor stands
+    held = [Entity("vendor_name", tuple(r for r in (WordRef(0, i) for i in range(len(doc.pages[0].words)))
+                                        if doc.word(r).text == "Invoice"), 0.6)]
+    found = {e.label: e.text(doc) for e in key_value_entities(doc, held, ["vendor_name"], {}, "en_IE", 2024)}
+    assert "vendor_name" not in found or found["vendor_name"] == "Invoice"
