@@ -112,7 +112,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "your order", "your order no", "your order number", "customer order no", "order ref",
         "bestellnummer", "bestellung", "ihre bestellung", "auftragsnummer", "auftrag", "auftrag no", "bestell no",
         "auftrags no",
-        "bon de commande", "commande", "no de commande", "numero de commande", "numero commande", "votre commande", "bestelnummer", "bestelling",
+        "bon de commande", "commande", "no de commande", "numero de commande", "reference de commande", "ref commande", "numero commande", "votre commande", "bestelnummer", "bestelling",
         "ordine", "numero ordine", "ordine no", "pedido", "orden de compra", "no pedido", "no de pedido",
         "numero de pedido",
         "your reference", "your ref", "ihr zeichen", "votre reference", "vos references", "uw referentie",

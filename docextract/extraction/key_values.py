@@ -41,7 +41,8 @@ from docextract.extraction.key_context import (cell_around, cell_break, is_separ
                                               line_index, line_of, line_right_of)
 from docextract.extraction.normalize import parse_date, parse_number
 from docextract.extraction.party_blocks import (ADDRESS_OF_SIDE, SALUTATIONS, addressed, SHIPPING_SIDE, block_extents, compact_words,
-                                               is_postcode_line, is_salutation, labels_side_by_side, named_block_address, party_fields,
+                                               is_postcode_line, is_salutation, labels_side_by_side, name_over, named_block_address,
+                                               party_fields,
                                                side_at, trading_as_fields, window_envelope_fields, window_recipient)
 from docextract.extraction.terms_section import MAX_TERMS_WORDS, continued, terms_under_heading
 
@@ -540,15 +541,19 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
                 compact_words(doc, recipient["customer_name"]) in name for name in vendor_names)):
             parties.update({label: words for label, words in recipient.items() if label in block_labels})
     # no heading, return line or model named the vendor (but the customer's name): the company that opens the
-    # footer's legal line does ("Apple Distribution International Ltd., Hollyhill Industrial Estate, ...")
+    # footer's legal line does ("Apple Distribution International Ltd., Hollyhill Industrial Estate, ..."), or the
+    # name that heads the block of the seller's tax id ("Hotel Lakeview Residency" over its street and "GSTIN: ...")
     customer_words = set(parties.get("customer_name", ()))
     if "vendor_name" in block_labels and "vendor_name" not in parties and not any(
             e.label == "vendor_name" and not set(e.words) <= customer_words for e in entities):
-        customers = {compact_words(doc, words) for words in (
-            parties.get("customer_name", ()), *(e.words for e in entities if e.label == "customer_name"))}
-        footer = footer_company_name(doc)
-        if footer and compact_words(doc, footer) not in customers:
-            parties["vendor_name"] = footer
+        # (the customer's name: its block's where one gave it, which overrides the model's)
+        customers = {compact_words(doc, words) for words in ([parties["customer_name"]] if "customer_name" in parties
+                                                            else [e.words for e in entities if e.label == "customer_name"])}
+        tax_ids = sorted((e for e in [*entities, *found.values()] if e.label == "vendor_tax_id"), key=Entity.rank)
+        for name in (footer_company_name(doc), name_over(doc, tax_ids[0].words[0]) if tax_ids else ()):
+            if name and compact_words(doc, name) not in customers:
+                parties["vendor_name"] = name
+                break
     block_words = {r for words in parties.values() for r in words}
     for label, words in parties.items():
         owners = {id(taken[r]): taken[r] for r in words if r in taken}

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Iterator, Sequence
 
 from docextract.document import Box, Document, Line, WordRef
-from docextract.extraction.field_keywords import is_legal_form, key_form, key_tokens
+from docextract.extraction.field_keywords import closing_keys, is_legal_form, key_form, key_tokens
 from docextract.extraction.key_context import (OCR_TEXT_HEIGHT_OF_INK, cell_break, first_cell, is_separator,
                                               line_of, line_right_of)
 
@@ -46,9 +46,11 @@ SIDE_WORDS = {
         "leistungserbringer", "auftragnehmer", "fournisseur", "vendeur", "emetteur", "leverancier", "verkoper",
         "fornitore", "venditore", "cedente", "proveedor", "vendedor", "emisor", "provider", "prestataire",
         "datos", "del",  # "Datos del proveedor"
-        "sold", "by"}),  # a marketplace's "Sold by" block beside the buyer's addresses
+        "sold", "by",  # a marketplace's "Sold by" block beside the buyer's addresses
+        "pay", "to"}),  # WHMCS's "Pay To" block beside "Invoiced To": the payee ("To" alone names no side)
     "customer_name": frozenset({
-        "buyer", "customer", "client", "bill", "billed", "to", "invoice", "recipient", "kaufer", "kunde",
+        "buyer", "customer", "client", "bill", "billed", "to", "invoice", "invoiced", "recipient", "kaufer", "kunde",
+        "guest", "gast",
         "leistungsempfanger", "rechnungsempfanger", "empfanger", "auftraggeber", "acheteur", "destinataire",
         "koper", "klant", "afnemer", "acquirente", "committente", "cessionario", "comprador", "cliente",
         "destinatario",
@@ -79,7 +81,7 @@ MIN_OCR_CUT_LAST_WORD = 4
 MIN_JOINED_HEADING_WORD = 8
 # Words that qualify a side's word in a heading and name no side alone ("Service Provider"; a line "Service" is a
 # table's column head)
-HEADING_QUALIFIERS = frozenset({"service"})
+HEADING_QUALIFIERS = frozenset({"service", "details", "information"})  # "Guest Details": the side its other words name
 # A letter's "From:" and "To:" in the six languages: alone on their line, headings of the two parties
 LETTER_SIDES = {**dict.fromkeys(("from", "von", "van", "de", "da"), "vendor_name"),
                 **dict.fromkeys(("to", "an", "aan", "a", "para"), "customer_name")}
@@ -164,8 +166,9 @@ _POSTCODE_END = re.compile(r"[^\W\d][^,\d]*(?:, ?[A-Z]{2} (?:\d{5}(?:-\d{4})?|[A
                            # an Indian PIN code with its state: "Bengaluru 560038, Karnataka", "Bengaluru, Karnataka
                            # 560038" (a bare "City 560038" or "City - 560038" would be any key and number)
                            r"|,? \d{6}, ?[A-Z][a-z]+(?: [A-Z][a-z]+)?|, ?[A-Z][a-z]+(?: [A-Z][a-z]+)? \d{6})")
-# A British postcode on a line of its own under the town's ("Bath" | "BA1 1HE"): Xero's and Sage's addresses
-_BRITISH_POSTCODE = re.compile(r"[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}")
+# A British postcode on a line of its own under the town's ("Bath" | "BA1 1HE": Xero's and Sage's addresses), or
+# after the town and its county
+_BRITISH_POSTCODE = re.compile(r"(?:[^\W\d][^\d]*,? )?[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}")  # "Norwich, Norfolk, NR2 4AB" too
 # On a scan Tesseract reads a speck beside a country code or a postcode as a sign: "DE. 80333 München", "DE: 99199",
 # "DE 31157. SARSTEDT" (the e-invoices' 150-dpi scans); a postcode line is recognised without it
 _OCR_SPECK = re.compile(r"^([A-Z]{2}|\d{4,6})[.:,;]$")
@@ -526,6 +529,11 @@ def party_fields(doc: Document, labels: Sequence[str]) -> dict[str, tuple[WordRe
                 break
         if side not in found and address not in found and not _has_block_keys(doc, p, lines):
             block = _address_label(doc, p, lines, side) or (_one_line_label(doc, p, lines[0], side) if lines else {})
+            if not block and lines and lines[0].box.top >= heading.box.bottom - line_height(doc, p, heading) / 2 and not any(
+                    _has_digit(doc, [WordRef(p, w) for w in line.word_indices]) for line in _stacked(doc, p, lines)):
+                # (under its heading, not the line beside it; a block without an address: where one follows without
+                # a postcode line, where it ends is unknown and nothing is read)
+                block = _name_line_label(doc, p, lines[0], side)
             found.update({label: words for label, words in block.items() if label in labels})
     return found
 
@@ -544,6 +552,29 @@ def _one_line_label(doc: Document, p: int, line: Line, side: str) -> dict[str, t
     if not any(is_postcode_line(doc, words[end:]) for end in ends):
         return {}
     return {side: tuple(words[:start]), ADDRESS_OF_SIDE[side]: tuple(words[start:])}
+
+
+MAX_NAME_LINE_WORDS = 6  # a name alone on a block's first line is short
+# a contact's key alone on its line, whose value OCR lost or set apart: "E-Mail", "Telefon", "Fax"
+_CONTACT_WORDS = frozenset({"e", "mail", "email", "telefon", "tel", "phone", "telephone", "fax", "web", "website",
+                            "internet", "www", "mobile", "mobil", "handy", "telefoon"})
+
+
+def _name_line_label(doc: Document, p: int, line: Line, side: str) -> dict[str, tuple[WordRef, ...]]:
+    """A headed block's first line as the party's name where the block prints no address but the line reads as a
+    name: a travel site's "Guest Details" over "Mr. Arjun Mehta" and an e-mail address. No digit, no key, no
+    salutation alone, an initial capital."""
+    words = first_cell(doc, p, line)
+    texts = [doc.word(r).text for r in words]
+    if not 0 < len(words) <= MAX_NAME_LINE_WORDS or _has_digit(doc, words) or not texts[0][:1].isupper() or (
+            is_salutation(doc, words) or _number_key(doc, p, line) or set(_tokens(doc, words)) <= _CONTACT_WORDS):
+        return {}
+    if any(text.endswith(":") or "@" in text or closing_keys(key_tokens(text))[0] for text in texts):
+        return {}
+    right = line_right_of(doc.pages[p].lines, line)
+    if right is not None and doc.word(WordRef(p, right.word_indices[0])).text.startswith((":", ";")):
+        return {}  # "Nummer" | ": 549910": a key's row
+    return {side: tuple(words)}
 
 
 # "Laura Evans trading as: Pixel Studio", "J. Smith t/a Smith Plumbing": the business a person trades as
@@ -627,11 +658,12 @@ def window_recipient(doc: Document) -> dict[str, tuple[WordRef, ...]]:
                 break
             line = _name_line_over(doc, lines, line)
             # (from the block's first line where the band cuts into a block set higher and only a town over its
-            # postcode stand in the band: Xero's buyer under the title, "Bath" | "BA1 1HE")
+            # postcode, or an attention line, stand in the band: Xero's buyer under the title, "Bath" | "BA1 1HE";
+            # "Jansen Webbureau" over "t.a.v. Pieter Jansen")
             column = _column_from(doc, 0, line)
             starts = [line]
-            if len(column) > 1 and _place_line_test(doc, [first_cell(doc, 0, column[1])])(
-                    doc, first_cell(doc, 0, column[1])):
+            if _attention_line(doc, first_cell(doc, 0, line)) or len(column) > 1 and _place_line_test(
+                    doc, [first_cell(doc, 0, column[1])])(doc, first_cell(doc, 0, column[1])):
                 starts.insert(0, _block_start(doc, lines, line, RIGHT_WINDOW_BAND_OF_HEIGHT[0] * page.height))
             for start in dict.fromkeys(starts):
                 found = _address_label(doc, 0, _column_from(doc, 0, start), "customer_name")
@@ -641,24 +673,38 @@ def window_recipient(doc: Document) -> dict[str, tuple[WordRef, ...]]:
     return {}
 
 
-def _block_start(doc: Document, lines: Sequence[Line], line: Line, top: float) -> Line:
-    """The first line of the block ``line`` stands in: up the lines stacked over it in its column in type of its size
-    (a return line's small print over a window is no part of the recipient's block), none starting above ``top``, up
-    to the first line without a digit over one with a digit (a name over its street: a heading over the name, "Guest"
-    over "Ms Laura Bennett", is not the block's)."""
+def _block_start(doc: Document, lines: Sequence[Line], line: Line, top: float, p: int = 0) -> Line:
+    """The first line of the block ``line`` stands in (of page ``p``'s ``lines``): up the lines stacked over it in its
+    column in type of its size (a return line's small print over a window is no part of the recipient's block), none
+    starting above ``top``, up to the first line without a digit over one with a digit (a name over its street: a
+    heading over the name, "Guest" over "Ms Laura Bennett", is not the block's)."""
     for _ in range(MAX_ADDRESS_LINES):
-        street = _has_digit(doc, [WordRef(0, w) for w in line.word_indices])
-        height = line_height(doc, 0, line)
+        street = _has_digit(doc, [WordRef(p, w) for w in line.word_indices])
+        height = line_height(doc, p, line)
         over = [other for other in lines if other.box.bottom <= line.box.top + 0.3 * height
                 and line.box.top - other.box.bottom <= STACKED_GAP_OF_HEIGHT * height and other.box.top >= top
                 and abs(other.box.x0 - line.box.x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height
-                and abs(line_height(doc, 0, other) - height) <= SAME_SIZE_OF_HEIGHT * height]
+                and abs(line_height(doc, p, other) - height) <= SAME_SIZE_OF_HEIGHT * height]
         if not over:
             break
         line = max(over, key=lambda other: other.box.bottom)
-        if street and not _has_digit(doc, [WordRef(0, w) for w in line.word_indices]):
+        if street and not _has_digit(doc, [WordRef(p, w) for w in line.word_indices]):
             break
     return line
+
+
+def name_over(doc: Document, ref: WordRef) -> tuple[WordRef, ...]:
+    """The name that heads the block a word stands in (:func:`_block_start`) where its first line reads as a name
+    (:func:`_name_line_label`): the hotel's "Hotel Lakeview Residency" over its street and "GSTIN: 29AABCT1332L1ZA".
+    () where the word's own line starts the block or no name heads it."""
+    lines = doc.pages[ref.page_index].lines
+    line = next((line for line in lines if ref.word_index in line.word_indices), None)
+    if line is None:
+        return ()
+    start = _block_start(doc, lines, line, 0.0, ref.page_index)
+    if start is line:
+        return ()
+    return _name_line_label(doc, ref.page_index, start, "vendor_name").get("vendor_name", ())
 
 
 def _name_line_over(doc: Document, lines: Sequence[Line], line: Line) -> Line:

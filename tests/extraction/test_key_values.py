@@ -1500,3 +1500,58 @@ def test_the_company_that_opens_the_footer_is_the_vendor_where_nothing_else_name
                                         if doc.word(r).text == "Invoice"), 0.6)]
     found = {e.label: e.text(doc) for e in key_value_entities(doc, held, ["vendor_name"], {}, "en_IE", 2024)}
     assert "vendor_name" not in found or found["vendor_name"] == "Invoice"
+
+
+def test_an_attention_line_in_the_window_is_not_the_recipients_name():
+    from docextract.extraction.party_blocks import window_recipient
+
+    # the company's name a point above the window's band, "t.a.v. Pieter Jansen" under it in the band
+    doc = _cells_page([("Jansen Webbureau", 50, 111, 10), ("t.a.v. Pieter Jansen", 50, 124, 10),
+                       ("Oudegracht 120", 50, 137, 10), ("3511 AX Utrecht", 50, 150, 10)])
+    found = {label: " ".join(doc.word(r).text for r in words) for label, words in window_recipient(doc).items()}
+    assert found == {"customer_name": "Jansen Webbureau", "billing_address": "Oudegracht 120 3511 AX Utrecht"}
+
+
+def test_pay_to_invoiced_to_and_guest_details_head_their_parties_blocks():
+    from docextract.extraction.party_blocks import party_fields
+
+    labels = ["vendor_name", "vendor_address", "customer_name", "billing_address"]
+    # WHMCS: "Invoiced To" and "Pay To" side by side, the payee's VAT number in its block
+    doc = _cells_page([("Invoiced To", 50, 130, 9), ("Greenleaf Gardening Ltd", 50, 143, 9),
+                       ("22 Orchard Way", 50, 155, 9), ("Norwich, Norfolk, NR2 4AB", 50, 167, 9),
+                       ("Pay To", 300, 130, 9), ("ByteForge Hosting Ltd", 300, 143, 9), ("9 Dock Street", 300, 155, 9),
+                       ("Leeds LS10 1JF", 300, 167, 9)])
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    assert fields["customer_name"] == "Greenleaf Gardening Ltd" and fields["vendor_name"] == "ByteForge Hosting Ltd"
+    # a travel site's "Guest Details": a name and an e-mail address, no postal address
+    doc = _cells_page([("Guest Details", 50, 174, 8), ("Mr. Arjun Mehta", 50, 185, 9),
+                       ("arjun.mehta@example.in", 50, 197, 8)])
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    assert fields == {"customer_name": "Mr. Arjun Mehta"}
+    # a first line that is a key's, or has a digit, is no name
+    doc = _cells_page([("Guest Details", 50, 174, 8), ("Booking ID: NH77123", 50, 185, 9)])
+    assert party_fields(doc, labels) == {}
+
+
+def test_the_name_heading_the_sellers_tax_id_block_is_the_vendor_where_nothing_else_names_one():
+    from docextract.extraction.party_blocks import name_over
+
+    doc = _cells_page([("tripkart", 50, 34, 20), ("Hotel Details", 50, 94, 8), ("Hotel Lakeview Residency", 50, 105, 9),
+                       ("14 Residency Road, Bengaluru 560025, Karnataka", 50, 118, 8),
+                       ("GSTIN: 29AABCT1332L1ZA", 50, 130, 8), ("Guest Details", 50, 174, 8),
+                       ("Mr. Arjun Mehta", 50, 185, 9)])
+    at = {doc.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(doc.pages[0].words))}
+    assert " ".join(doc.word(r).text for r in name_over(doc, at["29AABCT1332L1ZA"])) == "Hotel Lakeview Residency"
+    alone = _cells_page([("VAT: GB654321006", 50, 700, 8)])
+    assert name_over(alone, WordRef(0, 1)) == ()  # a line with nothing stacked over it heads no block
+    contact = _cells_page([("E-Mail", 50, 398, 8), ("USt.-Id.-Nr.: DE123456789", 50, 410, 8)])
+    assert name_over(contact, WordRef(0, 2)) == ()  # a contact's key is no name
+    found = {e.label: e.text(doc) for e in key_value_entities(doc, [], ["vendor_name", "customer_name", "vendor_tax_id"],
+                                                                {}, "en_IN", 2024)}
+    assert found["vendor_name"] == "Hotel Lakeview Residency" and found["customer_name"] == "Mr. Arjun Mehta"
+
+
+def test_a_french_order_reference_keys_the_purchase_order():
+    doc = _page([[("Référence de commande : 187231102", 380)]])
+    found = {e.label: e.text(doc) for e in key_value_entities(doc, [], ["purchase_order"], {}, "fr_FR", 2024)}
+    assert found == {"purchase_order": "187231102"}
