@@ -217,7 +217,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "credits", "total credits", "payments", "total payments", "payment received", "amount paid", "paid",
         "betaald", "bezahlt", "deja paye", "deja regle",
         *_paid_by_card("visa", "mastercard", "master card", "amex", "american express", "maestro", "girocard",
-                       "ec karte", "kreditkarte", "credit card", "debit card", "carte bancaire", "carte bleue"),
+                       "ec karte", "kreditkarte", "credit card", "debit card", "carte bancaire", "carte bleue",
+                       "bancontact", "payconiq", "ideal", "paypal"),
     ),
 }
 # Printed after a key word and before its value without changing what the key word says: "Total (EUR)",

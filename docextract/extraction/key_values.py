@@ -184,7 +184,7 @@ def complete_party_names(doc: Document, entities: Sequence[Entity]) -> list[Enti
         if entity.label not in PARTY_NAME_LABELS:
             continue
         entity = out[i] = _name_end(doc, _letterhead_name(doc, _name_start(doc, _name_after_salutation(
-            doc, _without_own_key_line(doc, _name_printed_twice(doc, entity))))))
+            doc, _without_own_key_line(doc, _without_smaller_line(doc, _name_printed_twice(doc, entity)))))))
         last = entity.words[-1]
         line = _line_words(doc, last)
         following = line[line.index(last) + 1:] if last in line else []
@@ -251,6 +251,20 @@ def _letterhead_name(doc: Document, entity: Entity) -> Entity:
             break
         following.append(ref)
     return replace(entity, words=entity.words + tuple(following)) if following else entity
+
+
+def _without_smaller_line(doc: Document, entity: Entity) -> Entity:
+    """``entity`` (a party's name over two lines) as its first line alone where the next line is printed much smaller:
+    a letterhead's "Les Saveurs de Marthe" over "Traiteur - 4 place du Marché", whose first word a model read on."""
+    first = line_of(doc, entity.words[0])
+    if first is None:
+        return entity
+    on_first = tuple(r for r in entity.words if line_of(doc, r) is first)
+    rest = [r for r in entity.words if r not in on_first]
+    if not rest or not on_first:
+        return entity
+    smaller = max(doc.word(r).box.height for r in rest)
+    return replace(entity, words=on_first) if first.box.height >= LETTERHEAD_OF_BODY * smaller else entity
 
 
 def _name_printed_twice(doc: Document, entity: Entity) -> Entity:
@@ -666,8 +680,9 @@ def keyed_values(doc: Document, labels: Sequence[str], locale: str, year: int | 
 def _stray_line(doc: Document, owner: Entity, words: tuple[WordRef, ...]) -> bool:
     """Whether ``words`` are a line of the model's address entity ``owner`` that stands apart from the rest of it, in
     another column: the model read on in reading order from "407 Sunset Boulevard, Austin, TX 73301" into the number
-    under "Invoice Number:" beside it. Such a line is the keyed value's, and the address keeps the rest."""
-    if owner.label not in ADDRESS_LABELS or not set(words) < set(owner.words):
+    under "Invoice Number:" beside it, or from a name into the order number beside it ("Helen Carter" |
+    "5318-2290-7741" under "Order number"). Such a line is the keyed value's, and the entity keeps the rest."""
+    if owner.label not in (*ADDRESS_LABELS, *PARTY_NAME_LABELS) or not set(words) < set(owner.words):
         return False
     line = line_of(doc, words[0])
     if line is None or any(line_of(doc, r) is not line for r in words):

@@ -142,6 +142,7 @@ WINDOW_BAND_OF_HEIGHT = (40 / 297, 100 / 297)
 # envelope, or an ERP's report that sets the invoice address at the right under the company's header (Tryton), starts
 # it from the highest window a standard places (DIN 5008 form A: 27 mm)
 RIGHT_WINDOW_BAND_OF_HEIGHT = (27 / 297, 100 / 297)
+BLOCK_GAP_OF_HEIGHT = 3.0  # a gap of more line heights than this ends a headed block's extent
 SAME_SIZE_OF_HEIGHT = 0.2  # lines of one block are set in one size: their heights within this share of each other
 MIN_LETTER_RATIO, MAX_LETTER_RATIO = 1.25, 1.5
 # the recipient's block starts within this many line heights under it (DIN 5008 leaves up to five lines of notes,
@@ -420,8 +421,21 @@ def block_extents(doc: Document) -> list[BlockExtent]:
                  and line.box.vertical_overlap(heading.box) > 0 and (
                      any(line is h for _, q, h in headings if q == p)
                      or doc.word(WordRef(p, line.word_indices[-1])).text.endswith(":"))]
-        out.append(BlockExtent(side, p, heading.box.x0 - COLUMN_TOLERANCE_OF_HEIGHT * height,
-                               min(right, default=doc.pages[p].width), heading.box.top, max(l.box.bottom for l in lines)))
+        # down to the first wide gap: the column under a heading runs on into the line items and the footer
+        # ("Invoice to" over the buyer's label, the seller's "VAT registration number" at the foot); a blank line
+        # inside a block (FeRD's visualisation: the street, a blank line, the postcode line) is no such gap
+        # (gaps measured over every line across the extent: a key column's rows stand apart where the values beside
+        # them run over several lines)
+        x0, x1 = heading.box.x0 - COLUMN_TOLERANCE_OF_HEIGHT * height, min(right, default=doc.pages[p].width)
+        end = max(l.box.bottom for l in lines)
+        bottom = heading.box.bottom
+        for line in sorted(doc.pages[p].lines, key=lambda line: line.box.top):
+            if line.box.top < heading.box.bottom or not x0 <= line.box.x0 < x1:
+                continue
+            if line.box.top > end or line.box.top - bottom > BLOCK_GAP_OF_HEIGHT * height:
+                break
+            bottom = max(bottom, line.box.bottom)
+        out.append(BlockExtent(side, p, x0, x1, heading.box.top, bottom))
     return out
 
 
@@ -701,10 +715,19 @@ def name_over(doc: Document, ref: WordRef) -> tuple[WordRef, ...]:
     line = next((line for line in lines if ref.word_index in line.word_indices), None)
     if line is None:
         return ()
-    start = _block_start(doc, lines, line, 0.0, ref.page_index)
+    p = ref.page_index
+    start = _block_start(doc, lines, line, 0.0, p)
+    if _has_digit(doc, [WordRef(p, w) for w in start.word_indices]):
+        # a letterhead's name printed larger right over its address line ("Hôtel Les Remparts" | "Rue des Remparts 8
+        # - 5000 Namur" | "TVA BE0412345614"): the block's first line is its street
+        height = line_height(doc, p, start)
+        over = [other for other in lines if other.box.bottom <= start.box.top + 0.3 * height
+                and start.box.top - other.box.bottom <= STACKED_GAP_OF_HEIGHT * height
+                and abs(other.box.x0 - start.box.x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height]
+        start = max(over, key=lambda other: other.box.bottom, default=start)
     if start is line:
         return ()
-    return _name_line_label(doc, ref.page_index, start, "vendor_name").get("vendor_name", ())
+    return _name_line_label(doc, p, start, "vendor_name").get("vendor_name", ())
 
 
 def _name_line_over(doc: Document, lines: Sequence[Line], line: Line) -> Line:

@@ -1439,12 +1439,12 @@ def test_a_window_label_that_opens_with_a_salutation_is_the_customer_though_the_
 def test_a_card_that_paid_keys_no_amount_due():
     # a hotel bill: "Bezahlt mit Visa 286,00" is what was paid, "Offener Betrag 0,00" what is still due
     doc = _page([[("Gesamtbetrag brutto", 50), ("286,00", 300)], [("Bezahlt mit Visa", 50), ("286,00", 300)],
-                 [("Offener Betrag", 50), ("0,00", 300)]])
+                 [("Offener Betrag", 50), ("0,00", 300)], [("Payé par Bancontact", 50), ("283,10", 300)]])
     from docextract.extraction.candidate_scorer import document_context
 
     context = document_context(doc, [], {}, "de_DE", 2024)
     paid = [c for c in context.candidates["amount"] if c.words in context.tendered]
-    assert [doc.word(c.words[0]).box.top for c in paid] == [80]
+    assert [doc.word(c.words[0]).box.top for c in paid] == [80, 120]
 
 
 def test_one_rates_share_beside_another_rates_is_no_field():
@@ -1555,3 +1555,49 @@ def test_a_french_order_reference_keys_the_purchase_order():
     doc = _page([[("Référence de commande : 187231102", 380)]])
     found = {e.label: e.text(doc) for e in key_value_entities(doc, [], ["purchase_order"], {}, "fr_FR", 2024)}
     assert found == {"purchase_order": "187231102"}
+
+
+def test_a_keyed_number_is_taken_from_a_name_the_model_read_on_into_it():
+    # the model read the buyer's name on across the row into the order number under "Order number"
+    doc = _cells_page([("Invoice to", 50, 94, 8), ("Order number", 300, 94, 8), ("Mrs Helen Carter", 50, 105, 9),
+                       ("5318-2290-7741", 300, 106, 8), ("41 Elm Grove", 50, 117, 9), ("Leicester LE2 3BD", 50, 129, 9)])
+    at = {doc.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(doc.pages[0].words))}
+    spilled = Entity("vendor_name", (at["Helen"], at["Carter"], at["5318-2290-7741"]), 0.7)
+    found = {e.label: e.text(doc) for e in key_value_entities(doc, [spilled], ["purchase_order", "vendor_name"], {},
+                                                                "en_GB", 2024)}
+    assert found["purchase_order"] == "5318-2290-7741"
+
+
+def test_a_headed_blocks_extent_ends_at_a_wide_gap():
+    from docextract.extraction.party_blocks import block_extents, side_at
+
+    # "Invoice to" over the buyer's label; the seller's VAT number at the foot of the same column is not the buyer's
+    doc = _cells_page([("Invoice to", 50, 94, 8), ("Mrs Helen Carter", 50, 105, 9), ("41 Elm Grove", 50, 117, 9),
+                       ("Leicester LE2 3BD", 50, 129, 9), ("Item", 50, 190, 8), ("Wall bracket 39.00", 50, 204, 8),
+                       ("VAT registration number 226 8172 04", 50, 785, 6)])
+    at = {doc.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(doc.pages[0].words))}
+    extents = block_extents(doc)
+    assert side_at(extents, doc, at["Elm"]) == "customer_name" and side_at(extents, doc, at["226"]) is None
+    # a blank line between a key column's rows, whose values run over several lines, is no such gap (FeRD)
+    doc = _cells_page([("Käufer", 70, 304, 10), ("Name:", 70, 338, 10), ("Metallbau Leipzig GmbH", 261, 338, 10),
+                       ("Anschrift:", 70, 356, 10), ("Pappelallee 15", 261, 356, 10), ("Hof 3", 261, 374, 10),
+                       ("DE 12345 Leipzig", 261, 392, 10), ("USt.-Id.-Nr.:", 70, 410, 10), ("DE123456789", 261, 410, 10)])
+    at = {doc.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(doc.pages[0].words))}
+    assert side_at(block_extents(doc), doc, at["DE123456789"]) == "customer_name"
+
+
+def test_a_letterhead_name_loses_the_smaller_line_a_model_read_on_into():
+    doc = _cells_page([("Les Saveurs de Marthe", 200, 38, 16), ("Traiteur - 4 place du Marché - 44000 Nantes", 215, 60, 8)])
+    at = {doc.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(doc.pages[0].words))}
+    name = Entity("vendor_name", (at["Les"], at["Saveurs"], at["de"], at["Marthe"], at["Traiteur"]), 0.9)
+    completed = complete_party_names(doc, [name])
+    assert [e.text(doc) for e in completed if e.label == "vendor_name"] == ["Les Saveurs de Marthe"]
+
+
+def test_a_larger_letterhead_name_heads_the_block_of_the_sellers_tax_id():
+    from docextract.extraction.party_blocks import name_over
+
+    doc = _cells_page([("Hôtel Les Remparts", 50, 36, 18), ("Rue des Remparts 8 - 5000 Namur - Belgique", 50, 59, 8),
+                       ("TVA BE0412345614", 50, 70, 8)])
+    at = {doc.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(doc.pages[0].words))}
+    assert " ".join(doc.word(r).text for r in name_over(doc, at["BE0412345614"])) == "Hôtel Les Remparts"
