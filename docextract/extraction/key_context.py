@@ -329,7 +329,8 @@ def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] 
         left = [] if beside is None else [WordRef(first.page_index, w) for w in beside.word_indices]
         while left and is_separator(doc.word(left[-1]).text):
             left.pop()
-    hit = whole_key(doc, left, labels) or glued or _wrapped_key(index, left, labels) or _key_of_a_rate(doc, left, labels)
+    hit = (whole_key(doc, left, labels) or glued or _wrapped_key(index, left, labels) or _key_of_a_rate(doc, left, labels)
+           or _tax_id_abbreviation(doc, left, value))
     if hit is None and number_sign is not None and left and number_sign.word_index == left[-1].word_index + 1:
         hit = whole_key(doc, [*left, number_sign], labels)
     if hit is None:
@@ -338,6 +339,24 @@ def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] 
     if labels is not None and not hit.labels & labels:
         return None
     return KeyHit(hit.labels, hit.words, max(0.0, value_box.x0 - doc.word(hit.words[-1]).box.x1))
+
+
+_AMOUNT_END = re.compile(r"\d[.,]\d{2}$")
+
+
+def _tax_id_abbreviation(doc: Document, left: Sequence[WordRef], value: Sequence[WordRef]) -> KeyHit | None:
+    """A tax id's key in capitals right before a number of a tax id's length, inside a running line whose dash a
+    scan's OCR lost ("... 28050 Madrid CIF A28015394"): the key of the seller's tax id though no cell ends before it."""
+    if not left:
+        return None
+    text = doc.word(left[-1]).text.rstrip(":")
+    number = "".join(doc.word(r).text for r in value)
+    if not any(ch.isalpha() for ch in text) or text != text.upper() or sum(ch.isdigit() for ch in number) < 6 \
+            or _AMOUNT_END.search(number):
+        return None
+    tokens = key_tokens(text)
+    keys, length = closing_keys(tokens)
+    return KeyHit(frozenset({"vendor_tax_id"}), (left[-1],), 0.0) if "vendor_tax_id" in keys and length == len(tokens) else None
 
 
 # The word between a tax rate and the amount it is taken of: "Btw 9% over 328,00", "VAT 20% on 100.00", "TVA 20 % sur

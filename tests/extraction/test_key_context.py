@@ -583,3 +583,18 @@ def test_a_web_or_mail_address_ends_the_cell_before_a_key():
     value = next(WordRef(0, i) for i, w in enumerate(doc.pages[0].words) if w.text == "BE0477472701")
     hit = key_left(index, (value,), KEY_LABELS)
     assert hit is not None and "vendor_tax_id" in hit.labels
+
+
+def test_a_tax_ids_key_in_capitals_inside_a_running_line_names_it():
+    # a scan's OCR lost the dash before "CIF" in "Ronda de la Comunicación s/n, 28050 Madrid - CIF A28015394"
+    doc = _page([[("Ronda de la Comunicación s/n, 28050 Madrid CIF A28015394", 40)]])
+    index = LineIndex(doc)
+    at = {w.text: WordRef(0, i) for i, w in enumerate(doc.pages[0].words)}
+    hit = key_left(index, (at["A28015394"],), KEY_LABELS)
+    assert hit is not None and hit.labels == {"vendor_tax_id"}
+    # not in lower case, nor before an amount
+    doc = _page([[("Madrid cif A28015394", 40)], [("Shipping VAT 120.00", 40)]])
+    index = LineIndex(doc)
+    at = {w.text: WordRef(0, i) for i, w in enumerate(doc.pages[0].words)}
+    assert key_left(index, (at["A28015394"],), KEY_LABELS) is None
+    assert key_left(index, (at["120.00"],), KEY_LABELS) is None
