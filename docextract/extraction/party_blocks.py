@@ -47,7 +47,8 @@ SIDE_WORDS = {
         "fornitore", "venditore", "cedente", "proveedor", "vendedor", "emisor", "provider", "prestataire",
         "datos", "del",  # "Datos del proveedor"
         "sold", "by",  # a marketplace's "Sold by" block beside the buyer's addresses
-        "pay", "to"}),  # WHMCS's "Pay To" block beside "Invoiced To": the payee ("To" alone names no side)
+        "pay", "to",  # WHMCS's "Pay To" block beside "Invoiced To": the payee ("To" alone names no side)
+        "vendu", "par", "venduto", "vendido", "por", "verkauft"}),  # "Vendu par", "Venduto da", "Verkauft von"
     "customer_name": frozenset({
         "buyer", "customer", "client", "bill", "billed", "to", "invoice", "invoiced", "recipient", "kaufer", "kunde",
         "guest", "gast",
@@ -226,7 +227,7 @@ def _side(tokens: Sequence[str]) -> str | None:
     sides = [side for side, words in SIDE_WORDS.items() if set(tokens) <= words]
     # "invoice" and "to" alone are no heading, nor "Adresse", "Lieferung", "Address" alone (a key or a title);
     # a heading names one side only
-    if len(sides) != 1 or set(tokens) <= {"invoice", "bill", "billing", "sold", "by", "facture"} and len(tokens) == 1:
+    if len(sides) != 1 or set(tokens) <= {"invoice", "bill", "billing", "sold", "by", "facture", "par", "por"} and len(tokens) == 1:
         return None
     if sides[0] == SHIPPING_SIDE and (not set(tokens) & _SHIPPING_NAMES
                                       or len(tokens) == 1 and tokens[0] not in _SHIPPING_HEADINGS):
@@ -672,12 +673,14 @@ def window_recipient(doc: Document) -> dict[str, tuple[WordRef, ...]]:
                 break
             line = _name_line_over(doc, lines, line)
             # (from the block's first line where the band cuts into a block set higher and only a town over its
-            # postcode, or an attention line, stand in the band: Xero's buyer under the title, "Bath" | "BA1 1HE";
-            # "Jansen Webbureau" over "t.a.v. Pieter Jansen")
+            # postcode, the postcode line, or an attention line stand in the band: Xero's buyer under the title,
+            # "Bath" | "BA1 1HE"; "69120 Heidelberg" under a label set 32 mm down; "Jansen Webbureau" over "t.a.v.
+            # Pieter Jansen")
             column = _column_from(doc, 0, line)
             starts = [line]
-            if _attention_line(doc, first_cell(doc, 0, line)) or len(column) > 1 and _place_line_test(
-                    doc, [first_cell(doc, 0, column[1])])(doc, first_cell(doc, 0, column[1])):
+            place = [first_cell(doc, 0, column[1])] if len(column) > 1 else []
+            if _attention_line(doc, first_cell(doc, 0, line)) or is_postcode_line(doc, first_cell(doc, 0, line)) or (
+                    place and _place_line_test(doc, place)(doc, place[0])):
                 starts.insert(0, _block_start(doc, lines, line, RIGHT_WINDOW_BAND_OF_HEIGHT[0] * page.height))
             for start in dict.fromkeys(starts):
                 found = _address_label(doc, 0, _column_from(doc, 0, start), "customer_name")

@@ -1601,3 +1601,20 @@ def test_a_larger_letterhead_name_heads_the_block_of_the_sellers_tax_id():
                        ("TVA BE0412345614", 50, 70, 8)])
     at = {doc.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(doc.pages[0].words))}
     assert " ".join(doc.word(r).text for r in name_over(doc, at["BE0412345614"])) == "Hôtel Les Remparts"
+
+
+def test_vendu_par_heads_the_sellers_block_and_a_label_set_high_is_read_from_its_postcode_line():
+    from docextract.extraction.party_blocks import party_fields, window_recipient
+
+    labels = ["vendor_name", "vendor_address", "customer_name", "billing_address"]
+    doc = _cells_page([("Vendu par", 300, 130, 8), ("Amazon EU S.à r.l., Succursale Française", 300, 142, 8),
+                       ("67 boulevard du Général Leclerc", 300, 154, 8), ("92110 Clichy", 300, 166, 8),
+                       ("TVA FR12487773327", 300, 178, 8)])
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    assert fields["vendor_name"] == "Amazon EU S.à r.l., Succursale Française"
+    # a railway's buyer 32 mm down: only its postcode line stands in the window's band
+    doc = _cells_page([("Herr Markus Klein", 50, 93, 9), ("Bergstraße 4", 50, 105, 9), ("69120 Heidelberg", 50, 117, 9)])
+    assert " ".join(doc.word(r).text for r in window_recipient(doc)["customer_name"]) == "Herr Markus Klein"
+    found = {e.label: e.text(doc) for e in key_value_entities(
+        _page([[("Numéro de la commande", 300), ("405-1234567-8901234", 460)]]), [], ["purchase_order"], {}, "fr_FR", 2024)}
+    assert found == {"purchase_order": "405-1234567-8901234"}
