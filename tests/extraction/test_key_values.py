@@ -1615,6 +1615,6 @@ def test_vendu_par_heads_the_sellers_block_and_a_label_set_high_is_read_from_its
     # a railway's buyer 32 mm down: only its postcode line stands in the window's band
     doc = _cells_page([("Herr Markus Klein", 50, 93, 9), ("Bergstraße 4", 50, 105, 9), ("69120 Heidelberg", 50, 117, 9)])
     assert " ".join(doc.word(r).text for r in window_recipient(doc)["customer_name"]) == "Herr Markus Klein"
-    found = {e.label: e.text(doc) for e in key_value_entities(
-        _page([[("Numéro de la commande", 300), ("405-1234567-8901234", 460)]]), [], ["purchase_order"], {}, "fr_FR", 2024)}
+    doc = _page([[("Numéro de la commande", 300), ("405-1234567-8901234", 460)]])
+    found = {e.label: e.text(doc) for e in key_value_entities(doc, [], ["purchase_order"], {}, "fr_FR", 2024)}
     assert found == {"purchase_order": "405-1234567-8901234"}
