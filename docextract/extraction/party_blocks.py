@@ -47,7 +47,6 @@ SIDE_WORDS = {
         "fornitore", "venditore", "cedente", "proveedor", "vendedor", "emisor", "provider", "prestataire",
         "datos", "del",  # "Datos del proveedor"
         "sold", "by",  # a marketplace's "Sold by" block beside the buyer's addresses
-        "pay", "to",  # WHMCS's "Pay To" block beside "Invoiced To": the payee ("To" alone names no side)
         "vendu", "par", "venduto", "vendido", "por", "verkauft"}),  # "Vendu par", "Venduto da", "Verkauft von"
     "customer_name": frozenset({
         "buyer", "customer", "client", "bill", "billed", "to", "invoice", "invoiced", "recipient", "kaufer", "kunde",
@@ -82,6 +81,10 @@ MIN_OCR_CUT_LAST_WORD = 4
 MIN_JOINED_HEADING_WORD = 8
 # Words that qualify a side's word in a heading and name no side alone ("Service Provider"; a line "Service" is a
 # table's column head)
+# Headings whose words name a side only together: WHMCS's "Pay To" beside "Invoiced To" (the payee), "Remit To",
+# and the US "Sold To" beside "Ship To" (the buyer, though a marketplace's "Sold by" is the seller)
+PHRASE_SIDES = {("pay", "to"): "vendor_name", ("remit", "to"): "vendor_name", ("payee",): "vendor_name",
+                ("sold", "to"): "customer_name"}
 HEADING_QUALIFIERS = frozenset({"service", "details", "information"})  # "Guest Details": the side its other words name
 # A letter's "From:" and "To:" in the six languages: alone on their line, headings of the two parties
 LETTER_SIDES = {**dict.fromkeys(("from", "von", "van", "de", "da"), "vendor_name"),
@@ -219,6 +222,8 @@ def _postcode_line_text(doc: Document, refs: Sequence[WordRef]) -> str:
 def _side(tokens: Sequence[str]) -> str | None:
     if not tokens or len(tokens) > MAX_HEADING_TOKENS:
         return None
+    if tuple(tokens) in PHRASE_SIDES:
+        return PHRASE_SIDES[tuple(tokens)]
     named = [token for token in tokens if token not in HEADING_QUALIFIERS]
     if len(named) < len(tokens):  # "Service Provider", "Service Recipient": the side its other words name
         return _side(named) if named and not (len(named) == 1 and named[0] in LETTER_SIDES) else None

@@ -1523,6 +1523,12 @@ def test_pay_to_invoiced_to_and_guest_details_head_their_parties_blocks():
                        ("Leeds LS10 1JF", 300, 167, 9)])
     fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
     assert fields["customer_name"] == "Greenleaf Gardening Ltd" and fields["vendor_name"] == "ByteForge Hosting Ltd"
+    # the US "Sold To" beside "Ship To" is the buyer's, as "Remit To" is the seller's
+    doc = _cells_page([("SOLD TO", 50, 130, 9), ("Lakeside Dental Group", 50, 143, 9), ("88 Shore Drive", 50, 155, 9),
+                       ("Madison, WI 53703", 50, 167, 9), ("REMIT TO", 300, 130, 9), ("Acme Supply Co.", 300, 143, 9),
+                       ("PO Box 4410", 300, 155, 9), ("Chicago, IL 60680", 300, 167, 9)])
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    assert fields["customer_name"] == "Lakeside Dental Group" and fields["vendor_name"] == "Acme Supply Co."
     # a travel site's "Guest Details": a name and an e-mail address, no postal address
     doc = _cells_page([("Guest Details", 50, 174, 8), ("Mr. Arjun Mehta", 50, 185, 9),
                        ("arjun.mehta@example.in", 50, 197, 8)])
