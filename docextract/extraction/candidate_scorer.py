@@ -43,6 +43,7 @@ from docextract.modeling.model_folder import SCORER_KEY  # noqa: F401  (named he
 # A candidate under this probability never becomes a field by the scorer: the tagger's reading stays.
 MIN_PROBABILITY = 0.2
 MAX_CANDIDATES = 4  # per field, the most probable; bounds the joint search (5**4 amount assignments)
+OTHER_AMOUNT = frozenset({"other_amount"})  # the key of a charge or discount: field_keywords' pseudo-field
 DATE_OCCURRENCES = 2  # per field, the occurrences of one date that are options (see _decode_kind)
 # An amount of the sum (subtotal + tax = total) the scorer is unsure of (under its minimum, over this) is an option
 # only in an assignment whose sum holds: "Steuerbetrag 70,00" on a layout never seen, between 448,99 and 518,99;
@@ -143,13 +144,13 @@ def _tagger_choice_ranked(context: DocumentContext, scorer: CandidateScorer, lab
     by_words = {c.words: c for c in context.candidates[CANDIDATE_KINDS[label]]}
     probability = {id(e): scorer.fields[label].probability(features(context, by_words[e.words], label))
                    for e in rivals if e.words in by_words and not never_the_value(context, by_words[e.words], label)}
-    one_rate = context.one_rate_amounts.get(label, set())
     if all(e.words in by_words and id(e) not in probability for e in rivals) and (
-            CANDIDATE_KINDS[label] != "amount" or all(e.words in one_rate for e in rivals)):
+            CANDIDATE_KINDS[label] != "amount" or all(_never_any_amount_field(context, label, e.words) for e in rivals)):
         # every reading of the tagger is never the value (a hotel bill's room number under "Kamer" as its number, its
-        # "Netto 7 %" beside "Netto 19 %" as its subtotal): none stays, and the key rules read the field where its key
-        # is printed ("Nota nr." over "48213"). An amount after a key of another field stays: a receipt's "ROUNDING RM
-        # 169.80" is its total, after a key that is mostly the change's
+        # "Netto 7 %" beside "Netto 19 %" as its subtotal, "Freight 18.00" under "Sales Tax 7.5% 25.65" as its tax):
+        # none stays, and the key rules read the field where its key is printed ("Nota nr." over "48213"). Another
+        # amount ruled out stays: a receipt's "ROUNDING RM 169.80" is its total, after a key that is mostly the
+        # change's, and its "NET TOTAL RM18.30" after the rounding, whose key names a subtotal elsewhere
         return [e for e in entities if e.label != label]
     if len(rivals) < 2 or not any(e.assigned for e in rivals):
         return entities
@@ -163,6 +164,12 @@ def _tagger_choice_ranked(context: DocumentContext, scorer: CandidateScorer, lab
     if not ruled_out and (id(assigned) not in probability or probability[id(best)] <= probability[id(assigned)]):
         return entities
     return [replace(e, assigned=e is best) if e.label == label else e for e in entities]
+
+
+def _never_any_amount_field(context: DocumentContext, label: str, words) -> bool:
+    """Whether an amount is one rate's share beside another's, or keyed as a charge or discount no field holds."""
+    left = context.keys(words)[0]
+    return words in context.one_rate_amounts.get(label, ()) or left is not None and left.labels == OTHER_AMOUNT
 
 
 def replace_unassigned(entity: Entity) -> Entity:

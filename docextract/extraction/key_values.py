@@ -32,7 +32,7 @@ from dataclasses import replace
 from typing import Iterator, Mapping, Sequence
 
 from docextract.document import Box, Document, WordRef
-from docextract.extraction.candidates import CANDIDATE_KINDS, KEY_LABELS, generate, one_rate_amounts
+from docextract.extraction.candidates import CANDIDATE_KINDS, KEY_LABELS, generate, in_item_row, one_rate_amounts
 from docextract.extraction.entities import FIELD_TYPES, LINE_ITEM_PREFIX, Entity, same_line
 from docextract.extraction.evidence import PARTY_NAME_LABELS, odd_shape
 from docextract.extraction.field_keywords import closing_keys, is_legal_form, key_tokens, trim_context
@@ -583,7 +583,23 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
                                             mean_probability(terms, "payment_terms", label_probabilities), "rule")
     # dropped: unusable entities of the labels found, and entities whose words a key gave to another label
     kept = [trimmed.get(id(e), e) for e in entities if e.label not in found and id(e) not in relabelled]
-    return [*kept, *found.values()]
+    return _total_that_is_due([*kept, *found.values()], doc, labels, label_probabilities)
+
+
+def _total_that_is_due(entities: list[Entity], doc: Document, labels: Sequence[str],
+                       label_probabilities: LabelProbabilities) -> list[Entity]:
+    """``entities`` with the total read from the amount due where nothing else gave a total and the amount due's
+    key names a total ("TOTAL DUE $385.65", "Total due £1,915.00": one amount under two names; where something was
+    paid before, the page prints its total under a key of its own)."""
+    if "total" not in labels or any(e.label == "total" for e in entities):
+        return entities
+    due = min((e for e in entities if e.label == "amount_due"), key=Entity.rank, default=None)
+    if due is None:
+        return entities
+    hit = key_left(line_index(doc), due.words, KEY_LABELS)
+    if hit is None or "total" not in {token for r in hit.words for token in key_tokens(doc.word(r).text)}:
+        return entities
+    return [*entities, Entity("total", due.words, mean_probability(due.words, "total", label_probabilities), "rule")]
 
 
 def _inside_label(doc: Document, tagged: set[WordRef], label: Mapping[str, Sequence[WordRef]]) -> bool:
@@ -698,7 +714,8 @@ def _may_take(doc: Document, label: str, owner: Entity, words: tuple[WordRef, ..
     its whole value, and never an amount (a totals block prints one amount under two names: total and amount
     due), nor for an amount label. An IBAN the model called a VAT id, right after "IBAN:", is the IBAN. A currency
     the model read on a whole printed amount ("Value Added Tax (19.00%) €25.65" tagged as the currency) is that
-    amount, for any label. An amount the model read as another amount field whose value was ``decided`` elsewhere
+    amount, for any label. A line item's amount the model read under the items, in no item's row, is free for its key.
+    An amount the model read as another amount field whose value was ``decided`` elsewhere
     (an alternative, not that field's) is free for the key that names it ("Total VAT 5970.38" read as a second
     subtotal)."""
     if owner.label == "currency" and set(owner.words) <= set(words) and any(ch.isdigit() for ch in owner.text(doc)):
@@ -706,6 +723,8 @@ def _may_take(doc: Document, label: str, owner: Entity, words: tuple[WordRef, ..
     if (label in AMOUNT_LABELS and owner.label in AMOUNT_LABELS and owner.label in decided and not owner.assigned
             and set(owner.words) <= set(words)):
         return True
+    if owner.label.startswith("line_item") and set(owner.words) <= set(words) and not in_item_row(doc, words[0]):
+        return True  # "Sales Tax 7.5% 25.65" under the items, which a model read as one more item's amount
     if label in AMOUNT_LABELS or FIELD_TYPES.get(owner.label) == "amount" or owner.label.startswith("line_item"):
         return False
     return set(owner.words) <= set(words)
