@@ -10,6 +10,8 @@ made for. :func:`document_type` decides from the page's own words and layout, in
   "Factura", "Tax invoice"); a credit note's title names it so ("Credit note", "Gutschrift", "Avoir", ...);
 * a receipt prints a total and amounts, but no invoice number, due date or bank details, on a short page;
 * a contract is prose about parties ("Agreement", "the Parties", "hereby", "shall", "governed by");
+* a quotation, order confirmation or delivery note prints an invoice's keys and amounts under its own title
+  ("Quotation", "Angebot", "Devis", "Offerte", "Lieferschein", ...: :data:`NOT_INVOICE_TITLES`): ``other``;
 * anything else is ``other``.
 
 The decision is a few counted signals and fixed thresholds (:data:`MIN_STRONG_KEYS` and the rules in
@@ -43,6 +45,18 @@ CREDIT_TITLES = (
     "credit note", "credit memo", "gutschrift", "rechnungskorrektur", "rechnungs korrektur", "stornorechnung", "avoir",
     "facture d avoir",
     "creditnota", "creditfactuur", "nota di credito", "nota de credito", "factura rectificativa",
+)
+# Titles of business documents that print an invoice's keys and amounts but are no invoice: a quotation, an order
+# confirmation, a delivery note. A payer books nothing from them; under no invoice or credit note title, their
+# title makes the page "other". Only as a title: the whole line, or its first words before a number
+# ("Angebot Nr. 2024-017", "Quotation #88"), never a key inside a line ("Lieferschein-Nr.: 4711" on an invoice)
+NOT_INVOICE_TITLES = (
+    "quote", "quotation", "estimate", "proposal", "delivery note", "packing slip", "packing list", "order confirmation",
+    "angebot", "kostenvoranschlag", "lieferschein", "auftragsbestatigung", "bestellbestatigung",
+    "devis", "bon de livraison", "bon de commande", "confirmation de commande", "proposition commerciale",
+    "offerte", "pakbon", "orderbevestiging", "opdrachtbevestiging",
+    "preventivo", "offerta", "documento di trasporto", "conferma d ordine", "presupuesto", "albaran",
+    "confirmacion de pedido",
 )
 RECEIPT_WORDS = frozenset({"receipt", "cash", "change", "tendered", "cashier", "quittung", "kassenbon", "beleg", "recu",
                            "ticket", "kassa", "scontrino", "recibo", "rounding", "gst", "qty"})
@@ -85,9 +99,40 @@ def _titles(doc: Document, phrases: Iterable[str]) -> set[str]:
                 texts = ["".join(texts)]
             tokens = [t for text in texts for t in key_tokens(text)]
             for n in range(1, min(len(tokens), MAX_TITLE_LINE_TOKENS) + 1):
-                if tuple(tokens[:n]) in wanted:
+                # (not a party's heading: "Bill To", "Invoice to", "Rechnung an")
+                if tuple(tokens[:n]) in wanted and tokens[n:n + 1] not in (["to"], ["an"], ["aan"], ["a"]):
                     found.add(" ".join(tokens[:n]))
     return found
+
+
+def _standalone_titles(doc: Document, phrases: Iterable[str]) -> set[str]:
+    """Of ``phrases``, those that stand as a title on the first two pages: a whole line, or the first words of a
+    short line followed only by a number's sign and the number ("Angebot Nr. 2024-017", "QUOTATION #88")."""
+    wanted = {tuple(key_tokens(p)) for p in phrases}
+    found = set()
+    for page in doc.pages[:2]:
+        for line in page.lines:
+            texts = [page.words[w].text for w in line.word_indices]
+            tokens = [t for text in texts for t in key_tokens(text)]
+            for n in range(1, min(len(tokens), MAX_TITLE_LINE_TOKENS) + 1):
+                rest = tokens[n:]
+                numbered = bool(rest) and (rest[0] in _NUMBER_SIGNS or _has_digit(rest[0])) and all(
+                    _has_digit(token) for token in rest[1:])
+                if tuple(tokens[:n]) in wanted and (not rest or numbered and not line_keys_a_value(texts)):
+                    found.add(" ".join(tokens[:n]))
+    return found
+
+
+_NUMBER_SIGNS = frozenset({"no", "nr", "n", "number", "nummer", "numero", "num"})
+
+
+def _has_digit(token: str) -> bool:
+    return any(ch.isdigit() for ch in token)
+
+
+def line_keys_a_value(texts: list[str]) -> bool:
+    """Whether a line reads as a key with a colon before its value ("Lieferschein-Nr.: 4711"): no title's."""
+    return any(text.endswith(":") or text == ":" for text in texts[:-1])
 
 
 def keyed_fields(doc: Document) -> set[str]:
@@ -115,11 +160,12 @@ def document_type(doc: Document) -> DocumentType:
     keys = keyed_fields(doc) if words else set()
     invoice_titles = _titles(doc, INVOICE_TITLES)
     credit_titles = _titles(doc, CREDIT_TITLES)
+    other_titles = _standalone_titles(doc, NOT_INVOICE_TITLES) if not invoice_titles and not credit_titles else set()
     contract_density = sum(t in CONTRACT_WORDS for t in tokens) / words if words else 0.0
     receipt_words = {t for t in tokens if t in RECEIPT_WORDS}
     signals = {"words": words, "keyed_fields": sorted(keys), "invoice_titles": sorted(invoice_titles),
                "credit_titles": sorted(credit_titles), "contract_density": round(contract_density, 4),
-               "receipt_words": sorted(receipt_words)}
+               "receipt_words": sorted(receipt_words), "other_titles": sorted(other_titles)}
     amount_keys = keys & AMOUNT_KEY_LABELS
     strong = keys & STRONG_KEY_FIELDS
     titled = bool(invoice_titles or credit_titles)
@@ -127,6 +173,8 @@ def document_type(doc: Document) -> DocumentType:
     keyed = f"keys before values: {', '.join(sorted(keys))}" if keys else "no invoice key before a value"
     if words >= MIN_CONTRACT_WORDS and contract_density >= MIN_CONTRACT_DENSITY and not invoice_like:
         return DocumentType("contract", (f"contract wording ({contract_density:.1%} of {words} words)", keyed), signals)
+    if other_titles:
+        return DocumentType("other", (f"title of no invoice: {', '.join(sorted(other_titles))}", keyed), signals)
     if invoice_like and credit_titles:
         return DocumentType("credit_note", (f"title: {', '.join(sorted(credit_titles))}", keyed), signals)
     if invoice_like:

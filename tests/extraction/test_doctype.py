@@ -99,3 +99,23 @@ def test_the_example_invoice_is_an_invoice():
     result = CliRunner().invoke(app, ["run", str(example)])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["documents"][0]["document_type"]["type"] == "invoice"
+
+
+def test_a_quotation_an_order_confirmation_and_a_delivery_note_are_no_invoices():
+    # they print an invoice's keys and amounts under their own title: a payer books nothing from them
+    body = INVOICE[4:]
+    for title in ("Quotation", "Angebot Nr. 2024-017", "Devis N° 2024-0456", "Offerte", "Lieferschein",
+                  "Order confirmation", "QUOTE #88"):
+        rows = [[("ACME Hosting B.V.", 40)], [(title, 40)], [("Bill to", 40)], [("Kunden AG", 40)],
+                [("Date:", 40), ("12.03.2024", 200)], *body]
+        decided = document_type(_page(rows))
+        assert decided.type == "other", title
+        assert decided.reasons[0].startswith("title of no invoice")
+    # an invoice that names its delivery note as a key, or an invoice title beside a quotation's, stays an invoice
+    rows = [*INVOICE[:4], [("Lieferschein-Nr.:", 40), ("4711", 200)], *INVOICE[4:]]
+    assert document_type(_page(rows)).type == "invoice"
+    rows = [*INVOICE[:2], [("Quotation", 300)], *INVOICE[2:]]
+    assert document_type(_page(rows)).type == "invoice"
+    # "Bill to" is a party's heading, no invoice's title
+    rows = [[("Quotation", 40)], [("Bill to", 40)], [("Kunden AG", 40)], *body]
+    assert document_type(_page(rows)).signals["invoice_titles"] == []
