@@ -1541,6 +1541,10 @@ def test_pay_to_invoiced_to_and_guest_details_head_their_parties_blocks():
     # a first line that is a key's, or has a digit, is no name
     doc = _cells_page([("Guest Details", 50, 174, 8), ("Booking ID: NH77123", 50, 185, 9)])
     assert party_fields(doc, labels) == {}
+    # nor is a table's header row under what a scan's OCR read as a heading
+    doc = _cells_page([("Guest Details", 50, 200, 8), ("Omschrijving", 50, 229, 8), ("Periode", 300, 229, 8),
+                       ("Bedrag", 480, 229, 8)])
+    assert party_fields(doc, labels) == {}
 
 
 def test_the_name_heading_the_sellers_tax_id_block_is_the_vendor_where_nothing_else_names_one():
