@@ -41,7 +41,7 @@ def scan_of(pdf: Path) -> Path:
 def measure(model: str, scans: bool = False) -> dict:
     from docextract.evaluation.extraction_eval import judge_output
     from docextract.pipeline import RunOptions, extract_file
-    from tests.vendor_pages import PAGES, TRUTH, WHAT, draw, truth
+    from tests.vendor_pages import NOT_INVOICES, PAGES, TRUTH, WHAT, draw, draw_not_invoice, truth
 
     options = RunOptions(model=model)
     pages = {}
@@ -57,6 +57,14 @@ def measure(model: str, scans: bool = False) -> dict:
                                    "right": j.correct, "status": (fields.get(j.key) or {}).get("status")}
                            for j in judged},
             }
+        # pages that print an invoice's keys but are no invoice (a quotation, a delivery note): typed, and accepted
+        not_invoices = {}
+        for name in NOT_INVOICES:
+            source = draw_not_invoice(name, Path(folder) / f"{name}.pdf")
+            document = extract_file(str(scan_of(source) if scans else source), options)["documents"][0]
+            not_invoices[name] = {"type": document["document_type"]["type"],
+                                  "accepted": sorted(k for k, f in document["fields"].items()
+                                                     if f.get("status") == "accepted")}
     every = [f for page in pages.values() for f in page["fields"].values()]
     accepted = [f for f in every if f["status"] == "accepted"]
     return {
@@ -64,7 +72,7 @@ def measure(model: str, scans: bool = False) -> dict:
         "fields": len(every), "right": sum(f["right"] for f in every),
         "accuracy": sum(f["right"] for f in every) / len(every),
         "accepted": len(accepted), "accepted_right": sum(f["right"] for f in accepted),
-        "pages": pages,
+        "pages": pages, "not_invoices": not_invoices,
     }
 
 
@@ -78,6 +86,13 @@ def markdown(report: dict) -> str:
         wrong = [f"{key}: {f['value']!r} / {f['truth']!r}" for key, f in page["fields"].items() if not f["right"]]
         right = sum(f["right"] for f in page["fields"].values())
         lines.append(f"| {name} | {right}/{len(page['fields'])} | {'; '.join(wrong)} |")
+    others = report.get("not_invoices", {})
+    if others:
+        lines += ["", f"Pages that are no invoice (quotations, an order confirmation, a delivery note): "
+                      f"{sum(o['type'] == 'other' for o in others.values())} of {len(others)} typed other, "
+                      f"{sum(len(o['accepted']) for o in others.values())} fields accepted on them.", "",
+                  "| page | type | accepted |", "|---|---|---|"]
+        lines += [f"| {name} | {o['type']} | {', '.join(o['accepted'])} |" for name, o in others.items()]
     return "\n".join(lines) + "\n"
 
 

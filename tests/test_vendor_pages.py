@@ -10,7 +10,7 @@ import pytest
 
 from docextract.evaluation.extraction_eval import judge_output
 from docextract.pipeline import RunOptions, extract_file
-from tests.vendor_pages import CREDIT_NOTES, KNOWN_MISSES, PAGES, WHAT, draw, truth
+from tests.vendor_pages import CREDIT_NOTES, KNOWN_MISSES, NOT_INVOICES, PAGES, WHAT, draw, truth
 
 
 @pytest.fixture(scope="module")
@@ -46,3 +46,13 @@ def test_no_field_of_the_vendor_layouts_is_accepted_wrong(outputs):
             if judgement.in_truth and field.get("status") == "accepted" and not judgement.correct:
                 accepted_wrong.append((name, judgement.key, field.get("value")))
     assert not accepted_wrong
+
+
+@pytest.mark.parametrize("name", sorted(NOT_INVOICES))
+def test_a_quotation_order_confirmation_or_delivery_note_gets_no_accepted_field(tmp_path, name):
+    from tests.vendor_pages import draw_not_invoice
+
+    output = extract_file(str(draw_not_invoice(name, tmp_path / f"{name}.pdf")), RunOptions(model="invoice"))
+    document = output["documents"][0]
+    assert document["document_type"]["type"] == "other"
+    assert not [key for key, field in document["fields"].items() if field.get("status") == "accepted"]

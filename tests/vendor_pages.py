@@ -4240,3 +4240,35 @@ def draw(name: str, path: Path) -> Path:
         pdf.text(x, baseline, text)
     pdf.output(str(path))
     return path
+
+
+# Pages that print an invoice's keys and amounts but are no invoice, made from the invoice pages above by changing
+# their titles and keys: a payer books nothing from them, so `run` accepts no field on them (issue 28)
+NOT_INVOICES: dict[str, tuple[str, dict[str, str]]] = {
+    'angebot_de': ('hosting_de2', {'Rechnung': 'Angebot', 'Rechnungsnummer: R0012345678': 'Angebotsnummer: A0012345678',
+                                   'Rechnungsdatum: 01.03.2024': 'Angebotsdatum: 01.03.2024',
+                                   'Zahlungsziel: 15.03.2024': 'Gültig bis: 15.03.2024',
+                                   'Rechnungsbetrag': 'Angebotssumme'}),
+    'quotation_us': ('consulting_us', {'INVOICE': 'QUOTATION', 'Invoice No.': 'Quote No.', 'Balance Due': 'Total',
+                                       'Please make checks payable to Harbor Point Advisors LLC. Due by 04/28/2024.':
+                                       'This quotation is valid for 30 days.'}),
+    'lieferschein_de': ('hosting_de2', {'Rechnung': 'Lieferschein',
+                                        'Rechnungsnummer: R0012345678': 'Lieferschein-Nr.: L0012345678',
+                                        'Rechnungsdatum: 01.03.2024': 'Lieferdatum: 01.03.2024'}),
+    'devis_fr': ('garage_fr', {'Facture N° 2024-0456': 'Devis N° 2024-0456', 'Reste à payer': 'Total devis',
+                               'Acompte versé': 'Acompte demandé'}),
+    'offerte_nl': ('leasing_nl', {'Factuur': 'Offerte', 'Factuurnummer :': 'Offertenummer :',
+                                  'Factuurdatum :': 'Offertedatum :', 'Vervaldatum :': 'Geldig tot :'}),
+    'order_confirmation_us': ('distributor_us', {'INVOICE': 'ORDER CONFIRMATION', 'INVOICE NUMBER': 'ORDER NUMBER',
+                                                 'INVOICE DATE': 'ORDER DATE', 'TOTAL DUE': 'ORDER TOTAL'}),
+}
+
+
+def draw_not_invoice(name: str, path: Path) -> Path:
+    """Write the page ``name`` of :data:`NOT_INVOICES` as a one-page PDF at ``path``."""
+    base, changes = NOT_INVOICES[name]
+    PAGES[name] = [(x, baseline, changes.get(text, text), size, bold) for x, baseline, text, size, bold in PAGES[base]]
+    try:
+        return draw(name, path)
+    finally:
+        del PAGES[name]

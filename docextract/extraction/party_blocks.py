@@ -591,7 +591,9 @@ def _name_line_label(doc: Document, p: int, line: Line, side: str) -> dict[str, 
         return {}
     if any(text.endswith(":") or "@" in text or closing_keys(key_tokens(text))[0] for text in texts):
         return {}
-    if line_right_of(doc.pages[p].lines, line) is not None:
+    right = line_right_of(doc.pages[p].lines, line)
+    if right is not None and (doc.word(WordRef(p, right.word_indices[0])).text.startswith((":", ";"))
+                              or line_right_of(doc.pages[p].lines, right) is not None):
         return {}  # "Nummer" | ": 549910": a key's row; "Omschrijving" | "Periode" | "Bedrag": a table's header
     return {side: tuple(words)}
 
