@@ -165,6 +165,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "amount excl vat", "total before tax", "zwischensumme", "nettobetrag", "netto", "summe netto", "gesamt netto",
         "nettosumme", "warenwert", "rechnungssumme ohne ust", "summe ohne ust", "nettowert", "total ht", "montant ht", "sous total", "total hors taxes", "subtotaal",
         "totaal excl btw", "netto bedrag", "imponibile", "totale imponibile", "subtotale", "base imponible",
+        "total htva", "montant htva", "htva",  # Belgian: "hors TVA"
         "importe neto", "total neto", "neto gravado", "importe neto gravado",
         "taxable value", "taxable amount", "total taxable value",  # an Indian GST invoice's base
         # a VAT breakdown's columns ("VAT rate | Without VAT | With VAT") and totals said the same way
@@ -197,6 +198,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "totaal incl btw", "totaalbedrag", "totale", "totale fattura", "totale documento", "importe total",
         "total factura", "total payable", "total to pay", "with vat", "total with vat", "total with tax", "total including vat", "total including tax",
         "inclusief btw", "totaal inclusief btw", "total charges", "total amount paid",
+        "total tvac", "montant tvac", "tvac", "totaal btw inbegrepen",  # Belgian: "TVA comprise"
         *_said_with_or_without_tax("incl", "inc", "incl of", "including", "inclusive of"),
     ),
     "amount_due": (

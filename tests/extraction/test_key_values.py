@@ -1686,3 +1686,12 @@ def test_a_customer_po_and_what_is_still_to_pay_are_keyed():
                  [("Nog te betalen", 350), ("€ 16,31", 480)]])
     found = {e.label: e.text(doc) for e in key_value_entities(doc, [], ["total", "amount_due"], {}, "nl_NL", 2024)}
     assert found == {"total": "196,31", "amount_due": "16,31"}
+
+
+def test_belgian_totals_with_and_without_vat_are_keyed():
+    doc = _page([[("Total HTVA", 330), ("266,00", 480)], [("Total TVA", 330), ("17,10", 480)],
+                 [("Total TVAC", 330), ("283,10", 480)], [("Payé par Bancontact", 330), ("283,10", 480)],
+                 [("Solde", 330), ("0,00", 480)]])
+    found = {e.label: e.text(doc) for e in key_value_entities(doc, [], ["subtotal", "total_tax", "total", "amount_due"],
+                                                                {}, "fr_BE", 2024)}
+    assert found == {"subtotal": "266,00", "total_tax": "17,10", "total": "283,10", "amount_due": "0,00"}
