@@ -545,6 +545,8 @@ def party_fields(doc: Document, labels: Sequence[str]) -> dict[str, tuple[WordRe
                     value = tuple(_column_lines(doc, p, value_line, lines, -1)) + value
                 if lines_below:
                     value += tuple(_column_lines(doc, p, value_line, lines, 1))
+                elif value_line is not None:
+                    value += _name_wrapped(doc, p, value_line)
                 found[label] = value
                 break
         if side not in found and address not in found and not _has_block_keys(doc, p, lines):
@@ -578,6 +580,25 @@ MAX_NAME_LINE_WORDS = 6  # a name alone on a block's first line is short
 # a contact's key alone on its line, whose value OCR lost or set apart: "E-Mail", "Telefon", "Fax"
 _CONTACT_WORDS = frozenset({"e", "mail", "email", "telefon", "tel", "phone", "telephone", "fax", "web", "website",
                             "internet", "www", "mobile", "mobil", "handy", "telefoon"})
+
+
+def _name_wrapped(doc: Document, p: int, value_line: Line) -> tuple[WordRef, ...]:
+    """The line right under a keyed name's that carries it on: only its legal form wherever the box's edge set it,
+    or name words flush right with it in a box whose lines are set flush right ("Name: Keller Dachdeckerei" over
+    "e.V.", "Name: Hausmeisterservice" over "Thomas Möller" in gen-invoice's "Pay to:" box). () where none does."""
+    height = line_height(doc, p, value_line)
+    under = [line for line in doc.pages[p].lines if 0 <= line.box.top - value_line.box.bottom <= height
+             and line.box.x0 >= value_line.box.x0 - height and line.box.horizontal_overlap(value_line.box) > 0]
+    if not under:
+        return ()
+    line = min(under, key=lambda line: line.box.top)
+    words = tuple(WordRef(p, w) for w in line.word_indices)
+    texts = [doc.word(r).text for r in words]
+    if all(is_legal_form(text) or text == "&" for text in texts):
+        return words
+    flush_right = abs(line.box.x1 - value_line.box.x1) <= height / 2 and line.box.x0 > value_line.box.x0 + height
+    names = not _has_digit(doc, words) and not any(text.endswith(":") for text in texts)
+    return words if flush_right and names else ()
 
 
 def _name_line_label(doc: Document, p: int, line: Line, side: str) -> dict[str, tuple[WordRef, ...]]:

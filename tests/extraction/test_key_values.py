@@ -1695,3 +1695,18 @@ def test_belgian_totals_with_and_without_vat_are_keyed():
     found = {e.label: e.text(doc) for e in key_value_entities(doc, [], ["subtotal", "total_tax", "total", "amount_due"],
                                                                 {}, "fr_BE", 2024)}
     assert found == {"subtotal": "266,00", "total_tax": "17,10", "total": "283,10", "amount_due": "0,00"}
+
+
+def test_a_keyed_name_wrapped_in_a_box_set_flush_right_keeps_its_second_line():
+    from docextract.extraction.party_blocks import party_fields
+
+    # gen-invoice's "Pay to:" box: "Name: Lehmann &" over "Neumann KG", its lines flush right
+    labels = ["vendor_name", "vendor_address", "customer_name", "billing_address"]
+    doc = _cells_page([("Pay to:", 474, 243, 8), ("Name: Lehmann &", 428, 263, 8), ("Neumann KG", 456, 277, 8),
+                       ("Bank: Deutsche Bank", 404, 291, 8)])
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    assert fields["vendor_name"] == "Lehmann & Neumann KG"
+    # a key's row under the name is no part of it
+    doc = _cells_page([("Pay to:", 474, 243, 8), ("Name: Lehmann GmbH", 410, 263, 8), ("Bank: Deutsche Bank", 404, 277, 8)])
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    assert fields["vendor_name"] == "Lehmann GmbH"
