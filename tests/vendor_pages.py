@@ -4244,7 +4244,7 @@ def draw(name: str, path: Path) -> Path:
 
 # Pages that print an invoice's keys and amounts but are no invoice, made from the invoice pages above by changing
 # their titles and keys: a payer books nothing from them, so `run` accepts no field on them (issue 28)
-NOT_INVOICES: dict[str, tuple[str, dict[str, str]]] = {
+NOT_INVOICES: dict[str, tuple[str, dict[str, str | tuple[str, float]]]] = {  # page: (made from, {text: new text or (text, x)})
     'angebot_de': ('hosting_de2', {'Rechnung': 'Angebot', 'Rechnungsnummer: R0012345678': 'Angebotsnummer: A0012345678',
                                    'Rechnungsdatum: 01.03.2024': 'Angebotsdatum: 01.03.2024',
                                    'Zahlungsziel: 15.03.2024': 'Gültig bis: 15.03.2024',
@@ -4259,7 +4259,7 @@ NOT_INVOICES: dict[str, tuple[str, dict[str, str]]] = {
                                'Acompte versé': 'Acompte demandé'}),
     'offerte_nl': ('leasing_nl', {'Factuur': 'Offerte', 'Factuurnummer :': 'Offertenummer :',
                                   'Factuurdatum :': 'Offertedatum :', 'Vervaldatum :': 'Geldig tot :'}),
-    'order_confirmation_us': ('distributor_us', {'INVOICE': 'ORDER CONFIRMATION', 'INVOICE NUMBER': 'ORDER NUMBER',
+    'order_confirmation_us': ('distributor_us', {'INVOICE': ('ORDER CONFIRMATION', 340), 'INVOICE NUMBER': 'ORDER NUMBER',
                                                  'INVOICE DATE': 'ORDER DATE', 'TOTAL DUE': 'ORDER TOTAL'}),
 }
 
@@ -4267,7 +4267,12 @@ NOT_INVOICES: dict[str, tuple[str, dict[str, str]]] = {
 def draw_not_invoice(name: str, path: Path) -> Path:
     """Write the page ``name`` of :data:`NOT_INVOICES` as a one-page PDF at ``path``."""
     base, changes = NOT_INVOICES[name]
-    PAGES[name] = [(x, baseline, changes.get(text, text), size, bold) for x, baseline, text, size, bold in PAGES[base]]
+    runs = []
+    for x, baseline, text, size, bold in PAGES[base]:
+        change = changes.get(text, text)
+        text, x = change if isinstance(change, tuple) else (change, x)  # (a longer title moved left to fit the page)
+        runs.append((x, baseline, text, size, bold))
+    PAGES[name] = runs
     try:
         return draw(name, path)
     finally:
