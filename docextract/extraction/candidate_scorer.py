@@ -27,6 +27,7 @@ from docextract.document import Document, WordRef
 from docextract.extraction.candidates import (
     CANDIDATE_KINDS,
     FEATURES,
+    OTHER_AMOUNT,
     Candidate,
     DocumentContext,
     features,
@@ -43,7 +44,6 @@ from docextract.modeling.model_folder import SCORER_KEY  # noqa: F401  (named he
 # A candidate under this probability never becomes a field by the scorer: the tagger's reading stays.
 MIN_PROBABILITY = 0.2
 MAX_CANDIDATES = 4  # per field, the most probable; bounds the joint search (5**4 amount assignments)
-OTHER_AMOUNT = frozenset({"other_amount"})  # the key of a charge or discount: field_keywords' pseudo-field
 DATE_OCCURRENCES = 2  # per field, the occurrences of one date that are options (see _decode_kind)
 # An amount of the sum (subtotal + tax = total) the scorer is unsure of (under its minimum, over this) is an option
 # only in an assignment whose sum holds: "Steuerbetrag 70,00" on a layout never seen, between 448,99 and 518,99;

@@ -58,6 +58,7 @@ KEYED_FROM_ABOVE = {"date": DATE_KEY_LABELS,
                     # ("account 43218765": a bank account's number beside its sort code, keyed as the IBAN's)
                     "identifier": frozenset({"invoice_number", "purchase_order", "other_number", "iban"})}
 TENDERED = frozenset({"tendered"})  # field_keywords' keys of cash handed over and change given back
+OTHER_AMOUNT = frozenset({"other_amount"})  # field_keywords' keys of a charge or discount no field holds
 MAX_DATE_WORDS = 4  # "1. Oktober 2023", "October 1, 2023"
 MIN_IDENTIFIER_CHARACTERS = 3
 MAX_IDENTIFIER_CHARACTERS = 40
@@ -529,11 +530,12 @@ def _names_an_amount(text: str) -> bool:
 
 
 def never_the_value(context: DocumentContext, candidate: Candidate, label: str) -> bool:
-    """Whether ``candidate`` is no value of ``label`` whatever its score: a version's date, a tax id in the
-    buyer's or the delivery's block as the seller's, an amount after a key of cash handed over or change, a value
-    right after the key of another field (a date always, an amount or identifier where the field's own key keys
-    another), a rate's zero tax where another rate's tax is not zero, the page's only date as the due date where no due
-    date's key names it (an invoice always carries its date, its due date only sometimes)."""
+    """Whether ``candidate`` is no value of ``label`` whatever its score: a version's date, a telephone number, a tax
+    id in the buyer's or the delivery's block as the seller's, an amount after a key of cash handed over or change, a
+    value right after the key of another field (a date always, an amount or identifier where the field's own key keys
+    another), one rate's share of the tax or net beside another rate's (:func:`one_rate_amounts`), the page's only
+    date as the due date where no due date's key names it (an invoice always carries its date, its due date only
+    sometimes)."""
     return (candidate.version_date or candidate.telephone or label == "vendor_tax_id" and candidate.party_side not in (None, "vendor_name")
             or candidate.words in context.tendered or _keyed_another(context, candidate, label)
             or candidate.words in context.one_rate_amounts.get(label, ())

@@ -40,10 +40,10 @@ from docextract.extraction.identifiers import check_iban, check_tax_id
 from docextract.extraction.key_context import (cell_around, cell_break, is_separator, is_title_word, key_above, key_left,
                                               line_index, line_of, line_right_of)
 from docextract.extraction.normalize import parse_date, parse_number
-from docextract.extraction.party_blocks import (ADDRESS_OF_SIDE, SALUTATIONS, addressed, SHIPPING_SIDE, block_extents, compact_words,
-                                               is_postcode_line, is_salutation, labels_side_by_side, name_over, named_block_address,
-                                               party_fields,
-                                               side_at, trading_as_fields, window_envelope_fields, window_recipient)
+from docextract.extraction.party_blocks import (ADDRESS_OF_SIDE, SALUTATIONS, SHIPPING_SIDE, addressed, block_extents,
+                                               compact_words, is_postcode_line, is_salutation, labels_side_by_side,
+                                               name_over, named_block_address, party_fields, side_at,
+                                               trading_as_fields, window_envelope_fields, window_recipient)
 from docextract.extraction.terms_section import MAX_TERMS_WORDS, continued, terms_under_heading
 
 # The fields read from a key, by the value shape they take. Names and addresses are not: their extent
@@ -213,7 +213,7 @@ def footer_company_name(doc: Document) -> tuple[WordRef, ...]:
         if line.box.top < (1 - FOOTER_SHARE) * page.height:
             continue
         words = [WordRef(0, w) for w in line.word_indices]
-        if any(set(key_tokens(doc.word(r).text)) & _BANK_KEYS for r in words):
+        if _prints_bank_details(doc, words):
             continue
         for n, ref in enumerate(words[:MAX_FOOTER_NAME_WORDS + 1]):
             text = doc.word(ref).text
@@ -227,7 +227,11 @@ def footer_company_name(doc: Document) -> tuple[WordRef, ...]:
 
 def _on_bank_details_line(doc: Document, entity: Entity) -> bool:
     """Whether the entity's line prints bank details: an IBAN, BIC or SWIFT key."""
-    return any(set(key_tokens(doc.word(r).text)) & _BANK_KEYS for r in _line_words(doc, entity.words[0]))
+    return _prints_bank_details(doc, _line_words(doc, entity.words[0]))
+
+
+def _prints_bank_details(doc: Document, words: Sequence[WordRef]) -> bool:
+    return any(set(key_tokens(doc.word(r).text)) & _BANK_KEYS for r in words)
 
 
 def _letterhead_name(doc: Document, entity: Entity) -> Entity:
@@ -635,7 +639,10 @@ def _keyed_candidates(doc: Document, wanted: Sequence[str], locale: str, year: i
     kinds = {label: CANDIDATE_KINDS[label] for label in wanted if label in CANDIDATE_KINDS}
     rows, columns = [], []
     extents = block_extents(doc) if "vendor_tax_id" in kinds else []
-    one_rate = (one_rate_amounts(doc, [(c, key_left(index, c.words, KEY_LABELS)) for c in candidates["amount"]])
+    # each amount's key, read once for the rate shares and the rows below
+    amount_keys = ({c.words: key_left(index, c.words, KEY_LABELS) for c in candidates["amount"]}
+                   if "amount" in kinds.values() else {})
+    one_rate = (one_rate_amounts(doc, [(c, amount_keys[c.words]) for c in candidates["amount"]])
                 if {"total_tax", "subtotal"} & set(kinds) else {})
     for kind in sorted(set(kinds.values())):
         same_kind = {label for label, k in CANDIDATE_KINDS.items() if k == kind}
@@ -644,7 +651,7 @@ def _keyed_candidates(doc: Document, wanted: Sequence[str], locale: str, year: i
                 # "Value Added Tax (19.00% of €121.50) €23.09": the base the key names, not its value; "Version 2.6
                 # vom 10.11.2025": the release of a template, though "vom" keys invoice dates
                 continue
-            left = key_left(index, candidate.words, KEY_LABELS)
+            left = amount_keys[candidate.words] if kind == "amount" else key_left(index, candidate.words, KEY_LABELS)
             above = key_above(index, candidate.words, KEY_LABELS) if kind != "amount" and left is None else None
             for hit, out in ((left, rows), (above, columns)):
                 named = hit.labels & same_kind if hit is not None else set()

@@ -37,6 +37,7 @@ from docextract.document import Box, Document, Line, WordRef
 from docextract.extraction.field_keywords import closing_keys, is_legal_form, key_form, key_tokens
 from docextract.extraction.key_context import (OCR_TEXT_HEIGHT_OF_INK, cell_break, first_cell, is_separator,
                                               line_of, line_right_of)
+from docextract.extraction.per_document import per_document
 
 SHIPPING_SIDE = "shipping_name"  # not an output field: the side of a shipping block, whose address is read
 # The words of a heading, per side: every token of the heading is one of its side's (after "/" and "-" split it).
@@ -408,6 +409,7 @@ class BlockExtent:
     bottom: float
 
 
+@per_document  # the key rule and the candidate scorer each ask (the list is never changed)
 def block_extents(doc: Document) -> list[BlockExtent]:
     """The extent of every block under a heading naming a side (:func:`_block_lines`), and, where no heading names
     the customer, of the recipient's label in an envelope window (:func:`window_recipient`): "TVA: BE0403170701"
@@ -452,7 +454,7 @@ def _recipient_extent(doc: Document) -> BlockExtent | None:
     if not name:
         return None
     p = name[0].page_index
-    line = next(line for line in doc.pages[p].lines if name[0].word_index in line.word_indices)
+    line = line_of(doc, name[0])
     stacked = _stacked(doc, p, _column_from(doc, p, line))
     tolerance = COLUMN_TOLERANCE_OF_HEIGHT * line_height(doc, p, line)
     return BlockExtent("customer_name", p, line.box.x0 - tolerance, max(l.box.x1 for l in stacked) + tolerance,
@@ -681,6 +683,7 @@ def named_block_address(doc: Document, name: Sequence[WordRef], side: str) -> tu
     return ()
 
 
+@per_document  # the key rule asks, and block_extents for the buyer's label (the answer is never changed)
 def window_recipient(doc: Document) -> dict[str, tuple[WordRef, ...]]:
     """A letter's recipient in its envelope window where no heading and no return line names it: the first address
     label (a name over stacked lines down to a postcode line, :func:`_address_label`) whose name starts in the
@@ -724,37 +727,42 @@ def _block_start(doc: Document, lines: Sequence[Line], line: Line, top: float, p
     heading over the name, "Guest" over "Ms Laura Bennett", is not the block's)."""
     for _ in range(MAX_ADDRESS_LINES):
         street = _has_digit(doc, [WordRef(p, w) for w in line.word_indices])
-        height = line_height(doc, p, line)
-        over = [other for other in lines if other.box.bottom <= line.box.top + 0.3 * height
-                and line.box.top - other.box.bottom <= STACKED_GAP_OF_HEIGHT * height and other.box.top >= top
-                and abs(other.box.x0 - line.box.x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height
-                and abs(line_height(doc, p, other) - height) <= SAME_SIZE_OF_HEIGHT * height]
-        if not over:
+        over = _line_stacked_over(doc, p, lines, line, top, same_size=True)
+        if over is None:
             break
-        line = max(over, key=lambda other: other.box.bottom)
+        line = over
         if street and not _has_digit(doc, [WordRef(p, w) for w in line.word_indices]):
             break
     return line
+
+
+def _line_stacked_over(doc: Document, p: int, lines: Sequence[Line], line: Line, top: float = 0.0,
+                       same_size: bool = False) -> Line | None:
+    """The nearest of ``lines`` stacked right over ``line`` in its column (within :data:`STACKED_GAP_OF_HEIGHT` of
+    ``line``'s height, its left edge within :data:`COLUMN_TOLERANCE_OF_HEIGHT`), none starting above ``top``; where
+    ``same_size``, only one set in type of its size. None where none is."""
+    height = line_height(doc, p, line)
+    over = [other for other in lines if other.box.bottom <= line.box.top + 0.3 * height
+            and line.box.top - other.box.bottom <= STACKED_GAP_OF_HEIGHT * height and other.box.top >= top
+            and abs(other.box.x0 - line.box.x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height
+            and (not same_size or abs(line_height(doc, p, other) - height) <= SAME_SIZE_OF_HEIGHT * height)]
+    return max(over, key=lambda other: other.box.bottom, default=None)
 
 
 def name_over(doc: Document, ref: WordRef) -> tuple[WordRef, ...]:
     """The name that heads the block a word stands in (:func:`_block_start`) where its first line reads as a name
     (:func:`_name_line_label`): the hotel's "Hotel Lakeview Residency" over its street and "GSTIN: 29AABCT1332L1ZA".
     () where the word's own line starts the block or no name heads it."""
-    lines = doc.pages[ref.page_index].lines
-    line = next((line for line in lines if ref.word_index in line.word_indices), None)
+    p = ref.page_index
+    lines = doc.pages[p].lines
+    line = line_of(doc, ref)
     if line is None:
         return ()
-    p = ref.page_index
     start = _block_start(doc, lines, line, 0.0, p)
     if _has_digit(doc, [WordRef(p, w) for w in start.word_indices]):
         # a letterhead's name printed larger right over its address line ("Hôtel Les Remparts" | "Rue des Remparts 8
         # - 5000 Namur" | "TVA BE0412345614"): the block's first line is its street
-        height = line_height(doc, p, start)
-        over = [other for other in lines if other.box.bottom <= start.box.top + 0.3 * height
-                and start.box.top - other.box.bottom <= STACKED_GAP_OF_HEIGHT * height
-                and abs(other.box.x0 - start.box.x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height]
-        start = max(over, key=lambda other: other.box.bottom, default=start)
+        start = _line_stacked_over(doc, p, lines, start) or start
     if start is line:
         return ()
     return _name_line_label(doc, p, start, "vendor_name").get("vendor_name", ())
