@@ -74,6 +74,23 @@ LANGUAGE_WORDS: dict[str, tuple[str, ...]] = {
            "gracias", "unitario", "impuesto*",
            "enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre",
            "noviembre", "diciembre"),
+    "sv": ("fakturanummer", "fakturadatum", "förfallodatum", "förfallodag", "moms", "momsreg*", "summa", "belopp",
+           "betala", "kund", "kundnummer", "antal", "benämning", "leverans*", "totalt", "organisationsnummer",
+           "bankgiro", "plusgiro", "referens", "betalningsvillkor", "dröjsmålsränta", "exkl", "inkl", "och", "tack",
+           "att", "avgift", "styck", "augusti"),
+    "da": ("fakturadato", "forfaldsdato", "betalingsdato", "moms", "beløb", "betale", "betaling*", "antal", "pris",
+           "beskrivelse", "levering*", "cvr", "betalingsbetingelser", "ekskl", "inkl", "tak", "og", "kunde*",
+           "ordre*", "marts", "maj"),
+    "nb": ("fakturadato", "forfallsdato", "betalingsfrist", "mva", "beløp", "betale", "betaling*", "antall", "pris",
+           "beskrivelse", "levering*", "kid", "foretaksregisteret", "eks", "inkl", "totalt", "takk", "og", "kunde*",
+           "ordre*", "desember"),
+    "fi": ("lasku*", "laskun", "eräpäivä", "päivämäärä", "viitenumero", "alv", "yhteensä", "veroton", "määrä",
+           "hinta", "tuote", "asiakas*", "maksu*", "toimitus*", "tunnus", "kiitos", "pvm", "kpl", "viivästyskorko",
+           "tammikuu*", "helmikuu*", "maaliskuu*", "huhtikuu*", "toukokuu*", "kesäkuu*", "heinäkuu*", "elokuu*",
+           "syyskuu*", "lokakuu*", "marraskuu*", "joulukuu*"),
+    "pt": ("fatura*", "iva", "nif", "contribuinte", "vencimento", "pagar", "quantidade", "qtd", "preço", "descrição",
+           "pagamento", "desconto", "encomenda", "morada", "taxa", "incidência", "obrigado", "emissão", "artigo",
+           "janeiro", "fevereiro", "março", "maio", "junho", "julho", "setembro", "outubro", "novembro", "dezembro"),
 }
 
 _WORD = re.compile(r"[^\W\d_]+")

@@ -4673,6 +4673,11 @@ NOT_INVOICES: dict[str, tuple[str, dict[str, str | tuple[str, float]]]] = {  # p
                                   'Factuurdatum :': 'Offertedatum :', 'Vervaldatum :': 'Geldig tot :'}),
     'order_confirmation_us': ('distributor_us', {'INVOICE': ('ORDER CONFIRMATION', 340), 'INVOICE NUMBER': 'ORDER NUMBER',
                                                  'INVOICE DATE': 'ORDER DATE', 'TOTAL DUE': 'ORDER TOTAL'}),
+    'tilbud_no': ('faktura_no', {'FAKTURA': 'TILBUD', 'Fakturanr.': 'Tilbudsnr.', 'Fakturadato': 'Tilbudsdato',
+                                 'Forfallsdato': 'Gyldig til', 'Beløp å betale': 'Tilbudssum',
+                                 'Betalingsfrist': 'Gyldig til'}),
+    'orcamento_pt': ('fatura_pt', {'FATURA': 'ORÇAMENTO', 'Fatura n.º FT 2024/118': 'Orçamento n.º OR 2024/118',
+                                   'Data de vencimento': 'Válido até', 'Total a pagar': 'Total'}),
 }
 
 

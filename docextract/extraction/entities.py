@@ -8,7 +8,7 @@ normalises its value by the field's type, and groups line-item cells into rows.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
 from docextract.document import Box, Document, TaggedWord, WordRef, join_words  # noqa: F401  (TaggedWord: where it has always been)
@@ -20,7 +20,16 @@ from docextract.extraction.identifiers import (
 )
 from docextract.extraction.key_context import OCR_TEXT_HEIGHT_OF_INK
 from docextract.extraction.locales import document_year, guess_locale, locale_evidence
-from docextract.extraction.normalize import identifier_text, parse_amount, parse_currency, parse_date, parse_number
+from docextract.extraction.normalize import (
+    DOLLAR_CURRENCIES,
+    bare_dollar,
+    identifier_text,
+    named_dollar,
+    parse_amount,
+    parse_currency,
+    parse_date,
+    parse_number,
+)
 from docextract.extraction.per_document import per_document
 from docextract.vocabulary import split_tag  # noqa: F401  (where it has always been)
 
@@ -229,14 +238,18 @@ def normalize_value(label: str, text: str, locale: str, default_currency: str | 
     if kind == "date":
         parsed = parse_date(text, locale, default_year)
         return kind, parsed.isoformat() if parsed else None, {"normalization": {"locale": locale}}
+    # a bare "$" on a document whose currency is another dollar ("Amount Due (CAD)") is that dollar
+    other_dollar = default_currency if default_currency in DOLLAR_CURRENCIES - {"USD"} and bare_dollar(text) else None
     if kind == "amount":
         money = parse_amount(text, locale, default_currency)
+        if money and other_dollar:
+            money = replace(money, currency=other_dollar)
         return kind, money.to_dict() if money else None, {"normalization": {"locale": locale}}
     if kind == "number":
         number = parse_number(text, locale)
         return kind, str(number) if number is not None else None, extra
     if kind == "currency_code":
-        return kind, parse_currency(text), extra
+        return kind, other_dollar or parse_currency(text), extra
     if kind in ("iban", "bic", "vat_id"):
         country = locale.split("_")[1] if "_" in locale else None
         checked = check_iban(text) if kind == "iban" else check_bic(text) if kind == "bic" else check_tax_id(text, country)
@@ -312,6 +325,13 @@ def _document_text(doc: Document) -> str:
 def document_locale(doc: Document) -> str:
     """The locale the document is written in (:func:`docextract.extraction.locales.guess_locale`)."""
     return guess_locale(_document_text(doc))
+
+
+@per_document
+def document_dollar(doc: Document) -> str | None:
+    """The dollar other than the US dollar that the document names by its code, and no US dollar: what its bare "$"
+    signs are (:func:`docextract.extraction.normalize.named_dollar`)."""
+    return named_dollar(_document_text(doc))
 
 
 def document_printed_currency(doc: Document) -> str | None:

@@ -1,12 +1,15 @@
-"""The words an invoice prints before (or above) a value to say what it is, per field, in six languages.
+"""The words an invoice prints before (or above) a value to say what it is, per field, in eleven languages.
 
 "Rechnungsnummer", "Facture N°", "Invoice #", "Gesamtbetrag", "Montant TTC", "Fällig am", ... A key word
 for the field standing directly before the value is evidence that the model's label is right; a key word
 of another field (a due date's "Fällig" before a value labelled ``invoice_date``) is evidence against it
-(:mod:`docextract.extraction.evidence`). English, German, French, Dutch, Italian and Spanish.
+(:mod:`docextract.extraction.evidence`). English, German, French, Dutch, Italian and Spanish; Swedish, Danish,
+Norwegian, Finnish and Portuguese (each tuple's last lines), added after the first six were measured on pages of those
+countries' vendors (README "Stop 60").
 
 Key words are compared in :func:`key_form`: accents removed, case-folded, punctuation dropped, and the many
-ways of writing "number" ("No.", "Nr.", "N°", "Nº", "#", and "-nr." glued to its word: "Rechnungsnr.") read as ``no``.
+ways of writing "number" ("No.", "Nr.", "N°", "Nº", "n.º", "#", and "-nr." glued to its word: "Rechnungsnr.") read
+as ``no``.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ _INVOICE_DATE = (
     "factuurdatum", "datum factuur", "data fattura", "data", "data di emissione", "data documento",
     "fecha", "fecha de factura", "fecha factura", "fecha de emision",
     "bill date", "billing date", "document date", "invoice issued", "date de facturation",
+    "fakturadatum", "fakturadato", "dato", "laskun paivamaara", "laskun pvm", "laskupaiva", "paivamaara", "pvm",
+    "data da fatura", "data de emissao", "data do documento", "data fatura",
 )
 # Dates an invoice prints beside its issue date: delivery and service dates, order and delivery-note dates, billing
 # periods. Not an output field: their keys tell the candidates, the key rules and the evidence that a date after them
@@ -43,12 +48,16 @@ _OTHER_DATE = (
     "arrival", "arrival date", "departure", "departure date", "check in", "check out", "anreise", "abreise",
     "anreisedatum", "abreisedatum", "arrivee", "date d arrivee", "depart", "date de depart", "aankomst", "vertrek",
     "aankomstdatum", "vertrekdatum", "arrivo", "partenza", "llegada", "salida", "fecha de llegada", "fecha de salida",
+    "leveransdatum", "orderdatum", "leveringsdato", "ordredato", "toimituspaiva", "tilauspaiva", "jakso",
+    "laskutusjakso", "data de entrega", "data da encomenda", "periodo de faturacao",
 )
 _PARTY_TO = (
     "bill to", "billed to", "invoice to", "sold to", "customer", "client", "to", "recipient",
     "rechnungsempfanger", "kunde", "an", "empfanger", "leistungsempfanger",
     "facture a", "factures a", "destinataire", "klant", "factuur aan", "cliente", "destinatario", "spett le",
     "adressee a", "facture adressee a",
+    "kund", "mottagare", "fakturamottagare", "modtager", "mottaker", "fakturamottaker", "asiakas",
+    "vastaanottaja", "laskun saaja", "adquirente",
 )
 
 
@@ -57,7 +66,7 @@ def _paid_by_card(*cards: str) -> tuple[str, ...]:
     "Paid by Mastercard" (the tokens as :func:`key_tokens` gives them)."""
     return tuple(f"{paid}{card}" for card in cards for paid in (
         "", "paid by ", "paid with ", "paid by card ", "bezahlt mit ", "bezahlt per ", "paye par ", "paye par carte ",
-        "betaald met ", "betaald per ", "pagato con ", "pagado con "))
+        "betaald met ", "betaald per ", "pagato con ", "pagado con ", "betalt med ", "maksettu ", "pago com "))
 
 
 def _said_with_or_without_tax(*ways: str) -> tuple[str, ...]:
@@ -80,6 +89,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         # invoice (isodoc pays to it as "reference"), the addressee's is their order ("Your reference")
         "our reference", "our ref", "unser zeichen", "notre reference", "nos references", "onze referentie",
         "ons kenmerk", "nostro riferimento", "nuestra referencia",
+        "fakturanummer", "faktura no", "faktura", "laskun numero", "laskunumero", "lasku no", "lasku",
+        "fatura no", "numero da fatura", "no da fatura", "fatura", "fatura recibo", "fatura recibo no",
     ),
     "invoice_date": _INVOICE_DATE,
     "date": _INVOICE_DATE,
@@ -96,6 +107,11 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "kamernummer", "kamer no", "camera", "habitacion",
         # a bank's code beside an account number (no IBAN): "sort code 20-45-77", "BLZ 370 400 44"
         "sort code", "bank code", "blz", "bankleitzahl", "code banque", "code guichet",
+        # the Nordic customer numbers, giro accounts and payment references (OCR, KID, viitenumero); Portugal's
+        # ATCUD, the document's code with the tax authority
+        "kundnummer", "kund no", "kundenummer", "kunde no", "asiakasnumero", "asiakasnro", "asiakas no",
+        "no cliente", "no de cliente", "bankgiro", "plusgiro", "postgiro", "kontonummer", "konto no", "reg no",
+        "ocr", "ocr nummer", "ocr no", "kid", "kid no", "kid nummer", "viitenumero", "viite", "viitteemme", "atcud",
     ),
     # amounts an invoice adds or takes off between its subtotal and its total that no output field holds: freight,
     # postage, a discount. "Freight 18.00" under "Sales Tax 7.5% 25.65" is no tax (a model on a layout never seen
@@ -106,6 +122,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "versand", "versandkosten", "porto", "rabatt", "nachlass", "frais de port", "frais de livraison", "remise",
         "verzendkosten", "bezorgkosten", "korting", "spese di spedizione", "spedizione", "sconto", "gastos de envio",
         "descuento",
+        "frakt", "fraktavgift", "fragt", "porto og ekspedition", "rahti", "toimituskulut", "toimitusmaksu", "alennus",
+        "portes", "transporte", "desconto",
     ),
     "due_date": (
         "due date", "due", "payment due", "due by", "pay by", "payable by", "payment date", "payment due date",
@@ -115,6 +133,9 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "echeance", "date d echeance", "date limite de paiement", "a payer avant le", "payable le",
         "vervaldatum", "vervaldag", "te betalen voor", "scadenza", "data di scadenza", "data scadenza",
         "vencimiento", "fecha de vencimiento", "fecha vencimiento",
+        "forfallodatum", "forfallodag", "forfaller", "betala senast", "sista betalningsdag", "forfaldsdato",
+        "betalingsdato", "sidste rettidige betalingsdag", "betales senest", "forfallsdato", "forfall", "betalingsfrist",
+        "erapaiva", "data de vencimento", "vencimento", "data limite de pagamento", "data limite",
     ),
     "purchase_order": (
         "po", "po no", "p o", "p o no", "p o number", "purchase order", "purchase order no", "order no", "order number",
@@ -129,10 +150,16 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "numero de pedido",
         "your reference", "your ref", "ihr zeichen", "votre reference", "vos references", "uw referentie",
         "uw kenmerk", "vostro riferimento", "su referencia",
+        "p o s o no", "p o s o number",  # Wave's "P.O./S.O. Number"
+        "ordernummer", "bestallning", "bestallningsnummer", "ordrenummer", "ordre no", "bestilling",
+        "bestillingsnummer", "rekvisition", "tilausnumero", "tilaus", "tilaus no", "encomenda", "no encomenda",
+        "nota de encomenda", "v referencia", "v ref", "sua referencia", "er referens", "er ref", "ert ordernummer",
+        "deres ref", "deres referanse", "deres reference", "viitteenne",
     ),
     "vendor_name": (
         "from", "seller", "supplier", "vendor", "issued by", "verkaufer", "lieferant", "rechnungssteller",
         "fournisseur", "vendeur", "emetteur", "leverancier", "fornitore", "proveedor", "emisor",
+        "leverantor", "saljare", "leverandør", "sælger", "selger", "myyja", "toimittaja", "fornecedor", "emitente",
     ),
     "vendor_address": ("from", "address", "adresse", "anschrift", "adres", "indirizzo", "direccion", "domicilio"),
     "vendor_tax_id": (
@@ -149,15 +176,25 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "ein", "fein", "employer identification number", "u s employer identification number",
         # Switzerland's enterprise number, which its VAT number is with "MWST"/"TVA"/"IVA" after it
         "uid", "uid no", "uid nummer", "mwst no", "mwst nummer",
+        # Canada's GST/HST registration (the business number with its RT program account)
+        "hst", "hst no", "gst hst", "gst hst no", "gst hst registration no", "hst registration no", "bn",
+        "momsreg no", "momsregistreringsnummer", "moms no", "momsnummer", "vat nr", "org no", "orgnr",
+        "organisationsnummer", "organisasjonsnummer", "foretaksregisteret", "mva no", "cvr", "cvr no", "se no",
+        "y tunnus", "ytunnus", "alv no", "alv tunnus", "alv rek", "alv rek no", "contribuinte", "no contribuinte",
+        "nipc", "no de contribuinte",
     ),
     "customer_name": _PARTY_TO,
     "billing_address": (*_PARTY_TO, "billing address", "rechnungsadresse", "rechnungsanschrift",
-                        "adresse de facturation", "factuuradres", "indirizzo di fatturazione", "direccion de facturacion"),
+                        "adresse de facturation", "factuuradres", "indirizzo di fatturazione", "direccion de facturacion",
+                        "fakturaadress", "faktureringsadress", "fakturaadresse", "faktureringsadresse",
+                        "laskutusosoite", "morada de faturacao"),
     "shipping_address": (
         "ship to", "deliver to", "delivery address", "shipping address", "shipped to", "delivered to",
         "lieferadresse", "lieferanschrift", "lieferung an", "adresse de livraison", "livrer a", "livraison",
         "afleveradres", "leveradres", "indirizzo di spedizione", "indirizzo di consegna", "destinazione merce",
         "direccion de envio", "direccion de entrega", "enviar a",
+        "leveransadress", "leveringsadresse", "toimitusosoite", "morada de entrega", "local de entrega",
+        "local de descarga",
     ),
     "subtotal": (
         "subtotal", "sub total", "net", "net amount", "net total", "net total amount", "total net amount", "net value",
@@ -173,6 +210,11 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "w/o vat", "total w/o vat", "amount w/o vat", "w/o tax", "total w/o tax",
         *_said_with_or_without_tax("excl", "exc", "excl of", "excluding", "exclusive of"),
         "hors tva", "total hors tva", "montant hors tva", "exclusief btw", "totaal exclusief btw",
+        "exkl moms", "summa exkl moms", "belopp exkl moms", "totalt exkl moms", "nettobelopp", "ekskl moms",
+        "i alt ekskl moms", "beløb ekskl moms", "total ekskl moms", "nettobeløb", "eks mva", "sum eks mva",
+        "ekskl mva", "sum ekskl mva", "totalt eks mva", "nettobeløp", "veroton", "veroton yhteensa",
+        "yhteensa veroton", "yhteensa ilman alv", "veroton hinta", "total iliquido", "incidencia", "total sem iva",
+        "total s iva", "valor sem iva", "base tributavel",
     ),
     "total_tax": (
         "vat", "tax", "sales tax", "vat amount", "tax amount", "total tax", "total vat", "gst", "value added tax",
@@ -188,6 +230,10 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "zzgl ust", "umsatzsteuer", "steuerbetrag", "ust betrag", "mwst betrag", "umsatzsteuerbetrag", "mehrwertsteuer", "steuer", "tva", "montant tva", "total tva", "btw", "btw bedrag",
         "iva", "imposta", "totale iva", "impuesto", "cuota iva",
         "igst", "igst amount",  # India's integrated GST: the whole tax of an interstate sale
+        "hst", "gst hst",  # Canada's harmonized sales tax
+        "moms", "summa moms", "momsbelopp", "varav moms", "heraf moms", "momsbeløb", "moms i alt", "mva",
+        "merverdiavgift", "herav mva", "sum mva", "mva belop", "alv", "arvonlisavero", "alv yhteensa", "alv osuus",
+        "valor iva", "valor do iva", "total do iva",
     ),
     "total": (
         "total", "total amount", "invoice total", "grand total", "gross total", "gross total amount", "gross amount",
@@ -200,6 +246,10 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "inclusief btw", "totaal inclusief btw", "total charges", "total amount paid",
         "total tvac", "montant tvac", "tvac", "totaal btw inbegrepen",  # Belgian: "TVA comprise"
         *_said_with_or_without_tax("incl", "inc", "incl of", "including", "inclusive of"),
+        "summa", "totalt", "totalbelopp", "fakturabelopp", "summa inkl moms", "totalt inkl moms", "belopp inkl moms",
+        "i alt", "beløb i alt", "fakturabeløb", "total inkl moms", "i alt inkl moms", "sum", "sum inkl mva",
+        "totalt inkl mva", "totalbeløp", "fakturabeløp", "yhteensa", "kokonaissumma", "laskun summa",
+        "yhteensa verollinen", "total documento", "total do documento", "valor total", "total geral",
     ),
     "amount_due": (
         "amount due", "balance due", "total due", "due", "amount payable", "please pay", "to pay", "balance",
@@ -207,13 +257,17 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "zahlbetrag", "zu zahlen", "offener betrag", "zahlungsbetrag", "restbetrag", "noch zu zahlen",
         "net a payer", "reste a payer", "a payer", "solde", "te betalen", "nog te betalen", "openstaand bedrag", "openstaand",
         "da pagare", "importo dovuto", "netto a pagare", "a pagar", "importe a pagar", "saldo",
+        "att betala", "summa att betala", "belopp att betala", "kvar att betala", "at betale", "til betaling",
+        "beløb at betale", "a betale", "beløp a betale", "sum a betale", "maksettava", "maksettavaa",
+        "maksettava yhteensa", "total a pagar", "valor a pagar", "montante a pagar",
     ),
-    "currency": ("currency", "wahrung", "devise", "monnaie", "valuta", "moneda", "divisa"),
+    "currency": ("currency", "wahrung", "devise", "monnaie", "valuta", "moneda", "divisa", "valuutta", "moeda"),
     "payment_terms": (
         "payment terms", "terms", "terms of payment", "zahlungsbedingungen", "konditionen", "zahlungskonditionen", "zahlungsziel", "zahlungsbedingung",
         "conditions de paiement", "conditions de reglement", "modalites de paiement", "reglement",
         "betalingsvoorwaarden", "betalingstermijn", "termini di pagamento", "condizioni di pagamento",
         "modalita di pagamento", "condiciones de pago", "forma de pago",
+        "betalningsvillkor", "betalingsbetingelser", "maksuehto", "maksuehdot", "condicoes de pagamento",
     ),
     "iban": ("iban", "iban no", "bank account", "account", "konto", "compte", "rekening", "conto", "cuenta"),
     # Not an output field: what a receipt prints after its total, the cash handed over and the change given back
@@ -225,11 +279,12 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "cash", "cash tendered", "tendered", "amount tendered", "cash received", "amount received", "change",
         "change due", "rounding", "rounding adj", "rounding adjustment", "round adj", "gegeben", "bar", "ruckgeld",
         "wechselgeld", "especes", "rendu", "monnaie rendue", "contant", "wisselgeld", "contanti", "resto",
-        "efectivo", "cambio",
+        "efectivo", "cambio", "oresavrundning", "avrundning", "afrunding", "avrunding", "pyoristys",
+        "arredondamento",
         # what was paid before the balance (a hotel folio's "Total Credits", a payment deducted): its amount is the
         # total's again where all was paid, never the amount due ("Balance Due 0.00")
         "credits", "total credits", "payments", "total payments", "payment received", "amount paid", "paid",
-        "betaald", "bezahlt", "deja paye", "deja regle",
+        "betaald", "bezahlt", "deja paye", "deja regle", "betalt", "maksettu", "pago",
         *_paid_by_card("visa", "mastercard", "master card", "amex", "american express", "maestro", "girocard",
                        "ec karte", "kreditkarte", "credit card", "debit card", "carte bancaire", "carte bleue",
                        "bancontact", "payconiq", "ideal", "paypal"),
@@ -250,6 +305,7 @@ def key_tokens(text: str) -> list[str]:
 # it was a tenth of the decoding's time.
 @functools.lru_cache(maxsize=1 << 16)
 def _key_tokens(text: str) -> tuple[str, ...]:
+    text = text.replace("º", "°")  # the ordinal sign: "n.º" (Portuguese) is "n.°", one number sign, not "n" and "o"
     folded = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch)).casefold()
     if _ANNOTATION.fullmatch(folded.strip()):  # "(380)", "(EUR)": a code or unit beside a key, not part of it
         return ()

@@ -250,7 +250,7 @@ def _key_in_parenthetical(doc: Document, given: Sequence[WordRef], head: Sequenc
 # trimmed of its digits it would read as a key ("PO")
 _GLUED_IDENTIFIER = re.compile(r"[^\W\d_]+[-/]\d[\w\-/]*")
 _TITLE_WORDS = frozenset({"invoice", "rechnung", "gutschrift", "facture", "avoir", "factuur", "creditnota", "fattura",
-                          "factura"})
+                          "factura", "faktura", "lasku", "fatura"})
 
 
 def is_title_word(token: str) -> bool:

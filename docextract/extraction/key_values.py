@@ -184,7 +184,8 @@ def complete_party_names(doc: Document, entities: Sequence[Entity]) -> list[Enti
         if entity.label not in PARTY_NAME_LABELS:
             continue
         entity = out[i] = _name_end(doc, _letterhead_name(doc, _name_start(doc, _name_after_salutation(
-            doc, _without_own_key_line(doc, _without_smaller_line(doc, _name_printed_twice(doc, entity)))))))
+            doc, _without_own_key_line(doc, _without_smaller_line(doc, _name_printed_twice(doc, _name_in_one_cell(
+                doc, entity))))))))
         last = entity.words[-1]
         line = _line_words(doc, last)
         following = line[line.index(last) + 1:] if last in line else []
@@ -255,6 +256,16 @@ def _letterhead_name(doc: Document, entity: Entity) -> Entity:
             break
         following.append(ref)
     return replace(entity, words=entity.words + tuple(following)) if following else entity
+
+
+def _name_in_one_cell(doc: Document, entity: Entity) -> Entity:
+    """``entity`` (a party's name) cut at the first wide gap inside one of its lines (:func:`cell_break`): the title a
+    letterhead prints on the name's row ("Fjellsport AS" ... "FAKTURA"), which a model read on into."""
+    for n, (before, ref) in enumerate(zip(entity.words, entity.words[1:]), 1):
+        height = max(doc.word(before).box.height, 1e-6)
+        if same_line(doc, before, ref) and cell_break(doc, before, ref, height):
+            return replace(entity, words=entity.words[:n])
+    return entity
 
 
 def _without_smaller_line(doc: Document, entity: Entity) -> Entity:
@@ -552,7 +563,7 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
         # slip "To: Pixel & Pine Ltd" and "Customer | Brightwell Dental Practice")
         spelled = vendor_names | {compact_words(doc, recipient.get("customer_name", ()))}
         tagged = {r for e in entities if e.label == "customer_name" and compact_words(doc, e.words) not in spelled
-                  for r in e.words}
+                  and not _keyed_as_another_field(doc, e) for r in e.words}
         # (its name no part of the vendor's: a letterhead's second name line in the window's band is the sender's;
         # unless a salutation opens it, "Mevrouw S. Jansen", which the model took for the vendor's name)
         if recipient and _inside_label(doc, tagged, recipient) and (addressed(doc, recipient["customer_name"]) or not any(
@@ -604,6 +615,13 @@ def _total_that_is_due(entities: list[Entity], doc: Document, labels: Sequence[s
     if hit is None or "total" not in {token for r in hit.words for token in key_tokens(doc.word(r).text)}:
         return entities
     return [*entities, Entity("total", due.words, mean_probability(due.words, "total", label_probabilities), "rule")]
+
+
+def _keyed_as_another_field(doc: Document, entity: Entity) -> bool:
+    """Whether a key of another field stands right before ``entity`` on its line: the buyer's contact after "Er
+    referens" ("your reference") in a key column, which a model read as the customer's name, names no party."""
+    hit = key_left(line_index(doc), entity.words, KEY_LABELS)
+    return hit is not None and entity.label not in hit.labels
 
 
 def _inside_label(doc: Document, tagged: set[WordRef], label: Mapping[str, Sequence[WordRef]]) -> bool:

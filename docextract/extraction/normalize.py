@@ -40,6 +40,11 @@ LOCALE_CONVENTIONS: dict[str, LocaleConventions] = {
     "nl_NL": LocaleConventions("nl", True, ",", ("EUR",)),
     "it_IT": LocaleConventions("it", True, ",", ("EUR",)),
     "es_ES": LocaleConventions("es", True, ",", ("EUR",)),
+    "sv_SE": LocaleConventions("sv", True, ",", ("SEK",)),
+    "da_DK": LocaleConventions("da", True, ",", ("DKK",)),
+    "nb_NO": LocaleConventions("nb", True, ",", ("NOK",)),
+    "fi_FI": LocaleConventions("fi", True, ",", ("EUR",)),
+    "pt_PT": LocaleConventions("pt", True, ",", ("EUR",)),
 }
 
 
@@ -75,6 +80,14 @@ MONTH_NUMBERS: dict[str, int] = {
     # Spanish
     "enero": 1, "febrero": 2, "abril": 4, "mayo": 5, "junio": 6, "julio": 7, "septiembre": 9, "setiembre": 9,
     "octubre": 10, "noviembre": 11, "diciembre": 12,
+    # Swedish, Danish, Norwegian (the names the languages above lack)
+    "maj": 5, "augusti": 8, "marts": 3, "desember": 12,
+    # Finnish (the name and the partitive a date prints: "8. huhtikuuta 2024")
+    **{name: n for n, stem in enumerate(("tammi", "helmi", "maalis", "huhti", "touko", "kesä", "heinä", "elo", "syys",
+                                         "loka", "marras", "joulu"), start=1) for name in (f"{stem}kuu", f"{stem}kuuta")},
+    # Portuguese
+    "janeiro": 1, "fevereiro": 2, "março": 3, "maio": 5, "junho": 6, "julho": 7, "setembro": 9,
+    "outubro": 10, "novembro": 11, "dezembro": 12,
 }
 _ENGLISH_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
                    "November", "December")
@@ -218,6 +231,23 @@ def currencies_in(text: str, *, any_case: bool = False) -> list[str]:
         else:
             found.append(CURRENCY_SYMBOLS[(prefix or "") + "$"] if symbol is None else CURRENCY_SYMBOLS[symbol])
     return [c for c in found if c]
+
+
+# The currencies a bare "$" may be: the US dollar unless the document names another by its code
+DOLLAR_CURRENCIES = frozenset({"USD", "CAD", "AUD", "NZD", "SGD", "HKD", "MXN"})
+_BARE_DOLLAR = re.compile(r"(?<![A-Za-z])\$")
+
+
+def named_dollar(text: str) -> str | None:
+    """The one dollar other than the US dollar that ``text`` names by its code or prefix ("Amount Due (CAD)", "C$"),
+    where it names no US dollar ("USD", "US$"): what its bare "$" signs are. None otherwise."""
+    named = set(currencies_in(_BARE_DOLLAR.sub(" ", text))) & DOLLAR_CURRENCIES
+    return named.pop() if len(named) == 1 and "USD" not in named else None
+
+
+def bare_dollar(text: str) -> bool:
+    """Whether ``text`` signs its currency only with a bare "$" ("$2,599.00"; not "US$ 12", "12.00 USD")."""
+    return bool(_BARE_DOLLAR.search(text)) and not set(currencies_in(_BARE_DOLLAR.sub(" ", text), any_case=True))
 
 
 def parse_currency(text: str) -> str | None:

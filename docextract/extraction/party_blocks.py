@@ -48,7 +48,8 @@ SIDE_WORDS = {
         "fornitore", "venditore", "cedente", "proveedor", "vendedor", "emisor", "provider", "prestataire",
         "datos", "del",  # "Datos del proveedor"
         "sold", "by",  # a marketplace's "Sold by" block beside the buyer's addresses
-        "vendu", "par", "venduto", "vendido", "por", "verkauft"}),  # "Vendu par", "Venduto da", "Verkauft von"
+        "vendu", "par", "venduto", "vendido", "por", "verkauft",  # "Vendu par", "Venduto da", "Verkauft von"
+        "leverantor", "saljare", "leverandør", "sælger", "selger", "myyja", "toimittaja", "fornecedor", "emitente"}),
     "customer_name": frozenset({
         "buyer", "customer", "client", "bill", "billed", "to", "invoice", "invoiced", "recipient", "kaufer", "kunde",
         "guest", "gast",
@@ -60,12 +61,16 @@ SIDE_WORDS = {
         "billing", "address", "adresse", "de", "facturation", "rechnungsadresse", "rechnungsanschrift",
         "factuuradres",
         "adressee", "facture", "a",  # "Adressée à", "Facturé à" ("Facture" alone is the title)
-        "datos", "del", "facturacion"}),  # "Datos del cliente", "Datos de facturación"
+        "datos", "del", "facturacion",  # "Datos del cliente", "Datos de facturación"
+        "kund", "kopare", "køber", "kjøper", "mottagare", "modtager", "mottaker", "fakturaadress", "fakturaadresse",
+        "faktureringsadress", "faktureringsadresse", "asiakas", "ostaja", "vastaanottaja", "laskutusosoite",
+        "adquirente"}),
     # where the goods go: a block of its own, read for its address only (the output has no shipping name)
     SHIPPING_SIDE: frozenset({
         "ship", "shipping", "deliver", "delivery", "address", "to", "warenempfanger", "abweichender", "lieferanschrift",
         "lieferadresse", "lieferung", "an", "livraison", "adresse", "de", "livrer", "a", "afleveradres", "leveradres",
-        "consegna", "destinazione", "merce", "indirizzo", "di", "envio", "entrega", "direccion"}),
+        "consegna", "destinazione", "merce", "indirizzo", "di", "envio", "entrega", "direccion", "leveransadress",
+        "leveringsadresse", "toimitusosoite", "morada", "local"}),
 }
 SIDE_WORDS_ANY = frozenset().union(*SIDE_WORDS.values())
 _HEADING_WORDS = sorted(SIDE_WORDS_ANY)
@@ -94,7 +99,8 @@ LETTER_SIDES = {**dict.fromkeys(("from", "von", "van", "de", "da"), "vendor_name
 # "Adresse de livraison"); its other words ("to", "address", "an") alone are no heading
 _SHIPPING_NAMES = frozenset({"ship", "shipping", "deliver", "delivery", "warenempfanger", "lieferanschrift",
                              "lieferadresse", "lieferung", "livraison", "livrer", "afleveradres", "leveradres",
-                             "consegna", "merce", "envio", "entrega"})
+                             "consegna", "merce", "envio", "entrega", "leveransadress", "leveringsadresse",
+                             "toimitusosoite"})
 _SHIPPING_HEADINGS = frozenset({"warenempfanger", "lieferanschrift", "lieferadresse", "afleveradres", "leveradres"})
 NAME_KEYS = frozenset({("name",), ("firma",), ("company",), ("company", "name"), ("nom",), ("raison", "sociale"),
                        ("naam",), ("bedrijfsnaam",), ("nome",), ("ragione", "sociale"), ("denominazione",), ("nombre",),
@@ -128,7 +134,8 @@ COMPANY_SALUTATIONS = frozenset({("firma",), ("spett", "le"), ("spettabile",)})
 SALUTATIONS = COMPANY_SALUTATIONS | frozenset({
     ("herrn",), ("herr",), ("frau",), ("mr",), ("mrs",), ("ms",), ("monsieur",), ("madame",), ("mme",), ("dhr",),
     ("mevr",), ("mevrouw",), ("meneer",), ("de", "heer"), ("sig",), ("sig", "ra"), ("signor",), ("signora",), ("sr",),
-    ("sra",), ("senor",), ("senora",), ("miss",), ("mlle",), ("familie",), ("famille",), ("famiglia",), ("familia",)})
+    ("sra",), ("senor",), ("senora",), ("miss",), ("mlle",), ("familie",), ("famille",), ("famiglia",), ("familia",),
+    ("exmo",), ("exmos",), ("exma",), ("exmo", "s", "sr", "s"), ("exmo", "sr"), ("exmos", "srs")})
 SENDER_SEPARATORS = frozenset({"·", "•", "|", "∙", "–", "—"})  # between the parts of a one-line return address
 # The same dots as Tesseract reads them on a scan: alone ("+", "-", "»"), stuck to a part's end ("St-", "A»") or to
 # the next part's start ("-789"). Not a colon, which it reads for one too ("Street:"): keys end in it ("INVOICE NO :

@@ -119,3 +119,14 @@ def test_a_quotation_an_order_confirmation_and_a_delivery_note_are_no_invoices()
     # "Bill to" is a party's heading, no invoice's title
     rows = [[("Quotation", 40)], [("Bill to", 40)], [("Kunden AG", 40)], *body]
     assert document_type(_page(rows)).signals["invoice_titles"] == []
+
+
+def test_nordic_and_portuguese_titles_type_the_invoice_and_their_quotations_other():
+    # (one strong key alone, a total, makes an invoice only under a title)
+    assert document_type(_page([[("Fjellsport AS", 40)], INVOICE[-1]])).type == "other"
+    for title in ("FAKTURA", "Lasku", "Fatura"):
+        decided = document_type(_page([[("Fjellsport AS", 40), (title, 420)], INVOICE[-1]]))
+        assert decided.type == "invoice", title
+        assert decided.signals["invoice_titles"] == [title.lower()]
+    for title in ("Tilbud", "Offert", "Orçamento", "Følgeseddel"):
+        assert document_type(_page([[("Fjellsport AS", 40)], [(title, 40)], *INVOICE[4:]])).type == "other", title

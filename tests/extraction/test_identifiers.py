@@ -48,6 +48,12 @@ def test_tax_id_without_prefix_is_checked_as_the_documents_country():
     assert check_tax_id("201/113/40209", "DE").valid is True  # a Steuernummer
     assert check_tax_id("99877", "DE").valid is False
     assert check_tax_id("12345", "MY").valid is None  # no scheme known: unknown, not wrong
+    # the Nordic organisation numbers and Portugal's NIF, printed without a prefix
+    assert check_tax_id("501234500", "PT").scheme == "pt.nif"
+    assert check_tax_id("556123-4500", "SE").scheme == "se.orgnr"
+    assert check_tax_id("987 654 325 MVA", "NO").valid is True
+    assert check_tax_id("2345678-0", "FI").scheme == "fi.ytunnus"
+    assert check_tax_id("501234501", "PT").valid is False
 
 
 def test_invalid_identifier_puts_the_document_in_review_with_the_reason():

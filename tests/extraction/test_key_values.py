@@ -1710,3 +1710,57 @@ def test_a_keyed_name_wrapped_in_a_box_set_flush_right_keeps_its_second_line():
     doc = _cells_page([("Pay to:", 474, 243, 8), ("Name: Lehmann GmbH", 410, 263, 8), ("Bank: Deutsche Bank", 404, 277, 8)])
     fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
     assert fields["vendor_name"] == "Lehmann GmbH"
+
+
+def test_swedish_norwegian_finnish_and_portuguese_keys_name_their_fields():
+    # each country's key column as its vendors print it: the customer and order numbers beside the invoice's are not it
+    labels = ["invoice_number", "invoice_date", "due_date", "subtotal", "total_tax", "amount_due", "purchase_order"]
+    doc = _page([[("Fakturadatum", 330), ("2024-04-03", 450)], [("Fakturanr", 330), ("1042", 450)],
+                 [("Kundnr", 330), ("118", 450)], [("Förfallodatum", 330), ("2024-05-03", 450)],
+                 [("Exkl. moms", 330), ("39 200,00", 490)], [("Moms 25 %", 330), ("9 800,00", 490)],
+                 [("Att betala", 330), ("49 000,00", 490)]])
+    found = {e.label: e.text(doc) for e in key_value_entities(doc, [], labels, {}, "sv_SE", 2024)}
+    assert found == {"invoice_date": "2024-04-03", "invoice_number": "1042", "due_date": "2024-05-03",
+                     "subtotal": "39 200,00", "total_tax": "9 800,00", "amount_due": "49 000,00"}
+    doc = _page([[("Fakturanr.", 340), ("10458", 450)], [("Fakturadato", 340), ("15.04.2024", 450)],
+                 [("Forfallsdato", 340), ("29.04.2024", 450)], [("Ordrenr.", 340), ("77120", 450)],
+                 [("Sum eks. mva", 350), ("1 996,80", 490)], [("MVA 25 %", 350), ("499,20", 490)],
+                 [("Beløp å betale", 330), ("2 496,00", 490)]])
+    found = {e.label: e.text(doc) for e in key_value_entities(doc, [], labels, {}, "nb_NO", 2024)}
+    assert found == {"invoice_number": "10458", "invoice_date": "15.04.2024", "due_date": "29.04.2024",
+                     "purchase_order": "77120", "subtotal": "1 996,80", "total_tax": "499,20", "amount_due": "2 496,00"}
+    doc = _page([[("Laskun numero", 330), ("20241187", 450)], [("Laskun päivämäärä", 330), ("08.04.2024", 450)],
+                 [("Eräpäivä", 330), ("22.04.2024", 450)], [("Viitenumero", 330), ("2024118776", 450)],
+                 [("Veroton yhteensä", 350), ("375,00", 490)], [("ALV 24 %", 350), ("90,00", 490)]])
+    found = {e.label: e.text(doc) for e in key_value_entities(doc, [], labels, {}, "fi_FI", 2024)}
+    assert found == {"invoice_number": "20241187", "invoice_date": "08.04.2024", "due_date": "22.04.2024",
+                     "subtotal": "375,00", "total_tax": "90,00"}
+    # the Portuguese "n.º" is one number sign ("Fatura n.º FT 2024/118")
+    doc = _page([[("Fatura n.º FT 2024/118", 50)], [("Data de vencimento", 50), ("05-05-2024", 200)],
+                 [("Total Ilíquido", 360), ("1.500,00", 490)], [("Total a pagar", 360), ("1.794,00 €", 480)]])
+    found = {e.label: e.text(doc) for e in key_value_entities(doc, [], labels, {}, "pt_PT", 2024)}
+    assert found == {"invoice_number": "FT 2024/118", "due_date": "05-05-2024", "subtotal": "1.500,00",
+                     "amount_due": "1.794,00 €"}
+
+
+def test_a_party_name_ends_at_a_wide_gap_in_its_line():
+    # the title a letterhead prints on the name's row, which a model read on into
+    doc = _page([[("Fjellsport AS", 50), ("FAKTURA", 420)], [("Storgata 10, 0155 Oslo", 50)]])
+    from docextract.extraction.key_values import complete_party_names
+
+    vendor = Entity("vendor_name", tuple(WordRef(0, i) for i in range(3)), 0.8)
+    assert [e.text(doc) for e in complete_party_names(doc, [vendor])] == ["Fjellsport AS"]
+
+
+def test_a_contact_after_a_reference_key_is_no_customer_beside_the_window_label():
+    # Fortnox's key column prints the buyer's contact after "Er referens" ("your reference"); the model read it as the
+    # customer, and the window's label is the customer's name
+    rows = [[("Nordlys Konsult AB", 50), ("Faktura", 400)], [("", 50)], [("", 50)], [("", 50)],
+            [("Byggfirman Svensson AB", 60), ("Er referens", 330), ("Anna Berg", 450)],
+            [("Storgatan 12", 60), ("Vår referens", 330), ("Erik Lind", 450)], [("411 38 Göteborg", 60)]]
+    doc = _page(rows, line_spacing=13)
+    words = doc.pages[0].words
+    contact = Entity("customer_name", tuple(WordRef(0, i) for i, w in enumerate(words) if w.text in ("Anna", "Berg")), 0.9)
+    found = _texts(doc, key_value_entities(doc, [contact], ["customer_name", "billing_address"], {}, "sv_SE", 2024))
+    assert found["customer_name"] == ("Byggfirman Svensson AB", "block")
+

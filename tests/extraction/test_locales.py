@@ -42,6 +42,13 @@ def test_german_invoice_is_de_de_and_reads_day_first_with_decimal_comma():
     ("TAX INVOICE  KEDAI SDN BHD  GST  Date 25/12/2018  Total RM 12.50  Cash 20.00", "en_MY"),
     ("Invoice 42 Date 25/12/2018 Total 12.50", "en_GB"),  # a day above 12: day first
     ("Invoice 42 Date 12/25/2018 Total 12.50", "en_US"),  # a second part above 12: month first
+    ("Faktura Fakturanummer 42 Fakturadatum 2024-04-03 Förfallodatum 2024-05-03 Moms 25 % Att betala SEK 1 190,00",
+     "sv_SE"),
+    ("Faktura Fakturanr. 42 Fakturadato 15.04.2024 Forfallsdato 29.04.2024 MVA 25 % Beløp å betale NOK 1 190,00",
+     "nb_NO"),
+    ("Faktura Fakturanr. 42 Fakturadato 15.04.2024 Forfaldsdato 29.04.2024 Moms 25 % Beløb i alt DKK 1.190,00", "da_DK"),
+    ("Lasku Laskun numero 42 Eräpäivä 22.04.2024 Veroton yhteensä 1 000,00 ALV 24 % Yhteensä 1 240,00", "fi_FI"),
+    ("Fatura n.º 42 Data de vencimento 05-05-2024 Total Ilíquido 1.000,00 IVA 23 % Total a pagar 1.230,00 €", "pt_PT"),
     ("", "en_US"),
 ])
 def test_guess_locale_by_language(text, locale):
@@ -77,3 +84,11 @@ def test_an_australian_tax_invoice_reads_as_australian_and_its_abn_is_checked():
     assert (check_tax_id("51 824 753 556", "AU").valid, check_tax_id("51 824 753 557", "AU").valid) == (True, False)
     # a British invoice's "Ltd" alone stays British
     assert guess_locale("Harcourt Joinery Ltd VAT No. 123 4567 82 Tax Point: 15/03/2024 Total £5,100.00") == "en_GB"
+
+
+def test_nordic_finnish_and_portuguese_month_names_are_read():
+    assert normalize_value("invoice_date", "3 maj 2024", "sv_SE")[1] == "2024-05-03"
+    assert normalize_value("invoice_date", "1. desember 2024", "nb_NO")[1] == "2024-12-01"
+    assert normalize_value("invoice_date", "8. huhtikuuta 2024", "fi_FI")[1] == "2024-04-08"
+    assert normalize_value("invoice_date", "5 de março de 2024", "pt_PT")[1] == "2024-03-05"
+    assert normalize_value("total", "49 000,00", "sv_SE")[1]["amount"] == "49000.00"

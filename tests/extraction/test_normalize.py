@@ -225,3 +225,18 @@ def test_a_sign_alone_between_an_addresss_parts_is_a_separator():
     assert normalize_value("billing_address", "LOT 1851 -A JALAN", "en_MY")[1] == "LOT 1851 -A JALAN"
     assert normalize_value("vendor_address", "1 UTAMA SHOPPING CENTRE - PHASE 2 PERSIARAN BANDAR UTAMA", "en_MY")[1] == \
         "1 UTAMA SHOPPING CENTRE - PHASE 2 PERSIARAN BANDAR UTAMA"
+
+
+def test_a_bare_dollar_is_the_dollar_the_document_names_by_its_code():
+    from docextract.extraction.entities import normalize_value
+    from docextract.extraction.normalize import bare_dollar, named_dollar
+
+    # Wave's Canadian invoice: "Amount Due (CAD): $2,599.00"
+    assert named_dollar("Amount Due (CAD): $2,599.00 Total: $2,599.00") == "CAD"
+    assert named_dollar("Total A$ 12.00") == "AUD"
+    assert named_dollar("Total $12.00") is None and named_dollar("Total 12.00 USD, CAD $16.40") is None
+    assert bare_dollar("$2,599.00") and not bare_dollar("US$ 12.00") and not bare_dollar("CAD $12.00")
+    assert normalize_value("total", "$2,599.00", "en_US", "CAD")[1] == {"amount": "2599.00", "currency": "CAD"}
+    assert normalize_value("currency", "$", "en_US", "CAD")[1] == "CAD"
+    assert normalize_value("total", "US$ 12.00", "en_US", "CAD")[1]["currency"] == "USD"
+    assert normalize_value("total", "$12.00", "en_US", "EUR")[1]["currency"] == "USD"
