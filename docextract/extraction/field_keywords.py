@@ -290,6 +290,14 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
                        "bancontact", "payconiq", "ideal", "paypal"),
     ),
 }
+# Words of a line that says the amount is taken from the buyer's account ("Fecha de cargo: 10/04/2024 en la cuenta ES91
+# ...", "wird per SEPA-Lastschrift von Ihrem Konto DE... eingezogen", "prélevé sur votre compte"): an IBAN after them is
+# the account debited, never the one to pay into (the iban field: EN 16931's payee account, BT-84, not BT-91)
+DEBIT_WORDS = frozenset({
+    "debit", "debited", "lastschrift", "lastschriftverfahren", "abgebucht", "eingezogen", "einzug", "abbuchung",
+    "prelevement", "preleve", "prelevee", "prelevera", "debite", "debitee", "incasso", "geincasseerd",
+    "afgeschreven", "addebito", "addebitato", "addebitata", "domiciliazione", "cargo", "adeudo", "domiciliacion",
+    "domiciliado", "domiciliada", "autogiro", "betalingsservice", "avtalegiro", "suoramaksu", "debito"})
 # Printed after a key word and before its value without changing what the key word says: "Total (EUR)",
 # "MwSt. 19 %", "Fällig am:". Dropped from the end of a value's context before it is compared.
 FILLER_TOKENS = frozenset({"eur", "usd", "gbp", "chf", "rm", "myr", "sgd", "aud", "cad", "inr", "rs", "€", "$", "£", "in", "en",

@@ -35,10 +35,10 @@ from docextract.document import Box, Document, WordRef
 from docextract.extraction.candidates import CANDIDATE_KINDS, KEY_LABELS, generate, in_item_row, one_rate_amounts
 from docextract.extraction.entities import FIELD_TYPES, LINE_ITEM_PREFIX, Entity, same_line
 from docextract.extraction.evidence import PARTY_NAME_LABELS, odd_shape
-from docextract.extraction.field_keywords import closing_keys, is_legal_form, key_tokens, trim_context
+from docextract.extraction.field_keywords import DEBIT_WORDS, closing_keys, is_legal_form, key_tokens, trim_context
 from docextract.extraction.identifiers import check_iban, check_tax_id
 from docextract.extraction.key_context import (cell_around, cell_break, is_separator, is_title_word, key_above, key_left,
-                                              line_index, line_of, line_right_of)
+                                              line_index, line_of, line_right_of, words_left_on_row)
 from docextract.extraction.normalize import parse_date, parse_number
 from docextract.extraction.party_blocks import (ADDRESS_OF_SIDE, SALUTATIONS, SHIPPING_SIDE, addressed, block_extents,
                                                compact_words, is_postcode_line, is_salutation, labels_side_by_side,
@@ -490,6 +490,8 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     """Rule entities for the ``labels`` (the model's) that no usable entity has (see the module docstring). A
     model entity that is unusable (a date or amount that does not parse, an identifier without a digit: "-",
     "E") gives way to a rule entity of its label and is dropped; usable ones are never touched."""
+    # (the buyer's account a direct debit takes the amount from is no iban field: dropped, not only unusable)
+    entities = [e for e in entities if not (e.label == "iban" and debited_account(doc, e.words))]
     unusable = {id(e) for e in entities if not _usable(doc, e, locale, year)}
     usable = {e.label for e in entities if id(e) not in unusable}
     wanted = [label for label in (*DATE_LABELS, *AMOUNT_LABELS, *IDENTIFIER_LABELS, *TAX_ID_LABELS, "iban") if label in labels
@@ -503,7 +505,7 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     trimmed: dict[int, Entity] = {}  # model entities a keyed value took a stray line from, without it
     if wanted:
         for label, words in _keyed_candidates(doc, wanted, locale, year):
-            if label in found:
+            if label in found or label == "iban" and debited_account(doc, words):
                 continue
             owners = {id(taken[r]): taken[r] for r in words if r in taken}
             strays = {key for key, owner in owners.items() if not _may_take(doc, label, owner, words, decided)
@@ -859,9 +861,16 @@ def _first_iban(doc: Document, taken: set[WordRef]) -> tuple[WordRef, ...]:
                     text += doc.word(words[end]).text
                     if len(text) > 34:  # the longest IBAN
                         break
-                    if len(text) >= 15 and check_iban(text).valid is True and not taken.intersection(words[start:end + 1]):
+                    if (len(text) >= 15 and check_iban(text).valid is True and not taken.intersection(words[start:end + 1])
+                            and not debited_account(doc, words[start:end + 1])):
                         return tuple(words[start:end + 1])
     return ()
+
+
+def debited_account(doc: Document, words: Sequence[WordRef]) -> bool:
+    """Whether ``words`` (an IBAN) follow a word of debiting on their row (:data:`DEBIT_WORDS`): the buyer's account
+    the amount is taken from, which a payer does not pay into."""
+    return any(set(key_tokens(doc.word(r).text)) & DEBIT_WORDS for r in words_left_on_row(doc, words[0]))
 
 
 def _compact(text: str) -> str:

@@ -1764,3 +1764,21 @@ def test_a_contact_after_a_reference_key_is_no_customer_beside_the_window_label(
     found = _texts(doc, key_value_entities(doc, [contact], ["customer_name", "billing_address"], {}, "sv_SE", 2024))
     assert found["customer_name"] == ("Byggfirman Svensson AB", "block")
 
+
+def test_the_account_a_direct_debit_takes_the_amount_from_is_no_iban():
+    # a telephone company's bill: the buyer's account is charged; the model read it as the IBAN to pay into
+    doc = _page([[("Total a pagar", 330), ("62,00 €", 480)],
+                 [("Fecha de cargo: 10/04/2024 en la cuenta ES91 2100 0418 4502 0005 1332", 50)]])
+    words = doc.pages[0].words
+    start = next(i for i, w in enumerate(words) if w.text == "ES91")
+    account = Entity("iban", tuple(WordRef(0, i) for i in range(start, len(words))), 0.96)
+    assert account.text(doc) == "ES91 2100 0418 4502 0005 1332"
+    found = _texts(doc, key_value_entities(doc, [account], ["iban", "amount_due"], {}, "es_ES", 2024))
+    assert "iban" not in found
+    found = _texts(doc, key_value_entities(doc, [], ["iban", "amount_due"], {}, "es_ES", 2024))
+    assert "iban" not in found
+    # the seller's account to pay into stays
+    doc = _page([[("Der Betrag wird per SEPA-Lastschrift von Ihrem Konto DE89 3704 0044 0532 0130 00 eingezogen.", 50)],
+                 [("Bankverbindung: IBAN DE02 1203 0000 0000 2020 51", 50)]])
+    found = _texts(doc, key_value_entities(doc, [], ["iban"], {}, "de_DE", 2024))
+    assert found["iban"] == ("DE02 1203 0000 0000 2020 51", "rule")
