@@ -178,6 +178,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "uid", "uid no", "uid nummer", "mwst no", "mwst nummer",
         # Canada's GST/HST registration (the business number with its RT program account)
         "hst", "hst no", "gst hst", "gst hst no", "gst hst registration no", "hst registration no", "bn",
+        # New Zealand's GST number (the IRD number)
+        "gst number", "gst reg no", "gst registration no", "gst registration number", "ird no", "ird number",
         "momsreg no", "momsregistreringsnummer", "moms no", "momsnummer", "vat nr", "org no", "orgnr",
         "organisationsnummer", "organisasjonsnummer", "foretaksregisteret", "mva no", "cvr", "cvr no", "se no",
         "y tunnus", "ytunnus", "alv no", "alv tunnus", "alv rek", "alv rek no", "contribuinte", "no contribuinte",

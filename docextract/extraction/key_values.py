@@ -185,7 +185,7 @@ def complete_party_names(doc: Document, entities: Sequence[Entity]) -> list[Enti
             continue
         entity = out[i] = _name_end(doc, _letterhead_name(doc, _name_start(doc, _name_after_salutation(
             doc, _without_own_key_line(doc, _without_smaller_line(doc, _name_printed_twice(doc, _name_in_one_cell(
-                doc, entity))))))))
+                doc, _without_address_line(doc, entity)))))))))
         last = entity.words[-1]
         line = _line_words(doc, last)
         following = line[line.index(last) + 1:] if last in line else []
@@ -256,6 +256,23 @@ def _letterhead_name(doc: Document, entity: Entity) -> Entity:
             break
         following.append(ref)
     return replace(entity, words=entity.words + tuple(following)) if following else entity
+
+
+# Words that open a contact's line under a company's name: "v/ Ole Hansen" (Norwegian, Danish: ved), "c/o", "Att.:"
+CONTACT_OPENINGS = frozenset({"v/", "c/o", "att", "attn", "z. hd", "t.a.v"})
+
+
+def _without_address_line(doc: Document, entity: Entity) -> Entity:
+    """``entity`` (a party's name over more than one line) cut before the first later line that starts the address or
+    names a contact: a house number ("Maria Fernandes" | "Rua das Flores, 22,") or "v/", "c/o", "Att." ("Hansen Bygg AS"
+    | "v/ Ole Hansen"), which a model read on into."""
+    for n, (before, ref) in enumerate(zip(entity.words, entity.words[1:]), 1):
+        if same_line(doc, before, ref):
+            continue
+        texts = [doc.word(r).text for r in entity.words[n:] if same_line(doc, ref, r)]
+        if any(ch.isdigit() for text in texts for ch in text) or texts[0].lower().rstrip(".:") in CONTACT_OPENINGS:
+            return replace(entity, words=entity.words[:n])
+    return entity
 
 
 def _name_in_one_cell(doc: Document, entity: Entity) -> Entity:

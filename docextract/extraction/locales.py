@@ -40,6 +40,7 @@ REGION_WORDS: dict[str, tuple[str, ...]] = {
     "en_GB": ("vat", "postcode", "sort code", "ltd", "plc", "united kingdom", "england"),
     "en_MY": ("sdn", "bhd", "gst", "malaysia", "jalan"),
     "en_AU": ("abn", "acn", "pty", "australia"),
+    "en_NZ": ("ird", "new zealand", "aotearoa"),
 }
 
 # Weights of agreeing conventions when choosing a locale within a language (see the module docstring).

@@ -34,6 +34,7 @@ LOCALE_CONVENTIONS: dict[str, LocaleConventions] = {
     "en_US": LocaleConventions("en", False, ".", ("USD",)),
     "en_GB": LocaleConventions("en", True, ".", ("GBP",)),
     "en_AU": LocaleConventions("en", True, ".", ("AUD",)),
+    "en_NZ": LocaleConventions("en", True, ".", ("NZD",)),
     "en_MY": LocaleConventions("en", True, ".", ("MYR",)),
     "de_DE": LocaleConventions("de", True, ",", ("EUR",)),
     "fr_FR": LocaleConventions("fr", True, ",", ("EUR",)),

@@ -54,6 +54,7 @@ def test_tax_id_without_prefix_is_checked_as_the_documents_country():
     assert check_tax_id("987 654 325 MVA", "NO").valid is True
     assert check_tax_id("2345678-0", "FI").scheme == "fi.ytunnus"
     assert check_tax_id("501234501", "PT").valid is False
+    assert check_tax_id("123-456-703", "NZ").scheme == "nz.ird"
 
 
 def test_invalid_identifier_puts_the_document_in_review_with_the_reason():

@@ -1782,3 +1782,27 @@ def test_the_account_a_direct_debit_takes_the_amount_from_is_no_iban():
                  [("Bankverbindung: IBAN DE02 1203 0000 0000 2020 51", 50)]])
     found = _texts(doc, key_value_entities(doc, [], ["iban"], {}, "de_DE", 2024))
     assert found["iban"] == ("DE02 1203 0000 0000 2020 51", "rule")
+
+
+def test_a_party_name_stops_before_the_address_or_contact_line_a_model_read_on_into():
+    from docextract.extraction.key_values import complete_party_names
+
+    doc = _page([[("Cliente: Maria Fernandes", 50)], [("Rua das Flores, 22, 2.º Esq.", 50)], [("1200-195 Lisboa", 50)]],
+                line_spacing=12)
+    words = doc.pages[0].words
+    customer = Entity("customer_name", tuple(WordRef(0, i) for i in range(1, 7)), 0.9)  # "Maria" ... "22,"
+    assert [e.text(doc) for e in complete_party_names(doc, [customer])] == ["Maria Fernandes"]
+    doc = _page([[("Hansen Bygg AS", 60)], [("v/ Ole Hansen", 60)], [("Postboks 123", 60)]], line_spacing=12)
+    customer = Entity("customer_name", tuple(WordRef(0, i) for i in range(4)), 0.9)  # "Hansen Bygg AS v/"
+    assert [e.text(doc) for e in complete_party_names(doc, [customer])] == ["Hansen Bygg AS"]
+    # a name wrapped over two lines keeps both
+    doc = _page([[("Stichting Vrienden van het", 60)], [("Rijksmuseum Amsterdam", 60)]], line_spacing=12)
+    customer = Entity("customer_name", tuple(WordRef(0, i) for i in range(len(doc.pages[0].words))), 0.9)
+    assert [e.text(doc) for e in complete_party_names(doc, [customer])] == [customer.text(doc)]
+
+
+def test_a_new_zealand_gst_number_stacked_under_its_key_is_the_vendors_tax_id():
+    doc = _page([[("Invoice Number", 260)], [("INV-1187", 260)], [("GST Number", 260)], [("123-456-703", 260)]],
+                line_spacing=11)
+    found = _texts(doc, key_value_entities(doc, [], ["invoice_number", "vendor_tax_id"], {}, "en_NZ", 2024))
+    assert found == {"invoice_number": ("INV-1187", "rule"), "vendor_tax_id": ("123-456-703", "rule")}

@@ -48,6 +48,7 @@ def test_german_invoice_is_de_de_and_reads_day_first_with_decimal_comma():
      "nb_NO"),
     ("Faktura Fakturanr. 42 Fakturadato 15.04.2024 Forfaldsdato 29.04.2024 Moms 25 % Beløb i alt DKK 1.190,00", "da_DK"),
     ("Lasku Laskun numero 42 Eräpäivä 22.04.2024 Veroton yhteensä 1 000,00 ALV 24 % Yhteensä 1 240,00", "fi_FI"),
+    ("TAX INVOICE Kiwi Plumbing Ltd Auckland NEW ZEALAND GST Number 123-456-703 TOTAL NZD 402.50", "en_NZ"),
     ("Fatura n.º 42 Data de vencimento 05-05-2024 Total Ilíquido 1.000,00 IVA 23 % Total a pagar 1.230,00 €", "pt_PT"),
     ("", "en_US"),
 ])
