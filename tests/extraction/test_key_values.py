@@ -1789,7 +1789,6 @@ def test_a_party_name_stops_before_the_address_or_contact_line_a_model_read_on_i
 
     doc = _page([[("Cliente: Maria Fernandes", 50)], [("Rua das Flores, 22, 2.º Esq.", 50)], [("1200-195 Lisboa", 50)]],
                 line_spacing=12)
-    words = doc.pages[0].words
     customer = Entity("customer_name", tuple(WordRef(0, i) for i in range(1, 7)), 0.9)  # "Maria" ... "22,"
     assert [e.text(doc) for e in complete_party_names(doc, [customer])] == ["Maria Fernandes"]
     doc = _page([[("Hansen Bygg AS", 60)], [("v/ Ole Hansen", 60)], [("Postboks 123", 60)]], line_spacing=12)
