@@ -23,6 +23,8 @@ from docextract.extraction.locales import document_year, guess_locale, locale_ev
 from docextract.extraction.normalize import (
     DOLLAR_CURRENCIES,
     bare_dollar,
+    conventions,
+    currencies_in,
     identifier_text,
     named_dollar,
     parse_amount,
@@ -329,9 +331,15 @@ def document_locale(doc: Document) -> str:
 
 @per_document
 def document_dollar(doc: Document) -> str | None:
-    """The dollar other than the US dollar that the document names by its code, and no US dollar: what its bare "$"
-    signs are (:func:`docextract.extraction.normalize.named_dollar`)."""
-    return named_dollar(_document_text(doc))
+    """What a bare "$" on the document signs where it is no US dollar: the other dollar the document names by its code
+    (:func:`docextract.extraction.normalize.named_dollar`), else, where it names no US dollar, its locale's own dollar
+    or peso (an Argentine factura's "$ 181.500,00", an Australian tax invoice's "$12.00"). None otherwise."""
+    text = _document_text(doc)
+    if named := named_dollar(text):
+        return named
+    own = conventions(document_locale(doc)).currencies
+    return own[0] if own and own[0] in DOLLAR_CURRENCIES - {"USD"} and "USD" not in currencies_in(text.replace("$", " ")) \
+        and "US$" not in text else None
 
 
 def document_printed_currency(doc: Document) -> str | None:

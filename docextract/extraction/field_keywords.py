@@ -91,6 +91,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "ons kenmerk", "nostro riferimento", "nuestra referencia",
         "fakturanummer", "faktura no", "faktura", "laskun numero", "laskunumero", "lasku no", "lasku",
         "fatura no", "numero da fatura", "no da fatura", "fatura", "fatura recibo", "fatura recibo no",
+        # an Argentine comprobante's number after its point of sale ("Punto de Venta: 0003  Comp. Nro: 00001234")
+        "comp no", "comprobante no", "no comprobante", "numero de comprobante",
     ),
     "invoice_date": _INVOICE_DATE,
     "date": _INVOICE_DATE,
@@ -112,6 +114,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "kundnummer", "kund no", "kundenummer", "kunde no", "asiakasnumero", "asiakasnro", "asiakas no",
         "no cliente", "no de cliente", "bankgiro", "plusgiro", "postgiro", "kontonummer", "konto no", "reg no",
         "ocr", "ocr nummer", "ocr no", "kid", "kid no", "kid nummer", "viitenumero", "viite", "viitteemme", "atcud",
+        # an Argentine invoice's point of sale and its tax authority's authorisation code (CAE)
+        "punto de venta", "pto de venta", "pto vta", "cae", "cae no", "ingresos brutos",
     ),
     # amounts an invoice adds or takes off between its subtotal and its total that no output field holds: freight,
     # postage, a discount. "Freight 18.00" under "Sales Tax 7.5% 25.65" is no tax (a model on a layout never seen
@@ -180,6 +184,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "hst", "hst no", "gst hst", "gst hst no", "gst hst registration no", "hst registration no", "bn",
         # New Zealand's GST number (the IRD number)
         "gst number", "gst reg no", "gst registration no", "gst registration number", "ird no", "ird number",
+        # the Gulf's tax registration number, Singapore's entity number
+        "trn", "trn no", "tax registration number", "tax registration no", "uen", "uen no",
         "momsreg no", "momsregistreringsnummer", "moms no", "momsnummer", "vat nr", "org no", "orgnr",
         "organisationsnummer", "organisasjonsnummer", "foretaksregisteret", "mva no", "cvr", "cvr no", "se no",
         "y tunnus", "ytunnus", "alv no", "alv tunnus", "alv rek", "alv rek no", "contribuinte", "no contribuinte",
@@ -384,7 +390,7 @@ def _closing_keys(tokens: tuple[str, ...]) -> tuple[frozenset[str], int]:
 
 LEGAL_FORMS = frozenset({"gmbh", "ag", "kg", "ohg", "ug", "ev", "ltd", "llc", "llp", "inc", "plc", "co", "corp", "sa",
                          "sas", "sarl", "eurl", "bv", "nv", "vof", "spa", "srl", "sl", "slu", "sdn", "bhd", "mbh", "und",
-                         "and", "cie"})
+                         "and", "cie", "rl"})  # ("rl": the "r.l." of "S.à r.l.")
 
 
 def is_legal_form(text: str) -> bool:

@@ -712,11 +712,16 @@ def _keyed_candidates(doc: Document, wanted: Sequence[str], locale: str, year: i
 
 def _sellers_tax_id(doc: Document, extents, words: Sequence[WordRef], locale: str) -> bool:
     """Whether ``words`` are a tax id whose check digits hold (for the page's country where printed without a
-    prefix) and that stands in no buyer's or delivery's block."""
+    prefix; where no scheme is known for it, at least :data:`MIN_UNCHECKED_TAX_ID_DIGITS` digits: the Gulf's TRN) and
+    that stands in no buyer's or delivery's block."""
     text = " ".join(doc.word(r).text for r in words)
-    if not check_tax_id(text, locale.partition("_")[2] or None).valid:
+    valid = check_tax_id(text, locale.partition("_")[2] or None).valid
+    if valid is False or valid is None and sum(ch.isdigit() for ch in text) < MIN_UNCHECKED_TAX_ID_DIGITS:
         return False
     return side_at(extents, doc, words[0]) not in ("customer_name", SHIPPING_SIDE)
+
+
+MIN_UNCHECKED_TAX_ID_DIGITS = 9  # a keyed tax id no scheme checks: the UAE's 15-digit TRN, not a "No. 12"
 
 
 def _closes_parenthetical(doc: Document, words: Sequence[WordRef]) -> bool:

@@ -41,6 +41,9 @@ REGION_WORDS: dict[str, tuple[str, ...]] = {
     "en_MY": ("sdn", "bhd", "gst", "malaysia", "jalan"),
     "en_AU": ("abn", "acn", "pty", "australia"),
     "en_NZ": ("ird", "new zealand", "aotearoa"),
+    "en_SG": ("uen", "singapore", "pte"),
+    "en_AE": ("trn", "uae", "dubai", "abu dhabi", "sharjah"),
+    "es_AR": ("cuit", "afip", "argentina", "caba", "ingresos brutos"),
 }
 
 # Weights of agreeing conventions when choosing a locale within a language (see the module docstring).

@@ -35,12 +35,15 @@ LOCALE_CONVENTIONS: dict[str, LocaleConventions] = {
     "en_GB": LocaleConventions("en", True, ".", ("GBP",)),
     "en_AU": LocaleConventions("en", True, ".", ("AUD",)),
     "en_NZ": LocaleConventions("en", True, ".", ("NZD",)),
+    "en_SG": LocaleConventions("en", True, ".", ("SGD",)),
+    "en_AE": LocaleConventions("en", True, ".", ("AED",)),
     "en_MY": LocaleConventions("en", True, ".", ("MYR",)),
     "de_DE": LocaleConventions("de", True, ",", ("EUR",)),
     "fr_FR": LocaleConventions("fr", True, ",", ("EUR",)),
     "nl_NL": LocaleConventions("nl", True, ",", ("EUR",)),
     "it_IT": LocaleConventions("it", True, ",", ("EUR",)),
     "es_ES": LocaleConventions("es", True, ",", ("EUR",)),
+    "es_AR": LocaleConventions("es", True, ",", ("ARS",)),
     "sv_SE": LocaleConventions("sv", True, ",", ("SEK",)),
     "da_DK": LocaleConventions("da", True, ",", ("DKK",)),
     "nb_NO": LocaleConventions("nb", True, ",", ("NOK",)),
@@ -111,7 +114,11 @@ _ORDINAL_DOT = re.compile(r"\b(\d{1,2})\.\s+(?=[A-Za-zÀ-ÿ])")  # "15. März 20
 CURRENCY_SYMBOLS = {"€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "zł": "PLN", "$": "USD", "US$": "USD",
                     "A$": "AUD", "C$": "CAD", "S$": "SGD", "HK$": "HKD", "NZ$": "NZD", "RM": "MYR", "kr": "SEK"}
 ISO_CURRENCIES = ("EUR", "USD", "GBP", "CHF", "JPY", "CAD", "AUD", "NZD", "MYR", "SGD", "HKD", "SEK", "NOK", "DKK",
-                  "PLN", "CZK", "HUF", "RON", "BGN", "INR", "CNY", "ZAR", "BRL", "MXN")
+                  "PLN", "CZK", "HUF", "RON", "BGN", "INR", "CNY", "ZAR", "BRL", "MXN",
+                  # the Gulf's, Latin America's pesos, and others printed as codes on invoices (not "PEN", "TRY",
+                  # "ALL", "PHP": words and names a page prints in capitals)
+                  "AED", "SAR", "QAR", "KWD", "BHD", "OMR", "ARS", "CLP", "COP", "ILS", "EGP", "ISK", "UAH",
+                  "THB", "IDR", "KRW", "TWD", "VND", "NGN", "KES")
 # An ISO code or a symbol, as a token of its own: letters next to it make a word ("FORM" holds no "RM",
 # "Ukraine" no "kr", "US" alone is a country). "$" may be glued to its prefix (US$, C$) and to digits.
 _CURRENCY = re.compile(
@@ -234,8 +241,9 @@ def currencies_in(text: str, *, any_case: bool = False) -> list[str]:
     return [c for c in found if c]
 
 
-# The currencies a bare "$" may be: the US dollar unless the document names another by its code
-DOLLAR_CURRENCIES = frozenset({"USD", "CAD", "AUD", "NZD", "SGD", "HKD", "MXN"})
+# The currencies a bare "$" may be: the US dollar unless the document names another by its code, or its locale is
+# another's (docextract.extraction.entities.document_dollar); the pesos too
+DOLLAR_CURRENCIES = frozenset({"USD", "CAD", "AUD", "NZD", "SGD", "HKD", "MXN", "ARS", "CLP", "COP"})
 _BARE_DOLLAR = re.compile(r"(?<![A-Za-z])\$")
 
 

@@ -1805,3 +1805,28 @@ def test_a_new_zealand_gst_number_stacked_under_its_key_is_the_vendors_tax_id():
                 line_spacing=11)
     found = _texts(doc, key_value_entities(doc, [], ["invoice_number", "vendor_tax_id"], {}, "en_NZ", 2024))
     assert found == {"invoice_number": ("INV-1187", "rule"), "vendor_tax_id": ("123-456-703", "rule")}
+
+
+def test_an_argentine_comprobantes_number_follows_its_point_of_sale():
+    doc = _page([[("FACTURA", 360)], [("Punto de Venta: 0003", 360), ("Comp. Nro: 00001234", 470)],
+                 [("Fecha de Emisión: 22/03/2024", 360)]])
+    found = _texts(doc, key_value_entities(doc, [], ["invoice_number", "invoice_date"], {}, "es_AR", 2024))
+    assert found["invoice_number"] == ("00001234", "rule")
+
+
+def test_a_keyed_tax_id_no_scheme_checks_is_the_sellers_where_it_is_long_enough():
+    # a Dubai trader's TRN (15 digits, no check stdnum knows); the customer's own TRN under its heading is not it
+    doc = _page([[("Desert Rose Trading L.L.C.", 50)], [("TRN: 100234567800003", 50)], [("Customer:", 50)],
+                 [("Gulf Star Hospitality FZ-LLC", 50)], [("Customer TRN: 100987654300003", 50)]])
+    found = _texts(doc, key_value_entities(doc, [], ["vendor_tax_id"], {}, "en_AE", 2024))
+    assert found == {"vendor_tax_id": ("100234567800003", "rule")}
+    doc = _page([[("Desert Rose Trading L.L.C.", 50)], [("TRN: 1002345", 50)]])
+    assert _texts(doc, key_value_entities(doc, [], ["vendor_tax_id"], {}, "en_AE", 2024)) == {}
+
+
+def test_a_luxembourg_sarl_keeps_its_whole_legal_form():
+    from docextract.extraction.key_values import complete_party_names
+
+    doc = _page([[("Verkauft von", 380)], [("Shopzone EU S.à r.l.", 380)], [("L-1855 Luxembourg", 380)]])
+    vendor = Entity("vendor_name", tuple(WordRef(0, i) for i in range(2, 5)), 0.9)  # "Shopzone EU S.à"
+    assert [e.text(doc) for e in complete_party_names(doc, [vendor])] == ["Shopzone EU S.à r.l."]

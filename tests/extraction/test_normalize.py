@@ -240,3 +240,20 @@ def test_a_bare_dollar_is_the_dollar_the_document_names_by_its_code():
     assert normalize_value("currency", "$", "en_US", "CAD")[1] == "CAD"
     assert normalize_value("total", "US$ 12.00", "en_US", "CAD")[1]["currency"] == "USD"
     assert normalize_value("total", "$12.00", "en_US", "EUR")[1]["currency"] == "USD"
+
+
+def test_gulf_and_peso_currencies_and_a_locales_own_dollar():
+    from docextract.document import Document, Page, Word, Box
+    from docextract.extraction.entities import document_dollar
+
+    assert parse_currency("Grand Total AED 9,450.00") == "AED"
+    assert parse_currency("TOTAL PEN 4") is None  # a word in capitals, no currency
+
+    def page(text):
+        words = tuple(Word(t, Box(50 + 40 * i, 60, 80 + 40 * i, 70)) for i, t in enumerate(text.split()))
+        return Document(source="x.pdf", pages=(Page(number=1, width=595.0, height=842.0, words=words),), sha256="0" * 64)
+
+    # an Argentine factura's "$" is pesos, an Australian tax invoice's Australian dollars; a US invoice's stays
+    assert document_dollar(page("FACTURA CUIT: 30-71234560-4 Ingresos Brutos CABA Importe Total: $ 181.500,00")) == "ARS"
+    assert document_dollar(page("TAX INVOICE ABN 51 824 753 556 Pty Ltd Total $100.00 14/03/2024")) == "AUD"
+    assert document_dollar(page("INVOICE Total $100.00 Sales tax 03/14/2024")) is None
