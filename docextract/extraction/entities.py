@@ -21,12 +21,13 @@ from docextract.extraction.identifiers import (
 from docextract.extraction.key_context import OCR_TEXT_HEIGHT_OF_INK
 from docextract.extraction.locales import document_year, guess_locale, locale_evidence
 from docextract.extraction.normalize import (
-    DOLLAR_CURRENCIES,
-    bare_dollar,
+    BARE_SIGN,
+    SIGN_FAMILIES,
+    bare_sign,
     conventions,
     currencies_in,
     identifier_text,
-    named_dollar,
+    named_in_family,
     parse_amount,
     parse_currency,
     parse_date,
@@ -240,8 +241,9 @@ def normalize_value(label: str, text: str, locale: str, default_currency: str | 
     if kind == "date":
         parsed = parse_date(text, locale, default_year)
         return kind, parsed.isoformat() if parsed else None, {"normalization": {"locale": locale}}
-    # a bare "$" on a document whose currency is another dollar ("Amount Due (CAD)") is that dollar
-    other_dollar = default_currency if default_currency in DOLLAR_CURRENCIES - {"USD"} and bare_dollar(text) else None
+    # a bare "$" on a document whose currency is another dollar ("Amount Due (CAD)") is that dollar; "kr" a crown
+    sign = bare_sign(text)
+    other_dollar = default_currency if sign and default_currency in SIGN_FAMILIES[sign] - {sign} else None
     if kind == "amount":
         money = parse_amount(text, locale, default_currency)
         if money and other_dollar:
@@ -330,16 +332,22 @@ def document_locale(doc: Document) -> str:
 
 
 @per_document
-def document_dollar(doc: Document) -> str | None:
-    """What a bare "$" on the document signs where it is no US dollar: the other dollar the document names by its code
-    (:func:`docextract.extraction.normalize.named_dollar`), else, where it names no US dollar, its locale's own dollar
-    or peso (an Argentine factura's "$ 181.500,00", an Australian tax invoice's "$12.00"). None otherwise."""
+def document_sign_currencies(doc: Document) -> dict[str, str]:
+    """What the bare signs several currencies print are on this document, where not the currency they read as alone
+    ({"USD": "CAD"} for a "$" beside "Amount Due (CAD)", {"SEK": "DKK"} for a Danish bill's "kr."): the other member of
+    the sign's family the document names by its code (:func:`docextract.extraction.normalize.named_in_family`), else,
+    where it names no code of the sign's own, its locale's own currency (an Argentine factura's "$ 181.500,00", an
+    Australian tax invoice's "$12.00")."""
     text = _document_text(doc)
-    if named := named_dollar(text):
-        return named
     own = conventions(document_locale(doc)).currencies
-    return own[0] if own and own[0] in DOLLAR_CURRENCIES - {"USD"} and "USD" not in currencies_in(text.replace("$", " ")) \
-        and "US$" not in text else None
+    named_codes = set(currencies_in(BARE_SIGN.sub(" ", text)))
+    out = {}
+    for sign, family in SIGN_FAMILIES.items():
+        if named := named_in_family(text, sign):
+            out[sign] = named
+        elif own and own[0] in family - {sign} and sign not in named_codes and "US$" not in text:
+            out[sign] = own[0]
+    return out
 
 
 def document_printed_currency(doc: Document) -> str | None:

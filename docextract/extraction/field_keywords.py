@@ -173,7 +173,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "steuernummer", "steuer no", "st no", "tva", "no tva", "tva intracommunautaire", "numero de tva", "no de tva",
         "no de tva intracommunautaire", "numero de tva intracommunautaire", "tva intracom",
         "siret", "siren", "btw", "btw no", "btw nummer", "btw id", "partita iva", "p iva", "piva", "iva",
-        "nif", "cif", "nif cif", "abn", "gst", "gst no", "cuit", "rut", "rfc", "gstin", "gstin no", "gst in",
+        "nif", "cif", "nif cif", "abn", "gst", "gst no", "cuit", "rut", "r u t", "rfc", "gstin", "gstin no", "gst in",
         # the EU's VAT number and the US employer number as ERPs name their types (Tryton: "European VAT Number")
         "eu vat", "eu vat no", "eu vat number", "european vat", "european vat no", "european vat number",
         "europaische ust idnr", "numero de tva europeen", "europees btw nummer", "identificador fiscal europeo",

@@ -275,6 +275,13 @@ def _without_address_line(doc: Document, entity: Entity) -> Entity:
     return entity
 
 
+def _only_a_title(doc: Document, entity: Entity) -> bool:
+    """Whether ``entity``'s words are only a document's title ("LASKU", "Faktura", "INVOICE"): Holvi's "LASKU" at the
+    top left, which a model read as the seller's name."""
+    tokens = [t for r in entity.words for t in key_tokens(doc.word(r).text)]
+    return bool(tokens) and all(is_title_word(t) for t in tokens)
+
+
 def _name_in_one_cell(doc: Document, entity: Entity) -> Entity:
     """``entity`` (a party's name) cut at the first wide gap inside one of its lines (:func:`cell_break`): the title a
     letterhead prints on the name's row ("Fjellsport AS" ... "FAKTURA"), which a model read on into."""
@@ -507,8 +514,10 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     """Rule entities for the ``labels`` (the model's) that no usable entity has (see the module docstring). A
     model entity that is unusable (a date or amount that does not parse, an identifier without a digit: "-",
     "E") gives way to a rule entity of its label and is dropped; usable ones are never touched."""
-    # (the buyer's account a direct debit takes the amount from is no iban field: dropped, not only unusable)
-    entities = [e for e in entities if not (e.label == "iban" and debited_account(doc, e.words))]
+    # (the buyer's account a direct debit takes the amount from is no iban field, a title no party's name: dropped,
+    # not only unusable)
+    entities = [e for e in entities if not (e.label == "iban" and debited_account(doc, e.words)
+                                            or e.label in PARTY_NAME_LABELS and _only_a_title(doc, e))]
     unusable = {id(e) for e in entities if not _usable(doc, e, locale, year)}
     usable = {e.label for e in entities if id(e) not in unusable}
     wanted = [label for label in (*DATE_LABELS, *AMOUNT_LABELS, *IDENTIFIER_LABELS, *TAX_ID_LABELS, "iban") if label in labels

@@ -44,6 +44,7 @@ REGION_WORDS: dict[str, tuple[str, ...]] = {
     "en_SG": ("uen", "singapore", "pte"),
     "en_AE": ("trn", "uae", "dubai", "abu dhabi", "sharjah"),
     "es_AR": ("cuit", "afip", "argentina", "caba", "ingresos brutos"),
+    "es_CL": ("rut", "sii", "chile", "santiago", "giro"),
 }
 
 # Weights of agreeing conventions when choosing a locale within a language (see the module docstring).

@@ -44,6 +44,7 @@ LOCALE_CONVENTIONS: dict[str, LocaleConventions] = {
     "it_IT": LocaleConventions("it", True, ",", ("EUR",)),
     "es_ES": LocaleConventions("es", True, ",", ("EUR",)),
     "es_AR": LocaleConventions("es", True, ",", ("ARS",)),
+    "es_CL": LocaleConventions("es", True, ",", ("CLP",)),
     "sv_SE": LocaleConventions("sv", True, ",", ("SEK",)),
     "da_DK": LocaleConventions("da", True, ",", ("DKK",)),
     "nb_NO": LocaleConventions("nb", True, ",", ("NOK",)),
@@ -241,22 +242,29 @@ def currencies_in(text: str, *, any_case: bool = False) -> list[str]:
     return [c for c in found if c]
 
 
-# The currencies a bare "$" may be: the US dollar unless the document names another by its code, or its locale is
-# another's (docextract.extraction.entities.document_dollar); the pesos too
-DOLLAR_CURRENCIES = frozenset({"USD", "CAD", "AUD", "NZD", "SGD", "HKD", "MXN", "ARS", "CLP", "COP"})
-_BARE_DOLLAR = re.compile(r"(?<![A-Za-z])\$")
+# Signs that several currencies print, by the currency CURRENCY_SYMBOLS reads them as: a bare "$" (the dollars and the
+# pesos), "kr" (the Nordic crowns). Such a sign is the one of its family the document names by its code, or its locale's
+# own (docextract.extraction.entities.document_sign_currencies), where the document names no code of the sign's own.
+SIGN_FAMILIES = {"USD": frozenset({"USD", "CAD", "AUD", "NZD", "SGD", "HKD", "MXN", "ARS", "CLP", "COP"}),
+                 "SEK": frozenset({"SEK", "NOK", "DKK", "ISK"})}
+BARE_SIGN = re.compile(r"(?<![A-Za-z])\$|(?<![^\W\d_])kr(?![^\W\d_])")
 
 
-def named_dollar(text: str) -> str | None:
-    """The one dollar other than the US dollar that ``text`` names by its code or prefix ("Amount Due (CAD)", "C$"),
-    where it names no US dollar ("USD", "US$"): what its bare "$" signs are. None otherwise."""
-    named = set(currencies_in(_BARE_DOLLAR.sub(" ", text))) & DOLLAR_CURRENCIES
-    return named.pop() if len(named) == 1 and "USD" not in named else None
+def named_in_family(text: str, sign: str) -> str | None:
+    """The one currency of ``sign``'s family (:data:`SIGN_FAMILIES`) other than ``sign`` itself that ``text`` names by
+    its code or prefix ("Amount Due (CAD)", "C$", "DKK"), where it names not ``sign``'s own ("USD", "US$"): what its
+    bare signs are. None otherwise."""
+    named = set(currencies_in(BARE_SIGN.sub(" ", text))) & SIGN_FAMILIES[sign]
+    return named.pop() if len(named) == 1 and sign not in named else None
 
 
-def bare_dollar(text: str) -> bool:
-    """Whether ``text`` signs its currency only with a bare "$" ("$2,599.00"; not "US$ 12", "12.00 USD")."""
-    return bool(_BARE_DOLLAR.search(text)) and not set(currencies_in(_BARE_DOLLAR.sub(" ", text), any_case=True))
+def bare_sign(text: str) -> str | None:
+    """The currency ``text``'s bare sign reads as ("USD" for "$2,599.00", "SEK" for "5.000,00 kr."), where the text
+    names no currency by its code ("US$ 12", "12.00 USD"); None otherwise."""
+    sign = BARE_SIGN.search(text)
+    if sign is None or set(currencies_in(BARE_SIGN.sub(" ", text), any_case=True)):
+        return None
+    return "USD" if sign.group(0) == "$" else "SEK"
 
 
 def parse_currency(text: str) -> str | None:

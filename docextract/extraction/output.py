@@ -27,7 +27,7 @@ from docextract.extraction.entities import (
     TaggedWord,
     document_date_year,
     document_locale,
-    document_dollar,
+    document_sign_currencies,
     document_printed_currency,
     field_object,
     group_line_items,
@@ -264,9 +264,9 @@ def _normalized_by_policy(fields: dict[str, Any], policy: ValuePolicy) -> None:
 def _document_currency(doc: Document, entities: list[Entity]) -> str | None:
     """The currency the document's amounts are in: a predicted currency field, else symbols in amounts, else
     the currency printed most often anywhere on the document; a US dollar read from a bare "$" is the other dollar the
-    document names by its code ("Amount Due (CAD)"), where it names one."""
+    document names by its code ("Amount Due (CAD)"), where it names one, or its locale's; a crown's "kr" likewise."""
     code = _printed_currency(doc, entities)
-    return (document_dollar(doc) or code) if code == "USD" else code
+    return document_sign_currencies(doc).get(code, code)
 
 
 def _printed_currency(doc: Document, entities: list[Entity]) -> str | None:

@@ -182,6 +182,8 @@ _POSTCODE_END = re.compile(r"[^\W\d][^,\d]*(?:, ?[A-Z]{2} (?:\d{5}(?:-\d{4})?|[A
 # A British postcode on a line of its own under the town's ("Bath" | "BA1 1HE": Xero's and Sage's addresses), or
 # after the town and its county
 _BRITISH_POSTCODE = re.compile(r"(?:[^\W\d][^\d]*,? )?[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}")  # "Norwich, Norfolk, NR2 4AB" too
+# An Irish Eircode likewise, on its own line under the town and county ("Co. Westmeath" | "N37 H2X4")
+_EIRCODE = re.compile(r"(?:[^\W\d][^\d]*,? )?(?:[AC-FHKNPRTV-Y]\d{2}|D6W) [0-9AC-FHKNPRTV-Y]{4}")
 # On a scan Tesseract reads a speck beside a country code or a postcode as a sign: "DE. 80333 München", "DE: 99199",
 # "DE 31157. SARSTEDT" (the e-invoices' 150-dpi scans); a postcode line is recognised without it
 _OCR_SPECK = re.compile(r"^([A-Z]{2}|\d{4,6})[.:,;]$")
@@ -215,7 +217,7 @@ def _postcode_last(doc: Document, refs: Sequence[WordRef]) -> bool:
     if not 0 < len(refs) <= MAX_POSTCODE_LINE_WORDS:
         return False
     text = _postcode_line_text(doc, refs)
-    return bool(_POSTCODE_END.fullmatch(text) or _BRITISH_POSTCODE.fullmatch(text))
+    return bool(_POSTCODE_END.fullmatch(text) or _BRITISH_POSTCODE.fullmatch(text) or _EIRCODE.fullmatch(text))
 
 
 def _postcode_line_text(doc: Document, refs: Sequence[WordRef]) -> str:

@@ -1830,3 +1830,30 @@ def test_a_luxembourg_sarl_keeps_its_whole_legal_form():
     doc = _page([[("Verkauft von", 380)], [("Shopzone EU S.à r.l.", 380)], [("L-1855 Luxembourg", 380)]])
     vendor = Entity("vendor_name", tuple(WordRef(0, i) for i in range(2, 5)), 0.9)  # "Shopzone EU S.à"
     assert [e.text(doc) for e in complete_party_names(doc, [vendor])] == ["Shopzone EU S.à r.l."]
+
+
+def test_a_title_is_no_partys_name():
+    # Holvi prints "LASKU" at the top left, which a model read as the seller's name; the seller's block at the right
+    # with its Y-tunnus names it
+    doc = _page([[("LASKU", 50), ("Studio Pohjola", 380)], [("Tmi Aino Pohjola", 380)], [("Y-tunnus: 3123456-3", 380)]])
+    title = Entity("vendor_name", (WordRef(0, 0),), 0.99)
+    found = _texts(doc, key_value_entities(doc, [title], ["vendor_name", "vendor_tax_id"], {}, "fi_FI", 2024))
+    assert found["vendor_name"][0] != "LASKU"
+    assert found["vendor_tax_id"] == ("3123456-3", "rule")
+
+
+def test_a_chilean_rut_after_its_dotted_key_is_the_sellers_tax_id():
+    doc = _page([[("Comercial Andes SpA", 50), ("R.U.T.: 76.123.456-0", 380)], [("FACTURA ELECTRÓNICA", 380)],
+                 [("N° 4521", 380)]])
+    found = _texts(doc, key_value_entities(doc, [], ["vendor_tax_id"], {}, "es_CL", 2024))
+    assert found == {"vendor_tax_id": ("76.123.456-0", "rule")}
+
+
+def test_an_eircode_alone_ends_a_window_address():
+    from docextract.extraction.party_blocks import window_recipient
+
+    rows = [[("Emerald Energy", 50)], [("", 60)], [("", 60)], [("", 60)], [("", 60)], [("Ms Siobhán Kelly", 60)],
+            [("14 Oak Park", 60)], [("Athlone", 60)], [("Co. Westmeath", 60)], [("N37 H2X4", 60)]]
+    doc = _page(rows, line_spacing=13)
+    found = {label: " ".join(doc.word(r).text for r in words) for label, words in window_recipient(doc).items()}
+    assert found["customer_name"] == "Ms Siobhán Kelly"

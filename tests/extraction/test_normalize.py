@@ -229,13 +229,17 @@ def test_a_sign_alone_between_an_addresss_parts_is_a_separator():
 
 def test_a_bare_dollar_is_the_dollar_the_document_names_by_its_code():
     from docextract.extraction.entities import normalize_value
-    from docextract.extraction.normalize import bare_dollar, named_dollar
+    from docextract.extraction.normalize import bare_sign, named_in_family
 
     # Wave's Canadian invoice: "Amount Due (CAD): $2,599.00"
-    assert named_dollar("Amount Due (CAD): $2,599.00 Total: $2,599.00") == "CAD"
-    assert named_dollar("Total A$ 12.00") == "AUD"
-    assert named_dollar("Total $12.00") is None and named_dollar("Total 12.00 USD, CAD $16.40") is None
-    assert bare_dollar("$2,599.00") and not bare_dollar("US$ 12.00") and not bare_dollar("CAD $12.00")
+    assert named_in_family("Amount Due (CAD): $2,599.00 Total: $2,599.00", "USD") == "CAD"
+    assert named_in_family("Total A$ 12.00", "USD") == "AUD"
+    assert named_in_family("Total $12.00", "USD") is None
+    assert named_in_family("Total 12.00 USD, CAD $16.40", "USD") is None
+    assert bare_sign("$2,599.00") == "USD" and bare_sign("US$ 12.00") is None and bare_sign("CAD $12.00") is None
+    # the crowns' "kr" likewise: a Danish bill's "5.000,00 kr." is Danish
+    assert bare_sign("5.000,00 kr.") == "SEK" and named_in_family("I alt DKK 5.000,00 kr.", "SEK") == "DKK"
+    assert normalize_value("total", "5.000,00 kr.", "da_DK", "DKK")[1] == {"amount": "5000.00", "currency": "DKK"}
     assert normalize_value("total", "$2,599.00", "en_US", "CAD")[1] == {"amount": "2599.00", "currency": "CAD"}
     assert normalize_value("currency", "$", "en_US", "CAD")[1] == "CAD"
     assert normalize_value("total", "US$ 12.00", "en_US", "CAD")[1]["currency"] == "USD"
@@ -244,7 +248,7 @@ def test_a_bare_dollar_is_the_dollar_the_document_names_by_its_code():
 
 def test_gulf_and_peso_currencies_and_a_locales_own_dollar():
     from docextract.document import Document, Page, Word, Box
-    from docextract.extraction.entities import document_dollar
+    from docextract.extraction.entities import document_sign_currencies
 
     assert parse_currency("Grand Total AED 9,450.00") == "AED"
     assert parse_currency("TOTAL PEN 4") is None  # a word in capitals, no currency
@@ -254,6 +258,11 @@ def test_gulf_and_peso_currencies_and_a_locales_own_dollar():
         return Document(source="x.pdf", pages=(Page(number=1, width=595.0, height=842.0, words=words),), sha256="0" * 64)
 
     # an Argentine factura's "$" is pesos, an Australian tax invoice's Australian dollars; a US invoice's stays
-    assert document_dollar(page("FACTURA CUIT: 30-71234560-4 Ingresos Brutos CABA Importe Total: $ 181.500,00")) == "ARS"
-    assert document_dollar(page("TAX INVOICE ABN 51 824 753 556 Pty Ltd Total $100.00 14/03/2024")) == "AUD"
-    assert document_dollar(page("INVOICE Total $100.00 Sales tax 03/14/2024")) is None
+    signs = document_sign_currencies(page("FACTURA CUIT: 30-71234560-4 Ingresos Brutos CABA Importe Total: $ 181.500,00"))
+    assert signs == {"USD": "ARS"}
+    assert document_sign_currencies(page("TAX INVOICE ABN 51 824 753 556 Pty Ltd Total $100.00 14/03/2024")) == {"USD": "AUD"}
+    assert document_sign_currencies(page("INVOICE Total $100.00 Sales tax 03/14/2024")) == {}
+    # a Danish bill's "kr." is Danish crowns, a Chilean factura's "$" pesos
+    signs = document_sign_currencies(page("Faktura Fakturanr. 7712345 Forfaldsdato 15.04.2024 Moms 25% I alt at betale 5.000,00 kr."))
+    assert signs == {"SEK": "DKK"}
+    assert document_sign_currencies(page("FACTURA ELECTRÓNICA R.U.T.: 76.123.456-0 S.I.I. Giro: TOTAL $ 119.000")) == {"USD": "CLP"}
