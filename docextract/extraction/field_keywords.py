@@ -390,7 +390,9 @@ def _closing_keys(tokens: tuple[str, ...]) -> tuple[frozenset[str], int]:
 
 LEGAL_FORMS = frozenset({"gmbh", "ag", "kg", "ohg", "ug", "ev", "ltd", "llc", "llp", "inc", "plc", "co", "corp", "sa",
                          "sas", "sarl", "eurl", "bv", "nv", "vof", "spa", "srl", "sl", "slu", "sdn", "bhd", "mbh", "und",
-                         "and", "cie", "rl"})  # ("rl": the "r.l." of "S.à r.l.")
+                         "and", "cie", "rl",  # ("rl": the "r.l." of "S.à r.l.")
+                         "uc", "dac", "lda", "ltda", "pte", "pty", "aps", "oyj", "asa"})  # (Irish, Portuguese, Latin
+# American, Singaporean, Australian and Nordic forms; not "as", "ab", "oy": words too)
 
 
 def is_legal_form(text: str) -> bool:

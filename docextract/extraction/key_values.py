@@ -42,7 +42,7 @@ from docextract.extraction.key_context import (cell_around, cell_break, is_separ
 from docextract.extraction.normalize import parse_date, parse_number
 from docextract.extraction.party_blocks import (ADDRESS_OF_SIDE, SALUTATIONS, SHIPPING_SIDE, addressed, block_extents,
                                                compact_words, is_postcode_line, is_salutation, labels_side_by_side,
-                                               name_over, named_block_address, party_fields, side_at,
+                                               name_over, named_block_address, only_title, party_fields, side_at,
                                                trading_as_fields, window_envelope_fields, window_recipient)
 from docextract.extraction.terms_section import MAX_TERMS_WORDS, continued, terms_under_heading
 
@@ -273,13 +273,6 @@ def _without_address_line(doc: Document, entity: Entity) -> Entity:
         if any(ch.isdigit() for text in texts for ch in text) or texts[0].lower().rstrip(".:") in CONTACT_OPENINGS:
             return replace(entity, words=entity.words[:n])
     return entity
-
-
-def _only_a_title(doc: Document, entity: Entity) -> bool:
-    """Whether ``entity``'s words are only a document's title ("LASKU", "Faktura", "INVOICE"): Holvi's "LASKU" at the
-    top left, which a model read as the seller's name."""
-    tokens = [t for r in entity.words for t in key_tokens(doc.word(r).text)]
-    return bool(tokens) and all(is_title_word(t) for t in tokens)
 
 
 def _name_in_one_cell(doc: Document, entity: Entity) -> Entity:
@@ -517,7 +510,7 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     # (the buyer's account a direct debit takes the amount from is no iban field, a title no party's name: dropped,
     # not only unusable)
     entities = [e for e in entities if not (e.label == "iban" and debited_account(doc, e.words)
-                                            or e.label in PARTY_NAME_LABELS and _only_a_title(doc, e))]
+                                            or e.label in PARTY_NAME_LABELS and only_title(doc, e.words))]
     unusable = {id(e) for e in entities if not _usable(doc, e, locale, year)}
     usable = {e.label for e in entities if id(e) not in unusable}
     wanted = [label for label in (*DATE_LABELS, *AMOUNT_LABELS, *IDENTIFIER_LABELS, *TAX_ID_LABELS, "iban") if label in labels

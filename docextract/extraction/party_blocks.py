@@ -36,7 +36,7 @@ from typing import Iterator, Sequence
 from docextract.document import Box, Document, Line, WordRef
 from docextract.extraction.field_keywords import closing_keys, is_legal_form, key_form, key_tokens
 from docextract.extraction.key_context import (OCR_TEXT_HEIGHT_OF_INK, cell_break, first_cell, is_separator,
-                                              line_of, line_right_of)
+                                              is_title_word, line_of, line_right_of)
 from docextract.extraction.per_document import per_document
 
 SHIPPING_SIDE = "shipping_name"  # not an output field: the side of a shipping block, whose address is read
@@ -1010,6 +1010,12 @@ def _has_block_keys(doc: Document, p: int, lines: Sequence[Line]) -> bool:
                for line in lines for keys in (NAME_KEYS, ADDRESS_KEYS))
 
 
+def only_title(doc: Document, refs: Sequence[WordRef]) -> bool:
+    """Whether the words ``refs`` are only a document's title ("Factuur", "LASKU", "INVOICE"): no party's name."""
+    tokens = [t for r in refs for t in key_tokens(doc.word(r).text)]
+    return bool(tokens) and all(is_title_word(t) for t in tokens)
+
+
 def _attention_line(doc: Document, refs: Sequence[WordRef]) -> bool:
     """A line that names whom a letter is for ("z. Hd. Stefan Kaiser", "Attn: Accounts"), not part of an address."""
     tokens = tuple(key_tokens(" ".join(doc.word(r).text for r in refs[:3])))
@@ -1034,10 +1040,12 @@ def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> d
             ch.isalnum() for w in right.word_indices for ch in doc.word(WordRef(p, w)).text))
 
     lines = list(lines)
-    # a customer number or GLN over the label is not part of it; nor a number's key alone, whose value OCR lost
+    # a customer number or GLN over the label is not part of it; nor a number's key alone, whose value OCR lost; nor
+    # the document's title set right over it (Moneybird's "Factuur" over the buyer's name)
     for _ in range(MAX_KEYED_LINES_BEFORE_NAME):
         if lines and (keyed(lines[0]) or _number_line(doc, first_cell(doc, p, lines[0]))
-                      or doc.pages[p].text_source == "ocr" and _number_key(doc, p, lines[0])):
+                      or doc.pages[p].text_source == "ocr" and _number_key(doc, p, lines[0])
+                      or only_title(doc, first_cell(doc, p, lines[0]))):
             lines.pop(0)
     stacked = _stacked(doc, p, lines)
     if len(stacked) < 2:

@@ -1861,3 +1861,21 @@ def test_an_eircode_alone_ends_a_window_address():
     doc = _page(rows, line_spacing=13)
     found = {label: " ".join(doc.word(r).text for r in words) for label, words in window_recipient(doc).items()}
     assert found["customer_name"] == "Ms Siobhán Kelly"
+
+
+def test_the_title_over_a_window_label_is_not_its_name():
+    from docextract.extraction.party_blocks import window_recipient
+
+    # Moneybird sets "Factuur" right over the buyer's address label
+    doc = _cells_page([("Bakkerij Van Dam", 50, 44, 15), ("Factuur", 50, 136, 16), ("Hotel De Domtoren", 50, 173, 9),
+                       ("t.a.v. Inkoop", 50, 185, 9), ("Domplein 4", 50, 197, 9), ("3512 JC Utrecht", 50, 209, 9)])
+    found = {label: " ".join(doc.word(r).text for r in words) for label, words in window_recipient(doc).items()}
+    assert found["customer_name"] == "Hotel De Domtoren"
+
+
+def test_irish_and_other_legal_forms_end_a_name():
+    from docextract.extraction.key_values import complete_party_names
+
+    doc = _page([[("Staybnb Ireland UC", 50)], [("8 Hanover Quay, Dublin 2", 50)]])
+    vendor = Entity("vendor_name", (WordRef(0, 0), WordRef(0, 1)), 0.9)  # "Staybnb Ireland"
+    assert [e.text(doc) for e in complete_party_names(doc, [vendor])] == ["Staybnb Ireland UC"]
