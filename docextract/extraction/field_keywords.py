@@ -128,6 +128,9 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "descuento",
         "frakt", "fraktavgift", "fragt", "porto og ekspedition", "rahti", "toimituskulut", "toimitusmaksu", "alennus",
         "portes", "transporte", "desconto",
+        # income tax a client withholds from a freelancer's invoice (Spain's IRPF, Italy's ritenuta d'acconto): taken
+        # off the total, no VAT ("IVA (21%) 210,00" over "Retención IRPF (15%) -150,00" is one tax, not two rates')
+        "irpf", "retencion irpf", "retencion", "ritenuta", "ritenuta d acconto", "withholding tax",
     ),
     "due_date": (
         "due date", "due", "payment due", "due by", "pay by", "payable by", "payment date", "payment due date",
@@ -155,6 +158,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "your reference", "your ref", "ihr zeichen", "votre reference", "vos references", "uw referentie",
         "uw kenmerk", "vostro riferimento", "su referencia",
         "p o s o no", "p o s o number",  # Wave's "P.O./S.O. Number"
+        "po number",
         "ordernummer", "bestallning", "bestallningsnummer", "ordrenummer", "ordre no", "bestilling",
         "bestillingsnummer", "rekvisition", "tilausnumero", "tilaus", "tilaus no", "encomenda", "no encomenda",
         "nota de encomenda", "v referencia", "v ref", "sua referencia", "er referens", "er ref", "ert ordernummer",

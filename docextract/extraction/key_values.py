@@ -764,13 +764,13 @@ def _may_take(doc: Document, label: str, owner: Entity, words: tuple[WordRef, ..
     """Whether the words a whole key of ``label`` points at may be taken from the model entity ``owner``: only
     its whole value, and never an amount (a totals block prints one amount under two names: total and amount
     due), nor for an amount label. An IBAN the model called a VAT id, right after "IBAN:", is the IBAN. A currency
-    the model read on a whole printed amount ("Value Added Tax (19.00%) €25.65" tagged as the currency) is that
-    amount, for any label. A line item's amount the model read under the items, in no item's row, is free for its key.
+    the model read on a whole printed amount ("Value Added Tax (19.00%) €25.65" tagged as the currency) or on its sign
+    alone ("210,00 €") is that amount's, for any label. A line item's amount the model read under the items, in no item's row, is free for its key.
     An amount the model read as another amount field whose value was ``decided`` elsewhere
     (an alternative, not that field's) is free for the key that names it ("Total VAT 5970.38" read as a second
     subtotal)."""
-    if owner.label == "currency" and set(owner.words) <= set(words) and any(ch.isdigit() for ch in owner.text(doc)):
-        return True
+    if owner.label == "currency" and set(owner.words) <= set(words):
+        return True  # (the whole amount, or only its sign: "210,00 €" whose "€" the model read as the currency)
     if (label in AMOUNT_LABELS and owner.label in AMOUNT_LABELS and owner.label in decided and not owner.assigned
             and set(owner.words) <= set(words)):
         return True

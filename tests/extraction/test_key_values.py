@@ -1879,3 +1879,20 @@ def test_irish_and_other_legal_forms_end_a_name():
     doc = _page([[("Staybnb Ireland UC", 50)], [("8 Hanover Quay, Dublin 2", 50)]])
     vendor = Entity("vendor_name", (WordRef(0, 0), WordRef(0, 1)), 0.9)  # "Staybnb Ireland"
     assert [e.text(doc) for e in complete_party_names(doc, [vendor])] == ["Staybnb Ireland UC"]
+
+
+def test_a_freelancers_vat_beside_the_income_tax_withheld_is_the_tax():
+    # "Retención IRPF (15%)" is taken off the total but is no VAT rate beside IVA's; the model read each "€" as the
+    # currency, which does not keep the keyed amounts from their keys
+    doc = _page([[("Base imponible", 340), ("1.000,00 €", 480)], [("IVA (21%)", 340), ("210,00 €", 480)],
+                 [("Retención IRPF (15%)", 340), ("-150,00 €", 478)], [("TOTAL FACTURA", 340), ("1.060,00 €", 480)]])
+    signs = [Entity("currency", (WordRef(0, i),), 0.99) for i, w in enumerate(doc.pages[0].words) if w.text == "€"]
+    found = _texts(doc, key_value_entities(doc, signs, ["subtotal", "total_tax", "total", "currency"], {}, "es_ES", 2024))
+    assert found["total_tax"] == ("210,00 €", "rule")
+    assert found["subtotal"] == ("1.000,00 €", "rule") and found["total"] == ("1.060,00 €", "rule")
+
+
+def test_a_po_number_is_keyed():
+    doc = _page([[("Invoice Number", 360), ("0047", 470)], [("PO Number", 360), ("SEA-1180", 470)]])
+    found = _texts(doc, key_value_entities(doc, [], ["invoice_number", "purchase_order"], {}, "en_US", 2024))
+    assert found == {"invoice_number": ("0047", "rule"), "purchase_order": ("SEA-1180", "rule")}
