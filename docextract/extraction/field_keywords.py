@@ -243,6 +243,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "iva", "imposta", "totale iva", "impuesto", "cuota iva",
         "igst", "igst amount",  # India's integrated GST: the whole tax of an interstate sale
         "hst", "gst hst",  # Canada's harmonized sales tax
+        # the tax an insurance premium bears instead of VAT
+        "versicherungsteuer", "versicherungssteuer", "insurance premium tax", "ipt", "taxe sur les conventions d assurance",
         "moms", "summa moms", "momsbelopp", "varav moms", "heraf moms", "momsbeløb", "moms i alt", "mva",
         "merverdiavgift", "herav mva", "sum mva", "mva belop", "alv", "arvonlisavero", "alv yhteensa", "alv osuus",
         "valor iva", "valor do iva", "total do iva",
@@ -266,7 +268,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     "amount_due": (
         "amount due", "balance due", "total due", "due", "amount payable", "please pay", "to pay", "balance",
         "open amount", "outstanding amount", "amount outstanding", "outstanding balance", "balance outstanding",
-        "zahlbetrag", "zu zahlen", "offener betrag", "zahlungsbetrag", "restbetrag", "noch zu zahlen",
+        "zahlbetrag", "zu zahlen", "zu zahlender betrag", "offener betrag", "zahlungsbetrag", "restbetrag", "noch zu zahlen",
         "net a payer", "reste a payer", "a payer", "solde", "te betalen", "nog te betalen", "openstaand bedrag", "openstaand",
         "da pagare", "importo dovuto", "netto a pagare", "a pagar", "importe a pagar", "saldo",
         "att betala", "summa att betala", "belopp att betala", "kvar att betala", "at betale", "til betaling",

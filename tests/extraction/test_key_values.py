@@ -1896,3 +1896,10 @@ def test_a_po_number_is_keyed():
     doc = _page([[("Invoice Number", 360), ("0047", 470)], [("PO Number", 360), ("SEA-1180", 470)]])
     found = _texts(doc, key_value_entities(doc, [], ["invoice_number", "purchase_order"], {}, "en_US", 2024))
     assert found == {"invoice_number": ("0047", "rule"), "purchase_order": ("SEA-1180", "rule")}
+
+
+def test_an_insurance_premiums_tax_is_keyed_as_the_tax():
+    doc = _page([[("Kfz-Haftpflichtversicherung 2024/25", 50), ("420,17 €", 480)],
+                 [("Versicherungsteuer 19 %", 50), ("79,83 €", 480)], [("Zu zahlender Betrag", 340), ("500,00 €", 480)]])
+    found = _texts(doc, key_value_entities(doc, [], ["total_tax", "amount_due"], {}, "de_DE", 2024))
+    assert found == {"total_tax": ("79,83 €", "rule"), "amount_due": ("500,00 €", "rule")}
