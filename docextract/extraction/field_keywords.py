@@ -224,7 +224,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "hors tva", "total hors tva", "montant hors tva", "exclusief btw", "totaal exclusief btw",
         "exkl moms", "summa exkl moms", "belopp exkl moms", "totalt exkl moms", "nettobelopp", "ekskl moms",
         "i alt ekskl moms", "beløb ekskl moms", "total ekskl moms", "nettobeløb", "eks mva", "sum eks mva",
-        "ekskl mva", "sum ekskl mva", "totalt eks mva", "nettobeløp", "veroton", "veroton yhteensa",
+        "ekskl mva", "sum ekskl mva", "totalt eks mva", "eksklusiv mva", "sum eksklusiv mva", "nettobeløp", "veroton",
+        "veroton yhteensa",
         "yhteensa veroton", "yhteensa ilman alv", "veroton hinta", "total iliquido", "incidencia", "total sem iva",
         "total s iva", "valor sem iva", "base tributavel",
     ),
@@ -262,7 +263,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         *_said_with_or_without_tax("incl", "inc", "incl of", "including", "inclusive of"),
         "summa", "totalt", "totalbelopp", "fakturabelopp", "summa inkl moms", "totalt inkl moms", "belopp inkl moms",
         "i alt", "beløb i alt", "fakturabeløb", "total inkl moms", "i alt inkl moms", "sum", "sum inkl mva",
-        "totalt inkl mva", "totalbeløp", "fakturabeløp", "yhteensa", "kokonaissumma", "laskun summa",
+        "totalt inkl mva", "inklusiv mva", "sum inklusiv mva", "totalbeløp", "fakturabeløp", "yhteensa", "kokonaissumma", "laskun summa",
         "yhteensa verollinen", "total documento", "total do documento", "valor total", "total geral",
     ),
     "amount_due": (

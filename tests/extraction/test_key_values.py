@@ -1745,6 +1745,9 @@ def test_swedish_norwegian_finnish_and_portuguese_keys_name_their_fields():
     found = {e.label: e.text(doc) for e in key_value_entities(doc, [], labels, {}, "pt_PT", 2024)}
     assert found == {"invoice_number": "FT 2024/118", "due_date": "05-05-2024", "subtotal": "1.500,00",
                      "amount_due": "1.794,00 €"}
+    # a Norwegian accountant's "Sum eksklusiv mva", the words written out
+    doc = _page([[("Sum eksklusiv mva", 340), ("11 175,00", 480)]])
+    assert _texts(doc, key_value_entities(doc, [], ["subtotal"], {}, "nb_NO", 2024)) == {"subtotal": ("11 175,00", "rule")}
 
 
 def test_a_party_name_ends_at_a_wide_gap_in_its_line():
