@@ -243,17 +243,17 @@ def normalize_value(label: str, text: str, locale: str, default_currency: str | 
         return kind, parsed.isoformat() if parsed else None, {"normalization": {"locale": locale}}
     # a bare "$" on a document whose currency is another dollar ("Amount Due (CAD)") is that dollar; "kr" a crown
     sign = bare_sign(text)
-    other_dollar = default_currency if sign and default_currency in SIGN_FAMILIES[sign] - {sign} else None
+    sign_currency = default_currency if sign and default_currency in SIGN_FAMILIES[sign] - {sign} else None
     if kind == "amount":
         money = parse_amount(text, locale, default_currency)
-        if money and other_dollar:
-            money = replace(money, currency=other_dollar)
+        if money and sign_currency:
+            money = replace(money, currency=sign_currency)
         return kind, money.to_dict() if money else None, {"normalization": {"locale": locale}}
     if kind == "number":
         number = parse_number(text, locale)
         return kind, str(number) if number is not None else None, extra
     if kind == "currency_code":
-        return kind, other_dollar or parse_currency(text), extra
+        return kind, sign_currency or parse_currency(text), extra
     if kind in ("iban", "bic", "vat_id"):
         country = locale.split("_")[1] if "_" in locale else None
         checked = check_iban(text) if kind == "iban" else check_bic(text) if kind == "bic" else check_tax_id(text, country)
@@ -345,7 +345,7 @@ def document_sign_currencies(doc: Document) -> dict[str, str]:
     for sign, family in SIGN_FAMILIES.items():
         if named := named_in_family(text, sign):
             out[sign] = named
-        elif own and own[0] in family - {sign} and sign not in named_codes and "US$" not in text:
+        elif own and own[0] in family - {sign} and sign not in named_codes:  # ("US$" names USD: in named_codes)
             out[sign] = own[0]
     return out
 

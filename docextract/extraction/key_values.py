@@ -259,7 +259,7 @@ def _letterhead_name(doc: Document, entity: Entity) -> Entity:
 
 
 # Words that open a contact's line under a company's name: "v/ Ole Hansen" (Norwegian, Danish: ved), "c/o", "Att.:"
-CONTACT_OPENINGS = frozenset({"v/", "c/o", "att", "attn", "z. hd", "t.a.v"})
+CONTACT_OPENINGS = frozenset({"v/", "c/o", "att", "attn", "t.a.v"})  # (a line's first word, lower case, "." and ":" off)
 
 
 def _without_address_line(doc: Document, entity: Entity) -> Entity:
