@@ -100,3 +100,16 @@ def test_auto_reads_a_german_scan_in_german_and_an_english_one_in_english(tmp_pa
     text_lines_pdf(english, ["Invoice No. 4711", "Invoice date: April 3, 2024", "Total due: 1,190.00 USD"],
                    width=420, height=100)
     assert read_document(english, ocr="always", lang="auto", dpi=200).pages[0].text_reader == "tesseract eng"
+
+
+def test_auto_reads_a_nordic_or_portuguese_page_again_in_its_language():
+    from docextract.readers.ocr import installed_languages, page_language
+
+    if not {"swe", "fin", "por", "nor", "dan"} <= installed_languages():
+        pytest.skip("Tesseract's Swedish, Finnish, Portuguese, Norwegian and Danish data are not installed")
+    swedish = _words("Faktura Fakturanummer 1042 Fakturadatum 2024-04-03 Förfallodatum 2024-05-03 Moms 25 % Att betala")
+    assert page_language(swedish) == "swe+eng"
+    assert page_language(_words("Lasku Laskun numero 20241187 Eräpäivä 22.04.2024 Veroton yhteensä ALV 24 %")) == "fin+eng"
+    assert page_language(_words("Fatura n.º FT 2024/118 Data de emissão Vencimento Total a pagar IVA NIF")) == "por+eng"
+    assert page_language(_words("Faktura Fakturanr. 10458 Forfallsdato 29.04.2024 Sum eks. mva MVA Beløp å betale KID")) \
+        == "nor+eng"
