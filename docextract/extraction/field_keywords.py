@@ -194,6 +194,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "organisationsnummer", "organisasjonsnummer", "foretaksregisteret", "mva no", "cvr", "cvr no", "se no",
         "y tunnus", "ytunnus", "alv no", "alv tunnus", "alv rek", "alv rek no", "contribuinte", "no contribuinte",
         "nipc", "no de contribuinte",
+        # Belgium's enterprise number, which its VAT number is with "BE" before it
+        "ondernemingsnummer", "ondernemings no", "kbo", "kbo no", "no d entreprise", "numero d entreprise", "bce", "no bce",
     ),
     "customer_name": _PARTY_TO,
     "billing_address": (*_PARTY_TO, "billing address", "rechnungsadresse", "rechnungsanschrift",
@@ -215,6 +217,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "nettosumme", "warenwert", "rechnungssumme ohne ust", "summe ohne ust", "nettowert", "total ht", "montant ht", "sous total", "total hors taxes", "subtotaal",
         "totaal excl btw", "netto bedrag", "imponibile", "totale imponibile", "subtotale", "base imponible",
         "total htva", "montant htva", "htva",  # Belgian: "hors TVA"
+        "maatstaf van heffing",  # Belgian: the taxable amount
         "importe neto", "total neto", "neto gravado", "importe neto gravado",
         "taxable value", "taxable amount", "total taxable value",  # an Indian GST invoice's base
         # a VAT breakdown's columns ("VAT rate | Without VAT | With VAT") and totals said the same way

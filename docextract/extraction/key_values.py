@@ -41,7 +41,7 @@ from docextract.extraction.key_context import (cell_around, cell_break, is_separ
                                               line_index, line_of, line_right_of, words_left_on_row)
 from docextract.extraction.normalize import parse_date, parse_number
 from docextract.extraction.party_blocks import (ADDRESS_OF_SIDE, SALUTATIONS, SHIPPING_SIDE, addressed, block_extents,
-                                               compact_words, is_postcode_line, is_salutation, labels_side_by_side,
+                                               compact_words, ends_with_postcode, is_postcode_line, is_salutation, labels_side_by_side,
                                                name_over, named_block_address, only_title, party_fields, side_at,
                                                trading_as_fields, window_envelope_fields, window_recipient)
 from docextract.extraction.terms_section import MAX_TERMS_WORDS, continued, terms_under_heading
@@ -67,6 +67,7 @@ ADDRESS_LABELS = ("vendor_address", "billing_address", "shipping_address")
 BLOCK_LABELS = (*ADDRESS_OF_SIDE, *ADDRESS_OF_SIDE.values())  # what party_fields reads
 # free text a model may spill onto a party block (a seller's name in its block read as a line item's description)
 SPILLED_LABELS = ("shipping_address", "payment_terms", "line_item_description")
+SENTENCE_LABELS = ("payment_terms",)  # fields whose value is a sentence, which may name another field's value
 _IBAN_SHAPE = re.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{11,30}")  # country, check digits, 11-30 characters of account
 _COUNTRY_AND_CHECK_DIGITS = re.compile(r"[:;]?[A-Z0-9]{4}")  # an IBAN's first printed group, maybe with a colon
 _YEAR_SHOWN = re.compile(r"\d{4}|\d{1,2}\s*[./-]\s*\d{1,2}\s*[./-]\s*\d{2}")  # a year, or a numeric date with one
@@ -378,7 +379,8 @@ def _name_word(text: str) -> bool:
 def complete_addresses(doc: Document, entities: Sequence[Entity]) -> list[Entity]:
     """``entities`` with each address that ends its street line extended by the line right below it
     ("Lieferantenstraße 20" + "80333 München"; "Bahnhof Strasse 1" + "AT 1234 Muster Ort"): the model often stops
-    at the line break, or starts a second entity of the same label there. The line below (:func:`_line_below`)
+    at the line break, or starts a second entity of the same label there. The rest of its last line is
+    taken where the whole line is a city + postcode line (:func:`_with_postcode_after`). The line below (:func:`_line_below`)
     is taken when it starts an entity of the same label (merged in), or when it is a postcode + city line (it
     starts with a postcode and is short: :func:`~docextract.extraction.party_blocks.is_postcode_line`) whose
     words are in no entity of another label."""
@@ -388,6 +390,7 @@ def complete_addresses(doc: Document, entities: Sequence[Entity]) -> list[Entity
     for i, entity in enumerate(out):
         if entity.label not in ADDRESS_LABELS or i in dropped:
             continue
+        entity = out[i] = _with_postcode_after(doc, entity, owner)
         below = _line_below(doc, entity.words[-1])
         if not below or below[0] in entity.words:
             continue
@@ -402,6 +405,18 @@ def complete_addresses(doc: Document, entities: Sequence[Entity]) -> list[Entity
             dropped |= others  # "1234" of "AT 1234 Muster Ort" tagged alone: the whole line is the address's
             out[i] = replace(entity, words=entity.words + tuple(below))
     return [e for i, e in enumerate(out) if i not in dropped]
+
+
+def _with_postcode_after(doc: Document, entity: Entity, owner: Mapping[WordRef, int]) -> Entity:
+    """``entity`` (an address) with the rest of its last line where that line, whole, is a city and postcode line
+    and the rest is no other entity's: the model stops before a postal code it rarely saw ("Montréal (Québec)" of
+    "Montréal (Québec) H3A 1H6")."""
+    line = _line_words(doc, entity.words[-1])
+    rest = line[line.index(entity.words[-1]) + 1:] if line else []
+    if not rest or any(r in owner for r in rest):
+        return entity
+    last_line = [r for r in line if r in entity.words] + rest
+    return replace(entity, words=entity.words + tuple(rest)) if ends_with_postcode(doc, last_line) else entity
 
 
 # A date alone on a line ("2023-12-17", "17.12.2023"): never an address's line. The model takes one in where a
@@ -536,11 +551,13 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
                                 for key in strays})
     if "iban" in wanted and "iban" not in found:
         # words an entity of another label holds are not free, unless that entity cannot be right: a model on a scan
-        # tags the IBAN beside "IBAN:" as a second VAT id, which gives way to it
-        words = _first_iban(doc, {r for r, owner in taken.items() if id(owner) not in unusable})
+        # tags the IBAN beside "IBAN:" as a second VAT id, which gives way to it. A payment sentence holds the account
+        # it names ("Gelieve te betalen op BE71 0961 ... met ..."): its words stay the terms' and are the IBAN's too
+        words = _first_iban(doc, {r for r, owner in taken.items() if id(owner) not in unusable
+                                  and owner.label not in SENTENCE_LABELS})
         if words:
             found["iban"] = Entity("iban", words, mean_probability(words, "iban", label_probabilities), "rule")
-            relabelled |= {id(taken[r]) for r in words if r in taken}
+            relabelled |= {id(taken[r]) for r in words if r in taken and taken[r].label not in SENTENCE_LABELS}
     # a party's name and address from its labelled block, over the model's: on a layout never seen the model takes
     # a footer's address or the other party's name as readily, and a block under a heading that names the side
     # says whose they are. The model's entities of the party fields on the block's words give way to it.

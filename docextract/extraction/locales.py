@@ -43,6 +43,7 @@ REGION_WORDS: dict[str, tuple[str, ...]] = {
     "en_NZ": ("ird", "new zealand", "aotearoa"),
     "en_SG": ("uen", "singapore", "pte"),
     "en_AE": ("trn", "uae", "dubai", "abu dhabi", "sharjah"),
+    "fr_CA": ("quebec", "québec", "canada", "montreal", "montréal", "tps", "tvq"),
     "es_AR": ("cuit", "afip", "argentina", "caba", "ingresos brutos"),
     "es_CL": ("rut", "sii", "chile", "santiago", "giro"),
 }

@@ -40,6 +40,7 @@ LOCALE_CONVENTIONS: dict[str, LocaleConventions] = {
     "en_MY": LocaleConventions("en", True, ".", ("MYR",)),
     "de_DE": LocaleConventions("de", True, ",", ("EUR",)),
     "fr_FR": LocaleConventions("fr", True, ",", ("EUR",)),
+    "fr_CA": LocaleConventions("fr", True, ",", ("CAD",)),  # Quebec: "1 149,75 $" is Canadian dollars
     "nl_NL": LocaleConventions("nl", True, ",", ("EUR",)),
     "it_IT": LocaleConventions("it", True, ",", ("EUR",)),
     "es_ES": LocaleConventions("es", True, ",", ("EUR",)),

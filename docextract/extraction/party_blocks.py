@@ -60,7 +60,7 @@ SIDE_WORDS = {
         # "Rechnungsadresse" ("Address" or "Adresse" alone names the delivery's too: no side)
         "billing", "address", "adresse", "de", "facturation", "rechnungsadresse", "rechnungsanschrift",
         "factuuradres",
-        "adressee", "facture", "a",  # "Adressée à", "Facturé à" ("Facture" alone is the title)
+        "adressee", "facture", "a", "facturer",  # "Adressée à", "Facturé à", Quebec's "Facturer à" ("Facture" alone is the title)
         "datos", "del", "facturacion",  # "Datos del cliente", "Datos de facturación"
         "kund", "kopare", "køber", "kjøper", "mottagare", "modtager", "mottaker", "fakturaadress", "fakturaadresse",
         "faktureringsadress", "faktureringsadresse", "asiakas", "ostaja", "vastaanottaja", "laskutusosoite",
@@ -68,7 +68,7 @@ SIDE_WORDS = {
     # where the goods go: a block of its own, read for its address only (the output has no shipping name)
     SHIPPING_SIDE: frozenset({
         "ship", "shipping", "deliver", "delivery", "address", "to", "warenempfanger", "abweichender", "lieferanschrift",
-        "lieferadresse", "lieferung", "an", "livraison", "adresse", "de", "livrer", "a", "afleveradres", "leveradres",
+        "lieferadresse", "lieferung", "an", "livraison", "adresse", "de", "livrer", "a", "expedier", "afleveradres", "leveradres",
         "consegna", "destinazione", "merce", "indirizzo", "di", "envio", "entrega", "direccion", "leveransadress",
         "leveringsadresse", "toimitusosoite", "morada", "local"}),
 }
@@ -100,7 +100,7 @@ LETTER_SIDES = {**dict.fromkeys(("from", "von", "van", "de", "da"), "vendor_name
 _SHIPPING_NAMES = frozenset({"ship", "shipping", "deliver", "delivery", "warenempfanger", "lieferanschrift",
                              "lieferadresse", "lieferung", "livraison", "livrer", "afleveradres", "leveradres",
                              "consegna", "merce", "envio", "entrega", "leveransadress", "leveringsadresse",
-                             "toimitusosoite"})
+                             "toimitusosoite", "expedier"})
 _SHIPPING_HEADINGS = frozenset({"warenempfanger", "lieferanschrift", "lieferadresse", "afleveradres", "leveradres"})
 NAME_KEYS = frozenset({("name",), ("firma",), ("company",), ("company", "name"), ("nom",), ("raison", "sociale"),
                        ("naam",), ("bedrijfsnaam",), ("nome",), ("ragione", "sociale"), ("denominazione",), ("nombre",),
@@ -171,14 +171,16 @@ STREET_OPENINGS = frozenset({"unit", "suite", "flat", "apartment", "apt", "build
 _POSTCODE_START = re.compile(r"(?:[A-Z]{2} )?(?:(?:[A-Z]{1,2}-)?\d{4,6}|\d{3} \d{2}|[A-Z]{1,2}\d[A-Z\d]? (?:\d[A-Z]{2}|[A-Z\d]{4}))"
                              r" [^\W\d]")
 # Or the city first and the postcode last: a US/Canadian state and ZIP or postal code ("Nashville, TN 37203",
-# "Toronto, ON M5V 2T6"), a British postcode ("London SW1A 1AA"), a postcode after a comma ("Köln, 50667",
+# "Toronto, ON M5V 2T6", "Montréal (Québec) H3A 1H6"), a British postcode ("London SW1A 1AA"), a postcode after a comma ("Köln, 50667",
 # "Vilnius, LT-01100": web templates that print "{city}, {zip}")
 _POSTCODE_END = re.compile(r"[^\W\d][^,\d]*(?:, ?[A-Z]{2} (?:\d{5}(?:-\d{4})?|[A-Z]\d[A-Z] \d[A-Z]\d)"
                            r"|, ?[A-Z][a-z]+(?: [A-Z][a-z]+)? \d{5}(?:-\d{4})?"  # the state spelled out: "California 94104"
                            r"|,? [A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}|, ?(?:[A-Z]{1,2}-)?\d{4,6}"
                            # an Indian PIN code with its state: "Bengaluru 560038, Karnataka", "Bengaluru, Karnataka
                            # 560038" (a bare "City 560038" or "City - 560038" would be any key and number)
-                           r"|,? \d{6}, ?[A-Z][a-z]+(?: [A-Z][a-z]+)?|, ?[A-Z][a-z]+(?: [A-Z][a-z]+)? \d{6})")
+                           r"|,? \d{6}, ?[A-Z][a-z]+(?: [A-Z][a-z]+)?|, ?[A-Z][a-z]+(?: [A-Z][a-z]+)? \d{6}"
+                           # Quebec's province in brackets before the postal code: "Montréal (Québec) H3A 1H6"
+                           r"| \([^\W\d]+\) [A-Z]\d[A-Z] \d[A-Z]\d)")
 # A British postcode on a line of its own under the town's ("Bath" | "BA1 1HE": Xero's and Sage's addresses), or
 # after the town and its county
 _BRITISH_POSTCODE = re.compile(r"(?:[^\W\d][^\d]*,? )?[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}")  # "Norwich, Norfolk, NR2 4AB" too
@@ -202,17 +204,17 @@ def is_postcode_line(doc: Document, refs: Sequence[WordRef]) -> bool:
     state (:data:`_POSTCODE_END`), at most :data:`MAX_POSTCODE_LINE_WORDS` words."""
     if not 0 < len(refs) <= MAX_POSTCODE_LINE_WORDS:
         return False
-    return bool(_POSTCODE_START.match(_postcode_line_text(doc, refs))) or _postcode_last(doc, refs)
+    return bool(_POSTCODE_START.match(_postcode_line_text(doc, refs))) or ends_with_postcode(doc, refs)
 
 
 def _place_line_test(doc: Document, lines: Sequence[Sequence[WordRef]]):
     """How an address's place line is told among its ``lines`` (each a line's words): where one prints its postcode
     last (US, UK), only such a line, since a street line "1188 Cedar Lane" would read as postcode-first; else any
     postcode line."""
-    return _postcode_last if any(_postcode_last(doc, words) for words in lines) else is_postcode_line
+    return ends_with_postcode if any(ends_with_postcode(doc, words) for words in lines) else is_postcode_line
 
 
-def _postcode_last(doc: Document, refs: Sequence[WordRef]) -> bool:
+def ends_with_postcode(doc: Document, refs: Sequence[WordRef]) -> bool:
     """Whether the words ``refs`` are a city line with its postcode last ("Nashville, TN 37203")."""
     if not 0 < len(refs) <= MAX_POSTCODE_LINE_WORDS:
         return False

@@ -246,6 +246,20 @@ def test_an_address_cut_at_its_line_break_takes_the_postcode_line_below():
     assert [e.text(doc) for e in complete_addresses(doc, other)] == ["Lieferantenstraße 20", "80333 München"]
 
 
+def test_an_address_cut_before_its_postal_code_takes_the_rest_of_its_city_line():
+    # a Quebec address: the province in brackets, the postal code after it; the model stopped before the code
+    doc = _page([[("1250, rue Sherbrooke Ouest", 40)], [("Montréal (Québec) H3A 1H6", 40)], [("514 555-0142", 40)]],
+                line_spacing=12)
+    words = doc.pages[0].words
+    cut = Entity("vendor_address", tuple(WordRef(0, i) for i, w in enumerate(words) if w.text not in ("H3A", "1H6", "514", "555-0142")), 0.6)
+    assert cut.text(doc) == "1250, rue Sherbrooke Ouest\nMontréal (Québec)"
+    assert [e.text(doc) for e in complete_addresses(doc, [cut])] == ["1250, rue Sherbrooke Ouest\nMontréal (Québec) H3A 1H6"]
+    # the rest of a line that is no city and postcode stays out ("Köln Tel. 0221 123")
+    doc = _page([[("Hauptstraße 5", 40)], [("50667 Köln Tel. 0221 123", 40)]], line_spacing=12)
+    cut = Entity("vendor_address", tuple(WordRef(0, i) for i in range(4)), 0.6)
+    assert [e.text(doc) for e in complete_addresses(doc, [cut])] == ["Hauptstraße 5\n50667 Köln"]
+
+
 def test_a_letterheads_centred_address_takes_its_centred_postcode_line():
     # Tryton's company header: the address lines centred at the top, each a different width
     def centred(text: str, top: float) -> tuple[str, float, float, float]:
@@ -1324,6 +1338,15 @@ def test_french_and_indian_bill_to_blocks_head_their_parties():
     assert is_postcode_line(doc, [WordRef(0, w) for w in line.word_indices])
     order = _cells_page([("Order 123456", 40, 100, 8)])
     assert not is_postcode_line(order, [WordRef(0, w) for w in order.pages[0].lines[0].word_indices])
+    # Quebec's "Facturer à" and "Expédier à" side by side, each city line with its province and postal code
+    doc = _cells_page([("Facturer à", 40, 140, 9), ("Expédier à", 300, 140, 9), ("Boulangerie Saint-Denis", 40, 154, 9),
+                       ("Entrepôt Laval", 300, 154, 9), ("4321, rue Saint-Denis", 40, 166, 8),
+                       ("55, boul. Industriel", 300, 166, 8), ("Montréal (Québec) H2J 2K9", 40, 176, 8),
+                       ("Laval (Québec) H7L 4S3", 300, 176, 8)])
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    assert fields["customer_name"] == "Boulangerie Saint-Denis"
+    assert fields["billing_address"] == "4321, rue Saint-Denis Montréal (Québec) H2J 2K9"
+    assert fields["shipping_address"] == "55, boul. Industriel Laval (Québec) H7L 4S3"
 
 
 def test_on_a_scan_the_name_line_over_the_windows_street_line_is_the_recipients_name():
@@ -1789,6 +1812,27 @@ def test_the_account_a_direct_debit_takes_the_amount_from_is_no_iban():
                  [("Bankverbindung: IBAN DE02 1203 0000 0000 2020 51", 50)]])
     found = _texts(doc, key_value_entities(doc, [], ["iban"], {}, "de_DE", 2024))
     assert found["iban"] == ("DE02 1203 0000 0000 2020 51", "rule")
+
+
+def test_an_iban_inside_the_payment_sentence_is_read_and_the_sentence_kept():
+    # a Belgian installer's payment line names the account in its sentence; the model tagged the whole line as the
+    # payment terms, which left the IBAN no free words
+    doc = _page([[("Totaal te betalen", 330), ("€ 3.010,40", 480)],
+                 [("Gelieve te betalen op BE71 0961 2345 6769 met gestructureerde mededeling +++090/9337/55493+++", 50)]])
+    words = doc.pages[0].words
+    start = next(i for i, w in enumerate(words) if w.text == "Gelieve")
+    sentence = Entity("payment_terms", tuple(WordRef(0, i) for i in range(start, len(words))), 0.6)
+    found = _texts(doc, key_value_entities(doc, [sentence], ["iban", "payment_terms"], {}, "nl_NL", 2024))
+    assert found["iban"] == ("BE71 0961 2345 6769", "rule")
+    assert found["payment_terms"][0].startswith("Gelieve te betalen op BE71")
+
+
+def test_a_belgian_enterprise_number_is_the_vendors_tax_id_and_the_taxable_amount_its_subtotal():
+    doc = _page([[("Ondernemingsnummer BE 0746.538.130", 50)], [("RPR Antwerpen", 50)],
+                 [("Maatstaf van heffing", 330), ("2.840,00", 480)], [("BTW 6%", 330), ("170,40", 480)],
+                 [("Totaal te betalen", 330), ("€ 3.010,40", 480)]])
+    found = _texts(doc, key_value_entities(doc, [], ["vendor_tax_id", "subtotal"], {}, "nl_NL", 2024))
+    assert found == {"vendor_tax_id": ("BE 0746.538.130", "rule"), "subtotal": ("2.840,00", "rule")}
 
 
 def test_a_party_name_stops_before_the_address_or_contact_line_a_model_read_on_into():

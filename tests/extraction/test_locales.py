@@ -53,6 +53,8 @@ def test_german_invoice_is_de_de_and_reads_day_first_with_decimal_comma():
     ("FACTURA CUIT: 30-71234560-4 Ingresos Brutos CABA Importe Total: $ 181.500,00 Fecha 22/03/2024", "es_AR"),
     ("TAX INVOICE Kiwi Plumbing Ltd Auckland NEW ZEALAND GST Number 123-456-703 TOTAL NZD 402.50", "en_NZ"),
     ("Fatura n.º 42 Data de vencimento 05-05-2024 Total Ilíquido 1.000,00 IVA 23 % Total a pagar 1.230,00 €", "pt_PT"),
+    ("FACTURE No de facture : 10457 Montréal (Québec) H3A 1H6 Sous-total 1 000,00 $ TPS (5 %) 50,00 $ TVQ (9,975 %) "
+     "99,75 $ Total 1 149,75 $", "fr_CA"),
     ("", "en_US"),
 ])
 def test_guess_locale_by_language(text, locale):
