@@ -32,6 +32,7 @@ from docextract.extraction.candidates import (
     DocumentContext,
     features,
     generate,
+    in_item_row,
     keyed_as,
     never_the_value,
     value_key,
@@ -193,6 +194,10 @@ def _decode_kind(context: DocumentContext, kind: str, labels: Sequence[str], sco
                     kind != "amount" or label not in SUM_LABELS or below >= MAX_UNSURE_CANDIDATES
                     or scores[label][i] < MIN_UNSURE_PROBABILITY):
                 break
+            if not sure and label == "total_tax" and in_item_row(context.doc, candidates[i].words[0]):
+                # an item's price is no tax the scorer is unsure of: two items' prices add up to a total by chance (a
+                # bookshop's "30,00 €" and "3,00 €" to "33,00 €", beside "enthaltene MwSt. 7 %: 2,16 €")
+                continue
             key = value_key(candidates[i])
             if key not in seen or kind == "date" and seen[key] < DATE_OCCURRENCES:
                 # one printed value is one option per field (its first, most probable occurrence); a date two, since

@@ -86,9 +86,12 @@ CHECKS_OF_FIELD = {
     "total_tax": ("subtotal_plus_tax_equals_total",),
     "total": ("subtotal_plus_tax_equals_total",),
 }
+# a currency beside an amount: a code, a sign, a dollar with its country's letters ("HK$", "NZ$", "R$"), the
+# ringgit's, the crowns', the złoty's and the rand's ("R 2 800,00")
+_CURRENCY_SHAPE = r"(?:[A-Z]{3}|[€$£¥₹]|[A-Z]{1,3}\$|CHF|Fr\.?|RM|kr\.?|zł|Kč|R)"
 _AMOUNT_SHAPE = re.compile(
-    r"[(\-−+]?\s*(?:[A-Z]{3}|[€$£¥₹]|CHF|Fr\.?|RM|kr\.?)?\s*[(\-−+]?\s*\d[\d.,'\s\u00a0\u202f]*\d?\s*-?\)?\s*"
-    r"(?:[A-Z]{3}|[€$£¥₹]|CHF|Fr\.?|RM|kr\.?)?\s*-?\)?", re.IGNORECASE)
+    rf"[(\-−+]?\s*{_CURRENCY_SHAPE}?\s*[(\-−+]?\s*\d[\d.,'\s\u00a0\u202f]*\d?\s*-?\)?\s*{_CURRENCY_SHAPE}?\s*-?\)?",
+    re.IGNORECASE)
 _TIME_SHAPE = re.compile(r"\d{1,2}:\d{2}(?::\d{2})?\s*(?:[AaPp]\.?[Mm]\.?)?")
 _DATE_SHAPE = re.compile(r"\d{1,4}\s*[./-]\s*\d{1,2}\s*[./-]\s*\d{2,4}")
 

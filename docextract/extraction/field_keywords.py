@@ -83,7 +83,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "abschlagsrechnung no", "schlussrechnung no", "teilrechnung no", "gutschrift no", "gutschriftsnummer",
         "rechnungskorrektur no", "mietrechnung no", "beitragsrechnung no", "invoice ref", "booking id", "booking no",
         "facture no", "numero de facture", "no de facture", "facture", "numero facture",
-        "factuurnummer", "factuur no", "factuur", "nota no", "notanummer", "folio no", "folio number", "fattura no", "numero fattura", "fattura", "numero documento",
+        "factuurnummer", "factuur no", "factuur", "nota no", "notanummer", "folio no", "folio number", "folio", "serie y folio", "fattura no", "numero fattura", "fattura", "numero documento",
         "factura no", "numero de factura", "factura", "no factura", "bill number", "document number",
         # a business letter's reference line: the sender's reference is the invoice's number on a letter-style
         # invoice (isodoc pays to it as "reference"), the addressee's is their order ("Your reference")
@@ -116,6 +116,10 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "ocr", "ocr nummer", "ocr no", "kid", "kid no", "kid nummer", "viitenumero", "viite", "viitteemme", "atcud",
         # an Argentine invoice's point of sale and its tax authority's authorisation code (CAE)
         "punto de venta", "pto de venta", "pto vta", "cae", "cae no", "ingresos brutos",
+        # a Mexican CFDI's codes: its tax regime, the place of issue's postcode, the use the buyer declares, the
+        # fiscal folio (the UUID the tax authority stamps), the certificates' numbers
+        "regimen fiscal", "lugar de expedicion", "uso cfdi", "folio fiscal", "no de serie del certificado",
+        "no de certificado",
     ),
     # amounts an invoice adds or takes off between its subtotal and its total that no output field holds: freight,
     # postage, a discount. "Freight 18.00" under "Sales Tax 7.5% 25.65" is no tax (a model on a layout never seen
@@ -185,7 +189,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         # Switzerland's enterprise number, which its VAT number is with "MWST"/"TVA"/"IVA" after it
         "uid", "uid no", "uid nummer", "mwst no", "mwst nummer",
         # Canada's GST/HST registration (the business number with its RT program account)
-        "hst", "hst no", "gst hst", "gst hst no", "gst hst registration no", "hst registration no", "bn",
+        "hst", "hst no", "gst hst", "gst hst no", "gst hst registration no", "hst registration no", "bn", "hst reg no",
+        "gst hst reg no", "hst registration number", "business number",
         # New Zealand's GST number (the IRD number)
         "gst number", "gst reg no", "gst registration no", "gst registration number", "ird no", "ird number",
         # the Gulf's tax registration number, Singapore's entity number
@@ -401,7 +406,7 @@ def _closing_keys(tokens: tuple[str, ...]) -> tuple[frozenset[str], int]:
 LEGAL_FORMS = frozenset({"gmbh", "ag", "kg", "ohg", "ug", "ev", "ltd", "llc", "llp", "inc", "plc", "co", "corp", "sa",
                          "sas", "sarl", "eurl", "bv", "nv", "vof", "spa", "srl", "sl", "slu", "sdn", "bhd", "mbh", "und",
                          "and", "cie", "rl",  # ("rl": the "r.l." of "S.à r.l.")
-                         "uc", "dac", "lda", "ltda", "pte", "pty", "aps", "oyj", "asa"})  # (Irish, Portuguese, Latin
+                         "uc", "dac", "lda", "ltda", "pte", "pty", "aps", "oyj", "asa", "cv", "sapi"})  # (Irish, Portuguese, Latin
 # American, Singaporean, Australian and Nordic forms; not "as", "ab", "oy": words too)
 
 

@@ -312,6 +312,8 @@ def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] 
     while left and is_separator(doc.word(left[-1]).text):
         number_sign = left[-1] if key_tokens(doc.word(left[-1]).text) == ["no"] else number_sign
         left.pop()
+    if len(left) == 1 and _SERIES_LETTER.fullmatch(doc.word(left[0]).text):
+        left.pop()  # "Serie y folio: | A 1587": a Mexican invoice's series letter before its number, in a key column
     value_box = doc.word(first).box
     # "Nr.471102": OCR read a tight key and its value as one word, whose sign ends the key ("Rechnung Nr."); where
     # the words before it make a key without the sign ("Invoice No. #4711"), that one
@@ -342,6 +344,7 @@ def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] 
 
 
 _AMOUNT_END = re.compile(r"\d[.,]\d{2}$")
+_SERIES_LETTER = re.compile(r"[A-Z]")
 
 
 def _tax_id_abbreviation(doc: Document, left: Sequence[WordRef], value: Sequence[WordRef]) -> KeyHit | None:

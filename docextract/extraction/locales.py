@@ -13,7 +13,8 @@ so the guess uses only evidence that means one thing:
 * **date forms only one reading allows**: a numeric date whose first part is above 12 is day-first, one
   whose second part is above 12 month-first; dotted dates (``03.04.2024``) and "3 April 2024" are
   day-first, "April 3, 2024" month-first.
-* **currencies**: symbols and ISO codes (``$``, ``USD``, ``£``, ``€``, ``RM``) point to a region.
+* **currencies**: symbols and ISO codes (``$``, ``USD``, ``£``, ``€``, ``RM``) point to a region; a bare ``$`` to every
+  dollar (and peso) country's.
 
 Within the chosen language, the locale whose conventions agree best wins (dates weigh most, since a
 wrong day-month order is the costliest error), then the currency, then region words ("VAT", "Sdn Bhd").
@@ -27,9 +28,11 @@ from collections import Counter
 from dataclasses import dataclass
 
 from docextract.extraction.normalize import (
+    BARE_SIGN,
     DEFAULT_LOCALE,
     LOCALE_CONVENTIONS,
     MONTH_NUMBERS,
+    SIGN_FAMILIES,
     currencies_in,
 )
 from docextract.vocabulary import LANGUAGE_WORDS, text_words, word_counts
@@ -43,10 +46,17 @@ REGION_WORDS: dict[str, tuple[str, ...]] = {
     "en_NZ": ("ird", "new zealand", "aotearoa"),
     "en_SG": ("uen", "singapore", "pte"),
     "en_AE": ("trn", "uae", "dubai", "abu dhabi", "sharjah"),
+    "en_CA": ("hst", "gst hst", "canada", "ontario", "alberta", "british columbia", "manitoba", "nova scotia"),
     "fr_CA": ("quebec", "québec", "canada", "montreal", "montréal", "tps", "tvq"),
+    "es_MX": ("rfc", "cfdi", "mexico", "méxico", "sat", "c v", "m n"),  # "S.A. de C.V.", "PESOS 00/100 M.N."
     "es_AR": ("cuit", "afip", "argentina", "caba", "ingresos brutos"),
     "es_CL": ("rut", "sii", "chile", "santiago", "giro"),
 }
+
+# Printed shapes that point to a region as its words do: a Canadian postal code ("L8P 1A1", "H3A 1H6": letter,
+# digit, letter, then digit, letter, digit; a British postcode ends in two letters)
+REGION_PATTERNS: dict[str, re.Pattern] = {
+    locale: re.compile(r"(?<![\w-])[A-Z]\d[A-Z] \d[A-Z]\d(?![\w-])") for locale in ("en_CA", "fr_CA")}
 
 # Weights of agreeing conventions when choosing a locale within a language (see the module docstring).
 DATE_ORDER_WEIGHT, CURRENCY_WEIGHT, DECIMAL_WEIGHT, REGION_WORD_WEIGHT = 4, 2, 2, 1
@@ -73,7 +83,9 @@ class LocaleEvidence:
     day_first_dates: int  # dates only a day-first reading allows
     month_first_dates: int
     currencies: Counter  # ISO 4217 code -> times printed (symbol or code)
-    region_words: dict[str, int]  # locale -> region words found
+    region_words: dict[str, int]  # locale -> region words (and shapes: REGION_PATTERNS) found
+    # the dollars printed are bare "$" signs, no "USD" or "US$": a dollar of any of the dollar countries
+    bare_dollar: bool = False
 
     @property
     def decimal(self) -> str | None:
@@ -114,11 +126,16 @@ def locale_evidence(text: str) -> LocaleEvidence:
             day_first += 1  # dotted dates are day-first wherever they are printed
         elif b > 12:
             month_first += 1
+    region_words = word_counts(REGION_WORDS, vocabulary, padded)
+    for locale, pattern in REGION_PATTERNS.items():
+        region_words[locale] = region_words.get(locale, 0) + len(pattern.findall(cleaned))
+    currencies = Counter(currencies_in(cleaned))
     return LocaleEvidence(
         words=word_counts(LANGUAGE_WORDS, vocabulary, padded),
         comma_decimals=comma, dot_decimals=dot, day_first_dates=day_first, month_first_dates=month_first,
-        currencies=Counter(currencies_in(cleaned)),
-        region_words=word_counts(REGION_WORDS, vocabulary, padded),
+        currencies=currencies, region_words=region_words,
+        bare_dollar=bool(currencies) and currencies.most_common(1)[0][0] == "USD"
+        and "USD" not in currencies_in(BARE_SIGN.sub(" ", cleaned)),
     )
 
 
@@ -136,11 +153,19 @@ def choose_locale(evidence: LocaleEvidence) -> str:
             continue
         score = (DATE_ORDER_WEIGHT * (evidence.day_first == conventions.day_first)
                  + DECIMAL_WEIGHT * (evidence.decimal == conventions.decimal)
-                 + CURRENCY_WEIGHT * (evidence.currency in conventions.currencies)
+                 + CURRENCY_WEIGHT * _currency_fits(evidence, conventions.currencies)
                  + REGION_WORD_WEIGHT * min(MAX_REGION_WORDS, evidence.region_words.get(locale, 0)))
         if best_score is None or score > best_score:
             best, best_score = locale, score
     return best
+
+
+def _currency_fits(evidence: LocaleEvidence, currencies: tuple[str, ...]) -> bool:
+    """Whether the currency printed most points to a locale of ``currencies``: a bare "$" to every dollar (and peso)
+    country's, a code or another sign to its own."""
+    if evidence.bare_dollar:
+        return bool(currencies) and currencies[0] in SIGN_FAMILIES["USD"]
+    return evidence.currency in currencies
 
 
 def document_year(text: str) -> int | None:

@@ -32,6 +32,7 @@ class LocaleConventions:
 # Table order breaks ties when a document's evidence fits several: en_US is the default.
 LOCALE_CONVENTIONS: dict[str, LocaleConventions] = {
     "en_US": LocaleConventions("en", False, ".", ("USD",)),
+    "en_CA": LocaleConventions("en", False, ".", ("CAD",)),  # "April 15, 2024" as in the US; "$" is CAD
     "en_GB": LocaleConventions("en", True, ".", ("GBP",)),
     "en_AU": LocaleConventions("en", True, ".", ("AUD",)),
     "en_NZ": LocaleConventions("en", True, ".", ("NZD",)),
@@ -44,6 +45,7 @@ LOCALE_CONVENTIONS: dict[str, LocaleConventions] = {
     "nl_NL": LocaleConventions("nl", True, ",", ("EUR",)),
     "it_IT": LocaleConventions("it", True, ",", ("EUR",)),
     "es_ES": LocaleConventions("es", True, ",", ("EUR",)),
+    "es_MX": LocaleConventions("es", True, ".", ("MXN",)),  # "$11,600.00": a decimal point, pesos
     "es_AR": LocaleConventions("es", True, ",", ("ARS",)),
     "es_CL": LocaleConventions("es", True, ",", ("CLP",)),
     "sv_SE": LocaleConventions("sv", True, ",", ("SEK",)),

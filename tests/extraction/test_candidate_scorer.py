@@ -163,6 +163,34 @@ def test_an_amount_the_scorer_is_unsure_of_is_chosen_only_where_the_sum_holds():
     assert "total_tax" not in fields
 
 
+def test_two_items_prices_that_add_up_to_the_total_are_no_subtotal_and_tax():
+    # a bookshop's receipt-like invoice: 30,00 + 3,00 = 33,00 by chance, the tax printed inside the total
+    doc = _page(["1 Duden Rechtschreibung 30,00 € 30,00 €", "1 Stadtplan Marburg 3,00 € 3,00 €", "Gesamtbetrag 33,00 €",
+                 "enthaltene MwSt. 7 % 2,16 €"])
+    scorer = CandidateScorer(FEATURES, {
+        "subtotal": _model(-2.5),
+        "total_tax": _model(-3.0, key_left_own=3.0),
+        "total": _model(-1.0, key_left_own=3.0),
+    })
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "de_DE", 2024) if e.assigned}
+    assert fields == {"total_tax": "2,16 €", "total": "33,00 €"}
+
+
+def test_a_cfdis_folio_after_its_series_letter_is_the_invoice_number_and_its_tax_regime_code_none():
+    # "Serie y folio: A 1587" in a key column; the tax regime's code "601", which a model took for the number
+    from docextract.document import WordRef
+    from docextract.extraction.entities import Entity
+    from tests.layout_helpers import laid_out_page
+
+    doc = laid_out_page([[("Régimen fiscal: 601 General de Ley Personas Morales", 50)],
+                         [("Serie y folio:", 400), ("A 1587", 470)]])
+    words = {doc.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(doc.pages[0].words))}
+    regime = Entity("invoice_number", (words["601"],), 0.86, "model", assigned=True)
+    scorer = CandidateScorer(FEATURES, {"invoice_number": _model(-1.0, key_left_own=2.0)})
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [regime], {}, scorer, "es_MX", 2024) if e.assigned}
+    assert fields == {"invoice_number": "1587"}
+
+
 def test_a_value_after_another_fields_key_is_not_the_field_where_its_own_key_keys_one():
     # a scorer that, as a fold scorer did on a producer never seen, takes the largest amount as the amount due: the
     # gross total keyed "Gesamtbetrag Brutto" is no amount due beside "Offener Betrag 134,60 €"

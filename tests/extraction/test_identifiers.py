@@ -55,6 +55,10 @@ def test_tax_id_without_prefix_is_checked_as_the_documents_country():
     assert check_tax_id("2345678-0", "FI").scheme == "fi.ytunnus"
     assert check_tax_id("501234501", "PT").valid is False
     assert check_tax_id("123-456-703", "NZ").scheme == "nz.ird"
+    # Canada's business number (with its GST/HST account), Mexico's RFC
+    assert check_tax_id("872345616 RT0001", "CA").scheme == "ca.bn"
+    assert check_tax_id("872345617", "CA").valid is False
+    assert check_tax_id("TDE2012108Q0", "MX").scheme == "mx.rfc"
 
 
 def test_invalid_identifier_puts_the_document_in_review_with_the_reason():

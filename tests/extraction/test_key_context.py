@@ -156,6 +156,16 @@ def test_amounts_with_three_or_four_decimals_are_candidates_where_they_read_as_d
     assert key_left(index, (words["€22551.7400"],), KEY_LABELS).labels == {"total"}
 
 
+def test_amounts_with_a_countrys_dollar_or_a_zloty_or_koruna_sign_are_candidates():
+    # "HK$41,500.00" as one word: the Hong Kong page's only total; "zł" and "Kč" after Polish and Czech amounts
+    doc = _page([[("Total", 40), ("HK$41,500.00", 300)], [("Do zapłaty", 40), ("2 460,00 zł", 300)],
+                 [("Celkem", 40), ("12 100,00 Kč", 300)]])
+    found = generate(doc, LineIndex(doc), "en_GB", 2024)
+    assert {c.value for c in found["amount"]} >= {Decimal("41500.00")}
+    found = generate(doc, LineIndex(doc), "de_DE", 2024)
+    assert {c.value for c in found["amount"]} >= {Decimal("2460.00"), Decimal("12100.00")}
+
+
 def test_a_letters_reference_line_keys_the_invoice_number_and_the_order_and_an_identifier_keys_nothing():
     # isodoc: "Your reference | Our reference | Date" over their values; the order number's "PO-" is no key of the
     # invoice number right of it

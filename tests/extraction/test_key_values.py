@@ -1835,6 +1835,14 @@ def test_a_belgian_enterprise_number_is_the_vendors_tax_id_and_the_taxable_amoun
     assert found == {"vendor_tax_id": ("BE 0746.538.130", "rule"), "subtotal": ("2.840,00", "rule")}
 
 
+def test_a_mexican_company_name_keeps_its_legal_form():
+    from docextract.extraction.key_values import complete_party_names
+
+    doc = _page([[("Comercializadora Alameda S.A. de C.V.", 50)], [("RFC: CAL180305KJ2", 50)]], line_spacing=12)
+    cut = Entity("customer_name", tuple(WordRef(0, i) for i in range(1, 4)), 0.8)  # "Alameda S.A. de"
+    assert [e.text(doc) for e in complete_party_names(doc, [cut])] == ["Comercializadora Alameda S.A. de C.V."]
+
+
 def test_a_party_name_stops_before_the_address_or_contact_line_a_model_read_on_into():
     from docextract.extraction.key_values import complete_party_names
 

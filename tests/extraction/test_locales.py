@@ -55,6 +55,12 @@ def test_german_invoice_is_de_de_and_reads_day_first_with_decimal_comma():
     ("Fatura n.º 42 Data de vencimento 05-05-2024 Total Ilíquido 1.000,00 IVA 23 % Total a pagar 1.230,00 €", "pt_PT"),
     ("FACTURE No de facture : 10457 Montréal (Québec) H3A 1H6 Sous-total 1 000,00 $ TPS (5 %) 50,00 $ TVQ (9,975 %) "
      "99,75 $ Total 1 149,75 $", "fr_CA"),
+    # a bare "$" is a dollar of any dollar country: the region's words and Canadian postal codes decide
+    ("INVOICE Invoice # NR-2024-118 Date April 15, 2024 Hamilton, ON L8P 1A1 HST Reg. No. 872345616 RT0001 "
+     "Subtotal $2,200.00 HST 13% $286.00 Total $2,486.00", "en_CA"),
+    ("INVOICE Invoice # 118 Date April 15, 2024 Austin, TX 78701 Subtotal $2,200.00 Sales tax $181.50", "en_US"),
+    ("FACTURA RFC: TDE2012108Q0 Fecha de emisión: 2024-04-16 Subtotal $10,000.00 IVA 16% $1,600.00 "
+     "Total $11,600.00 ONCE MIL SEISCIENTOS PESOS 00/100 M.N.", "es_MX"),
     ("", "en_US"),
 ])
 def test_guess_locale_by_language(text, locale):

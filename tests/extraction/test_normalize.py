@@ -266,6 +266,11 @@ def test_gulf_and_peso_currencies_and_a_locales_own_dollar():
     signs = document_sign_currencies(page("Faktura Fakturanr. 7712345 Forfaldsdato 15.04.2024 Moms 25% I alt at betale 5.000,00 kr."))
     assert signs == {"SEK": "DKK"}
     assert document_sign_currencies(page("FACTURA ELECTRÓNICA R.U.T.: 76.123.456-0 S.I.I. Giro: TOTAL $ 119.000")) == {"USD": "CLP"}
+    # an Ontario contractor's "$" is Canadian dollars, a Mexican CFDI's pesos
+    assert document_sign_currencies(page("INVOICE Hamilton, ON L8P 1A1 HST Reg. No. 872345616 RT0001 Date April 15, 2024 "
+                                         "Subtotal $2,200.00 HST 13% $286.00 Total $2,486.00")) == {"USD": "CAD"}
+    assert document_sign_currencies(page("FACTURA RFC: TDE2012108Q0 Subtotal $10,000.00 IVA 16% $1,600.00 "
+                                         "Total $11,600.00 PESOS 00/100 M.N.")) == {"USD": "MXN"}
     # a Quebec company's "$" is Canadian dollars, a French one's named by its code
     assert document_sign_currencies(page("FACTURE Montréal (Québec) No TPS : 123456782 RT0001 Sous-total 1 000,00 $ "
                                          "TPS (5 %) 50,00 $ TVQ (9,975 %) 99,75 $ Total 1 149,75 $")) == {"USD": "CAD"}
