@@ -91,6 +91,15 @@ LANGUAGE_WORDS: dict[str, tuple[str, ...]] = {
     "pt": ("fatura*", "iva", "nif", "contribuinte", "vencimento", "pagar", "quantidade", "qtd", "preço", "descrição",
            "pagamento", "desconto", "encomenda", "morada", "taxa", "incidência", "obrigado", "emissão", "artigo",
            "janeiro", "fevereiro", "março", "maio", "junho", "julho", "setembro", "outubro", "novembro", "dezembro"),
+    "pl": ("faktura", "sprzedawca", "nabywca", "nip", "wystawienia", "sprzedaży", "płatności", "zapłaty", "netto",
+           "brutto", "wartość", "kwota", "razem", "słownie", "ilość", "cena", "stawka", "przelew", "sposób", "termin",
+           "usługi", "usługa", "szt", "konta", "rachunek", "złotych", "zł", "upoważniona", "stycznia", "lutego",
+           "marca", "kwietnia", "maja", "czerwca", "lipca", "sierpnia", "września", "października", "listopada",
+           "grudnia"),
+    "cs": ("faktura", "daňový", "doklad", "dodavatel", "odběratel", "datum", "vystavení", "splatnosti", "dph",
+           "základ", "daně", "celkem", "úhradě", "úhrady", "variabilní", "symbol", "účet", "účtu", "bankovní", "množství",
+           "cena", "plátce", "plnění", "zdanitelného", "služeb", "vyúčtování", "převodem", "kč", "ledna", "února",
+           "března", "dubna", "května", "června", "července", "srpna", "září", "října", "listopadu", "prosince"),
 }
 
 _WORD = re.compile(r"[^\W\d_]+")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Set up docextract on a fresh Debian/Ubuntu machine: Tesseract with the data of the six languages docextract reads
+# Set up docextract on a fresh Debian/Ubuntu machine: Tesseract with the data of the languages docextract reads
 # (when missing and possible), a virtualenv in .venv, and the package. `scripts/setup.sh --dev` adds the test tools.
 # Idempotent: re-running it only installs what is missing.
 set -euo pipefail
@@ -9,11 +9,12 @@ extras=""
 [ "${1:-}" = "--dev" ] && extras="[dev]"
 
 # Tesseract and its language data: English comes with tesseract-ocr; German, French, Dutch, Italian, Spanish, Swedish,
-# Danish, Norwegian, Finnish and Portuguese (the other languages run.locale reads, `--lang deu` etc.) are Debian packages
-# of their own (the last five about 9 MB together).
+# Danish, Norwegian, Finnish, Portuguese, Polish and Czech (the other languages run.locale reads, `--lang deu` etc.) are
+# Debian packages of their own (the last seven about 13 MB together).
 ocr_packages="tesseract-ocr tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-nld tesseract-ocr-ita tesseract-ocr-spa
-tesseract-ocr-swe tesseract-ocr-dan tesseract-ocr-nor tesseract-ocr-fin tesseract-ocr-por"
-ocr_languages="eng deu fra nld ita spa swe dan nor fin por"
+tesseract-ocr-swe tesseract-ocr-dan tesseract-ocr-nor tesseract-ocr-fin tesseract-ocr-por tesseract-ocr-pol
+tesseract-ocr-ces"
+ocr_languages="eng deu fra nld ita spa swe dan nor fin por pol ces"
 
 missing_languages() {
     local have

@@ -28,7 +28,7 @@ PREVIEW_WORDS = 8  # words shown for each block / window in the tables
 def inspect(
     path: Path = typer.Argument(..., help="The document to inspect (PDF, image, or words JSON)."),
     ocr: OcrMode = typer.Option(OcrMode.auto, "--ocr", help="auto: OCR pages without a usable text layer; always; never."),
-    lang: str = typer.Option("auto", "--lang", help="Tesseract language(s), e.g. eng or deu+eng. auto: read in English, then again in the page's own language when it is German, French, Dutch, Italian, Spanish, Swedish, Danish, Norwegian, Finnish or Portuguese."),
+    lang: str = typer.Option("auto", "--lang", help="Tesseract language(s), e.g. eng or deu+eng. auto: read in English, then again in the page's own language when it is German, French, Dutch, Italian, Spanish, Swedish, Danish, Norwegian, Finnish, Portuguese, Polish or Czech."),
     dpi: int = typer.Option(300, "--dpi", min=50, max=1200, help="Resolution for rendering pages to OCR."),
     password: Optional[str] = typer.Option(None, "--password", help="Password of an encrypted PDF."),
     pdf_text: PdfText = typer.Option(PdfText.pdfplumber, "--pdf-text", help=PDF_TEXT_HELP),

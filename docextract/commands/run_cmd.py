@@ -35,7 +35,7 @@ def run(
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="FILE: write there instead of stdout. Required for a folder: outputs mirror its tree under OUT, with OUT/manifest.jsonl."),
     output_format: OutputFormat = typer.Option(OutputFormat.json, "--format", "-f", help="json (pretty), jsonl (one line; a folder: also OUT/documents.jsonl, one file's output a line), csv (one row per document; line items in a second file; a folder: OUT/documents.csv and OUT/line_items.csv), or labelstudio (Label Studio tasks, one per page, with the model's predictions as pre-annotations; import them into a project set up with `docextract labelstudio-config`)."),
     ocr: OcrMode = typer.Option(OcrMode.auto, help="auto: OCR only pages without a usable text layer."),
-    lang: str = typer.Option("auto", help="Tesseract language(s), e.g. eng or deu+eng. auto: read in English, then again in the page's own language when it is German, French, Dutch, Italian, Spanish, Swedish, Danish, Norwegian, Finnish or Portuguese."),
+    lang: str = typer.Option("auto", help="Tesseract language(s), e.g. eng or deu+eng. auto: read in English, then again in the page's own language when it is German, French, Dutch, Italian, Spanish, Swedish, Danish, Norwegian, Finnish, Portuguese, Polish or Czech."),
     dpi: int = typer.Option(300, min=50, max=1200, help="Rendering resolution for OCR."),
     password: Optional[str] = typer.Option(None, help="Password of an encrypted PDF."),
     pdf_text: PdfText = typer.Option(PdfText.pdfplumber, "--pdf-text", help=PDF_TEXT_HELP),

@@ -37,7 +37,8 @@ from docextract.extraction.identifiers import dotted_vat_length, has_vat_module,
 from docextract.extraction.key_context import (NUMBER_IN_PARTS, KeyHit, LineIndex, is_title_word, key_above, key_left,
                                               row_keys, words_left_on_row)
 from docextract.extraction.per_document import per_document
-from docextract.extraction.normalize import (ISO_CURRENCIES, MONTH_NUMBERS, identifier_text, parse_currency, parse_date,
+from docextract.extraction.normalize import (ISO_CURRENCIES, MONTH_NUMBERS, identifier_text, is_currency_word,
+                                           parse_currency, parse_date,
                                            parse_number)
 from docextract.extraction.vat_shares import vat_shares
 from docextract.extraction.party_blocks import block_extents, side_at
@@ -112,6 +113,9 @@ class Candidate:
     party_side: str | None = None
     # a telephone number ("555-0142" after its area code "(512)"): never a field's value
     telephone: bool = False
+
+
+MAX_WHOLE_AMOUNT_GROUPS = 3  # digit groups of an amount printed without decimals, its currency after it
 
 
 def _has_decimals(text: str, locale: str) -> bool:
@@ -196,6 +200,13 @@ def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> 
                         end += 1
                     span = " ".join(texts[i:end + 1])
                     number = parse_number(span, locale) if end > i and _has_decimals(span, locale) else None
+                    if (number is None and end - i < MAX_WHOLE_AMOUNT_GROUPS and end + 1 < len(texts)
+                            and is_currency_word(texts[end + 1])):
+                        # a whole amount with its currency after it: "8 500 Kč", "1 200 zł", "250 €" (not a legal
+                        # line's share capital, "au capital de 10 640 226 396 €")
+                        end += 1
+                        span = " ".join(texts[i:end + 1])
+                        number = parse_number(span, locale)
                     if number is not None and not odd_shape("total", "amount", span):
                         out["amount"].append(Candidate("amount", _flat(refs[i:end + 1]), number))
                         taken_until = end  # its groups are no other value
@@ -211,6 +222,10 @@ def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> 
                         if parsed is not None and not odd_shape("invoice_date", "date", span):
                             out["date"].append(Candidate("date", _flat(refs[i:i + n]), parsed,
                                                          version_date=_on_version_row(page, line, texts[:i])))
+                            if n == 1 and i > 0 and key_tokens(texts[i - 1])[-1:] == ["no"]:
+                                # "Faktura nr 7/04/2024": a number shaped like a date after a number sign is a
+                                # number (a Polish invoice's count, month and year); the date stays a candidate too
+                                out["identifier"].append(Candidate("identifier", refs[i], identifier_text(text)))
                             taken_until = i + n - 1
                             break
                 if i <= taken_until:

@@ -2,7 +2,7 @@
 
 An invoice model tags the words of whatever it is given: a paper's "Hello World!" becomes a vendor name, a form's
 "hallway" a billing address. Before any of its fields can be trusted, the document has to be one the model was
-made for. :func:`document_type` decides from the page's own words and layout, in the eleven languages of
+made for. :func:`document_type` decides from the page's own words and layout, in the thirteen languages of
 :mod:`docextract.extraction.field_keywords`:
 
 * an invoice proves itself by its *keyed values*: a whole key of an invoice field before a value of that field's
@@ -42,12 +42,15 @@ INVOICE_TITLES = (
     "facture", "facture proforma", "factuur", "fattura", "factura", "faktura", "bill", "tax invoice receipt",
     "beitragsrechnung", "kostenrechnung", "warenrechnung", "mietrechnung", "rechnung gutschrift",
     "lasku", "fatura", "fatura recibo", "fatura simplificada",
+    "faktura vat", "rachunek", "faktura danovy doklad", "danovy doklad", "vyuctovani", "vyuctovani sluzeb",
+    "vyuctovani sluzeb danovy doklad", "zalohova faktura",
 )
 CREDIT_TITLES = (
     "credit note", "credit memo", "gutschrift", "rechnungskorrektur", "rechnungs korrektur", "stornorechnung", "avoir",
     "facture d avoir",
     "creditnota", "creditfactuur", "nota di credito", "nota de credito", "factura rectificativa",
     "kreditfaktura", "kreditnota", "hyvityslasku",
+    "faktura korygujaca", "korekta", "opravny danovy doklad", "dobropis",
 )
 # Titles of business documents that print an invoice's keys and amounts but are no invoice: a quotation, an order
 # confirmation, a delivery note. A payer books nothing from them; under no invoice or credit note title, their
@@ -62,14 +65,16 @@ NOT_INVOICE_TITLES = (
     "confirmacion de pedido",
     "offert", "tilbud", "tarjous", "orcamento", "foljesedel", "følgeseddel", "lahete", "guia de remessa",
     "orderbekraftelse", "ordrebekræftelse", "ordrebekreftelse", "tilausvahvistus",
+    "oferta", "wycena", "zamowienie", "potwierdzenie zamowienia", "dowod dostawy", "nabidka", "cenova nabidka",
+    "dodaci list", "objednavka", "potvrzeni objednavky",
 )
 RECEIPT_WORDS = frozenset({"receipt", "cash", "change", "tendered", "cashier", "quittung", "kassenbon", "beleg", "recu",
                            "ticket", "kassa", "scontrino", "recibo", "rounding", "gst", "qty", "kvitto", "kvittering",
-                           "kuitti"})
+                           "kuitti", "paragon", "uctenka"})
 CONTRACT_WORDS = frozenset({"agreement", "agreements", "party", "parties", "hereby", "hereto", "hereof", "herein",
                             "hereunder", "whereas", "shall", "governed", "confidential", "confidentiality", "witness",
                             "vertrag", "vereinbarung", "contrat", "overeenkomst", "contratto", "contrato", "avtal",
-                            "aftale", "avtale", "sopimus"})
+                            "aftale", "avtale", "sopimus", "umowa", "smlouva"})
 # Fields whose key before a typed value is invoice evidence: what receipts, letters and papers rarely print so.
 INVOICE_KEY_FIELDS = frozenset({"invoice_number", "invoice_date", "due_date", "purchase_order", "subtotal", "total_tax",
                                 "total", "amount_due", "iban"})

@@ -1,15 +1,15 @@
-"""The words an invoice prints before (or above) a value to say what it is, per field, in eleven languages.
+"""The words an invoice prints before (or above) a value to say what it is, per field, in thirteen languages.
 
 "Rechnungsnummer", "Facture N°", "Invoice #", "Gesamtbetrag", "Montant TTC", "Fällig am", ... A key word
 for the field standing directly before the value is evidence that the model's label is right; a key word
 of another field (a due date's "Fällig" before a value labelled ``invoice_date``) is evidence against it
 (:mod:`docextract.extraction.evidence`). English, German, French, Dutch, Italian and Spanish; Swedish, Danish,
-Norwegian, Finnish and Portuguese (each tuple's last lines), added after the first six were measured on pages of those
-countries' vendors (README "Stop 60").
+Norwegian, Finnish and Portuguese, added after the first six were measured on pages of those countries' vendors (README
+"Stop 60"); Polish and Czech likewise (README "Stop 61"): each tuple's last lines.
 
 Key words are compared in :func:`key_form`: accents removed, case-folded, punctuation dropped, and the many
-ways of writing "number" ("No.", "Nr.", "N°", "Nº", "n.º", "#", and "-nr." glued to its word: "Rechnungsnr.") read
-as ``no``.
+ways of writing "number" ("No.", "Nr.", "N°", "Nº", "n.º", the Czech "č.", "#", and "-nr." glued to its word:
+"Rechnungsnr.") read as ``no``; the Polish "ł" reads as "l" ("Do zapłaty" as "do zaplaty"), as OCR often reads it.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from typing import Iterable
 _NUMBER_SIGNS = {"nr": "no", "n": "no", "n°": "no", "#": "no", "num": "no", "nro": "no"}  # "Nº" is "No" after NFKD
 _TOKEN = re.compile(r"#|n°|[^\W_]+", re.UNICODE)
 _ANNOTATION = re.compile(r"\(\s*[\w.%/-]{1,6}\s*\)")
+_CZECH_NUMBER_SIGN = re.compile(r"(?<![^\W\d_])[čČ]\.")  # "Faktura č. 15/2024": "č." alone, with its dot
 
 _INVOICE_DATE = (
     "invoice date", "date", "date of issue", "issue date", "issued", "issued on", "dated", "tax point",
@@ -32,6 +33,7 @@ _INVOICE_DATE = (
     "bill date", "billing date", "document date", "invoice issued", "date de facturation",
     "fakturadatum", "fakturadato", "dato", "laskun paivamaara", "laskun pvm", "laskupaiva", "paivamaara", "pvm",
     "data da fatura", "data de emissao", "data do documento", "data fatura",
+    "data wystawienia", "data wystawienia faktury", "dnia", "datum vystaveni", "datum vystaveni dokladu",
 )
 # Dates an invoice prints beside its issue date: delivery and service dates, order and delivery-note dates, billing
 # periods. Not an output field: their keys tell the candidates, the key rules and the evidence that a date after them
@@ -50,6 +52,9 @@ _OTHER_DATE = (
     "aankomstdatum", "vertrekdatum", "arrivo", "partenza", "llegada", "salida", "fecha de llegada", "fecha de salida",
     "leveransdatum", "orderdatum", "leveringsdato", "ordredato", "toimituspaiva", "tilauspaiva", "jakso",
     "laskutusjakso", "data de entrega", "data da encomenda", "periodo de faturacao",
+    "data sprzedazy", "data wykonania uslugi", "data dostawy", "data dostawy uslugi", "data zakonczenia dostawy",
+    "okres rozliczeniowy", "datum zdanitelneho plneni", "datum zdanit plneni", "datum uskutecneni zdanitelneho plneni",
+    "duzp", "datum plneni", "zuctovaci obdobi", "obdobi",
 )
 _PARTY_TO = (
     "bill to", "billed to", "invoice to", "sold to", "customer", "client", "to", "recipient",
@@ -58,6 +63,7 @@ _PARTY_TO = (
     "adressee a", "facture adressee a",
     "kund", "mottagare", "fakturamottagare", "modtager", "mottaker", "fakturamottaker", "asiakas",
     "vastaanottaja", "laskun saaja", "adquirente",
+    "nabywca", "platnik", "odberatel", "kupujici",
 )
 
 
@@ -93,6 +99,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "fatura no", "numero da fatura", "no da fatura", "fatura", "fatura recibo", "fatura recibo no",
         # an Argentine comprobante's number after its point of sale ("Punto de Venta: 0003  Comp. Nro: 00001234")
         "comp no", "comprobante no", "no comprobante", "numero de comprobante",
+        "faktura vat no", "faktura vat", "numer faktury", "no faktury", "numer", "numer dokumentu", "rachunek no",
+        "faktura korygujaca no", "cislo faktury", "cislo dokladu", "danovy doklad no", "doklad no", "faktura danovy doklad no",
     ),
     "invoice_date": _INVOICE_DATE,
     "date": _INVOICE_DATE,
@@ -120,6 +128,10 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         # fiscal folio (the UUID the tax authority stamps), the certificates' numbers
         "regimen fiscal", "lugar de expedicion", "uso cfdi", "folio fiscal", "no de serie del certificado",
         "no de certificado",
+        # Poland's and Czechia's customer numbers, registers (KRS, REGON; IČO, the company's number beside its VAT
+        # id DIČ) and the Czech payment references (variabilní, konstantní, specifický symbol)
+        "numer klienta", "no klienta", "id klienta", "krs", "regon", "ic", "ico", "variabilni symbol", "vs",
+        "konstantni symbol", "specificky symbol", "cislo zakaznika", "zakaznicke cislo",
     ),
     # amounts an invoice adds or takes off between its subtotal and its total that no output field holds: freight,
     # postage, a discount. "Freight 18.00" under "Sales Tax 7.5% 25.65" is no tax (a model on a layout never seen
@@ -132,9 +144,13 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "descuento",
         "frakt", "fraktavgift", "fragt", "porto og ekspedition", "rahti", "toimituskulut", "toimitusmaksu", "alennus",
         "portes", "transporte", "desconto",
+        "rabat", "upust", "doprava", "postovne", "sleva",
         # income tax a client withholds from a freelancer's invoice (Spain's IRPF, Italy's ritenuta d'acconto): taken
         # off the total, no VAT ("IVA (21%) 210,00" over "Retención IRPF (15%) -150,00" is one tax, not two rates')
         "irpf", "retencion irpf", "retencion", "ritenuta", "ritenuta d acconto", "withholding tax",
+        # a company's share capital in its legal line ("Capital social: 50.000,00 €")
+        "capital social", "share capital", "stammkapital", "grundkapital", "capitale sociale", "kapital zakladowy",
+        "zakladni kapital",
     ),
     "due_date": (
         "due date", "due", "payment due", "due by", "pay by", "payable by", "payment date", "payment due date",
@@ -147,6 +163,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "forfallodatum", "forfallodag", "forfaller", "betala senast", "sista betalningsdag", "forfaldsdato",
         "betalingsdato", "sidste rettidige betalingsdag", "betales senest", "forfallsdato", "forfall", "betalingsfrist",
         "erapaiva", "data de vencimento", "vencimento", "data limite de pagamento", "data limite",
+        "termin platnosci", "termin zaplaty", "platne do", "zaplata do", "datum splatnosti", "splatnost", "splatno",
+        "splatne do",
     ),
     "purchase_order": (
         "po", "po no", "p o", "p o no", "p o number", "purchase order", "purchase order no", "order no", "order number",
@@ -167,11 +185,13 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "bestillingsnummer", "rekvisition", "tilausnumero", "tilaus", "tilaus no", "encomenda", "no encomenda",
         "nota de encomenda", "v referencia", "v ref", "sua referencia", "er referens", "er ref", "ert ordernummer",
         "deres ref", "deres referanse", "deres reference", "viitteenne",
+        "zamowienie", "no zamowienia", "numer zamowienia", "objednavka", "cislo objednavky", "vase objednavka",
     ),
     "vendor_name": (
         "from", "seller", "supplier", "vendor", "issued by", "verkaufer", "lieferant", "rechnungssteller",
         "fournisseur", "vendeur", "emetteur", "leverancier", "fornitore", "proveedor", "emisor",
         "leverantor", "saljare", "leverandør", "sælger", "selger", "myyja", "toimittaja", "fornecedor", "emitente",
+        "sprzedawca", "dostawca", "wystawca", "dodavatel", "prodavajici",
     ),
     "vendor_address": ("from", "address", "adresse", "anschrift", "adres", "indirizzo", "direccion", "domicilio"),
     "vendor_tax_id": (
@@ -201,12 +221,13 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "nipc", "no de contribuinte",
         # Belgium's enterprise number, which its VAT number is with "BE" before it
         "ondernemingsnummer", "ondernemings no", "kbo", "kbo no", "no d entreprise", "numero d entreprise", "bce", "no bce",
+        "nip", "nip sprzedawcy", "no nip", "vat ue", "nip ue", "dic", "dic dph",
     ),
     "customer_name": _PARTY_TO,
     "billing_address": (*_PARTY_TO, "billing address", "rechnungsadresse", "rechnungsanschrift",
                         "adresse de facturation", "factuuradres", "indirizzo di fatturazione", "direccion de facturacion",
                         "fakturaadress", "faktureringsadress", "fakturaadresse", "faktureringsadresse",
-                        "laskutusosoite", "morada de faturacao"),
+                        "laskutusosoite", "morada de faturacao", "adres nabywcy", "fakturacni adresa"),
     "shipping_address": (
         "ship to", "deliver to", "delivery address", "shipping address", "shipped to", "delivered to",
         "lieferadresse", "lieferanschrift", "lieferung an", "adresse de livraison", "livrer a", "livraison",
@@ -214,6 +235,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "direccion de envio", "direccion de entrega", "enviar a",
         "leveransadress", "leveringsadresse", "toimitusosoite", "morada de entrega", "local de entrega",
         "local de descarga",
+        "adres dostawy", "odbiorca", "dodaci adresa", "misto dodani",
     ),
     "subtotal": (
         "subtotal", "sub total", "net", "net amount", "net total", "net total amount", "total net amount", "net value",
@@ -236,6 +258,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "veroton yhteensa",
         "yhteensa veroton", "yhteensa ilman alv", "veroton hinta", "total iliquido", "incidencia", "total sem iva",
         "total s iva", "valor sem iva", "base tributavel",
+        "wartosc netto", "razem netto", "suma netto", "kwota netto", "zaklad dane", "cena bez dph",
+        "celkem bez dph", "bez dph", "castka bez dph",
     ),
     "total_tax": (
         "vat", "tax", "sales tax", "vat amount", "tax amount", "total tax", "total vat", "gst", "value added tax",
@@ -257,6 +281,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "moms", "summa moms", "momsbelopp", "varav moms", "heraf moms", "momsbeløb", "moms i alt", "mva",
         "merverdiavgift", "herav mva", "sum mva", "mva belop", "alv", "arvonlisavero", "alv yhteensa", "alv osuus",
         "valor iva", "valor do iva", "total do iva",
+        "kwota vat", "razem vat", "podatek vat", "suma vat", "dph", "celkem dph", "vyse dph", "castka dph",
     ),
     "total": (
         "total", "total amount", "invoice total", "grand total", "gross total", "gross total amount", "gross amount",
@@ -273,6 +298,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "i alt", "beløb i alt", "fakturabeløb", "total inkl moms", "i alt inkl moms", "sum", "sum inkl mva",
         "totalt inkl mva", "inklusiv mva", "sum inklusiv mva", "totalbeløp", "fakturabeløp", "yhteensa", "kokonaissumma", "laskun summa",
         "yhteensa verollinen", "total documento", "total do documento", "valor total", "total geral",
+        "wartosc brutto", "razem brutto", "suma brutto", "kwota brutto", "ogolem", "lacznie", "celkem",
+        "celkem s dph", "cena s dph", "celkova castka", "celkem vc dph", "castka celkem",
     ),
     "amount_due": (
         "amount due", "balance due", "total due", "due", "amount payable", "please pay", "to pay", "balance",
@@ -283,16 +310,26 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "att betala", "summa att betala", "belopp att betala", "kvar att betala", "at betale", "til betaling",
         "beløb at betale", "a betale", "beløp a betale", "sum a betale", "maksettava", "maksettavaa",
         "maksettava yhteensa", "total a pagar", "valor a pagar", "montante a pagar",
+        "do zaplaty", "razem do zaplaty", "kwota do zaplaty", "pozostalo do zaplaty", "suma do zaplaty", "k uhrade",
+        "celkem k uhrade", "castka k uhrade", "k zaplaceni", "celkem k zaplaceni", "zbyva uhradit",
     ),
-    "currency": ("currency", "wahrung", "devise", "monnaie", "valuta", "moneda", "divisa", "valuutta", "moeda"),
+    "currency": ("currency", "wahrung", "devise", "monnaie", "valuta", "moneda", "divisa", "valuutta", "moeda", "waluta",
+                 "mena"),
     "payment_terms": (
         "payment terms", "terms", "terms of payment", "zahlungsbedingungen", "konditionen", "zahlungskonditionen", "zahlungsziel", "zahlungsbedingung",
         "conditions de paiement", "conditions de reglement", "modalites de paiement", "reglement",
         "betalingsvoorwaarden", "betalingstermijn", "termini di pagamento", "condizioni di pagamento",
         "modalita di pagamento", "condiciones de pago", "forma de pago",
         "betalningsvillkor", "betalingsbetingelser", "maksuehto", "maksuehdot", "condicoes de pagamento",
+        "sposob platnosci", "forma platnosci", "warunki platnosci", "forma uhrady", "zpusob uhrady", "platebni podminky",
     ),
-    "iban": ("iban", "iban no", "bank account", "account", "konto", "compte", "rekening", "conto", "cuenta"),
+    "iban": ("iban", "iban no", "bank account", "account", "konto", "compte", "rekening", "conto", "cuenta",
+             "no konta", "numer konta", "no rachunku", "numer rachunku", "rachunek", "rachunek bankowy", "bankovni ucet",
+             "cislo uctu", "ucet"),
+    # Not an output field: the first cell of a table's sum row whose amounts its column headers name (a Polish invoice's
+    # "Razem | 2 000,00 | 23% | 460,00 | 2 460,00" under "Wartość netto | VAT | Kwota VAT | Wartość brutto"): the
+    # first amount after it is the net, not a total (totals_table reads the row by its headers)
+    "total_row": ("razem", "suma"),
     # Not an output field: what a receipt prints after its total, the cash handed over and the change given back
     # ("CASH 50.00", "CHANGE 11.10"). The cash is often a receipt's largest amount, which candidate scorers fitted on
     # invoices favour as the total (a student of the default took it on 45 of SROIE's 347 test receipts). An amount
@@ -307,7 +344,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         # what was paid before the balance (a hotel folio's "Total Credits", a payment deducted): its amount is the
         # total's again where all was paid, never the amount due ("Balance Due 0.00")
         "credits", "total credits", "payments", "total payments", "payment received", "amount paid", "paid",
-        "betaald", "bezahlt", "deja paye", "deja regle", "betalt", "maksettu", "pago",
+        "betaald", "bezahlt", "deja paye", "deja regle", "betalt", "maksettu", "pago", "zaplacono", "zaplaceno",
         *_paid_by_card("visa", "mastercard", "master card", "amex", "american express", "maestro", "girocard",
                        "ec karte", "kreditkarte", "credit card", "debit card", "carte bancaire", "carte bleue",
                        "bancontact", "payconiq", "ideal", "paypal"),
@@ -337,6 +374,7 @@ def key_tokens(text: str) -> list[str]:
 @functools.lru_cache(maxsize=1 << 16)
 def _key_tokens(text: str) -> tuple[str, ...]:
     text = text.replace("º", "°")  # the ordinal sign: "n.º" (Portuguese) is "n.°", one number sign, not "n" and "o"
+    text = _CZECH_NUMBER_SIGN.sub("n°", text).replace("ł", "l").replace("Ł", "L")  # "č." is "číslo"; NFKD keeps "ł"
     folded = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch)).casefold()
     if _ANNOTATION.fullmatch(folded.strip()):  # "(380)", "(EUR)": a code or unit beside a key, not part of it
         return ()
@@ -406,8 +444,10 @@ def _closing_keys(tokens: tuple[str, ...]) -> tuple[frozenset[str], int]:
 LEGAL_FORMS = frozenset({"gmbh", "ag", "kg", "ohg", "ug", "ev", "ltd", "llc", "llp", "inc", "plc", "co", "corp", "sa",
                          "sas", "sarl", "eurl", "bv", "nv", "vof", "spa", "srl", "sl", "slu", "sdn", "bhd", "mbh", "und",
                          "and", "cie", "rl",  # ("rl": the "r.l." of "S.à r.l.")
-                         "uc", "dac", "lda", "ltda", "pte", "pty", "aps", "oyj", "asa", "cv", "sapi"})  # (Irish, Portuguese, Latin
-# American, Singaporean, Australian and Nordic forms; not "as", "ab", "oy": words too)
+                         "uc", "dac", "lda", "ltda", "pte", "pty", "aps", "oyj", "asa", "cv", "sapi",
+                         "sp", "z", "oo", "sc", "spk", "sro", "vos"})  # (Irish, Portuguese, Latin
+# American, Singaporean, Australian, Nordic, Polish and Czech forms: "Sp. z o.o.", "s.c.", "s.r.o."; not "as", "ab", "oy":
+# words too)
 
 
 def is_legal_form(text: str) -> bool:

@@ -44,7 +44,7 @@ NATIONAL_TAX_IDS: dict[str, tuple[str, ...]] = {
     "it": ("iva", "codicefiscale"),
     "es": ("nif", "cif"),
     "au": ("abn",),
-    "ca": ("bn",), "mx": ("rfc",), "nz": ("ird",), "sg": ("uen",), "ar": ("cuit",), "cl": ("rut",), "se": ("orgnr",), "dk": ("cvr",), "no": ("mva", "orgnr"), "fi": ("ytunnus",), "pt": ("nif",),
+    "ca": ("bn",), "mx": ("rfc",), "nz": ("ird",), "sg": ("uen",), "ar": ("cuit",), "cl": ("rut",), "se": ("orgnr",), "dk": ("cvr",), "no": ("mva", "orgnr"), "fi": ("ytunnus",), "pt": ("nif",), "pl": ("nip",), "cz": ("dic",),
 }
 _IBAN_SHAPE = re.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{8,32}")
 _GSTIN_SHAPE = re.compile(r"\d{2}[A-Z]{5}\d{4}[A-Z][0-9A-Z]Z[0-9A-Z]")

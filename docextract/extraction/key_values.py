@@ -39,7 +39,7 @@ from docextract.extraction.field_keywords import DEBIT_WORDS, closing_keys, is_l
 from docextract.extraction.identifiers import check_iban, check_tax_id
 from docextract.extraction.key_context import (cell_around, cell_break, is_separator, is_title_word, key_above, key_left,
                                               line_index, line_of, line_right_of, words_left_on_row)
-from docextract.extraction.normalize import parse_date, parse_number
+from docextract.extraction.normalize import is_currency_word, parse_date, parse_number
 from docextract.extraction.party_blocks import (ADDRESS_OF_SIDE, SALUTATIONS, SHIPPING_SIDE, addressed, block_extents,
                                                compact_words, ends_with_postcode, is_postcode_line, is_salutation, labels_side_by_side,
                                                name_over, named_block_address, only_title, party_fields, side_at,
@@ -636,7 +636,32 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
                                             mean_probability(terms, "payment_terms", label_probabilities), "rule")
     # dropped: unusable entities of the labels found, and entities whose words a key gave to another label
     kept = [trimmed.get(id(e), e) for e in entities if e.label not in found and id(e) not in relabelled]
-    return _total_that_is_due([*kept, *found.values()], doc, labels, label_probabilities)
+    out = _total_that_is_due([*kept, *found.values()], doc, labels, label_probabilities)
+    return _currency_of_the_total(out, doc, labels, label_probabilities)
+
+
+# The amounts whose currency word is the document's currency field where the model tagged none, first to last
+CURRENCY_OF = ("total", "amount_due", "subtotal")
+
+
+def _currency_of_the_total(entities: list[Entity], doc: Document, labels: Sequence[str],
+                           label_probabilities: LabelProbabilities) -> list[Entity]:
+    """``entities`` with the currency read from the total's own currency word, in it or right after it on its line,
+    where the model tagged no currency ("847,00 Kč", "2 460,00 PLN": a sign it never saw in training), as the labelled
+    data marks it (the currency's own word beside a located total)."""
+    if "currency" not in labels or any(e.label == "currency" for e in entities):
+        return entities
+    for label in CURRENCY_OF:
+        amount = min((e for e in entities if e.label == label), key=Entity.rank, default=None)
+        if amount is None:
+            continue
+        line = _line_words(doc, amount.words[-1])
+        after = line[line.index(amount.words[-1]) + 1:][:1] if amount.words[-1] in line else []
+        sign = next((r for r in (*amount.words, *after) if is_currency_word(doc.word(r).text)), None)
+        if sign is not None:
+            return [*entities, Entity("currency", (sign,), mean_probability((sign,), "currency", label_probabilities),
+                                      "rule")]
+    return entities
 
 
 def _total_that_is_due(entities: list[Entity], doc: Document, labels: Sequence[str],

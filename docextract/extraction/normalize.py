@@ -53,6 +53,8 @@ LOCALE_CONVENTIONS: dict[str, LocaleConventions] = {
     "nb_NO": LocaleConventions("nb", True, ",", ("NOK",)),
     "fi_FI": LocaleConventions("fi", True, ",", ("EUR",)),
     "pt_PT": LocaleConventions("pt", True, ",", ("EUR",)),
+    "pl_PL": LocaleConventions("pl", True, ",", ("PLN",)),
+    "cs_CZ": LocaleConventions("cs", True, ",", ("CZK",)),
 }
 
 
@@ -63,6 +65,10 @@ def conventions(locale: str) -> LocaleConventions:
         return LOCALE_CONVENTIONS[locale]
     language = locale.split("_")[0].lower()
     return LocaleConventions(language, locale != "en_US", "." if language == "en" else ",")
+
+
+def _unmarked(word: str) -> str:
+    return "".join(ch for ch in unicodedata.normalize("NFKD", word) if not unicodedata.combining(ch))
 
 
 # Month names in the languages of LOCALE_CONVENTIONS (dateutil knows English ones only), with the
@@ -96,6 +102,16 @@ MONTH_NUMBERS: dict[str, int] = {
     # Portuguese
     "janeiro": 1, "fevereiro": 2, "março": 3, "maio": 5, "junho": 6, "julho": 7, "setembro": 9,
     "outubro": 10, "novembro": 11, "dezembro": 12,
+    # Polish and Czech: the name and the genitive a date prints ("22 kwietnia 2024", "22. dubna 2024"), also as OCR
+    # reads them without their marks
+    **{name: n for n, names in enumerate((
+        ("styczeń", "stycznia", "leden", "ledna"), ("luty", "lutego", "únor", "února"),
+        ("marzec", "marca", "březen", "března"), ("kwiecień", "kwietnia", "duben", "dubna"),
+        ("maja", "květen", "května"), ("czerwiec", "czerwca", "červen", "června"),
+        ("lipiec", "lipca", "červenec", "července"), ("sierpień", "sierpnia", "srpen", "srpna"),
+        ("wrzesień", "września", "září"), ("październik", "października", "říjen", "října"),
+        ("listopad", "listopada", "listopadu"), ("grudzień", "grudnia", "prosinec", "prosince")), start=1)
+       for spelled in names for name in {spelled, _unmarked(spelled)}},
 }
 _ENGLISH_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
                    "November", "December")
@@ -115,7 +131,7 @@ _FOREIGN_WEEKDAY = re.compile(r"(?<![^\W\d_])(" + "|".join(_WEEKDAYS) + r")(?![^
 _SPANISH_DE = re.compile(r"\s+del?\s+", re.IGNORECASE)  # "5 de marzo de 2024"
 _ORDINAL_DOT = re.compile(r"\b(\d{1,2})\.\s+(?=[A-Za-zÀ-ÿ])")  # "15. März 2024" -> "15 März 2024"
 
-CURRENCY_SYMBOLS = {"€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "zł": "PLN", "$": "USD", "US$": "USD",
+CURRENCY_SYMBOLS = {"€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "zł": "PLN", "Kč": "CZK", "$": "USD", "US$": "USD",
                     "A$": "AUD", "C$": "CAD", "S$": "SGD", "HK$": "HKD", "NZ$": "NZD", "RM": "MYR", "kr": "SEK"}
 ISO_CURRENCIES = ("EUR", "USD", "GBP", "CHF", "JPY", "CAD", "AUD", "NZD", "MYR", "SGD", "HKD", "SEK", "NOK", "DKK",
                   "PLN", "CZK", "HUF", "RON", "BGN", "INR", "CNY", "ZAR", "BRL", "MXN",
@@ -126,8 +142,10 @@ ISO_CURRENCIES = ("EUR", "USD", "GBP", "CHF", "JPY", "CAD", "AUD", "NZD", "MYR",
 # An ISO code or a symbol, as a token of its own: letters next to it make a word ("FORM" holds no "RM",
 # "Ukraine" no "kr", "US" alone is a country). "$" may be glued to its prefix (US$, C$) and to digits.
 _CURRENCY = re.compile(
-    r"(?<![^\W\d_])(" + "|".join(ISO_CURRENCIES) + r"|RM|kr|zł)(?![^\W\d_])"
+    r"(?<![^\W\d_])(" + "|".join(ISO_CURRENCIES) + r"|RM|kr|zł|Kč)(?![^\W\d_])"
     r"|(?:(?<![^\W\d_])(US|HK|NZ|A|C|S))?\$|([€£¥₹])")
+_CURRENCY_ANY_CASE = re.compile(_CURRENCY.pattern.replace("|RM|kr|zł|Kč)", "|RM|KR|ZŁ|KČ)"))  # (of upper-cased text)
+_SYMBOLS_FOLDED = {symbol.casefold(): code for symbol, code in CURRENCY_SYMBOLS.items()}
 # Digit groups are separated by ".", ",", spaces, or (Swiss) an apostrophe, typeset as "’" too: "13’116.89"
 # "25,-" and "1.234,--": a whole amount as German and Dutch print it, not a negative one (a minus after the cents,
 # "25,00-", is one)
@@ -236,10 +254,10 @@ def currencies_in(text: str, *, any_case: bool = False) -> list[str]:
     bare country (``"US"``). ``any_case``: also lower-case codes (a field's own text, ``"eur"``)."""
     cleaned = _clean(text)
     found = []
-    for match in _CURRENCY.finditer(cleaned.upper() if any_case else cleaned):
+    for match in (_CURRENCY_ANY_CASE.finditer(cleaned.upper()) if any_case else _CURRENCY.finditer(cleaned)):
         code, prefix, symbol = match.group(1), match.group(2), match.group(3)
         if code:
-            found.append(code if code in ISO_CURRENCIES else CURRENCY_SYMBOLS.get(code, CURRENCY_SYMBOLS.get(code.lower())))
+            found.append(code if code in ISO_CURRENCIES else _SYMBOLS_FOLDED.get(code.casefold()))
         else:
             found.append(CURRENCY_SYMBOLS[(prefix or "") + "$"] if symbol is None else CURRENCY_SYMBOLS[symbol])
     return [c for c in found if c]
@@ -274,6 +292,11 @@ def parse_currency(text: str) -> str | None:
     """The ISO 4217 code named or symbolised in ``text`` (``"1.190,00 €"`` -> ``"EUR"``), else None."""
     found = currencies_in(text, any_case=True)
     return found[0] if found else None
+
+
+def is_currency_word(text: str) -> bool:
+    """A word that is a currency's sign or code alone ("Kč", "zł", "€", "EUR"), no digit in it."""
+    return not any(ch.isdigit() for ch in text) and parse_currency(text) is not None
 
 
 def parse_number(text: str, locale: str = DEFAULT_LOCALE) -> Decimal | None:

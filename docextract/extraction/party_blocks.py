@@ -49,7 +49,8 @@ SIDE_WORDS = {
         "datos", "del",  # "Datos del proveedor"
         "sold", "by",  # a marketplace's "Sold by" block beside the buyer's addresses
         "vendu", "par", "venduto", "vendido", "por", "verkauft",  # "Vendu par", "Venduto da", "Verkauft von"
-        "leverantor", "saljare", "leverandør", "sælger", "selger", "myyja", "toimittaja", "fornecedor", "emitente"}),
+        "leverantor", "saljare", "leverandør", "sælger", "selger", "myyja", "toimittaja", "fornecedor", "emitente",
+        "sprzedawca", "dostawca", "wystawca", "dodavatel", "prodavajici"}),
     "customer_name": frozenset({
         "buyer", "customer", "client", "bill", "billed", "to", "invoice", "invoiced", "recipient", "kaufer", "kunde",
         "guest", "gast",
@@ -64,13 +65,14 @@ SIDE_WORDS = {
         "datos", "del", "facturacion",  # "Datos del cliente", "Datos de facturación"
         "kund", "kopare", "køber", "kjøper", "mottagare", "modtager", "mottaker", "fakturaadress", "fakturaadresse",
         "faktureringsadress", "faktureringsadresse", "asiakas", "ostaja", "vastaanottaja", "laskutusosoite",
-        "adquirente"}),
+        "adquirente", "nabywca", "platnik", "odberatel", "kupujici"}),
     # where the goods go: a block of its own, read for its address only (the output has no shipping name)
     SHIPPING_SIDE: frozenset({
         "ship", "shipping", "deliver", "delivery", "address", "to", "warenempfanger", "abweichender", "lieferanschrift",
         "lieferadresse", "lieferung", "an", "livraison", "adresse", "de", "livrer", "a", "expedier", "afleveradres", "leveradres",
         "consegna", "destinazione", "merce", "indirizzo", "di", "envio", "entrega", "direccion", "leveransadress",
-        "leveringsadresse", "toimitusosoite", "morada", "local"}),
+        "leveringsadresse", "toimitusosoite", "morada", "local", "odbiorca", "adres", "dostawy", "dodaci", "adresa",
+        "misto", "dodani"}),
 }
 SIDE_WORDS_ANY = frozenset().union(*SIDE_WORDS.values())
 _HEADING_WORDS = sorted(SIDE_WORDS_ANY)
@@ -100,7 +102,7 @@ LETTER_SIDES = {**dict.fromkeys(("from", "von", "van", "de", "da"), "vendor_name
 _SHIPPING_NAMES = frozenset({"ship", "shipping", "deliver", "delivery", "warenempfanger", "lieferanschrift",
                              "lieferadresse", "lieferung", "livraison", "livrer", "afleveradres", "leveradres",
                              "consegna", "merce", "envio", "entrega", "leveransadress", "leveringsadresse",
-                             "toimitusosoite", "expedier"})
+                             "toimitusosoite", "expedier", "odbiorca", "dostawy", "dodaci", "dodani"})
 _SHIPPING_HEADINGS = frozenset({"warenempfanger", "lieferanschrift", "lieferadresse", "afleveradres", "leveradres"})
 NAME_KEYS = frozenset({("name",), ("firma",), ("company",), ("company", "name"), ("nom",), ("raison", "sociale"),
                        ("naam",), ("bedrijfsnaam",), ("nome",), ("ragione", "sociale"), ("denominazione",), ("nombre",),
@@ -130,12 +132,13 @@ OCR_STACKED_PITCHES = 2.5
 OCR_NAME_PITCHES = 2.8
 # A line that only greets whom the letter is for (German, English, French, Dutch, Italian, Spanish); "Firma" over a
 # company's name, and the Italian "Spett.le" (spettabile: to the esteemed), say only that it is one: no part of it
-COMPANY_SALUTATIONS = frozenset({("firma",), ("spett", "le"), ("spettabile",)})
+# (a Portuguese letter's "Exmo(s). Sr(s)." over a company: "Dear Sir(s)", no part of its name)
+COMPANY_SALUTATIONS = frozenset({("firma",), ("spett", "le"), ("spettabile",), ("exmo", "s", "sr", "s"), ("exmos", "srs")})
 SALUTATIONS = COMPANY_SALUTATIONS | frozenset({
     ("herrn",), ("herr",), ("frau",), ("mr",), ("mrs",), ("ms",), ("monsieur",), ("madame",), ("mme",), ("dhr",),
     ("mevr",), ("mevrouw",), ("meneer",), ("de", "heer"), ("sig",), ("sig", "ra"), ("signor",), ("signora",), ("sr",),
     ("sra",), ("senor",), ("senora",), ("miss",), ("mlle",), ("familie",), ("famille",), ("famiglia",), ("familia",),
-    ("exmo",), ("exmos",), ("exma",), ("exmo", "s", "sr", "s"), ("exmo", "sr"), ("exmos", "srs")})
+    ("exmo",), ("exmos",), ("exma",), ("exmo", "sr"), ("pan",), ("pani",)})
 SENDER_SEPARATORS = frozenset({"·", "•", "|", "∙", "–", "—"})  # between the parts of a one-line return address
 # The same dots as Tesseract reads them on a scan: alone ("+", "-", "»"), stuck to a part's end ("St-", "A»") or to
 # the next part's start ("-789"). Not a colon, which it reads for one too ("Street:"): keys end in it ("INVOICE NO :
@@ -167,9 +170,15 @@ MAX_POSTCODE_LINE_WORDS = 6  # "AT 1234 Muster Ort", "EC1A 1BB London": a postco
 STREET_OPENINGS = frozenset({"unit", "suite", "flat", "apartment", "apt", "building", "floor", "c o"})
 # The start of a postcode + city line: an optional country code ("DE", "GB", "D-"), then a postcode of 4-6 digits
 # ("80333", "654321"), or a British/Irish outward + inward code ("M1 1AA", "GB SW1B 3BN", "D02 XA00"); then the city.
-# (Swedish, Czech, Slovak and Greek postcodes are printed in two groups: "111 43 Stockholm")
-_POSTCODE_START = re.compile(r"(?:[A-Z]{2} )?(?:(?:[A-Z]{1,2}-)?\d{4,6}|\d{3} \d{2}|[A-Z]{1,2}\d[A-Z\d]? (?:\d[A-Z]{2}|[A-Z\d]{4}))"
+# (Swedish, Czech, Slovak and Greek postcodes are printed in two groups: "111 43 Stockholm"; Polish and Portuguese ones
+# with a dash: "00-514 Warszawa", "1200-195 Lisboa")
+_POSTCODE_START = re.compile(r"(?:[A-Z]{2} )?(?:(?:[A-Z]{1,2}-)?\d{4,6}|\d{3} \d{2}|\d{2,4}-\d{3}"
+                             r"|[A-Z]{1,2}\d[A-Z\d]? (?:\d[A-Z]{2}|[A-Z\d]{4}))"
                              r" [^\W\d]")
+# Or the street, a comma and the postcode and town on one line: "Lidická 8, 602 00 Brno", "ul. Karmelicka 40/3, 31-128
+# Kraków" (Czech, Slovak and Polish senders' one-line addresses)
+_STREET_THEN_POSTCODE = re.compile(r"[^\W\d][^,]* \d+[a-zA-Z]?(?:/\d+[a-zA-Z]?)?, ?(?:\d{3} \d{2}|\d{2}-\d{3}|\d{4,5})"
+                                   r" [^\W\d][^,\d]*(?: \d{1,2})?")
 # Or the city first and the postcode last: a US/Canadian state and ZIP or postal code ("Nashville, TN 37203",
 # "Toronto, ON M5V 2T6", "Montréal (Québec) H3A 1H6"), a British postcode ("London SW1A 1AA"), a postcode after a comma ("Köln, 50667",
 # "Vilnius, LT-01100": web templates that print "{city}, {zip}")
@@ -204,7 +213,8 @@ def is_postcode_line(doc: Document, refs: Sequence[WordRef]) -> bool:
     state (:data:`_POSTCODE_END`), at most :data:`MAX_POSTCODE_LINE_WORDS` words."""
     if not 0 < len(refs) <= MAX_POSTCODE_LINE_WORDS:
         return False
-    return bool(_POSTCODE_START.match(_postcode_line_text(doc, refs))) or ends_with_postcode(doc, refs)
+    text = _postcode_line_text(doc, refs)
+    return bool(_POSTCODE_START.match(text) or _STREET_THEN_POSTCODE.fullmatch(text)) or ends_with_postcode(doc, refs)
 
 
 def _place_line_test(doc: Document, lines: Sequence[Sequence[WordRef]]):

@@ -98,8 +98,9 @@ def _total_row_amounts(index: LineIndex, amounts: Sequence[Candidate]):
     doc = index.doc
     out = []
     for amount in amounts:
-        if key_left(index, amount.words, KEY_LABELS) is not None or not _in_total_row(index, amount):
-            continue
+        left = key_left(index, amount.words, KEY_LABELS)
+        if left is not None and left.labels != {"total_row"} or not _in_total_row(index, amount):
+            continue  # (the sum row's own first cell is no key of the amount right after it: "Razem 2 000,00")
         header = _column_header(index, amount)
         named = header.labels & AMOUNT_KEY_LABELS if header is not None else set()
         if len(named) == 1:
@@ -108,14 +109,15 @@ def _total_row_amounts(index: LineIndex, amounts: Sequence[Candidate]):
 
 
 def _in_total_row(index: LineIndex, amount: Candidate) -> bool:
-    """Whether the amount's row starts with a whole key of the total alone ("Total", "Gesamt") followed by values."""
+    """Whether the amount's row starts with a whole key of the total alone ("Total", "Gesamt") or of a sum row ("Razem")
+    followed by values."""
     doc, first = index.doc, amount.words[0]
     words = words_left_on_row(doc, first, slack=1.0)
     if not words:
         return False
     label_cell = cell_around(doc, words, 0, 0, max(doc.word(first).box.height, 1e-6))
     hit = whole_key(doc, label_cell, KEY_LABELS)
-    return (hit is not None and hit.labels == {"total"} and hit.words[0] == label_cell[0]
+    return (hit is not None and hit.labels in ({"total"}, {"total_row"}) and hit.words[0] == label_cell[0]
             and _values_only(doc, words[len(label_cell):]))
 
 

@@ -103,7 +103,7 @@ MIN_SPARSE_CONFIDENCE = 0.6
 # so clearly (an English model reads "Fälligkeit" as "Falligkeit" and "Échéance" as "Echéance", and misses words).
 AUTO_LANG = "auto"
 FIRST_PASS_LANG = "eng"
-TESSERACT_LANGUAGES = {"de": "deu", "fr": "fra", "nl": "nld", "it": "ita", "es": "spa", "sv": "swe", "da": "dan",
+TESSERACT_LANGUAGES = {"de": "deu", "fr": "fra", "nl": "nld", "it": "ita", "es": "spa", "sv": "swe", "da": "dan", "pl": "pol", "cs": "ces",
                        "nb": "nor", "fi": "fin", "pt": "por"}  # English is the first pass
 MIN_LANGUAGE_WORDS = 3  # distinct invoice words of one language (vocabulary.LANGUAGE_WORDS) before a page is read again
 INSTALL_HINT = "install Tesseract 5 (Debian/Ubuntu: apt-get install tesseract-ocr; macOS: brew install tesseract)"

@@ -203,7 +203,7 @@ def create_app(config: ServeConfig, dispatcher: Dispatcher | None = None) -> Fas
         format: str = Form("json", description="json (the output of `docextract run`) or csv (one row per document)."),
         model: Optional[str] = Form(None, description="Must be the served model (see /health) or 'none' (text and layout only)."),
         ocr: str = Form("auto", description="auto: OCR only pages without a usable text layer; always; never."),
-        lang: str = Form("auto", description="Tesseract language(s), e.g. eng or deu+eng. auto: read in English, then again in the page's own language when it is German, French, Dutch, Italian, Spanish, Swedish, Danish, Norwegian, Finnish or Portuguese."),
+        lang: str = Form("auto", description="Tesseract language(s), e.g. eng or deu+eng. auto: read in English, then again in the page's own language when it is German, French, Dutch, Italian, Spanish, Swedish, Danish, Norwegian, Finnish, Portuguese, Polish or Czech."),
         dpi: int = Form(300, ge=50, le=1200, description="Rendering resolution for OCR."),
         password: Optional[str] = Form(None, description="Password of an encrypted PDF."),
         include_tokens: bool = Form(False, description="Add every word with its tag."),

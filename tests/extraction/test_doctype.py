@@ -130,3 +130,13 @@ def test_nordic_and_portuguese_titles_type_the_invoice_and_their_quotations_othe
         assert decided.signals["invoice_titles"] == [title.lower()]
     for title in ("Tilbud", "Offert", "Orçamento", "Følgeseddel"):
         assert document_type(_page([[("Fjellsport AS", 40)], [(title, 40)], *INVOICE[4:]])).type == "other", title
+
+
+def test_polish_and_czech_titles_type_the_invoice_the_credit_note_and_their_quotations_other():
+    for title in ("Faktura VAT nr FV/2024/04/015", "FAKTURA - DAŇOVÝ DOKLAD č. 2024041", "Vyúčtování služeb - daňový doklad"):
+        decided = document_type(_page([[("Drukarnia Wisła Sp. z o.o.", 40)], [(title, 40)], INVOICE[-1]]))
+        assert decided.type == "invoice", title
+    for title in ("Faktura korygująca nr 3/2024", "Opravný daňový doklad č. 12"):
+        assert document_type(_page([[(title, 40)], *INVOICE[2:]])).type == "credit_note", title
+    for title in ("Oferta nr 17/2024", "Cenová nabídka", "Dodací list č. 55"):
+        assert document_type(_page([[("Drukarnia Wisła Sp. z o.o.", 40)], [(title, 40)], *INVOICE[4:]])).type == "other", title

@@ -59,6 +59,10 @@ def test_tax_id_without_prefix_is_checked_as_the_documents_country():
     assert check_tax_id("872345616 RT0001", "CA").scheme == "ca.bn"
     assert check_tax_id("872345617", "CA").valid is False
     assert check_tax_id("TDE2012108Q0", "MX").scheme == "mx.rfc"
+    # Poland's NIP (printed in groups) and Czechia's DIČ
+    assert check_tax_id("527-123-45-63", "PL").scheme == "pl.nip"
+    assert check_tax_id("527-123-45-64", "PL").valid is False
+    assert check_tax_id("27123456", "CZ").scheme == "cz.dic"
 
 
 def test_invalid_identifier_puts_the_document_in_review_with_the_reason():

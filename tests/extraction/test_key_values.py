@@ -1773,6 +1773,62 @@ def test_swedish_norwegian_finnish_and_portuguese_keys_name_their_fields():
     assert _texts(doc, key_value_entities(doc, [], ["subtotal"], {}, "nb_NO", 2024)) == {"subtotal": ("11 175,00", "rule")}
 
 
+def test_polish_and_czech_keys_read_their_fields():
+    labels = ["invoice_number", "invoice_date", "due_date", "subtotal", "total_tax", "amount_due", "vendor_tax_id", "iban"]
+    doc = _page([[("Faktura VAT nr FV/2024/04/015", 50)], [("Data wystawienia:", 340), ("2024-04-22", 470)],
+                 [("Data sprzedaży:", 340), ("2024-04-20", 470)], [("Termin płatności:", 340), ("2024-05-06", 470)],
+                 [("NIP: 527-123-45-63", 50)], [("Do zapłaty:", 50), ("2 460,00 PLN", 140)],
+                 [("Nr konta: PL61 1090 1014 0000 0712 1981 2874", 50)]])
+    found = {e.label: e.text(doc) for e in key_value_entities(doc, [], labels, {}, "pl_PL", 2024)}
+    assert found == {"invoice_number": "FV/2024/04/015", "invoice_date": "2024-04-22", "due_date": "2024-05-06",
+                     "amount_due": "2 460,00", "vendor_tax_id": "527-123-45-63",
+                     "iban": "PL61 1090 1014 0000 0712 1981 2874"}
+    # the Czech "č." is one number sign; the date of the taxable supply (DUZP) is no invoice date
+    doc = _page([[("Faktura č. 15/2024", 50)], [("Datum zdanit. plnění:", 50), ("20.04.2024", 160)],
+                 [("Datum vystavení:", 50), ("25.04.2024", 160)], [("Datum splatnosti:", 50), ("09.05.2024", 160)],
+                 [("Základ daně 21 %", 340), ("10 000,00", 480)], [("DPH 21 %", 340), ("2 100,00", 480)],
+                 [("Celkem k úhradě", 340), ("12 100,00 Kč", 470)], [("DIČ: CZ27123456", 50)]])
+    found = {e.label: e.text(doc) for e in key_value_entities(doc, [], labels, {}, "cs_CZ", 2024)}
+    assert found == {"invoice_number": "15/2024", "invoice_date": "25.04.2024", "due_date": "09.05.2024",
+                     "subtotal": "10 000,00", "total_tax": "2 100,00", "amount_due": "12 100,00",
+                     "vendor_tax_id": "CZ27123456"}
+
+
+def test_the_currency_the_model_did_not_tag_is_the_totals_own_word():
+    doc = _page([[("Do zapłaty:", 50), ("2 460,00", 140), ("PLN", 200)]])
+    words = doc.pages[0].words
+    total = Entity("total", tuple(WordRef(0, i) for i, w in enumerate(words) if w.text in ("2", "460,00")), 0.9)
+    found = _texts(doc, key_value_entities(doc, [total], ["total", "currency"], {}, "pl_PL", 2024))
+    assert found["currency"] == ("PLN", "rule")
+    doc = _page([[("Celkem k úhradě:", 340), ("8 500 Kč", 470)]])
+    words = doc.pages[0].words
+    total = Entity("total", tuple(WordRef(0, i) for i, w in enumerate(words) if w.text in ("8", "500", "Kč")), 0.9)
+    assert _texts(doc, key_value_entities(doc, [total], ["total", "currency"], {}, "cs_CZ", 2024))["currency"] == ("Kč", "rule")
+    # a currency the model tagged stays, and a total without a currency word gives none
+    doc = _page([[("Total", 50), ("1.190,00", 140)]])
+    assert "currency" not in _texts(doc, key_value_entities(doc, [Entity("total", (WordRef(0, 1),), 0.9)],
+                                                            ["total", "currency"], {}, "de_DE", 2024))
+
+
+def test_polish_and_czech_party_blocks_under_their_headings():
+    from docextract.extraction.party_blocks import party_fields
+
+    labels = ["vendor_name", "vendor_address", "customer_name", "billing_address"]
+    doc = _cells_page([("Sprzedawca", 50, 140, 9), ("Nabywca", 310, 140, 9), ("Drukarnia Wisła Sp. z o.o.", 50, 154, 9),
+                       ("Kawiarnia Pod Lipami s.c.", 310, 154, 9), ("ul. Marszałkowska 84", 50, 166, 8),
+                       ("ul. Długa 12", 310, 166, 8), ("00-514 Warszawa", 50, 176, 8), ("80-827 Gdańsk", 310, 176, 8)])
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    assert fields == {"vendor_name": "Drukarnia Wisła Sp. z o.o.", "vendor_address": "ul. Marszałkowska 84 00-514 Warszawa",
+                      "customer_name": "Kawiarnia Pod Lipami s.c.", "billing_address": "ul. Długa 12 80-827 Gdańsk"}
+    # a Czech sole trader's street, postcode and town on one line
+    doc = _cells_page([("Dodavatel", 50, 90, 8), ("Odběratel", 310, 90, 8), ("Jana Dvořáková", 50, 104, 9),
+                       ("Kavárna U Mostu s.r.o.", 310, 104, 9), ("Lidická 8, 602 00 Brno", 50, 116, 8),
+                       ("Mostecká 3", 310, 116, 8), ("118 00 Praha 1", 310, 126, 8)])
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    assert fields["vendor_name"] == "Jana Dvořáková" and fields["vendor_address"] == "Lidická 8, 602 00 Brno"
+    assert fields["customer_name"] == "Kavárna U Mostu s.r.o."
+
+
 def test_a_party_name_ends_at_a_wide_gap_in_its_line():
     # the title a letterhead prints on the name's row, which a model read on into
     doc = _page([[("Fjellsport AS", 50), ("FAKTURA", 420)], [("Storgata 10, 0155 Oslo", 50)]])

@@ -61,6 +61,10 @@ def test_german_invoice_is_de_de_and_reads_day_first_with_decimal_comma():
     ("INVOICE Invoice # 118 Date April 15, 2024 Austin, TX 78701 Subtotal $2,200.00 Sales tax $181.50", "en_US"),
     ("FACTURA RFC: TDE2012108Q0 Fecha de emisión: 2024-04-16 Subtotal $10,000.00 IVA 16% $1,600.00 "
      "Total $11,600.00 ONCE MIL SEISCIENTOS PESOS 00/100 M.N.", "es_MX"),
+    ("Faktura VAT nr FV/2024/04/015 Data wystawienia: 2024-04-22 Sprzedawca Nabywca NIP: 527-123-45-63 Razem "
+     "2 000,00 23% 460,00 2 460,00 Do zapłaty: 2 460,00 PLN", "pl_PL"),
+    ("FAKTURA - DAŇOVÝ DOKLAD č. 2024041 Dodavatel: Odběratel: Datum splatnosti: 06.05.2024 Základ daně 21 % "
+     "10 000,00 DPH 21 % 2 100,00 Celkem k úhradě 12 100,00 Kč", "cs_CZ"),
     ("", "en_US"),
 ])
 def test_guess_locale_by_language(text, locale):

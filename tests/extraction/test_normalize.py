@@ -246,6 +246,16 @@ def test_a_bare_dollar_is_the_dollar_the_document_names_by_its_code():
     assert normalize_value("total", "$12.00", "en_US", "EUR")[1]["currency"] == "USD"
 
 
+def test_polish_and_czech_dates_and_currencies():
+    assert parse_date("22 kwietnia 2024", "pl_PL") == date(2024, 4, 22)
+    assert parse_date("22. dubna 2024", "cs_CZ") == date(2024, 4, 22)
+    assert parse_date("10. 4. 2024", "cs_CZ") == date(2024, 4, 10)  # a Czech date printed in spaced parts
+    assert parse_date("1 wrzesnia 2024", "pl_PL") == date(2024, 9, 1)  # as OCR reads it without its mark
+    # the złoty's and the koruna's signs, also in a field's own text read in any case
+    assert parse_currency("12 100,00 Kč") == "CZK" and parse_currency("2 460,00 zł") == "PLN"
+    assert parse_currency("5.000,00 kr.") == "SEK"
+
+
 def test_gulf_and_peso_currencies_and_a_locales_own_dollar():
     from docextract.document import Document, Page, Word, Box
     from docextract.extraction.entities import document_sign_currencies

@@ -102,3 +102,14 @@ def test_an_item_tables_total_row_gives_the_fields_its_column_headers_name():
     items_only = _page([list(zip(("Product", "Qty", "Taxable Value", "IGST", "Total"), columns[:5])),
                         list(zip(("Mouse", "1", "931.36", "167.64", "1,099.00"), columns[:5]))])
     assert column_sums(items_only, "en_GB", 2024) == {}
+
+
+def test_a_polish_vat_summary_row_gives_the_net_the_tax_and_the_gross_its_headers_name():
+    # "Razem" heads the row and keys none of its amounts: the first one after it is the net, not a total
+    columns = (40, 200, 290, 350, 400, 460)
+    doc = _page([list(zip(("Nazwa", "Ilość", "Wartość netto", "VAT", "Kwota VAT", "Wartość brutto"), columns)),
+                 list(zip(("Ulotki A5", "5000", "1 500,00", "23%", "345,00", "1 845,00"), columns)),
+                 list(zip(("Projekt graficzny", "1", "500,00", "23%", "115,00", "615,00"), columns)),
+                 [("Razem", 200), ("2 000,00", 290), ("23%", 350), ("460,00", 400), ("2 460,00", 460)]])
+    sums = {label: " ".join(doc.word(r).text for r in refs) for label, refs in column_sums(doc, "pl_PL", 2024).items()}
+    assert sums == {"subtotal": "2 000,00", "total_tax": "460,00", "total": "2 460,00"}

@@ -113,3 +113,14 @@ def test_auto_reads_a_nordic_or_portuguese_page_again_in_its_language():
     assert page_language(_words("Fatura n.º FT 2024/118 Data de emissão Vencimento Total a pagar IVA NIF")) == "por+eng"
     assert page_language(_words("Faktura Fakturanr. 10458 Forfallsdato 29.04.2024 Sum eks. mva MVA Beløp å betale KID")) \
         == "nor+eng"
+
+
+def test_auto_reads_a_polish_or_czech_page_again_in_its_language():
+    from docextract.readers.ocr import installed_languages, page_language
+
+    if not {"pol", "ces"} <= installed_languages():
+        pytest.skip("Tesseract's Polish and Czech data are not installed (scripts/setup.sh installs them)")
+    polish = _words("Faktura VAT nr FV/2024/04/015 Data wystawienia Termin płatności Sprzedawca Nabywca NIP Do zapłaty")
+    assert page_language(polish) == "pol+eng"
+    czech = _words("Faktura daňový doklad Dodavatel Odběratel Datum vystavení Datum splatnosti DPH Celkem k úhradě Kč")
+    assert page_language(czech) == "ces+eng"
