@@ -191,6 +191,27 @@ def test_a_cfdis_folio_after_its_series_letter_is_the_invoice_number_and_its_tax
     assert fields == {"invoice_number": "1587"}
 
 
+def test_a_keyed_invoice_number_the_scorer_ranks_above_the_taggers_unkeyed_reading_wins_under_the_minimum():
+    # a fold scorer on a layout never seen: "Rechnungsnummer 471102" at 0.19, under its minimum of 0.2, and the
+    # tagger's "4102.V.e" (a rotated copyright line) lower still: the keyed number is the field
+    from docextract.document import WordRef
+    from docextract.extraction.entities import Entity
+
+    doc = _page(["Rechnungsnummer 471102", "Zahlbar sofort ohne Abzug", "Copyright 4102.V.e"])
+    words = {doc.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(doc.pages[0].words))}
+    garbage = Entity("invoice_number", (words["4102.V.e"],), 0.9, "model", assigned=True)
+    scorer = CandidateScorer(FEATURES, {"invoice_number": _model(-2.0, key_left_own=0.6)})
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [garbage], {}, scorer, "de_DE", 2014) if e.assigned}
+    assert fields == {"invoice_number": "471102"}
+    # a tagger's reading after the key stays where the scorer ranks another keyed value higher
+    doc = _page(["Rechnungsnummer 471102", "Rechnung Nr. 2013-471102"])
+    words = {doc.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(doc.pages[0].words))}
+    keyed = Entity("invoice_number", (words["471102"],), 0.9, "model", assigned=True)
+    scorer = CandidateScorer(FEATURES, {"invoice_number": _model(-2.2, key_left_own=0.6, id_separator=0.1)})
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [keyed], {}, scorer, "de_DE", 2014) if e.assigned}
+    assert fields == {"invoice_number": "471102"}
+
+
 def test_a_value_after_another_fields_key_is_not_the_field_where_its_own_key_keys_one():
     # a scorer that, as a fold scorer did on a producer never seen, takes the largest amount as the amount due: the
     # gross total keyed "Gesamtbetrag Brutto" is no amount due beside "Offener Betrag 134,60 €"
