@@ -39,7 +39,7 @@ from docextract.extraction.field_keywords import DEBIT_WORDS, closing_keys, is_l
 from docextract.extraction.identifiers import check_iban, check_tax_id
 from docextract.extraction.key_context import (cell_around, cell_break, is_separator, is_title_word, key_above, key_left,
                                               line_index, line_of, line_right_of, words_left_on_row)
-from docextract.extraction.normalize import is_currency_word, parse_date, parse_number
+from docextract.extraction.normalize import is_currency_word, parse_currency, parse_date, parse_number
 from docextract.extraction.party_blocks import (ADDRESS_OF_SIDE, SALUTATIONS, SHIPPING_SIDE, addressed, block_extents,
                                                compact_words, ends_with_postcode, is_postcode_line, is_salutation, labels_side_by_side,
                                                name_over, named_block_address, only_title, party_fields, side_at,
@@ -646,7 +646,7 @@ CURRENCY_OF = ("total", "amount_due", "subtotal")
 
 def _currency_of_the_total(entities: list[Entity], doc: Document, labels: Sequence[str],
                            label_probabilities: LabelProbabilities) -> list[Entity]:
-    """``entities`` with the currency read from the total's own currency word, in it or right after it on its line,
+    """``entities`` with the currency read from the total's own currency word, in it or right beside it on its line,
     where the model tagged no currency ("847,00 Kč", "2 460,00 PLN": a sign it never saw in training), as the labelled
     data marks it (the currency's own word beside a located total)."""
     if "currency" not in labels or any(e.label == "currency" for e in entities):
@@ -658,6 +658,11 @@ def _currency_of_the_total(entities: list[Entity], doc: Document, labels: Sequen
         line = _line_words(doc, amount.words[-1])
         after = line[line.index(amount.words[-1]) + 1:][:1] if amount.words[-1] in line else []
         sign = next((r for r in (*amount.words, *after) if is_currency_word(doc.word(r).text)), None)
+        start = line.index(amount.words[0]) if amount.words[0] in line else 0
+        before = line[start - 1] if start > 0 else None
+        if sign is None and before is not None and not any(ch.isdigit() for ch in doc.word(before).text) and parse_currency(
+                " ".join(doc.word(r).text for r in (before, *amount.words))):
+            sign = before  # a sign that is one only before an amount: the rand's "R 39 675,00"
         if sign is not None:
             return [*entities, Entity("currency", (sign,), mean_probability((sign,), "currency", label_probabilities),
                                       "rule")]

@@ -45,6 +45,7 @@ REGION_WORDS: dict[str, tuple[str, ...]] = {
     "en_AU": ("abn", "acn", "pty", "australia"),
     "en_NZ": ("ird", "new zealand", "aotearoa"),
     "en_SG": ("uen", "singapore", "pte"),
+    "en_ZA": ("south africa", "cape town", "johannesburg", "pretoria", "durban", "gauteng", "sars"),
     "en_AE": ("trn", "uae", "dubai", "abu dhabi", "sharjah"),
     "en_CA": ("hst", "gst hst", "canada", "ontario", "alberta", "british columbia", "manitoba", "nova scotia"),
     "fr_CA": ("quebec", "québec", "canada", "montreal", "montréal", "tps", "tvq"),

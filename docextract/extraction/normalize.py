@@ -38,6 +38,7 @@ LOCALE_CONVENTIONS: dict[str, LocaleConventions] = {
     "en_NZ": LocaleConventions("en", True, ".", ("NZD",)),
     "en_SG": LocaleConventions("en", True, ".", ("SGD",)),
     "en_AE": LocaleConventions("en", True, ".", ("AED",)),
+    "en_ZA": LocaleConventions("en", True, ",", ("ZAR",)),  # "R 39 675,00": the rand's "R", a decimal comma
     "en_MY": LocaleConventions("en", True, ".", ("MYR",)),
     "de_DE": LocaleConventions("de", True, ",", ("EUR",)),
     "fr_FR": LocaleConventions("fr", True, ",", ("EUR",)),
@@ -132,18 +133,22 @@ _SPANISH_DE = re.compile(r"\s+del?\s+", re.IGNORECASE)  # "5 de marzo de 2024"
 _ORDINAL_DOT = re.compile(r"\b(\d{1,2})\.\s+(?=[A-Za-zÀ-ÿ])")  # "15. März 2024" -> "15 März 2024"
 
 CURRENCY_SYMBOLS = {"€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "zł": "PLN", "Kč": "CZK", "$": "USD", "US$": "USD",
-                    "A$": "AUD", "C$": "CAD", "S$": "SGD", "HK$": "HKD", "NZ$": "NZD", "RM": "MYR", "kr": "SEK"}
+                    "A$": "AUD", "C$": "CAD", "S$": "SGD", "HK$": "HKD", "NZ$": "NZD", "RM": "MYR", "kr": "SEK",
+                    "R": "ZAR"}
 ISO_CURRENCIES = ("EUR", "USD", "GBP", "CHF", "JPY", "CAD", "AUD", "NZD", "MYR", "SGD", "HKD", "SEK", "NOK", "DKK",
                   "PLN", "CZK", "HUF", "RON", "BGN", "INR", "CNY", "ZAR", "BRL", "MXN",
                   # the Gulf's, Latin America's pesos, and others printed as codes on invoices (not "PEN", "TRY",
                   # "ALL", "PHP": words and names a page prints in capitals)
                   "AED", "SAR", "QAR", "KWD", "BHD", "OMR", "ARS", "CLP", "COP", "ILS", "EGP", "ISK", "UAH",
                   "THB", "IDR", "KRW", "TWD", "VND", "NGN", "KES")
+SIGNS_BEFORE_AMOUNTS = {"R": "ZAR"}  # signs read as such only right before an amount (or alone as a currency field)
+# The rand's "R" is a sign only right before an amount with cents ("R 2 800,00", "R1,234.56"; not "R44 Road")
+_RAND_AMOUNT = r"\d{1,3}(?:[ \u00a0,.]\d{3})*[.,]\d{2}(?![\d.,])"
 # An ISO code or a symbol, as a token of its own: letters next to it make a word ("FORM" holds no "RM",
 # "Ukraine" no "kr", "US" alone is a country). "$" may be glued to its prefix (US$, C$) and to digits.
 _CURRENCY = re.compile(
     r"(?<![^\W\d_])(" + "|".join(ISO_CURRENCIES) + r"|RM|kr|zł|Kč)(?![^\W\d_])"
-    r"|(?:(?<![^\W\d_])(US|HK|NZ|A|C|S))?\$|([€£¥₹])")
+    r"|(?:(?<![^\W\d_])(US|HK|NZ|A|C|S))?\$|([€£¥₹]|(?<![^\W\d_])R(?=\s?" + _RAND_AMOUNT + r"))")
 _CURRENCY_ANY_CASE = re.compile(_CURRENCY.pattern.replace("|RM|kr|zł|Kč)", "|RM|KR|ZŁ|KČ)"))  # (of upper-cased text)
 _SYMBOLS_FOLDED = {symbol.casefold(): code for symbol, code in CURRENCY_SYMBOLS.items()}
 # Digit groups are separated by ".", ",", spaces, or (Swiss) an apostrophe, typeset as "’" too: "13’116.89"

@@ -1804,6 +1804,13 @@ def test_the_currency_the_model_did_not_tag_is_the_totals_own_word():
     words = doc.pages[0].words
     total = Entity("total", tuple(WordRef(0, i) for i, w in enumerate(words) if w.text in ("8", "500", "Kč")), 0.9)
     assert _texts(doc, key_value_entities(doc, [total], ["total", "currency"], {}, "cs_CZ", 2024))["currency"] == ("Kč", "rule")
+    # the rand's "R", a sign only before an amount
+    doc = _page([[("Total", 380), ("R 39 675,00", 470)]])
+    words = doc.pages[0].words
+    total = Entity("total", tuple(WordRef(0, i) for i, w in enumerate(words) if w.text in ("39", "675,00")), 0.9)
+    found = key_value_entities(doc, [total], ["total", "currency"], {}, "en_ZA", 2024)
+    assert _texts(doc, found)["currency"] == ("R", "rule")
+    assert normalize_value("currency", "R", "en_ZA")[1] == "ZAR"
     # a currency the model tagged stays, and a total without a currency word gives none
     doc = _page([[("Total", 50), ("1.190,00", 140)]])
     assert "currency" not in _texts(doc, key_value_entities(doc, [Entity("total", (WordRef(0, 1),), 0.9)],

@@ -65,6 +65,8 @@ def test_german_invoice_is_de_de_and_reads_day_first_with_decimal_comma():
      "2 000,00 23% 460,00 2 460,00 Do zapłaty: 2 460,00 PLN", "pl_PL"),
     ("FAKTURA - DAŇOVÝ DOKLAD č. 2024041 Dodavatel: Odběratel: Datum splatnosti: 06.05.2024 Základ daně 21 % "
      "10 000,00 DPH 21 % 2 100,00 Celkem k úhradě 12 100,00 Kč", "cs_CZ"),
+    ("TAX INVOICE Karoo Solar (Pty) Ltd VAT No. 4123456789 Cape Town, 8001 Date: 2024/03/11 Subtotal R 34 500,00 "
+     "VAT 15% R 5 175,00 Total R 39 675,00", "en_ZA"),
     ("", "en_US"),
 ])
 def test_guess_locale_by_language(text, locale):

@@ -246,6 +246,12 @@ def test_a_bare_dollar_is_the_dollar_the_document_names_by_its_code():
     assert normalize_value("total", "$12.00", "en_US", "EUR")[1]["currency"] == "USD"
 
 
+def test_the_rands_r_is_a_currency_only_before_an_amount():
+    assert parse_currency("R 2 800,00") == "ZAR" and parse_currency("Total R1,234.56") == "ZAR"
+    assert parse_currency("R44 Helshoogte Road") is None and parse_currency("R 12") is None
+    assert parse_currency("R$ 12,00") != "ZAR"  # the real's sign
+
+
 def test_polish_and_czech_dates_and_currencies():
     assert parse_date("22 kwietnia 2024", "pl_PL") == date(2024, 4, 22)
     assert parse_date("22. dubna 2024", "cs_CZ") == date(2024, 4, 22)
