@@ -86,7 +86,7 @@ CHECKS_OF_FIELD = {
     "total_tax": ("subtotal_plus_tax_equals_total",),
     "total": ("subtotal_plus_tax_equals_total",),
 }
-# a currency beside an amount: a code, a sign, a dollar with its country's letters ("HK$", "NZ$", "R$"), the
+# a currency beside an amount: a code, a sign, a dollar with its country's letters ("HK$", "NZ$") or the real's "R$", the
 # ringgit's, the crowns', the złoty's and the rand's ("R 2 800,00")
 _CURRENCY_SHAPE = r"(?:[A-Z]{3}|[€$£¥₹]|[A-Z]{1,3}\$|CHF|Fr\.?|RM|kr\.?|zł|Kč|R)"
 _AMOUNT_SHAPE = re.compile(
