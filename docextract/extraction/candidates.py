@@ -201,9 +201,10 @@ def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> 
                     span = " ".join(texts[i:end + 1])
                     number = parse_number(span, locale) if end > i and _has_decimals(span, locale) else None
                     if (number is None and end - i < MAX_WHOLE_AMOUNT_GROUPS and end + 1 < len(texts)
-                            and is_currency_word(texts[end + 1])):
+                            and is_currency_word(texts[end + 1]) and texts[end + 1] != "$"):
                         # a whole amount with its currency after it: "8 500 Kč", "1 200 zł", "250 €" (not a legal
-                        # line's share capital, "au capital de 10 640 226 396 €")
+                        # line's share capital, "au capital de 10 640 226 396 €"; nor "19 $", a VAT rate's "%" as
+                        # Tesseract read it on a scan, which a totals table then summed)
                         end += 1
                         span = " ".join(texts[i:end + 1])
                         number = parse_number(span, locale)

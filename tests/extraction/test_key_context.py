@@ -168,9 +168,11 @@ def test_amounts_with_a_countrys_dollar_or_a_zloty_or_koruna_sign_are_candidates
 
 def test_a_whole_amount_before_its_currency_and_a_date_shaped_number_after_a_number_sign_are_candidates():
     # a Czech sole trader's "8 500 Kč" without decimals; a Polish "Faktura nr 7/04/2024" (count, month, year)
-    doc = _page([[("Celkem k úhradě:", 40), ("8 500 Kč", 300)], [("Faktura nr 7/04/2024", 40)], [("Lot 12 500", 40)]])
+    doc = _page([[("Celkem k úhradě:", 40), ("8 500 Kč", 300)], [("Faktura nr 7/04/2024", 40)], [("Lot 12 500", 40)],
+                 [("MwSt 19 $", 40)]])
     found = generate(doc, LineIndex(doc), "cs_CZ", 2024)
-    assert {c.value for c in found["amount"]} == {Decimal("8500")}  # ("12 500" without a currency stays no amount)
+    # ("12 500" without a currency stays no amount, and so does a scan's "19 $", a rate's "%" misread)
+    assert {c.value for c in found["amount"]} == {Decimal("8500")}
     assert "7/04/2024" in {c.value for c in found["identifier"]}
     assert date(2024, 4, 7) in {c.value for c in found["date"]}  # (the date stays a candidate too)
 
