@@ -153,20 +153,9 @@ def _tagger_choice_ranked(context: DocumentContext, scorer: CandidateScorer, lab
         # amount ruled out stays: a receipt's "ROUNDING RM 169.80" is its total, after a key that is mostly the
         # change's, and its "NET TOTAL RM18.30" after the rounding, whose key names a subtotal elsewhere
         return [e for e in entities if e.label != label]
-    # the invoice's number: where no reading of the tagger has its key, a value after that key that the scorer ranks
-    # above them all is the field, though under the minimum too: a ZUGFeRD sample's "Rechnungsnummer 471102" over the
-    # tagger's "4102.V.e" (its rotated copyright line), which fold scorers rank 0.19-0.20 against 0.14. (Not the
-    # seller's tax id, which a page keys twice: the Steuernummer after its key outranked the VAT id on a layout never
-    # seen; nor an amount: a receipt's keyed "TOTAL" above the tagger's rounded total cost four SROIE totals.)
-    tagged = {e.words for e in rivals}
-    keyed = [(scorer.fields[label].probability(features(context, c, label)), c) for c in by_words.values()
-             if label == "invoice_number" and c.words not in tagged and keyed_as(context, c, label)
-             and not never_the_value(context, c, label)]
-    top = max(keyed, key=lambda scored: scored[0], default=None)
-    if (top is not None and top[0] > max(probability.values(), default=1.0)
-            and not any(keyed_as(context, by_words[e.words], label) for e in rivals if e.words in by_words)):
-        return [*(replace_unassigned(e) if e.label == label else e for e in entities),
-                Entity(label, top[1].words, top[0], "candidates", assigned=True)]
+    keyed = _keyed_number_over_the_tagger(context, scorer, label, rivals, by_words, probability)
+    if keyed is not None:
+        return [*(replace_unassigned(e) if e.label == label else e for e in entities), keyed]
     if len(rivals) < 2 or not any(e.assigned for e in rivals):
         return entities
     assigned = next(e for e in rivals if e.assigned)
@@ -179,6 +168,27 @@ def _tagger_choice_ranked(context: DocumentContext, scorer: CandidateScorer, lab
     if not ruled_out and (id(assigned) not in probability or probability[id(best)] <= probability[id(assigned)]):
         return entities
     return [replace(e, assigned=e is best) if e.label == label else e for e in entities]
+
+
+def _keyed_number_over_the_tagger(context: DocumentContext, scorer: CandidateScorer, label: str,
+                                  rivals: Sequence[Entity], by_words: Mapping[tuple, Candidate],
+                                  probability: Mapping[int, float]) -> Entity | None:
+    """The invoice's number where no reading of the tagger (``rivals``, scored in ``probability``) has its key: the
+    value after that key that the scorer ranks above them all, though under the minimum too. A ZUGFeRD sample's
+    "Rechnungsnummer 471102" over the tagger's "4102.V.e" (its rotated copyright line), which fold scorers rank
+    0.19-0.20 against 0.14. Not the seller's tax id, which a page keys twice (the Steuernummer after its key
+    outranked the VAT id on a layout never seen), nor an amount (a receipt's keyed "TOTAL" above the tagger's rounded
+    total cost four SROIE totals)."""
+    if label != "invoice_number" or any(keyed_as(context, by_words[e.words], label) for e in rivals
+                                        if e.words in by_words):
+        return None
+    tagged = {e.words for e in rivals}
+    keyed = [(scorer.fields[label].probability(features(context, c, label)), c) for c in by_words.values()
+             if c.words not in tagged and keyed_as(context, c, label) and not never_the_value(context, c, label)]
+    top = max(keyed, key=lambda scored: scored[0], default=None)
+    if top is None or top[0] <= max(probability.values(), default=1.0):
+        return None
+    return Entity(label, top[1].words, top[0], "candidates", assigned=True)
 
 
 def _never_any_amount_field(context: DocumentContext, label: str, words) -> bool:

@@ -38,8 +38,7 @@ from docextract.extraction.key_context import (NUMBER_IN_PARTS, KeyHit, LineInde
                                               row_keys, words_left_on_row)
 from docextract.extraction.per_document import per_document
 from docextract.extraction.normalize import (ISO_CURRENCIES, MONTH_NUMBERS, identifier_text, is_currency_word,
-                                           parse_currency, parse_date,
-                                           parse_number)
+                                           parse_currency, parse_date, parse_number)
 from docextract.extraction.vat_shares import vat_shares
 from docextract.extraction.party_blocks import block_extents, side_at
 
@@ -63,6 +62,7 @@ OTHER_AMOUNT = frozenset({"other_amount"})  # field_keywords' keys of a charge o
 MAX_DATE_WORDS = 4  # "1. Oktober 2023", "October 1, 2023"
 MIN_IDENTIFIER_CHARACTERS = 3
 MAX_IDENTIFIER_CHARACTERS = 40
+MAX_WHOLE_AMOUNT_GROUPS = 3  # digit groups of an amount printed without decimals, its currency after it ("8 500 Kč")
 MIN_SERIES_LETTERS, MAX_SERIES_LETTERS = 2, 4
 SERIES_GAP_OF_HEIGHT = 1.0  # a word's space, not a column's
 # A number printed in digit groups ("4012 3456 7890"): each group this many digits, all groups at least this many
@@ -113,9 +113,6 @@ class Candidate:
     party_side: str | None = None
     # a telephone number ("555-0142" after its area code "(512)"): never a field's value
     telephone: bool = False
-
-
-MAX_WHOLE_AMOUNT_GROUPS = 3  # digit groups of an amount printed without decimals, its currency after it
 
 
 def _has_decimals(text: str, locale: str) -> bool:

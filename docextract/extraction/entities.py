@@ -22,8 +22,8 @@ from docextract.extraction.key_context import OCR_TEXT_HEIGHT_OF_INK
 from docextract.extraction.locales import document_year, guess_locale, locale_evidence
 from docextract.extraction.normalize import (
     BARE_SIGN,
+    CURRENCY_SYMBOLS,
     SIGN_FAMILIES,
-    SIGNS_BEFORE_AMOUNTS,
     bare_sign,
     conventions,
     currencies_in,
@@ -254,8 +254,8 @@ def normalize_value(label: str, text: str, locale: str, default_currency: str | 
         number = parse_number(text, locale)
         return kind, str(number) if number is not None else None, extra
     if kind == "currency_code":
-        # (a currency field's sign alone that reads as one only before an amount: the rand's "R")
-        return kind, sign_currency or parse_currency(text) or SIGNS_BEFORE_AMOUNTS.get(text.strip()), extra
+        # (or a sign alone that reads as one only before an amount: the rand's "R")
+        return kind, sign_currency or parse_currency(text) or CURRENCY_SYMBOLS.get(text.strip()), extra
     if kind in ("iban", "bic", "vat_id"):
         country = locale.split("_")[1] if "_" in locale else None
         checked = check_iban(text) if kind == "iban" else check_bic(text) if kind == "bic" else check_tax_id(text, country)

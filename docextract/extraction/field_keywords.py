@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 from typing import Iterable
+
+from docextract.extraction.normalize import without_marks
 
 _NUMBER_SIGNS = {"nr": "no", "n": "no", "n°": "no", "#": "no", "num": "no", "nro": "no"}  # "Nº" is "No" after NFKD
 _TOKEN = re.compile(r"#|n°|[^\W_]+", re.UNICODE)
@@ -375,7 +376,7 @@ def key_tokens(text: str) -> list[str]:
 def _key_tokens(text: str) -> tuple[str, ...]:
     text = text.replace("º", "°")  # the ordinal sign: "n.º" (Portuguese) is "n.°", one number sign, not "n" and "o"
     text = _CZECH_NUMBER_SIGN.sub("n°", text).replace("ł", "l").replace("Ł", "L")  # "č." is "číslo"; NFKD keeps "ł"
-    folded = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch)).casefold()
+    folded = without_marks(text).casefold()
     if _ANNOTATION.fullmatch(folded.strip()):  # "(380)", "(EUR)": a code or unit beside a key, not part of it
         return ()
     tokens = []

@@ -41,8 +41,8 @@ from docextract.extraction.key_context import (cell_around, cell_break, is_separ
                                               line_index, line_of, line_right_of, words_left_on_row)
 from docextract.extraction.normalize import is_currency_word, parse_currency, parse_date, parse_number
 from docextract.extraction.party_blocks import (ADDRESS_OF_SIDE, SALUTATIONS, SHIPPING_SIDE, addressed, block_extents,
-                                               compact_words, ends_with_postcode, is_postcode_line, is_salutation, labels_side_by_side,
-                                               name_over, named_block_address, only_title, party_fields, side_at,
+                                               compact_words, ends_with_postcode, is_postcode_line, is_salutation,
+                                               labels_side_by_side, name_over, named_block_address, only_title, party_fields, side_at,
                                                trading_as_fields, window_envelope_fields, window_recipient)
 from docextract.extraction.terms_section import MAX_TERMS_WORDS, continued, terms_under_heading
 

@@ -56,8 +56,8 @@ REGION_WORDS: dict[str, tuple[str, ...]] = {
 
 # Printed shapes that point to a region as its words do: a Canadian postal code ("L8P 1A1", "H3A 1H6": letter,
 # digit, letter, then digit, letter, digit; a British postcode ends in two letters)
-REGION_PATTERNS: dict[str, re.Pattern] = {
-    locale: re.compile(r"(?<![\w-])[A-Z]\d[A-Z] \d[A-Z]\d(?![\w-])") for locale in ("en_CA", "fr_CA")}
+_CANADIAN_POSTCODE = re.compile(r"(?<![\w-])[A-Z]\d[A-Z] \d[A-Z]\d(?![\w-])")
+REGION_PATTERNS: dict[str, re.Pattern] = {"en_CA": _CANADIAN_POSTCODE, "fr_CA": _CANADIAN_POSTCODE}
 
 # Weights of agreeing conventions when choosing a locale within a language (see the module docstring).
 DATE_ORDER_WEIGHT, CURRENCY_WEIGHT, DECIMAL_WEIGHT, REGION_WORD_WEIGHT = 4, 2, 2, 1
@@ -128,8 +128,9 @@ def locale_evidence(text: str) -> LocaleEvidence:
         elif b > 12:
             month_first += 1
     region_words = word_counts(REGION_WORDS, vocabulary, padded)
+    shapes = {pattern: len(pattern.findall(cleaned)) for pattern in set(REGION_PATTERNS.values())}  # each read once
     for locale, pattern in REGION_PATTERNS.items():
-        region_words[locale] = region_words.get(locale, 0) + len(pattern.findall(cleaned))
+        region_words[locale] = region_words.get(locale, 0) + shapes[pattern]
     currencies = Counter(currencies_in(cleaned))
     return LocaleEvidence(
         words=word_counts(LANGUAGE_WORDS, vocabulary, padded),

@@ -68,8 +68,10 @@ def conventions(locale: str) -> LocaleConventions:
     return LocaleConventions(language, locale != "en_US", "." if language == "en" else ",")
 
 
-def _unmarked(word: str) -> str:
-    return "".join(ch for ch in unicodedata.normalize("NFKD", word) if not unicodedata.combining(ch))
+def without_marks(text: str) -> str:
+    """``text`` without its accents and other combining marks ("března" -> "brezna"); "ł" and "ø" are letters of
+    their own and stay."""
+    return "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
 
 
 # Month names in the languages of LOCALE_CONVENTIONS (dateutil knows English ones only), with the
@@ -112,7 +114,7 @@ MONTH_NUMBERS: dict[str, int] = {
         ("lipiec", "lipca", "červenec", "července"), ("sierpień", "sierpnia", "srpen", "srpna"),
         ("wrzesień", "września", "září"), ("październik", "października", "říjen", "října"),
         ("listopad", "listopada", "listopadu"), ("grudzień", "grudnia", "prosinec", "prosince")), start=1)
-       for spelled in names for name in {spelled, _unmarked(spelled)}},
+       for spelled in names for name in {spelled, without_marks(spelled)}},
 }
 _ENGLISH_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
                    "November", "December")
@@ -141,7 +143,6 @@ ISO_CURRENCIES = ("EUR", "USD", "GBP", "CHF", "JPY", "CAD", "AUD", "NZD", "MYR",
                   # "ALL", "PHP": words and names a page prints in capitals)
                   "AED", "SAR", "QAR", "KWD", "BHD", "OMR", "ARS", "CLP", "COP", "ILS", "EGP", "ISK", "UAH",
                   "THB", "IDR", "KRW", "TWD", "VND", "NGN", "KES")
-SIGNS_BEFORE_AMOUNTS = {"R": "ZAR"}  # signs read as such only right before an amount (or alone as a currency field)
 # The rand's "R" is a sign only right before an amount with cents ("R 2 800,00", "R1,234.56"; not "R44 Road")
 _RAND_AMOUNT = r"\d{1,3}(?:[ \u00a0,.]\d{3})*[.,]\d{2}(?![\d.,])"
 # An ISO code or a symbol, as a token of its own: letters next to it make a word ("FORM" holds no "RM",
