@@ -10,6 +10,7 @@ from docextract.extraction.key_values import (addresses_without_date_lines, comp
                                               complete_ibans, complete_party_names, complete_payment_terms,
                                               key_value_entities)
 from docextract.pipeline import RunOptions, read_and_analyze
+from docextract.extraction.party_blocks import party_fields
 from tests.layout_helpers import laid_out_page as _page
 
 INVOICE_LABELS = ("invoice_number", "invoice_date", "due_date", "purchase_order", "vendor_name", "vendor_tax_id",
@@ -18,6 +19,11 @@ INVOICE_LABELS = ("invoice_number", "invoice_date", "due_date", "purchase_order"
 
 def _texts(doc, entities):
     return {e.label: (e.text(doc), e.method) for e in entities}
+
+
+def _party_texts(doc, labels):
+    """The party fields of ``doc``'s headed blocks (party_blocks.party_fields), each as its words' text."""
+    return {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
 
 
 def test_a_field_the_model_missed_is_read_from_its_whole_key():
@@ -385,8 +391,6 @@ def test_a_key_whose_parenthesis_lists_its_kinds_keys_them():
 
 
 def test_a_party_name_the_model_missed_is_read_from_its_labelled_block():
-    from docextract.extraction.party_blocks import party_fields
-
     doc = _page([
         [("Verkäufer", 40)],
         [("Nummer:", 40), ("549910", 250)],
@@ -422,13 +426,11 @@ def test_a_party_name_the_model_missed_is_read_from_its_labelled_block():
 
 
 def test_a_block_without_keys_is_read_as_an_address_label():
-    from docextract.extraction.party_blocks import party_fields
-
     labels = ["vendor_name", "vendor_address", "customer_name", "billing_address", "shipping_address"]
 
     def read(rows):
         doc = _page(rows)
-        return {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+        return _party_texts(doc, labels)
 
     assert read([
         [("Verkäufer:", 40), ("Käufer/Leistungsempfänger:", 300)],
@@ -482,19 +484,17 @@ def test_a_block_without_keys_is_read_as_an_address_label():
 def test_from_and_to_head_labels_whose_postcode_comes_last():
     # a commercial invoice's "From:" | "To:" with US addresses: the city line "Boston, MA 02108" ends the address,
     # not the street "1228 Highland Ave", whose four digits read as a postcode first
-    from docextract.extraction.party_blocks import party_fields
-
     doc = _page([[("From:", 72), ("To:", 311)], [("Howard Inc", 72), ("RDD Inc.", 311)],
                  [("1128 Broadway", 72), ("1228 Highland Ave", 311)], [("Suite 852", 72), ("Suite 392", 311)],
                  [("Nashville, TN 37203", 72), ("Boston, MA 02108", 311)], [("+8 232 7550135", 72)]])
     labels = ["vendor_name", "vendor_address", "customer_name", "billing_address"]
-    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    fields = _party_texts(doc, labels)
     assert fields == {"vendor_name": "Howard Inc", "vendor_address": "1128 Broadway Suite 852 Nashville, TN 37203",
                       "customer_name": "RDD Inc.", "billing_address": "1228 Highland Ave Suite 392 Boston, MA 02108"}
     # the same in Dutch, "Aan:" (to) left of "Van:" (from)
     doc = _page([[("Aan:", 30), ("Van:", 330)], [("Bouw Dekker", 30), ("Wavepoint N.V.", 330)],
                  [("Keizersgracht 51", 30), ("Molenstraat 208", 330)], [("3011 AD Rotterdam", 30), ("9711 LV Groningen", 330)]])
-    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    fields = _party_texts(doc, labels)
     assert fields == {"customer_name": "Bouw Dekker", "billing_address": "Keizersgracht 51 3011 AD Rotterdam",
                       "vendor_name": "Wavepoint N.V.", "vendor_address": "Molenstraat 208 9711 LV Groningen"}
     # "From" and "To" as a period's column titles: no address under them, nothing read
@@ -503,19 +503,17 @@ def test_from_and_to_head_labels_whose_postcode_comes_last():
 
 
 def test_an_address_label_with_looser_lines_and_a_name_over_two_lines():
-    from docextract.extraction.party_blocks import party_fields
-
     labels = ["vendor_name", "vendor_address", "customer_name", "billing_address"]
     # lines 13 pt apart (1.2 line heights: an insurer's letter), the name wrapped before its legal form
     doc = _page([[("Verkäufer:", 40)], [("MVM Musterhafter", 40)], [("Versicherungsverein Musterstadt a.G.", 40)],
                  [("Musterstr. 12", 40)], [("DE 12345 Musterstadt", 40)]], line_spacing=24)
-    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    fields = _party_texts(doc, labels)
     assert fields == {"vendor_name": "MVM Musterhafter Versicherungsverein Musterstadt a.G.",
                       "vendor_address": "Musterstr. 12 DE 12345 Musterstadt"}
     # a salutation alone on the name line: the name goes on below it
     doc = _page([[("Käufer:", 40)], [("Herrn", 40)], [("Max Mustermann", 40)], [("Musterstr. 11", 40)],
                  [("DE 12346 Bad Musterhausen", 40)]], line_spacing=24)
-    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    fields = _party_texts(doc, labels)
     assert fields == {"customer_name": "Herrn Max Mustermann", "billing_address": "Musterstr. 11 DE 12346 Bad Musterhausen"}
     # lines over two line heights apart are separate blocks, not one label
     doc = _page([[("Verkäufer:", 40)], [("Lieferant GmbH", 40)], [("Musterstr. 12", 40)], [("DE 12345 Musterstadt", 40)]],
@@ -526,8 +524,6 @@ def test_an_address_label_with_looser_lines_and_a_name_over_two_lines():
 def test_side_by_side_address_labels_with_a_blank_line_under_the_name():
     # ZUGFeRD 1's layout: two labels side by side, each under its heading, a GLN over the name (no colon) and a
     # blank line between the name and the street
-    from docextract.extraction.party_blocks import party_fields
-
     doc = _page([[("Lieferant", 40), ("Käufer", 210)],
                  [("GLN 4333741000005", 40), ("GLN 4304171000002", 210)],
                  [("MUSTERLIEFERANT GMBH", 40), ("MUSTER-KUNDE GMBH", 210)],
@@ -535,7 +531,7 @@ def test_side_by_side_address_labels_with_a_blank_line_under_the_name():
                  [("BAHNHOFSTRASSE 99", 40), ("KUNDENWEG 88", 210)],
                  [("99199 MUSTERHAUSEN", 40), ("40235 DUESSELDORF", 210)]], line_spacing=14)
     labels = ["vendor_name", "vendor_address", "customer_name", "billing_address"]
-    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    fields = _party_texts(doc, labels)
     assert fields == {"vendor_name": "MUSTERLIEFERANT GMBH", "vendor_address": "BAHNHOFSTRASSE 99 99199 MUSTERHAUSEN",
                       "customer_name": "MUSTER-KUNDE GMBH", "billing_address": "KUNDENWEG 88 40235 DUESSELDORF"}
     # but the address lines themselves stay stacked: a blank line after the street ends the label
@@ -605,8 +601,6 @@ def test_a_small_return_address_apart_by_commas_or_hyphens_gives_both_parties():
 
 
 def test_a_provider_heading_over_its_block_beside_a_phone_column():
-    from docextract.extraction.party_blocks import party_fields
-
     # the phone number right of the street starts with "+", which OCR reads for a colon: on a text layer it keys nothing
     doc = _page([[("Provider", 63), ("Date of issue: Jan 11, 2022", 315)],
                  [("Distribuzione Rizzo", 63), ("Due date: Feb 25, 2022", 315)],
@@ -618,8 +612,6 @@ def test_a_provider_heading_over_its_block_beside_a_phone_column():
 
 
 def test_party_blocks_of_a_web_template_seller_left_buyer_flush_right_city_then_postcode():
-    from docextract.extraction.party_blocks import party_fields
-
     # sparksuite's simple HTML invoice: "Seller:" left, "Buyer" set flush right (its lines start where their length
     # puts them), each place printed "city, postcode"
     def right(text: str, top: float) -> tuple[str, float, float, float]:
@@ -629,7 +621,7 @@ def test_party_blocks_of_a_web_template_seller_left_buyer_flush_right_city_then_
                        right("Sabine Wolf", 225), ("Industriestraße 40", 77, 243, 12), right("Goethestraße 92", 243),
                        ("Köln, 50667", 77, 261, 12), right("Leipzig, 04109", 261), ("Product", 72, 357, 12)])
     labels = ["vendor_name", "vendor_address", "customer_name", "billing_address"]
-    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    fields = _party_texts(doc, labels)
     assert fields == {"vendor_name": "Procom Bau", "vendor_address": "Industriestraße 40 Köln, 50667",
                       "customer_name": "Sabine Wolf", "billing_address": "Goethestraße 92 Leipzig, 04109"}
     # headings printed in two languages name their side in one of them
@@ -647,7 +639,7 @@ def test_party_blocks_of_a_web_template_seller_left_buyer_flush_right_city_then_
 
 
 def test_a_service_provider_heading_over_keyed_rows():
-    from docextract.extraction.party_blocks import _side, party_fields
+    from docextract.extraction.party_blocks import _side
 
     # PyInvoice: "Service Provider" and "Client" tables of keyed rows side by side
     doc = _cells_page([("Service Provider", 78, 149, 14), ("Client", 351, 149, 14), ("Name:", 78, 175, 10),
@@ -663,7 +655,7 @@ def test_a_service_provider_heading_over_keyed_rows():
 
 
 def test_a_bill_to_heading_left_of_its_block_and_the_vendor_name_printed_again_over_its_address():
-    from docextract.extraction.party_blocks import named_block_address, party_fields
+    from docextract.extraction.party_blocks import named_block_address
 
     # pyinvoicer: the vendor's name large at the top; "Bill To:" in a narrow column, the client's block right of it
     # and, further right, the vendor's block under its name printed again, without a heading
@@ -672,7 +664,7 @@ def test_a_bill_to_heading_left_of_its_block_and_the_vendor_name_printed_again_o
                        ("136 Pine St", 382, 157, 8), ("Suite 709", 120, 166, 8), ("Phoenix, AZ 85004", 382, 166, 8),
                        ("Columbus, OH 43215", 120, 175, 8), ("Item Units Unit Price Amount", 49, 222, 8)])
     labels = ["customer_name", "billing_address", "vendor_name", "vendor_address"]
-    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    fields = _party_texts(doc, labels)
     assert fields == {"customer_name": "Foster PLLC", "billing_address": "601 Sunset Boulevard Suite 709 Columbus, OH 43215"}
     top_name = tuple(r for r in (WordRef(0, i) for i in range(len(doc.pages[0].words))) if doc.word(r).box.top == 52
                      and doc.word(r).text != "INVOICE")
@@ -688,18 +680,16 @@ def test_a_bill_to_heading_left_of_its_block_and_the_vendor_name_printed_again_o
 
 
 def test_on_a_scan_a_bilingual_heading_and_a_heading_that_lost_its_colon_still_head_their_blocks():
-    from docextract.extraction.party_blocks import party_fields
-
     labels = ["vendor_name", "vendor_address", "customer_name", "billing_address"]
     # Tesseract's "Seller / Pardavéjas:" (the Lithuanian "ė" read "é") over its block
     doc = _cells_page([("Seller / Pardavéjas:", 78, 167, 9), ("Friedrich Reinigung UG", 78, 185, 9),
                        ("Gewerbepark Süd 141", 78, 203, 9), ("Stuttgart, 70173", 78, 221, 9)], ocr=True)
-    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    fields = _party_texts(doc, labels)
     assert fields == {"vendor_name": "Friedrich Reinigung UG", "vendor_address": "Gewerbepark Süd 141 Stuttgart, 70173"}
     # "Bill To:" read without its colon, its block beside it
     doc = _cells_page([("Bill To", 50, 148, 8), ("Heike Braun", 99, 148, 8), ("Kastanienweg 3", 99, 157, 8),
                        ("DE 40213 Düsseldorf", 99, 166, 8)], ocr=True)
-    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    fields = _party_texts(doc, labels)
     assert fields == {"customer_name": "Heike Braun", "billing_address": "Kastanienweg 3 DE 40213 Düsseldorf"}
 
 
@@ -921,8 +911,6 @@ def test_a_terms_key_with_its_value_in_the_next_column_is_no_heading():
 
 
 def test_a_shipping_block_gives_the_shipping_address():
-    from docextract.extraction.party_blocks import party_fields
-
     labels = ["customer_name", "billing_address", "shipping_address"]
     doc = _page([
         [("Käufer:", 40), ("Abweichender Warenempfänger:", 300)],
@@ -931,7 +919,7 @@ def test_a_shipping_block_gives_the_shipping_address():
         [("DE 69876 Frankfurt", 40), ("Tor 1", 300)],
         [("DE 12347 Metallstadt", 300)],
     ])
-    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    fields = _party_texts(doc, labels)
     assert fields == {"customer_name": "Kunden AG Mitte", "billing_address": "Kundenstraße 15 DE 69876 Frankfurt",
                       "shipping_address": "Eichenpromenade 37 Tor 1 DE 12347 Metallstadt"}
     # "Lieferung" alone titles a column more often than a block
@@ -941,15 +929,13 @@ def test_a_shipping_block_gives_the_shipping_address():
     doc = _page([[("Client :", 40), ("Adresse de livraison :", 300)],
                  [("Dupont & Boyer SARL", 40), ("55 place du Marché", 300)],
                  [("28 allée des Tilleuls", 40), ("33000 Bordeaux", 300)], [("74000 Annecy", 40)]])
-    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    fields = _party_texts(doc, labels)
     assert fields["shipping_address"] == "55 place du Marché 33000 Bordeaux"
 
 
 def test_an_address_label_reads_its_own_column_only():
     # "Rechnungsersteller" names the seller; the title printed on the street's row, one cell further right, is not
     # part of the address (the two cells stay one line when the gap is narrow)
-    from docextract.extraction.party_blocks import party_fields
-
     doc = _page([[("Rechnungsersteller", 40)], [("Lieferant GmbH", 40)],
                  [("Lieferantenstraße 20", 40), ("RECHNUNG", 172)], [("80333 München", 40)]])
     fields = {label: " ".join(doc.word(r).text for r in words)
@@ -971,7 +957,6 @@ def test_a_scanned_labels_gaps_are_measured_in_font_heights_not_ink_heights():
     # Tesseract boxes the ink: "Musterstr. 11" is 6.8 pt tall where a text layer says 10, so the 10.5 pt gap to
     # "DE 12346 Bad Musterhausen" read as 1.5 line heights and ended the address at the street
     from docextract.document import Box, Document, Page, Word
-    from docextract.extraction.party_blocks import party_fields
     from docextract.layout import analyze_layout
 
     rows = [("Käufer/Leistungsempfänger", 70, 328.8), ("Name:", 70, 359.5), ("Max Mustermann", 261, 358.1),
@@ -996,13 +981,11 @@ def test_a_scanned_labels_gaps_are_measured_in_font_heights_not_ink_heights():
 
 
 def test_a_party_heading_misread_by_ocr_still_heads_its_block():
-    from docextract.extraction.party_blocks import party_fields
-
     labels = ("customer_name", "billing_address")
     rows = [("Kéufer/Leistungsempfiinger:", 40, 60, 8), ("Kunden AG Mitte", 40, 75, 8), ("Kundenstraße 15", 40, 88, 8),
             ("DE 69876 Frankfurt", 40, 101, 8)]
     doc = _ocr_page(rows)
-    found = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    found = _party_texts(doc, labels)
     assert found == {"customer_name": "Kunden AG Mitte", "billing_address": "Kundenstraße 15 DE 69876 Frankfurt"}
     # cut short by a line broken off ("Käufer/Le") it heads its block too; a town named after a buyer heads nothing
     assert party_fields(_ocr_page([("Käufer/Le", 40, 60, 8)] + rows[1:]), labels)
@@ -1014,13 +997,11 @@ def test_a_party_heading_misread_by_ocr_still_heads_its_block():
 
 def test_a_scanned_heading_broken_off_or_read_letter_by_letter_still_heads_its_block():
     # headings as Tesseract read them on the e-invoices' 150-dpi scans
-    from docextract.extraction.party_blocks import party_fields
-
     rows = [("Kunden AG Mitte", 40, 75, 8), ("Kundenstraße 15", 40, 88, 8), ("DE 69876 Frankfurt", 40, 101, 8)]
 
     def read(heading: str, labels=("customer_name", "billing_address", "shipping_address")) -> dict:
         doc = _ocr_page([(heading, 40, 60, 8)] + rows)
-        return {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+        return _party_texts(doc, labels)
 
     buyer = {"customer_name": "Kunden AG Mitte", "billing_address": "Kundenstraße 15 DE 69876 Frankfurt"}
     # "Leistungs" starts a buyer's ("Leistungsempfänger") and a seller's word ("Leistungserbringer"): "Käufer" says which
@@ -1035,8 +1016,6 @@ def test_a_scanned_heading_broken_off_or_read_letter_by_letter_still_heads_its_b
 def test_a_scanned_address_label_with_a_blank_line_a_lost_number_and_a_speck_after_its_country_code():
     # the boxes Tesseract gave a 150-dpi scan's buyer block (ink heights: "Herrn" 6.2 pt, "Max Mustermann" 6.4): a
     # blank line under the name measured 1.5 heights of ink, "Nummer : 75969813" lost its value, "DE 12346" read "DE."
-    from docextract.extraction.party_blocks import party_fields
-
     rows = [("Käufer/Leistungsempfänger:", 50, 420.0, 7.5), ("Nummer", 50, 431.0, 6.0), ("Herrn", 50, 444.9, 6.2),
             ("Max Mustermann", 50, 455.9, 6.4), ("Musterstr. 11", 50, 478.8, 6.5),
             ("DE. 12346 Bad Musterhausen", 51, 489.6, 7.1), ("Beitragsrechnung Nr. 00.123.456.7", 50, 536.5, 9.2)]
@@ -1059,7 +1038,6 @@ def test_a_scanned_street_keeps_its_house_number():
     # scan: they hug the ink, so the space before "99" (9 pt) is wider than 1.2 of the box height (7 pt); read as a
     # cell break, the street lost its number
     from docextract.document import Box, Document, Page, Word
-    from docextract.extraction.party_blocks import party_fields
     from docextract.layout import analyze_layout
 
     def words(text, x0, top, x1):
@@ -1080,8 +1058,6 @@ def test_a_scanned_name_tesseract_ended_early_keeps_its_legal_form():
     # Tesseract gave "Lieferant" and "GmbH & Co. KG" of one printed name as two lines (the first box taller, the
     # second 4 pt lower); the name beside "Name:" is both, where nothing parts them but a space
     from docextract.document import Box, Document, Line, Page, Word
-    from docextract.extraction.party_blocks import party_fields
-
     rows = [[("Verkäufer", 67, 330, 100, 337)], [("Name:", 67, 356, 88, 363)], [("Lieferant", 304, 351, 332, 365)],
             [("GmbH", 336, 355, 355, 362), ("&", 357, 355, 361, 362), ("Co.", 363, 355, 373, 362),
              ("KG", 375, 355, 385, 362)],
@@ -1129,8 +1105,6 @@ def _freelancer_page() -> Document:
 
 
 def test_a_client_whose_name_runs_into_its_address_on_one_line_is_split_at_the_street():
-    from docextract.extraction.party_blocks import party_fields
-
     doc = _freelancer_page()
     found = {label: " ".join(doc.word(r).text for r in words)
              for label, words in party_fields(doc, ["customer_name", "billing_address"]).items()}
@@ -1170,14 +1144,12 @@ def test_a_key_beside_a_party_heading_ends_the_partys_block_and_takes_its_value_
 def test_a_marketplaces_billing_delivery_and_seller_blocks_side_by_side():
     # Amazon's invoice: three headed blocks in a row; "Billing address" names the buyer's, "Sold by" the seller's,
     # "Delivery address" where the goods went
-    from docextract.extraction.party_blocks import party_fields
-
     doc = _page([[("Billing address", 40), ("Delivery address", 230), ("Sold by", 400)],
                  [("Max Mustermann", 40), ("Max Mustermann", 230), ("Amazon EU S.à r.l.", 400)],
                  [("Lindenweg 3", 40), ("Packstation 123", 230), ("38 avenue John F. Kennedy", 400)],
                  [("80331 München", 40), ("80335 München", 230), ("L-1855 Luxembourg", 400)]])
     labels = ["vendor_name", "vendor_address", "customer_name", "billing_address", "shipping_address"]
-    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    fields = _party_texts(doc, labels)
     assert fields == {"customer_name": "Max Mustermann", "billing_address": "Lindenweg 3 80331 München",
                       "shipping_address": "Packstation 123 80335 München", "vendor_name": "Amazon EU S.à r.l.",
                       "vendor_address": "38 avenue John F. Kennedy L-1855 Luxembourg"}
@@ -1294,8 +1266,6 @@ def test_postcodes_in_two_groups_and_after_a_spelled_out_state():
 def test_an_italian_e_invoice_viewers_keyed_party_blocks():
     # the SDI viewers print each party's block under "Cedente/prestatore (fornitore)" and "Cessionario/committente
     # (cliente)" as keyed lines: "Denominazione:" names the party
-    from docextract.extraction.party_blocks import party_fields
-
     doc = _page([[("Cedente/prestatore (fornitore)", 50), ("Cessionario/committente (cliente)", 320)],
                  [("Denominazione: Verdi Impianti S.r.l.", 50), ("Denominazione: Studio Neri Associati", 320)],
                  [("Indirizzo: Via Garibaldi 5", 50), ("Indirizzo: Piazza Duomo 1", 320)]], line_spacing=12)
@@ -1320,19 +1290,19 @@ def test_a_letterheads_line_of_parts_without_a_recipient_under_it_yields_to_the_
 
 
 def test_french_and_indian_bill_to_blocks_head_their_parties():
-    from docextract.extraction.party_blocks import is_postcode_line, party_fields
+    from docextract.extraction.party_blocks import is_postcode_line
 
     labels = ["customer_name", "billing_address", "shipping_address"]
     doc = _cells_page([("Adressée à", 330, 120, 8), ("Dubois Conseil SARL", 330, 134, 10),
                        ("14 rue de la République", 330, 146, 10), ("69002 Lyon", 330, 158, 10)])
-    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    fields = _party_texts(doc, labels)
     assert fields["customer_name"] == "Dubois Conseil SARL"
     # "Bill To" and "Ship To" side by side, each block ending in a city with its PIN code and state
     doc = _cells_page([("Bill To", 40, 143, 9), ("Ship To", 300, 143, 9), ("Rahul Sharma", 40, 156, 8),
                        ("Rahul Sharma", 300, 156, 8), ("42, 3rd Cross, Indiranagar", 40, 168, 8),
                        ("42, 3rd Cross, Indiranagar", 300, 168, 8), ("Bengaluru 560038, Karnataka", 40, 180, 8),
                        ("Bengaluru 560038, Karnataka", 300, 180, 8)])
-    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    fields = _party_texts(doc, labels)
     assert fields["customer_name"] == "Rahul Sharma"
     line = next(line for line in doc.pages[0].lines if doc.pages[0].words[line.word_indices[0]].text == "Bengaluru")
     assert is_postcode_line(doc, [WordRef(0, w) for w in line.word_indices])
@@ -1343,7 +1313,7 @@ def test_french_and_indian_bill_to_blocks_head_their_parties():
                        ("Entrepôt Laval", 300, 154, 9), ("4321, rue Saint-Denis", 40, 166, 8),
                        ("55, boul. Industriel", 300, 166, 8), ("Montréal (Québec) H2J 2K9", 40, 176, 8),
                        ("Laval (Québec) H7L 4S3", 300, 176, 8)])
-    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    fields = _party_texts(doc, labels)
     assert fields["customer_name"] == "Boulangerie Saint-Denis"
     assert fields["billing_address"] == "4321, rue Saint-Denis Montréal (Québec) H2J 2K9"
     assert fields["shipping_address"] == "55, boul. Industriel Laval (Québec) H7L 4S3"
@@ -1411,8 +1381,6 @@ def test_a_name_on_a_bank_details_line_is_no_vendor_name():
 
 
 def test_a_spanish_customer_heading_heads_its_block_and_the_order_number_is_keyed():
-    from docextract.extraction.party_blocks import party_fields
-
     doc = _cells_page([("Nº de pedido: 401-55218", 380, 94, 8), ("Datos del cliente", 50, 120, 8),
                        ("Lucía Fernández Ortega", 50, 132, 9), ("Avenida del Puerto 7, 3º B", 50, 144, 9),
                        ("46021 Valencia", 50, 156, 9)])
@@ -1544,26 +1512,24 @@ def test_an_attention_line_in_the_window_is_not_the_recipients_name():
 
 
 def test_pay_to_invoiced_to_and_guest_details_head_their_parties_blocks():
-    from docextract.extraction.party_blocks import party_fields
-
     labels = ["vendor_name", "vendor_address", "customer_name", "billing_address"]
     # WHMCS: "Invoiced To" and "Pay To" side by side, the payee's VAT number in its block
     doc = _cells_page([("Invoiced To", 50, 130, 9), ("Greenleaf Gardening Ltd", 50, 143, 9),
                        ("22 Orchard Way", 50, 155, 9), ("Norwich, Norfolk, NR2 4AB", 50, 167, 9),
                        ("Pay To", 300, 130, 9), ("ByteForge Hosting Ltd", 300, 143, 9), ("9 Dock Street", 300, 155, 9),
                        ("Leeds LS10 1JF", 300, 167, 9)])
-    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    fields = _party_texts(doc, labels)
     assert fields["customer_name"] == "Greenleaf Gardening Ltd" and fields["vendor_name"] == "ByteForge Hosting Ltd"
     # the US "Sold To" beside "Ship To" is the buyer's, as "Remit To" is the seller's
     doc = _cells_page([("SOLD TO", 50, 130, 9), ("Lakeside Dental Group", 50, 143, 9), ("88 Shore Drive", 50, 155, 9),
                        ("Madison, WI 53703", 50, 167, 9), ("REMIT TO", 300, 130, 9), ("Acme Supply Co.", 300, 143, 9),
                        ("PO Box 4410", 300, 155, 9), ("Chicago, IL 60680", 300, 167, 9)])
-    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    fields = _party_texts(doc, labels)
     assert fields["customer_name"] == "Lakeside Dental Group" and fields["vendor_name"] == "Acme Supply Co."
     # a travel site's "Guest Details": a name and an e-mail address, no postal address
     doc = _cells_page([("Guest Details", 50, 174, 8), ("Mr. Arjun Mehta", 50, 185, 9),
                        ("arjun.mehta@example.in", 50, 197, 8)])
-    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    fields = _party_texts(doc, labels)
     assert fields == {"customer_name": "Mr. Arjun Mehta"}
     # a first line that is a key's, or has a digit, is no name
     doc = _cells_page([("Guest Details", 50, 174, 8), ("Booking ID: NH77123", 50, 185, 9)])
@@ -1645,13 +1611,13 @@ def test_a_larger_letterhead_name_heads_the_block_of_the_sellers_tax_id():
 
 
 def test_vendu_par_heads_the_sellers_block_and_a_label_set_high_is_read_from_its_postcode_line():
-    from docextract.extraction.party_blocks import party_fields, window_recipient
+    from docextract.extraction.party_blocks import window_recipient
 
     labels = ["vendor_name", "vendor_address", "customer_name", "billing_address"]
     doc = _cells_page([("Vendu par", 300, 130, 8), ("Amazon EU S.à r.l., Succursale Française", 300, 142, 8),
                        ("67 boulevard du Général Leclerc", 300, 154, 8), ("92110 Clichy", 300, 166, 8),
                        ("TVA FR12487773327", 300, 178, 8)])
-    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    fields = _party_texts(doc, labels)
     assert fields["vendor_name"] == "Amazon EU S.à r.l., Succursale Française"
     # a railway's buyer 32 mm down: only its postcode line stands in the window's band
     doc = _cells_page([("Herr Markus Klein", 50, 93, 9), ("Bergstraße 4", 50, 105, 9), ("69120 Heidelberg", 50, 117, 9)])
@@ -1725,17 +1691,15 @@ def test_belgian_totals_with_and_without_vat_are_keyed():
 
 
 def test_a_keyed_name_wrapped_in_a_box_set_flush_right_keeps_its_second_line():
-    from docextract.extraction.party_blocks import party_fields
-
     # gen-invoice's "Pay to:" box: "Name: Lehmann &" over "Neumann KG", its lines flush right
     labels = ["vendor_name", "vendor_address", "customer_name", "billing_address"]
     doc = _cells_page([("Pay to:", 474, 243, 8), ("Name: Lehmann &", 428, 263, 8), ("Neumann KG", 456, 277, 8),
                        ("Bank: Deutsche Bank", 404, 291, 8)])
-    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    fields = _party_texts(doc, labels)
     assert fields["vendor_name"] == "Lehmann & Neumann KG"
     # a key's row under the name is no part of it
     doc = _cells_page([("Pay to:", 474, 243, 8), ("Name: Lehmann GmbH", 410, 263, 8), ("Bank: Deutsche Bank", 404, 277, 8)])
-    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    fields = _party_texts(doc, labels)
     assert fields["vendor_name"] == "Lehmann GmbH"
 
 
@@ -1818,20 +1782,18 @@ def test_the_currency_the_model_did_not_tag_is_the_totals_own_word():
 
 
 def test_polish_and_czech_party_blocks_under_their_headings():
-    from docextract.extraction.party_blocks import party_fields
-
     labels = ["vendor_name", "vendor_address", "customer_name", "billing_address"]
     doc = _cells_page([("Sprzedawca", 50, 140, 9), ("Nabywca", 310, 140, 9), ("Drukarnia Wisła Sp. z o.o.", 50, 154, 9),
                        ("Kawiarnia Pod Lipami s.c.", 310, 154, 9), ("ul. Marszałkowska 84", 50, 166, 8),
                        ("ul. Długa 12", 310, 166, 8), ("00-514 Warszawa", 50, 176, 8), ("80-827 Gdańsk", 310, 176, 8)])
-    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    fields = _party_texts(doc, labels)
     assert fields == {"vendor_name": "Drukarnia Wisła Sp. z o.o.", "vendor_address": "ul. Marszałkowska 84 00-514 Warszawa",
                       "customer_name": "Kawiarnia Pod Lipami s.c.", "billing_address": "ul. Długa 12 80-827 Gdańsk"}
     # a Czech sole trader's street, postcode and town on one line
     doc = _cells_page([("Dodavatel", 50, 90, 8), ("Odběratel", 310, 90, 8), ("Jana Dvořáková", 50, 104, 9),
                        ("Kavárna U Mostu s.r.o.", 310, 104, 9), ("Lidická 8, 602 00 Brno", 50, 116, 8),
                        ("Mostecká 3", 310, 116, 8), ("118 00 Praha 1", 310, 126, 8)])
-    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in party_fields(doc, labels).items()}
+    fields = _party_texts(doc, labels)
     assert fields["vendor_name"] == "Jana Dvořáková" and fields["vendor_address"] == "Lidická 8, 602 00 Brno"
     assert fields["customer_name"] == "Kavárna U Mostu s.r.o."
 
