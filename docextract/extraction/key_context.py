@@ -63,6 +63,7 @@ class LineIndex:
                     self.line_of[WordRef(p, w)] = (li, position)
         self._left_on_row: dict[WordRef, Line | None] = {}
         self._by_top: dict[int, tuple[list[float], list[int], float]] = {}
+        self._words_by_top: dict[int, tuple[list[float], list[int], float]] = {}
 
     def line(self, ref: WordRef) -> Line | None:
         where = self.line_of.get(ref)
@@ -84,14 +85,32 @@ class LineIndex:
             self._left_on_row[ref] = max(row, key=lambda other: other.box.x1) if row else None
         return self._left_on_row[ref]
 
+    def lines_reaching(self, page_index: int, low: float, high: float) -> list[int]:
+        """The indices, in page order, of the page's lines that may reach between ``low`` and ``high`` (a superset:
+        every line whose top is at most ``high`` and whose bottom is at least ``low``, and a few more); the callers
+        keep their own exact tests, asked now of a few lines instead of every line of the page."""
+        tops, order, tallest = self._lines_by_top(page_index)
+        return sorted(order[bisect.bisect_left(tops, low - tallest):bisect.bisect_right(tops, high)])
+
+    def words_reaching(self, page_index: int, low: float, high: float) -> list[int]:
+        """As :meth:`lines_reaching`, of the page's words."""
+        if page_index not in self._words_by_top:
+            self._words_by_top[page_index] = _by_top([word.box for word in self.doc.pages[page_index].words])
+        tops, order, tallest = self._words_by_top[page_index]
+        return sorted(order[bisect.bisect_left(tops, low - tallest):bisect.bisect_right(tops, high)])
+
     def _lines_by_top(self, page_index: int) -> tuple[list[float], list[int], float]:
         """A page's line tops in ascending order, the lines' indices in that order, and the tallest line's height."""
         if page_index not in self._by_top:
-            lines = self.doc.pages[page_index].lines
-            order = sorted(range(len(lines)), key=lambda i: lines[i].box.top)
-            self._by_top[page_index] = ([lines[i].box.top for i in order], order,
-                                        max((line.box.height for line in lines), default=0.0))
+            self._by_top[page_index] = _by_top([line.box for line in self.doc.pages[page_index].lines])
         return self._by_top[page_index]
+
+
+def _by_top(boxes: Sequence[Box]) -> tuple[list[float], list[int], float]:
+    """The boxes' tops in ascending order, their indices in that order, and the tallest box's height (every reader
+    gives boxes whose top is over their bottom: a box reaches at most the tallest's height below its top)."""
+    order = sorted(range(len(boxes)), key=lambda i: boxes[i].top)
+    return [boxes[i].top for i in order], order, max((box.height for box in boxes), default=0.0)
 
 
 def _middle_within(line: Box, word: Box) -> bool:
@@ -390,7 +409,8 @@ def _wrapped_key(index: LineIndex, tail: Sequence[WordRef], labels: frozenset[st
     if page.text_source == "ocr":
         return None  # OCR's lines of a receipt stack tight: read so, SROIE lost 4 of its 347 totals
     height = max(doc.word(tail[0]).box.height, 1e-6)
-    above = [other for other in page.lines if other.box.bottom <= own.top + 0.3 * height
+    near = index.lines_reaching(tail[0].page_index, own.top - WRAP_GAP_OF_HEIGHT * height, own.top + 0.3 * height)
+    above = [other for i in near if (other := page.lines[i]).box.bottom <= own.top + 0.3 * height
              and own.top - other.box.bottom < WRAP_GAP_OF_HEIGHT * height
              and (abs(other.box.x0 - own.x0) < height or abs(other.box.x1 - own.x1) < height)]
     if not above:
@@ -467,7 +487,9 @@ def line_above(index: LineIndex, value: Sequence[WordRef]) -> tuple[Line, Box] |
                                and index.line_of.get(r, (None,))[0] == index.line_of[first][0]])
     height = max(value_box.height, 1e-6)
     above = None
-    for candidate in page.lines:
+    for i in index.lines_reaching(first.page_index, value_box.top - ABOVE_LINES_OF_HEIGHT * height,
+                                  value_box.top + 0.3 * height):
+        candidate = page.lines[i]
         if candidate is line or candidate.box.bottom > value_box.top + 0.3 * height:
             continue
         if value_box.top - candidate.box.bottom > ABOVE_LINES_OF_HEIGHT * height:
@@ -541,7 +563,8 @@ def words_left_on_row(doc: Document, first: WordRef, slack: float = 0.0) -> list
     of its height), left to right: a table row's cells before a value, whatever lines the layout cut them into."""
     box = doc.word(first).box
     page = doc.pages[first.page_index]
-    return sorted((WordRef(first.page_index, w) for w, word in enumerate(page.words) if word.box.x1 <= box.x0 + slack
+    near = line_index(doc).words_reaching(first.page_index, box.top, box.bottom)
+    return sorted((WordRef(first.page_index, w) for w in near if (word := page.words[w]).box.x1 <= box.x0 + slack
                    and word.box.vertical_overlap(box) > 0.5 * min(word.box.height, box.height)),
                   key=lambda r: doc.word(r).box.x0)
 

@@ -619,3 +619,50 @@ def test_a_tax_ids_key_in_capitals_inside_a_running_line_names_it():
     at = {w.text: WordRef(0, i) for i, w in enumerate(doc.pages[0].words)}
     assert key_left(index, (at["A28015394"],), KEY_LABELS) is None
     assert key_left(index, (at["120.00"],), KEY_LABELS) is None
+
+
+def test_the_row_and_line_lookups_see_what_a_scan_of_the_whole_page_sees():
+    # words_left_on_row and line_above ask only the words and lines near the value (by their tops): on pages of
+    # scattered words of mixed heights they return exactly what a scan of every word and every line of the page
+    # returns
+    import random
+
+    from docextract.extraction.key_context import ABOVE_LINES_OF_HEIGHT, line_above, words_left_on_row
+
+    def left_by_scan(doc, first, slack):
+        box, page = doc.word(first).box, doc.pages[first.page_index]
+        return sorted((WordRef(0, w) for w, word in enumerate(page.words) if word.box.x1 <= box.x0 + slack
+                       and word.box.vertical_overlap(box) > 0.5 * min(word.box.height, box.height)),
+                      key=lambda r: doc.word(r).box.x0)
+
+    def above_by_scan(index, first):
+        doc, page, line = index.doc, index.doc.pages[0], index.line(first)
+        value_box = doc.word(first).box
+        height = max(value_box.height, 1e-6)
+        found = None
+        for other in page.lines:
+            if (other is line or other.box.bottom > value_box.top + 0.3 * height
+                    or value_box.top - other.box.bottom > ABOVE_LINES_OF_HEIGHT * height
+                    or not any(page.words[w].box.horizontal_overlap(value_box) > 0 for w in other.word_indices)):
+                continue
+            if found is None or other.box.bottom > found.box.bottom:
+                found = other
+        return found
+
+    rng = random.Random(7)
+    for _ in range(5):
+        words = []
+        for k in range(120):
+            x0, top, size = rng.uniform(20, 540), rng.uniform(20, 800), rng.choice((6.0, 8.0, 9.0, 14.0, 24.0))
+            words.append(Word(f"w{k}", Box(x0, top, x0 + rng.uniform(10, 60), top + size)))
+        doc = analyze_layout(Document(source="in/invoice.pdf", sha256="0" * 64,
+                                      pages=(Page(number=1, width=595.0, height=842.0, words=tuple(words)),)))
+        index = LineIndex(doc)
+        for w in range(len(words)):
+            first = WordRef(0, w)
+            for slack in (0.0, 1.0):
+                assert words_left_on_row(doc, first, slack) == left_by_scan(doc, first, slack)
+            if index.line(first) is None or len(set(index.line(first).word_indices)) != 1:
+                continue  # (line_above reads a value of one word here: its box is then the word's)
+            found = line_above(index, [first])
+            assert (found[0] if found else None) is above_by_scan(index, first)
