@@ -55,8 +55,9 @@ AMOUNT_KEY_LABELS = frozenset({"subtotal", "total_tax", "total", "amount_due"}) 
 # the kinds whose value a header over it names (an amount under a "Total" column header is a line item's), by the
 # keys of that kind
 KEYED_FROM_ABOVE = {"date": DATE_KEY_LABELS,
-                    # ("account 43218765": a bank account's number beside its sort code, keyed as the IBAN's)
-                    "identifier": frozenset({"invoice_number", "purchase_order", "other_number", "iban"})}
+                    # ("account 43218765": a bank account's number beside its sort code, keyed as the IBAN's; "P.IVA
+                    # 02345670968" in the client's block is a tax id, which a tagger took for the invoice's number)
+                    "identifier": frozenset({"invoice_number", "purchase_order", "other_number", "iban", "vendor_tax_id"})}
 TENDERED = frozenset({"tendered"})  # field_keywords' keys of cash handed over and change given back
 OTHER_AMOUNT = frozenset({"other_amount"})  # field_keywords' keys of a charge or discount no field holds
 MAX_DATE_WORDS = 4  # "1. Oktober 2023", "October 1, 2023"

@@ -515,7 +515,7 @@ def key_above(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str]
     cell = cell_around(doc, words, over[0], over[-1], height)
     while cell and is_separator(doc.word(cell[-1]).text):
         cell.pop()
-    hit = whole_key(doc, cell, labels) or _reference_beside_a_date(index, above, cell, labels)
+    hit = whole_key(doc, cell, labels) or _heading_beside_a_date(index, above, cell, labels)
     if hit is None or hit.words[0] != cell[0]:  # the whole cell is the key, not its last words
         return None
     return KeyHit(hit.labels, hit.words, max(0.0, value_box.top - above.box.bottom))
@@ -523,27 +523,39 @@ def key_above(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str]
 
 # A bare "Reference" heading, which names the invoice's number in a header row beside its date
 _REFERENCE_HEADINGS = frozenset({"reference", "ref", "referenz", "referentie", "riferimento", "referencia"})
+# A bare "Number" heading ("Numero | Data" under "FATTURA"), which names the invoice's number only in a row of the
+# invoice's own keys: an item table's "No. | Date | Description | Amount" numbers its rows
+_NUMBER_HEADINGS = frozenset({"numero", "nummer", "number", "no", "numer", "cislo"})
+# The fields whose keys share a header row with the invoice's number and date
+_INVOICE_HEADER_FIELDS = frozenset({"invoice_date", "date", "due_date", "other_date", "purchase_order", "other_number"})
 
 
-def _reference_beside_a_date(index: LineIndex, above: Line, cell: Sequence[WordRef],
-                             labels: frozenset[str] | None) -> KeyHit | None:
-    """A header row's "Référence" cell as the invoice number's key, where a cell of the same row keys the invoice
-    date ("Référence | Date de facture | Date d'échéance" over a French hosting bill's values): alone, a reference
-    is anybody's."""
+def _heading_beside_a_date(index: LineIndex, above: Line, cell: Sequence[WordRef],
+                           labels: frozenset[str] | None) -> KeyHit | None:
+    """A header row's bare "Référence" or "Numero" cell as the invoice number's key, where a cell of the same row
+    keys the invoice date ("Référence | Date de facture | Date d'échéance" over a French hosting bill's values,
+    "Numero | Data" under an Italian "FATTURA"): alone, a reference is anybody's and a number any row's. A number
+    heading's every other cell must be a key of the invoice's own header (:data:`_INVOICE_HEADER_FIELDS`)."""
     doc = index.doc
-    if (labels is not None and "invoice_number" not in labels) or [
-            t for r in cell for t in key_tokens(doc.word(r).text)] not in ([t] for t in _REFERENCE_HEADINGS):
+    tokens = [t for r in cell for t in key_tokens(doc.word(r).text)]
+    if (labels is not None and "invoice_number" not in labels) or len(tokens) != 1:
         return None
-    if "invoice_date" in row_keys(doc, cell[0].page_index, above):
-        return KeyHit(frozenset({"invoice_number"}), tuple(cell), 0.0)
-    return None
+    page_index = cell[0].page_index
+    if tokens[0] in _REFERENCE_HEADINGS:
+        beside = "invoice_date" in row_keys(doc, page_index, above)
+    elif tokens[0] in _NUMBER_HEADINGS:
+        others = [(other, whole_key(doc, other)) for other in row_cells(doc, page_index, above) if other[0] != cell[0]]
+        beside = bool(others) and all(hit is not None and hit.words[0] == other[0] and hit.labels <= _INVOICE_HEADER_FIELDS
+                                      for other, hit in others) and any("invoice_date" in hit.labels for _, hit in others)
+    else:
+        return None
+    return KeyHit(frozenset({"invoice_number"}), tuple(cell), 0.0) if beside else None
 
 
-def row_keys(doc: Document, page_index: int, header: Line) -> frozenset[str]:
-    """The fields the cells of a header row name, each cell a whole key: the row of ``header`` (its line and the lines
-    beside it), split into cells at their gaps."""
+def row_cells(doc: Document, page_index: int, header: Line) -> list[list[WordRef]]:
+    """The cells of a header row: the row of ``header`` (its line and the lines beside it), split at their gaps."""
     height = max(header.box.height, 1e-6)
-    found: set[str] = set()
+    cells = []
     for line in doc.pages[page_index].lines:
         if abs(line.box.center[1] - header.box.center[1]) > 0.5 * height:
             continue  # not on the header's row
@@ -551,10 +563,18 @@ def row_keys(doc: Document, page_index: int, header: Line) -> frozenset[str]:
         start = 0
         while start < len(words):  # each cell of the line
             cell = cell_around(doc, words, start, start, height)
-            hit = whole_key(doc, cell)
-            if hit is not None and hit.words[0] == cell[0]:
-                found |= hit.labels
+            cells.append(cell)
             start = words.index(cell[-1]) + 1
+    return cells
+
+
+def row_keys(doc: Document, page_index: int, header: Line) -> frozenset[str]:
+    """The fields the cells of a header row name (:func:`row_cells`), each cell a whole key."""
+    found: set[str] = set()
+    for cell in row_cells(doc, page_index, header):
+        hit = whole_key(doc, cell)
+        if hit is not None and hit.words[0] == cell[0]:
+            found |= hit.labels
     return frozenset(found)
 
 

@@ -90,9 +90,12 @@ MIN_JOINED_HEADING_WORD = 8
 # Words that qualify a side's word in a heading and name no side alone ("Service Provider"; a line "Service" is a
 # table's column head)
 # Headings whose words name a side only together: WHMCS's "Pay To" beside "Invoiced To" (the payee), "Remit To",
-# and the US "Sold To" beside "Ship To" (the buyer, though a marketplace's "Sold by" is the seller)
+# and the US "Sold To" beside "Ship To" (the buyer, though a marketplace's "Sold by" is the seller); a template's
+# "Issued to" and "Billed by" beside "Billed to"
 PHRASE_SIDES = {("pay", "to"): "vendor_name", ("remit", "to"): "vendor_name", ("payee",): "vendor_name",
-                ("sold", "to"): "customer_name"}
+                ("sold", "to"): "customer_name", ("issued", "to"): "customer_name", ("billed", "by"): "vendor_name"}
+_PHRASE_WORDS = frozenset(word for phrase in PHRASE_SIDES for word in phrase)  # read as printed, never as a closer
+# heading word by OCR's correction: "Issued" is no misread "Issuer"
 HEADING_QUALIFIERS = frozenset({"service", "details", "information"})  # "Guest Details": the side its other words name
 # A letter's "From:" and "To:" in the six languages: alone on their line, headings of the two parties
 LETTER_SIDES = {**dict.fromkeys(("from", "von", "van", "de", "da"), "vendor_name"),
@@ -106,7 +109,9 @@ _SHIPPING_NAMES = frozenset({"ship", "shipping", "deliver", "delivery", "warenem
 _SHIPPING_HEADINGS = frozenset({"warenempfanger", "lieferanschrift", "lieferadresse", "afleveradres", "leveradres"})
 NAME_KEYS = frozenset({("name",), ("firma",), ("company",), ("company", "name"), ("nom",), ("raison", "sociale"),
                        ("naam",), ("bedrijfsnaam",), ("nome",), ("ragione", "sociale"), ("denominazione",), ("nombre",),
-                       ("razon", "social")})
+                       ("razon", "social"),
+                       # the payee's account under "Pay to:", its bank's name the line over it
+                       ("account", "name"), ("account", "holder"), ("kontoinhaber",)})
 ADDRESS_KEYS = frozenset({("anschrift",), ("adresse",), ("address",), ("adres",), ("indirizzo",), ("direccion",),
                           ("domicilio",), ("postanschrift",)})
 ADDRESS_OF_SIDE = {"vendor_name": "vendor_address", "customer_name": "billing_address", SHIPPING_SIDE: "shipping_address"}
@@ -275,7 +280,7 @@ def _as_read_by_ocr(tokens: list[str]) -> list[str]:
     out: list[str] = []
     ambiguous: dict[int, list[str]] = {}
     for n, token in enumerate(tokens):
-        if token in SIDE_WORDS_ANY:
+        if token in SIDE_WORDS_ANY or token in _PHRASE_WORDS:
             out.append(token)
         elif len(token) < MIN_OCR_HEADING_WORD:
             starts = [word for word in _HEADING_WORDS if word.startswith(token)]

@@ -281,6 +281,19 @@ def test_a_number_after_another_numbers_key_is_never_the_field_and_no_piece_of_i
     assert not [e for e in out if e.label == "purchase_order"]
 
 
+def test_a_number_after_a_tax_ids_key_is_never_the_invoice_number():
+    from docextract.document import WordRef
+    from docextract.extraction.entities import Entity
+
+    # an Italian client's block "P.IVA 02345670968", which a tagger took for the invoice's number, with a scorer
+    # that trusts the tagger: no entity of the number stays (the key rules then read "Numero" over "24/2024")
+    doc = laid_out_page([[("Spett.le", 330.0)], [("Enoteca Bellavista S.n.c.", 330.0)], [("P.IVA 02345670968", 330.0)]])
+    words = {doc.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(doc.pages[0].words))}
+    tagged = [Entity("invoice_number", (words["02345670968"],), 0.9, "model", assigned=True)]
+    scorer = CandidateScorer(FEATURES, {"invoice_number": _model(-10.0, tagged=20.0)})
+    assert not [e for e in choose_fields(doc, tagged, {}, scorer, "it_IT", 2024) if e.label == "invoice_number"]
+
+
 def test_a_line_items_amount_is_neither_keyed_by_its_column_header_nor_the_largest_amount():
     # an outfitter's invoice: the one item's amount under the "Total" column header is the page's largest, and the
     # total after a discount and shipping is smaller; a scorer that trusts a header over an amount and the largest

@@ -588,6 +588,16 @@ def test_a_reference_heading_beside_the_invoice_dates_heading_keys_the_invoice_n
     assert "invoice_number" not in _rule_fields(doc, "fr_FR")
 
 
+def test_a_bare_number_heading_keys_the_invoice_number_only_in_a_row_of_the_invoices_own_keys():
+    # Fatture in Cloud: "FATTURA" over a "Numero | Data" header row
+    doc = _page([[("FATTURA", 50)], [("Numero", 50), ("Data", 140)], [("24/2024", 50), ("15/04/2024", 140)]])
+    assert _rule_fields(doc, "it_IT")["invoice_number"] == "24/2024"
+    # an item table's "No. | Date | Description | Amount" numbers its rows: no invoice number
+    doc = _page([[("No.", 50), ("Date", 100), ("Description", 200), ("Amount", 450)],
+                 [("17", 50), ("04/03/2024", 100), ("Consulting", 200), ("400.00", 450)]])
+    assert "invoice_number" not in _rule_fields(doc)
+
+
 def test_a_two_digit_invoice_number_under_its_key_is_read():
     # an Italian e-invoice as the SDI's viewers print it: "45" is too short for a number of its own, but its key
     # names it; a two-digit quantity under no such key stays no candidate

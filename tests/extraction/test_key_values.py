@@ -1526,6 +1526,15 @@ def test_pay_to_invoiced_to_and_guest_details_head_their_parties_blocks():
                        ("PO Box 4410", 300, 155, 9), ("Chicago, IL 60680", 300, 167, 9)])
     fields = _party_texts(doc, labels)
     assert fields["customer_name"] == "Lakeside Dental Group" and fields["vendor_name"] == "Acme Supply Co."
+    # a design-tool template: "ISSUED TO:" over the client, "PAY TO:" over the bank, the payee's "Account Name:";
+    # read by OCR too, whose heading correction had made "Issued" an "Issuer"
+    for ocr in (False, True):
+        doc = _cells_page([("ISSUED TO:", 50, 134, 8), ("Thynk Unlimited Ltd", 50, 148, 9),
+                           ("45 Castle Street", 50, 160, 9), ("Bristol BS1 3XZ", 50, 172, 9), ("PAY TO:", 50, 206, 8),
+                           ("Borcelle Bank", 50, 220, 9), ("Account Name: Avery Davis Design", 50, 232, 9),
+                           ("Account No.: 43219876", 50, 244, 9)], ocr=ocr)
+        fields = _party_texts(doc, labels)
+        assert fields["customer_name"] == "Thynk Unlimited Ltd" and fields["vendor_name"] == "Avery Davis Design", ocr
     # a travel site's "Guest Details": a name and an e-mail address, no postal address
     doc = _cells_page([("Guest Details", 50, 174, 8), ("Mr. Arjun Mehta", 50, 185, 9),
                        ("arjun.mehta@example.in", 50, 197, 8)])
