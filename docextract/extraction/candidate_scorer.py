@@ -218,9 +218,12 @@ def _decode_kind(context: DocumentContext, kind: str, labels: Sequence[str], sco
                     kind != "amount" or label not in SUM_LABELS or below >= MAX_UNSURE_CANDIDATES
                     or scores[label][i] < MIN_UNSURE_PROBABILITY):
                 break
-            if not sure and label == "total_tax" and in_item_row(context.doc, candidates[i].words[0]):
-                # an item's price is no tax the scorer is unsure of: two items' prices add up to a total by chance (a
-                # bookshop's "30,00 €" and "3,00 €" to "33,00 €", beside "enthaltene MwSt. 7 %: 2,16 €")
+            if (label == "total_tax" and (not sure or candidates[i].value != 0)
+                    and in_item_row(context.doc, candidates[i].words[0])):
+                # an item's price is no tax: two items' prices add up to a total by chance (a bookshop's "30,00 €" and
+                # "3,00 €" to "33,00 €", beside "enthaltene MwSt. 7 %: 2,16 €"; a photographer's 650,00 € and
+                # 150,00 € to the 800,00 € of a page that charges no VAT, whose "Total HT" the scorer was sure of).
+                # A zero the scorer is sure of may be the tax column of a tax-free invoice's only item row
                 continue
             key = value_key(candidates[i])
             if key not in seen or kind == "date" and seen[key] < DATE_OCCURRENCES:

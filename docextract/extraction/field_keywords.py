@@ -60,7 +60,7 @@ _OTHER_DATE = (
 _PARTY_TO = (
     "bill to", "billed to", "invoice to", "sold to", "customer", "client", "to", "recipient",
     "rechnungsempfanger", "kunde", "an", "empfanger", "leistungsempfanger",
-    "facture a", "factures a", "destinataire", "klant", "factuur aan", "cliente", "destinatario", "spett le",
+    "facture a", "factures a", "destinataire", "klant", "factuur aan", "cliente", "destinatario", "receptor", "spett le",
     "adressee a", "facture adressee a",
     "kund", "mottagare", "fakturamottagare", "modtager", "mottaker", "fakturamottaker", "asiakas",
     "vastaanottaja", "laskun saaja", "adquirente",
@@ -116,8 +116,10 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "numero cliente", "codice cliente", "cliente no", "no cliente", "numero de cliente",
         "room", "room no", "room number", "zimmer", "zimmer no", "zimmernummer", "chambre", "no chambre", "kamer",
         "kamernummer", "kamer no", "camera", "habitacion",
-        # a bank's code beside an account number (no IBAN): "sort code 20-45-77", "BLZ 370 400 44"
-        "sort code", "bank code", "blz", "bankleitzahl", "code banque", "code guichet",
+        # a bank's code beside an account number (no IBAN): "sort code 20-45-77", "BLZ 370 400 44", India's "IFSC";
+        # and the account's number, the buyer's with a utility or the payee's with its bank (never a tax id)
+        "sort code", "bank code", "blz", "bankleitzahl", "code banque", "code guichet", "ifsc", "ifsc code",
+        "account number", "account no", "a c no",
         # the Nordic customer numbers, giro accounts and payment references (OCR, KID, viitenumero); Portugal's
         # ATCUD, the document's code with the tax authority
         "kundnummer", "kund no", "kundenummer", "kunde no", "asiakasnumero", "asiakasnro", "asiakas no",
@@ -149,6 +151,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         # income tax a client withholds from a freelancer's invoice (Spain's IRPF, Italy's ritenuta d'acconto): taken
         # off the total, no VAT ("IVA (21%) 210,00" over "Retención IRPF (15%) -150,00" is one tax, not two rates')
         "irpf", "retencion irpf", "retencion", "ritenuta", "ritenuta d acconto", "withholding tax",
+        # India's central and state GST, each half the tax of a sale within a state: a part, no total of the tax
+        "cgst", "sgst", "utgst", "cgst amount", "sgst amount", "utgst amount",
         # a company's share capital in its legal line ("Capital social: 50.000,00 €")
         "capital social", "share capital", "stammkapital", "grundkapital", "capitale sociale", "kapital zakladowy",
         "zakladni kapital",

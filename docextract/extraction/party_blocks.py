@@ -56,7 +56,7 @@ SIDE_WORDS = {
         "guest", "gast",
         "leistungsempfanger", "rechnungsempfanger", "empfanger", "auftraggeber", "acheteur", "destinataire",
         "koper", "klant", "afnemer", "acquirente", "committente", "cessionario", "comprador", "cliente",
-        "destinatario",
+        "destinatario", "receptor",  # a Spanish factura's "Emisor" beside "Receptor"
         # the address the invoice goes to: "Billing address", "Invoice address", "Adresse de facturation",
         # "Rechnungsadresse" ("Address" or "Adresse" alone names the delivery's too: no side)
         "billing", "address", "adresse", "de", "facturation", "rechnungsadresse", "rechnungsanschrift",
@@ -133,17 +133,20 @@ NAME_GAP_OF_HEIGHT = 2.0  # ... but its address may stand a blank line under its
 # stand within this many of the block's own line pitches top to top (its single steps, :func:`_line_pitch`): one blank
 # line between an address's lines (2 pitches, and Tesseract's boxes move a line's top by a point or so), a little more
 # under its name
+MIN_TAX_ID_DIGITS = 7  # a tax id under a party's name: mostly digits ("51234560J", "B87654307", "DE123456789")
+MAX_TAX_ID_LETTERS = 3
 OCR_STACKED_PITCHES = 2.5
 OCR_NAME_PITCHES = 2.8
 # A line that only greets whom the letter is for (German, English, French, Dutch, Italian, Spanish); "Firma" over a
 # company's name, and the Italian "Spett.le" (spettabile: to the esteemed), say only that it is one: no part of it
-# (a Portuguese letter's "Exmo(s). Sr(s)." over a company: "Dear Sir(s)", no part of its name)
-COMPANY_SALUTATIONS = frozenset({("firma",), ("spett", "le"), ("spettabile",), ("exmo", "s", "sr", "s"), ("exmos", "srs")})
+# (a Portuguese letter's "Exmo(s). Sr(s)." or "Exmo(s). Senhor(es)" over a company: "Dear Sir(s)", no part of its name)
+COMPANY_SALUTATIONS = frozenset({("firma",), ("spett", "le"), ("spettabile",), ("exmo", "s", "sr", "s"), ("exmos", "srs"),
+                                 ("exmo", "s", "senhor", "es"), ("exmos", "senhores")})
 SALUTATIONS = COMPANY_SALUTATIONS | frozenset({
     ("herrn",), ("herr",), ("frau",), ("mr",), ("mrs",), ("ms",), ("monsieur",), ("madame",), ("mme",), ("dhr",),
     ("mevr",), ("mevrouw",), ("meneer",), ("de", "heer"), ("sig",), ("sig", "ra"), ("signor",), ("signora",), ("sr",),
     ("sra",), ("senor",), ("senora",), ("miss",), ("mlle",), ("familie",), ("famille",), ("famiglia",), ("familia",),
-    ("exmo",), ("exmos",), ("exma",), ("exmo", "sr"), ("pan",), ("pani",)})
+    ("exmo",), ("exmos",), ("exma",), ("exmo", "sr"), ("exmo", "senhor"), ("exma", "senhora"), ("pan",), ("pani",)})
 SENDER_SEPARATORS = frozenset({"·", "•", "|", "∙", "–", "—"})  # between the parts of a one-line return address
 # The same dots as Tesseract reads them on a scan: alone ("+", "-", "»"), stuck to a part's end ("St-", "A»") or to
 # the next part's start ("-789"). Not a colon, which it reads for one too ("Street:"): keys end in it ("INVOICE NO :
@@ -1161,12 +1164,17 @@ def _number_key(doc: Document, p: int, line: Line) -> bool:
 
 
 def _number_line(doc: Document, words: Sequence[WordRef]) -> bool:
-    """A key and one long number after it ("Handelsname:99999999800010", "GLN: 4000001987658", "GLN 4304171000002"):
-    an identifier line."""
+    """A key and one long number after it ("Handelsname:99999999800010", "GLN: 4000001987658", "GLN 4304171000002"),
+    or a tax id with its letters ("NIF: 51234560J", "CIF: B87654307" under a Spanish party's name): an identifier
+    line."""
     text = " ".join(doc.word(r).text for r in words)
     key, _, value = text.rpartition(":") if ":" in text else text.rpartition(" ")
     value = value.strip()
-    return bool(key.strip()) and len(key.split()) <= 3 and value.isdigit() and len(value) >= 8
+    if not key.strip() or len(key.split()) > 3:
+        return False
+    digits = sum(ch.isdigit() for ch in value)
+    return (value.isdigit() and len(value) >= 8 or value.isalnum() and digits >= MIN_TAX_ID_DIGITS
+            and len(value) - digits <= MAX_TAX_ID_LETTERS)
 
 
 def _from_street(doc: Document, lines: list[list[WordRef]]) -> list[list[WordRef]]:

@@ -33,6 +33,20 @@ def test_a_zero_tax_does_not_make_any_amount_a_checked_subtotal():
     assert fields["total_tax"] == "0,00" and fields["total"] == "235,44"
 
 
+def test_an_items_price_is_no_tax_even_where_the_scorer_is_sure_of_it():
+    # a French auto-entrepreneur charges no VAT: its two items' 650,00 € and 150,00 € add up to its 800,00 €, and a
+    # scorer sure of the 150,00 € as the tax must not trade the keyed "Total HT" for the sum
+    doc = laid_out_page([[("Reportage photo, inauguration", 50.0), ("1", 330.0), ("650,00 €", 380.0), ("650,00 €", 480.0)],
+                         [("Retouches et livraison numérique", 50.0), ("1", 330.0), ("150,00 €", 380.0),
+                          ("150,00 €", 480.0)], [("Total HT", 380.0), ("800,00 €", 480.0)],
+                         [("Total TTC", 380.0), ("800,00 €", 480.0)]])
+    scorer = CandidateScorer(FEATURES, {"subtotal": _model(-1.0, key_left_own=3.0, amount_rank=-0.5),
+                                        "total_tax": _model(0.5, amount_rank=-0.2),
+                                        "total": _model(-1.0, key_left_own=3.0)})
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "fr_FR", 2024) if e.assigned}
+    assert fields["subtotal"] == "800,00 €" and fields["total"] == "800,00 €" and "total_tax" not in fields
+
+
 def test_a_date_recurs_only_where_no_key_names_another_field():
     # a scorer that likes a date printed twice: a delivery date printed under two delivery keys must not outrank
     # the keyed invoice date, while an invoice date repeated without a key in the footer still counts as repeated

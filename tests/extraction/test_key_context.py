@@ -450,6 +450,18 @@ def _left_key_labels(doc, text):
     return None if hit is None else set(hit.labels)
 
 
+def test_an_account_number_and_indias_half_taxes_are_keyed_as_no_field():
+    # "Account Number: 50200012345678" under an Indian agency's bank details (a tagger took it for the seller's tax
+    # id), its "IFSC"; "CGST" and "SGST", each half of the tax of a sale within a state, are no total of the tax
+    doc = _page([[("Account Number: 50200012345678", 50)], [("IFSC: HDFC0001234", 50)], [("CGST 3,600.00", 380)],
+                 [("SGST 3,600.00", 380)], [("Total (INR) 47,200.00", 380)]])
+    assert _left_key_labels(doc, "50200012345678") == {"other_number"}
+    assert _left_key_labels(doc, "HDFC0001234") == {"other_number"}
+    index = LineIndex(doc)
+    amounts = [c for c in generate(doc, index, "en_IN", 2024)["amount"] if doc.word(c.words[0]).text == "3,600.00"]
+    assert len(amounts) == 2 and all(key_left(index, c.words, KEY_LABELS).labels == {"other_amount"} for c in amounts)
+
+
 def test_a_rows_tax_category_keys_no_amount():
     # EN 16931's visualisations print each allowance's tax category and rate before its amount ("7 % VAT (S)
     # 0,02"): no key of the invoice's tax, which the totals print after "Steuerbetrag"

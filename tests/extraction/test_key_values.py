@@ -1214,6 +1214,12 @@ def test_a_name_whose_first_line_is_its_own_key_or_a_company_salutation():
                  [("10121 Torino (TO)", 330)]], line_spacing=12)
     fields = {label: " ".join(doc.word(r).text for r in words) for label, words in window_recipient(doc).items()}
     assert fields["customer_name"] == "Bianchi Costruzioni S.p.A."
+    # a Portuguese "Exmo(s). Senhor(es)" over a company likewise
+    doc = _page([[("Padaria Estrela do Norte, Lda.", 50)], [("Rua de Santa Catarina, 210, 4000-447 Porto", 50)],
+                 [("", 50)], [("", 50)], [("Exmo(s). Senhor(es)", 330)], [("Café Central do Bolhão, Unip. Lda.", 330)],
+                 [("Rua Formosa, 15", 330)], [("4000-252 Porto", 330)]], line_spacing=12)
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in window_recipient(doc).items()}
+    assert fields["customer_name"] == "Café Central do Bolhão, Unip. Lda."
 
 
 def test_the_window_label_is_the_customer_where_the_model_read_its_contact_line():
@@ -1535,6 +1541,14 @@ def test_pay_to_invoiced_to_and_guest_details_head_their_parties_blocks():
                            ("Account No.: 43219876", 50, 244, 9)], ocr=ocr)
         fields = _party_texts(doc, labels)
         assert fields["customer_name"] == "Thynk Unlimited Ltd" and fields["vendor_name"] == "Avery Davis Design", ocr
+    # a Spanish factura's "EMISOR" and "RECEPTOR", each party's NIF or CIF between its name and its street
+    doc = _cells_page([("EMISOR", 50, 96, 8), ("Javier Morales Gil", 50, 110, 9), ("NIF: 51234560J", 50, 122, 8),
+                       ("C/ Gran Vía 45, 3º B", 50, 132, 8), ("28013 Madrid", 50, 142, 8), ("RECEPTOR", 310, 96, 8),
+                       ("Estudio Arquitectura Norte, S.L.", 310, 110, 9), ("CIF: B87654307", 310, 122, 8),
+                       ("Paseo de la Castellana 120", 310, 132, 8), ("28046 Madrid", 310, 142, 8)])
+    fields = _party_texts(doc, labels)
+    assert fields["vendor_name"] == "Javier Morales Gil" and fields["customer_name"] == "Estudio Arquitectura Norte, S.L."
+    assert fields["billing_address"] == "Paseo de la Castellana 120 28046 Madrid"
     # a travel site's "Guest Details": a name and an e-mail address, no postal address
     doc = _cells_page([("Guest Details", 50, 174, 8), ("Mr. Arjun Mehta", 50, 185, 9),
                        ("arjun.mehta@example.in", 50, 197, 8)])
