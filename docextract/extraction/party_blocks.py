@@ -91,9 +91,10 @@ MIN_JOINED_HEADING_WORD = 8
 # table's column head)
 # Headings whose words name a side only together: WHMCS's "Pay To" beside "Invoiced To" (the payee), "Remit To",
 # and the US "Sold To" beside "Ship To" (the buyer, though a marketplace's "Sold by" is the seller); a template's
-# "Issued to" and "Billed by" beside "Billed to"
+# "Issued to" and "Billed by" beside "Billed to"; the German "Rechnung an" (the invoice to: Stripe's "Bill to")
 PHRASE_SIDES = {("pay", "to"): "vendor_name", ("remit", "to"): "vendor_name", ("payee",): "vendor_name",
-                ("sold", "to"): "customer_name", ("issued", "to"): "customer_name", ("billed", "by"): "vendor_name"}
+                ("sold", "to"): "customer_name", ("issued", "to"): "customer_name", ("billed", "by"): "vendor_name",
+                ("rechnung", "an"): "customer_name"}
 _PHRASE_WORDS = frozenset(word for phrase in PHRASE_SIDES for word in phrase)  # read as printed, never as a closer
 # heading word by OCR's correction: "Issued" is no misread "Issuer"
 HEADING_QUALIFIERS = frozenset({"service", "details", "information"})  # "Guest Details": the side its other words name
@@ -139,9 +140,11 @@ OCR_STACKED_PITCHES = 2.5
 OCR_NAME_PITCHES = 2.8
 # A line that only greets whom the letter is for (German, English, French, Dutch, Italian, Spanish); "Firma" over a
 # company's name, and the Italian "Spett.le" (spettabile: to the esteemed), say only that it is one: no part of it
-# (a Portuguese letter's "Exmo(s). Sr(s)." or "Exmo(s). Senhor(es)" over a company: "Dear Sir(s)", no part of its name)
+# (a Portuguese letter's "Exmo(s). Sr(s)." or "Exmo(s). Senhor(es)" over a company: "Dear Sir(s)", no part of its name;
+# "Ter attentie van" / "For the attention of" alone on the line over it likewise)
 COMPANY_SALUTATIONS = frozenset({("firma",), ("spett", "le"), ("spettabile",), ("exmo", "s", "sr", "s"), ("exmos", "srs"),
-                                 ("exmo", "s", "senhor", "es"), ("exmos", "senhores")})
+                                 ("exmo", "s", "senhor", "es"), ("exmos", "senhores"), ("ter", "attentie", "van"),
+                                 ("for", "the", "attention", "of")})
 SALUTATIONS = COMPANY_SALUTATIONS | frozenset({
     ("herrn",), ("herr",), ("frau",), ("mr",), ("mrs",), ("ms",), ("monsieur",), ("madame",), ("mme",), ("dhr",),
     ("mevr",), ("mevrouw",), ("meneer",), ("de", "heer"), ("sig",), ("sig", "ra"), ("signor",), ("signora",), ("sr",),

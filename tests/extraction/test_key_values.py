@@ -1214,6 +1214,12 @@ def test_a_name_whose_first_line_is_its_own_key_or_a_company_salutation():
                  [("10121 Torino (TO)", 330)]], line_spacing=12)
     fields = {label: " ".join(doc.word(r).text for r in words) for label, words in window_recipient(doc).items()}
     assert fields["customer_name"] == "Bianchi Costruzioni S.p.A."
+    # a Dutch "Ter attentie van" alone over the company likewise
+    doc = _page([[("Brasserie De Kade", 50)], [("Oosterdokskade 5, 1011 AD Amsterdam", 50)], [("", 50)], [("", 50)],
+                 [("Ter attentie van", 330)], [("Bureau Meijer Architecten B.V.", 330)], [("Keizersgracht 321", 330)],
+                 [("1016 EE Amsterdam", 330)]], line_spacing=12)
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in window_recipient(doc).items()}
+    assert fields["customer_name"] == "Bureau Meijer Architecten B.V."
     # a Portuguese "Exmo(s). Senhor(es)" over a company likewise
     doc = _page([[("Padaria Estrela do Norte, Lda.", 50)], [("Rua de Santa Catarina, 210, 4000-447 Porto", 50)],
                  [("", 50)], [("", 50)], [("Exmo(s). Senhor(es)", 330)], [("Café Central do Bolhão, Unip. Lda.", 330)],
@@ -1541,6 +1547,12 @@ def test_pay_to_invoiced_to_and_guest_details_head_their_parties_blocks():
                            ("Account No.: 43219876", 50, 244, 9)], ocr=ocr)
         fields = _party_texts(doc, labels)
         assert fields["customer_name"] == "Thynk Unlimited Ltd" and fields["vendor_name"] == "Avery Davis Design", ocr
+    # Stripe's German "Rechnung an" beside the seller's block (no heading), which had been read as the recipient's
+    doc = _cells_page([("Cloudwerk Software GmbH", 50, 146, 9), ("Torstraße 140", 50, 158, 8), ("10119 Berlin", 50, 168, 8),
+                       ("Rechnung an", 250, 146, 9), ("Hafenkontor Logistik GmbH", 250, 158, 8),
+                       ("Am Sandtorkai 50", 250, 168, 8), ("20457 Hamburg", 250, 178, 8)])
+    fields = _party_texts(doc, labels)
+    assert fields["customer_name"] == "Hafenkontor Logistik GmbH"
     # a Spanish factura's "EMISOR" and "RECEPTOR", each party's NIF or CIF between its name and its street
     doc = _cells_page([("EMISOR", 50, 96, 8), ("Javier Morales Gil", 50, 110, 9), ("NIF: 51234560J", 50, 122, 8),
                        ("C/ Gran Vía 45, 3º B", 50, 132, 8), ("28013 Madrid", 50, 142, 8), ("RECEPTOR", 310, 96, 8),
