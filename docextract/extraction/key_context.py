@@ -89,21 +89,26 @@ class LineIndex:
         """The indices, in page order, of the page's lines that may reach between ``low`` and ``high`` (a superset:
         every line whose top is at most ``high`` and whose bottom is at least ``low``, and a few more); the callers
         keep their own exact tests, asked now of a few lines instead of every line of the page."""
-        tops, order, tallest = self._lines_by_top(page_index)
-        return sorted(order[bisect.bisect_left(tops, low - tallest):bisect.bisect_right(tops, high)])
+        return _reaching(self._lines_by_top(page_index), low, high)
 
     def words_reaching(self, page_index: int, low: float, high: float) -> list[int]:
         """As :meth:`lines_reaching`, of the page's words."""
         if page_index not in self._words_by_top:
             self._words_by_top[page_index] = _by_top([word.box for word in self.doc.pages[page_index].words])
-        tops, order, tallest = self._words_by_top[page_index]
-        return sorted(order[bisect.bisect_left(tops, low - tallest):bisect.bisect_right(tops, high)])
+        return _reaching(self._words_by_top[page_index], low, high)
 
     def _lines_by_top(self, page_index: int) -> tuple[list[float], list[int], float]:
         """A page's line tops in ascending order, the lines' indices in that order, and the tallest line's height."""
         if page_index not in self._by_top:
             self._by_top[page_index] = _by_top([line.box for line in self.doc.pages[page_index].lines])
         return self._by_top[page_index]
+
+
+def _reaching(by_top: tuple[list[float], list[int], float], low: float, high: float) -> list[int]:
+    """Of boxes sorted by their tops (:func:`_by_top`), the indices, ascending, of those whose top lies within the
+    tallest box's height above ``low`` and ``high``: every box that may reach between the two."""
+    tops, order, tallest = by_top
+    return sorted(order[bisect.bisect_left(tops, low - tallest):bisect.bisect_right(tops, high)])
 
 
 def _by_top(boxes: Sequence[Box]) -> tuple[list[float], list[int], float]:
@@ -544,9 +549,9 @@ def _heading_beside_a_date(index: LineIndex, above: Line, cell: Sequence[WordRef
     if tokens[0] in _REFERENCE_HEADINGS:
         beside = "invoice_date" in row_keys(doc, page_index, above)
     elif tokens[0] in _NUMBER_HEADINGS:
-        others = [(other, whole_key(doc, other)) for other in row_cells(doc, page_index, above) if other[0] != cell[0]]
-        beside = bool(others) and all(hit is not None and hit.words[0] == other[0] and hit.labels <= _INVOICE_HEADER_FIELDS
-                                      for other, hit in others) and any("invoice_date" in hit.labels for _, hit in others)
+        others = [_cell_key(doc, other) for other in row_cells(doc, page_index, above) if other[0] != cell[0]]
+        beside = bool(others) and all(hit is not None and hit.labels <= _INVOICE_HEADER_FIELDS for hit in others) and any(
+            "invoice_date" in hit.labels for hit in others)
     else:
         return None
     return KeyHit(frozenset({"invoice_number"}), tuple(cell), 0.0) if beside else None
@@ -568,14 +573,16 @@ def row_cells(doc: Document, page_index: int, header: Line) -> list[list[WordRef
     return cells
 
 
+def _cell_key(doc: Document, cell: Sequence[WordRef]) -> KeyHit | None:
+    """The whole key a header row's cell is, from its first word; None where the cell is no key or only ends in one."""
+    hit = whole_key(doc, cell)
+    return hit if hit is not None and hit.words[0] == cell[0] else None
+
+
 def row_keys(doc: Document, page_index: int, header: Line) -> frozenset[str]:
     """The fields the cells of a header row name (:func:`row_cells`), each cell a whole key."""
-    found: set[str] = set()
-    for cell in row_cells(doc, page_index, header):
-        hit = whole_key(doc, cell)
-        if hit is not None and hit.words[0] == cell[0]:
-            found |= hit.labels
-    return frozenset(found)
+    return frozenset().union(*(hit.labels for cell in row_cells(doc, page_index, header)
+                               if (hit := _cell_key(doc, cell)) is not None))
 
 
 def words_left_on_row(doc: Document, first: WordRef, slack: float = 0.0) -> list[WordRef]:
