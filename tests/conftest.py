@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,20 @@ def shared_data(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(f"real data not available: {path} (set DOCEXTRACT_SHARED_DATA to the shared/data folder)")
     return path
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _module_folders_freed(request, tmp_path_factory):
+    """Removes the folders a test module made under pytest's base temp (its trained models, checkpoints and saved
+    tiny models: a few hundred MB each) when the module ends with no failure. Pytest would keep them all to the
+    session's end (2.2 GB in all), and CI machines have run out of disk on that; a failing module keeps its own."""
+    base = tmp_path_factory.getbasetemp()
+    before = set(base.iterdir())
+    failed_before = request.session.testsfailed
+    yield
+    if request.session.testsfailed == failed_before:
+        for path in set(base.iterdir()) - before:
+            shutil.rmtree(path, ignore_errors=True)
 
 
 @pytest.fixture(name="shared_data", scope="session")
