@@ -238,7 +238,10 @@ def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> 
                 if _has_decimals(text, locale):
                     for n in (2, 1):
                         span = " ".join(texts[i:i + n])
-                        if n == 2 and (i + 1 >= len(texts) or any(ch.isdigit() for ch in texts[i + 1])):
+                        # (the word after it only where it is the currency or a sign: "£4.95 via Royal Mail", "£14.16
+                        # VAT)" are amounts of one word, which parse_number would read with the word after them)
+                        if n == 2 and (i + 1 >= len(texts) or any(ch.isdigit() for ch in texts[i + 1]) or (
+                                any(ch.isalpha() for ch in texts[i + 1]) and not is_currency_word(texts[i + 1]))):
                             continue
                         number = parse_number(span, locale)
                         if number is not None and not odd_shape("total", "amount", span):

@@ -356,7 +356,7 @@ def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] 
         while left and is_separator(doc.word(left[-1]).text):
             left.pop()
     hit = (whole_key(doc, left, labels) or glued or _wrapped_key(index, left, labels) or _key_of_a_rate(doc, left, labels)
-           or _tax_id_abbreviation(doc, left, value))
+           or _tax_id_abbreviation(doc, left, value) or _tax_named_after(doc, line, left, value, labels))
     if hit is None and number_sign is not None and left and number_sign.word_index == left[-1].word_index + 1:
         hit = whole_key(doc, [*left, number_sign], labels)
     if hit is None:
@@ -384,6 +384,28 @@ def _tax_id_abbreviation(doc: Document, left: Sequence[WordRef], value: Sequence
     tokens = key_tokens(text)
     keys, length = closing_keys(tokens)
     return KeyHit(frozenset({"vendor_tax_id"}), (left[-1],), 0.0) if "vendor_tax_id" in keys and length == len(tokens) else None
+
+
+# The word that says an amount is inside the total above it, the tax's name printed after that amount: "(includes
+# £14.16 VAT)" under a web shop's total, "inkl. 3,19 € MwSt.", "waarvan 5,21 btw"
+_INCLUDED_WORDS = frozenset({"includes", "including", "incl", "inkl", "inklusive", "inclusief", "waarvan", "davon",
+                             "dont", "inclus"})
+
+
+def _tax_named_after(doc: Document, line: Line, left: Sequence[WordRef], value: Sequence[WordRef],
+                     labels: frozenset[str] | None) -> KeyHit | None:
+    """The key of a tax amount printed between an inclusion word and the tax's name ("(includes £14.16 VAT)"): the
+    total tax's, where the words right after the amount are a whole key of it and nothing follows them on the line."""
+    if not left or key_tokens(doc.word(left[-1]).text) not in ([word] for word in _INCLUDED_WORDS):
+        return None
+    end = line.word_indices.index(value[-1].word_index) + 1 if value[-1].word_index in line.word_indices else None
+    after = [WordRef(value[0].page_index, w) for w in line.word_indices[end:]] if end is not None else []
+    if not 1 <= len(after) <= MAX_KEY_WORDS:
+        return None
+    hit = whole_key(doc, after, labels)
+    if hit is None or "total_tax" not in hit.labels or hit.words[0] != after[0]:
+        return None
+    return KeyHit(frozenset({"total_tax"}), (left[-1], *hit.words), 0.0)
 
 
 # The word between a tax rate and the amount it is taken of: "Btw 9% over 328,00", "VAT 20% on 100.00", "TVA 20 % sur

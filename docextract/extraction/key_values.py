@@ -600,11 +600,15 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
         # (the tagger's customer that spells the vendor's name or the label's own is none elsewhere: Xero's payment
         # slip "To: Pixel & Pine Ltd" and "Customer | Brightwell Dental Practice")
         spelled = vendor_names | {compact_words(doc, recipient.get("customer_name", ()))}
-        tagged = {r for e in entities if e.label == "customer_name" and compact_words(doc, e.words) not in spelled
-                  and not _keyed_as_another_field(doc, e) for r in e.words}
+        tagged = [set(e.words) for e in entities if e.label == "customer_name" and compact_words(doc, e.words)
+                  not in spelled and not _keyed_as_another_field(doc, e)]
         # (its name no part of the vendor's: a letterhead's second name line in the window's band is the sender's;
         # unless a salutation opens it, "Mevrouw S. Jansen", which the model took for the vendor's name)
-        if recipient and _inside_label(doc, tagged, recipient) and (addressed(doc, recipient["customer_name"]) or not any(
+        # (or one of them on its name line: the tagger read "Bakker" of the label's "Fam. Bakker", and "Keizersgracht"
+        # of the project's "Verbouwing Keizersgracht 12" below it too)
+        inside = bool(recipient) and (_inside_label(doc, {r for words in tagged for r in words}, recipient) or any(
+            words & set(recipient["customer_name"]) for words in tagged))
+        if inside and (addressed(doc, recipient["customer_name"]) or not any(
                 compact_words(doc, recipient["customer_name"]) in name for name in vendor_names)):
             parties.update({label: words for label, words in recipient.items() if label in block_labels})
     # no heading, return line or model named the vendor (but the customer's name): the company that opens the
@@ -806,6 +810,10 @@ def _stray_line(doc: Document, owner: Entity, words: tuple[WordRef, ...]) -> boo
     return all(line_of(doc, r) is not line and doc.word(r).box.horizontal_overlap(box) <= 0 for r in rest)
 
 
+# The model's confidence in an amount field under which a whole key of another amount field takes that amount from it
+FAINT_AMOUNT_CONFIDENCE = 0.25
+
+
 def _may_take(doc: Document, label: str, owner: Entity, words: tuple[WordRef, ...],
               decided: set[str] = frozenset()) -> bool:
     """Whether the words a whole key of ``label`` points at may be taken from the model entity ``owner``: only
@@ -815,12 +823,16 @@ def _may_take(doc: Document, label: str, owner: Entity, words: tuple[WordRef, ..
     alone ("210,00 €") is that amount's, for any label. A line item's amount the model read under the items, in no item's row, is free for its key.
     An amount the model read as another amount field whose value was ``decided`` elsewhere
     (an alternative, not that field's) is free for the key that names it ("Total VAT 5970.38" read as a second
-    subtotal)."""
+    subtotal), and so is one the model read as another amount field only faintly (below
+    :data:`FAINT_AMOUNT_CONFIDENCE`)."""
     if owner.label == "currency" and set(owner.words) <= set(words):
         return True  # (the whole amount, or only its sign: "210,00 €" whose "€" the model read as the currency)
     if (label in AMOUNT_LABELS and owner.label in AMOUNT_LABELS and owner.label in decided and not owner.assigned
             and set(owner.words) <= set(words)):
         return True
+    if (label in AMOUNT_LABELS and owner.label in AMOUNT_LABELS and owner.confidence < FAINT_AMOUNT_CONFIDENCE
+            and set(owner.words) <= set(words)):
+        return True  # "(includes £14.16 VAT)" under a web shop's total, which a model read as the amount due at 0.15
     if owner.label.startswith("line_item") and set(owner.words) <= set(words) and not in_item_row(doc, words[0]):
         return True  # "Sales Tax 7.5% 25.65" under the items, which a model read as one more item's amount
     if label in AMOUNT_LABELS or FIELD_TYPES.get(owner.label) == "amount" or owner.label.startswith("line_item"):

@@ -122,9 +122,9 @@ MAX_BLOCK_LINES = 8
 COLUMN_TOLERANCE_OF_HEIGHT = 2.0  # a block's lines start within this many text heights of its heading's left edge
 BLOCK_BESIDE_GAP_OF_HEIGHT = 5.0  # a block right of its heading ("Bill To:" | name) starts within this many heights
 MAX_KEYED_LINES_BEFORE_NAME = 3  # "Nummer: ...", "Globale Nummer: ..." lines a label may start under
-# How a line naming whom a letter is for starts (German, English, French, Dutch)
+# How a line naming whom a letter is for starts (German, English, French, Dutch, Scandinavian)
 ATTENTION_STARTS = frozenset({("z", "hd"), ("zhd",), ("z", "h"), ("attn",), ("attention",), ("fao",), ("t", "a", "v"),
-                              ("tav",), ("a", "l", "attention")})
+                              ("tav",), ("a", "l", "attention"), ("att",)})
 COLUMN_GAP_OF_HEIGHT = 1.5  # a keyed value's next line in its column ("Anschrift: Musterstraße 3" | "DE 12345 Berlin")
 STACKED_GAP_OF_HEIGHT = 1.3  # the lines of an address label follow each other closer than 1.3 line heights
 NAME_GAP_OF_HEIGHT = 2.0  # ... but its address may stand a blank line under its name ("MUSTERLIEFERANT GMBH" | | street)
@@ -148,7 +148,7 @@ COMPANY_SALUTATIONS = frozenset({("firma",), ("spett", "le"), ("spettabile",), (
 SALUTATIONS = COMPANY_SALUTATIONS | frozenset({
     ("herrn",), ("herr",), ("frau",), ("mr",), ("mrs",), ("ms",), ("monsieur",), ("madame",), ("mme",), ("dhr",),
     ("mevr",), ("mevrouw",), ("meneer",), ("de", "heer"), ("sig",), ("sig", "ra"), ("signor",), ("signora",), ("sr",),
-    ("sra",), ("senor",), ("senora",), ("miss",), ("mlle",), ("familie",), ("famille",), ("famiglia",), ("familia",),
+    ("sra",), ("senor",), ("senora",), ("miss",), ("mlle",), ("fam",), ("familie",), ("famille",), ("famiglia",), ("familia",),
     ("exmo",), ("exmos",), ("exma",), ("exmo", "sr"), ("exmo", "senhor"), ("exma", "senhora"), ("pan",), ("pani",)})
 SENDER_SEPARATORS = frozenset({"·", "•", "|", "∙", "–", "—"})  # between the parts of a one-line return address
 # The same dots as Tesseract reads them on a scan: alone ("+", "-", "»"), stuck to a part's end ("St-", "A»") or to
@@ -991,6 +991,10 @@ def window_envelope_fields(doc: Document) -> dict[str, tuple[WordRef, ...]]:
     for line, box, parts, end in senders:
         found = {"vendor_name": tuple(parts[0]),
                  "vendor_address": tuple(r for part in parts[1:end + 1] for r in part)}
+        if end == 1 and _has_digit(doc, parts[0]) and not is_legal_form(doc.word(parts[0][-1]).text):
+            # "Industrieweg 17 · 3771 MA Barneveld · 0342 123 456" under a letterhead's name: a street, then its
+            # postcode; no name opens it, and the street is the address's
+            found = {"vendor_address": tuple(r for part in parts[:end + 1] for r in part)}
         height = line_height(doc, 0, line)
         first = min((other for other in page.lines if other.box.top >= box.bottom
                      and other.box.top - box.bottom <= ENVELOPE_GAP_OF_HEIGHT * height
@@ -1042,7 +1046,9 @@ def only_title(doc: Document, refs: Sequence[WordRef]) -> bool:
 def _attention_line(doc: Document, refs: Sequence[WordRef]) -> bool:
     """A line that names whom a letter is for ("z. Hd. Stefan Kaiser", "Attn: Accounts"), not part of an address."""
     tokens = tuple(key_tokens(" ".join(doc.word(r).text for r in refs[:3])))
-    return any(tokens[:n] in ATTENTION_STARTS for n in (1, 2, 3))
+    # (Norwegian and Danish "v/ Ole Hansen" under the company, whose "v" alone would key nothing else)
+    return any(tokens[:n] in ATTENTION_STARTS for n in (1, 2, 3)) or (
+        bool(refs) and doc.word(refs[0]).text.lower().startswith("v/"))
 
 
 def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> dict[str, tuple[WordRef, ...]]:
@@ -1077,7 +1083,10 @@ def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> d
     if keyed(stacked[0]) or is_postcode_line(doc, name):
         return {}
     rest = stacked[1:]
-    if rest and (is_salutation(doc, name) or _name_continues(doc, first_cell(doc, p, rest[0]))):
+    if rest and _person_over_company(doc, name, first_cell(doc, p, rest[0])):
+        # "Priya Nair" | "Lantern Analytics LLC" under "Bill to": the company billed, its contact over it
+        name, rest = first_cell(doc, p, rest[0]), rest[1:]
+    elif rest and (is_salutation(doc, name) or _name_continues(doc, first_cell(doc, p, rest[0]))):
         # "MVM Musterhafter" | "Versicherungsverein Musterstadt a.G."; "Herrn" | "Max Mustermann"; but "Firma" over a
         # company's name only says it is one (DIN 5008's address label): no part of the name
         name = (first_cell(doc, p, rest[0]) if is_salutation(doc, name, COMPANY_SALUTATIONS)
@@ -1135,6 +1144,28 @@ def addressed(doc: Document, name: Sequence[WordRef]) -> bool:
     """Whether a name opens with a salutation ("Mevrouw S. Jansen", "Herrn Thomas Becker"): a recipient's, never the
     sender's."""
     return any(tuple(key_tokens(" ".join(doc.word(r).text for r in name[:n]))) in SALUTATIONS for n in (1, 2))
+
+
+def _person_word(text: str) -> bool:
+    """A word of a person's name: in title case ("Nair", "Müller", "O'Neil", "Smith-Jones") or an initial ("J.")."""
+    letters = text.replace("-", "").replace("'", "").replace("’", "")
+    return (len(text) == 2 and text[0].isupper() and text[1] == ".") or (
+        len(letters) > 1 and letters.isalpha() and text.istitle())
+
+
+def _person_over_company(doc: Document, name: Sequence[WordRef], below: Sequence[WordRef]) -> bool:
+    """Whether a block's first line is a person's name (two or three words in title case, an initial among them,
+    none a legal form) over a company's name of its own (:func:`_name_continues`, and a word before its legal form):
+    the contact over the company, not one name wrapped ("MVM Musterhafter" | "Versicherungsverein Musterstadt a.G.")."""
+    texts = [doc.word(r).text for r in name]
+    if not 2 <= len(texts) <= 3 or not all(_person_word(text) for text in texts) or all(
+            text.endswith(".") for text in texts) or any(is_legal_form(text) for text in texts):
+        return False
+    return _name_continues(doc, below) and not all(_legal_form_part(doc.word(r).text) for r in below)
+
+
+def _legal_form_part(text: str) -> bool:
+    return text.strip() in ("&", ",") or is_legal_form(text)
 
 
 def _name_continues(doc: Document, words: Sequence[WordRef]) -> bool:

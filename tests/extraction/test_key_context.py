@@ -688,3 +688,21 @@ def test_the_row_and_line_lookups_see_what_a_scan_of_the_whole_page_sees():
                 continue  # (line_above reads a value of one word here: its box is then the word's)
             found = line_above(index, [first])
             assert (found[0] if found else None) is above_by_scan(index, first)
+
+
+def test_a_tax_named_after_its_amount_inside_the_total_is_the_total_tax():
+    # a web shop's total "(includes £14.16 VAT)": the key split around its amount; the shipping's "£4.95 via Royal
+    # Mail" is an amount of one word, not read with the word after it
+    doc = _page([[("Shipping", 330), ("£4.95 via Royal Mail", 470)], [("Total", 330), ("£84.95", 470)],
+                 [("(includes £14.16 VAT)", 470)]])
+    index = LineIndex(doc)
+    amounts = {" ".join(doc.word(r).text for r in c.words): c for c in generate(doc, index, "en_GB", 2024)["amount"]}
+    assert set(amounts) == {"£4.95", "£84.95", "£14.16"}
+    hit = key_left(index, amounts["£14.16"].words, KEY_LABELS)
+    assert hit.labels == {"total_tax"} and [doc.word(r).text for r in hit.words] == ["(includes", "VAT)"]
+    assert _rule_fields(doc)["total_tax"] == "£14.16"
+    # an amount after "includes" and before a word that keys no tax is not the tax
+    other = _page([[("Total", 330), ("£84.95", 470)], [("(includes £4.95 shipping)", 470)]])
+    index = LineIndex(other)
+    [small] = [c for c in generate(other, index, "en_GB", 2024)["amount"] if other.word(c.words[0]).text == "£4.95"]
+    assert key_left(index, small.words, KEY_LABELS) is None

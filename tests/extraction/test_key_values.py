@@ -2018,3 +2018,70 @@ def test_an_insurance_premiums_tax_is_keyed_as_the_tax():
                  [("Versicherungsteuer 19 %", 50), ("79,83 €", 480)], [("Zu zahlender Betrag", 340), ("500,00 €", 480)]])
     found = _texts(doc, key_value_entities(doc, [], ["total_tax", "amount_due"], {}, "de_DE", 2024))
     assert found == {"total_tax": ("79,83 €", "rule"), "amount_due": ("500,00 €", "rule")}
+
+
+def test_an_amount_the_model_read_faintly_as_another_field_is_free_for_its_own_key():
+    # "(includes £14.16 VAT)" under a web shop's total, which a model read as the amount due at 0.15
+    doc = _page([[("Total", 330), ("£84.95", 470)], [("(includes £14.16 VAT)", 470)]])
+    at = {doc.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(doc.pages[0].words))}
+    total = Entity("total", (at["£84.95"],), 0.9, assigned=True)
+    faint = Entity("amount_due", (at["£14.16"],), 0.15, assigned=True)
+    found = _texts(doc, key_value_entities(doc, [total, faint], INVOICE_LABELS, {}, "en_GB", None))
+    assert found["total_tax"] == ("£14.16", "rule") and "amount_due" not in found
+    # read so with some confidence, it stays the model's field
+    sure = replace(faint, confidence=0.6)
+    found = _texts(doc, key_value_entities(doc, [total, sure], INVOICE_LABELS, {}, "en_GB", None))
+    assert found["amount_due"] == ("£14.16", "model") and "total_tax" not in found
+
+
+def test_a_contact_over_a_company_in_a_bill_to_block_is_the_company():
+    labels = ["vendor_name", "vendor_address", "customer_name", "billing_address"]
+    doc = _page([[("Bill to", 40)], [("Priya Nair", 40)], [("Lantern Analytics LLC", 40)], [("1200 Pearl Street", 40)],
+                 [("Boulder, CO 80302", 40)]])
+    assert _party_texts(doc, labels) == {"customer_name": "Lantern Analytics LLC",
+                                         "billing_address": "1200 Pearl Street Boulder, CO 80302"}
+    # a company's name wrapped over two lines stays one name, and a legal form alone under a name ends it
+    doc = _page([[("Bill to", 40)], [("Brightwater Studio", 40)], [("Ltd", 40)], [("1200 Pearl Street", 40)],
+                 [("Boulder, CO 80302", 40)]])
+    assert _party_texts(doc, labels)["customer_name"] == "Brightwater Studio Ltd"
+
+
+def test_a_letterheads_line_of_street_and_postcode_names_no_vendor():
+    from docextract.extraction.party_blocks import window_envelope_fields
+
+    # "Industrieweg 17 · 3771 MA Barneveld · 0342 123 456" under the builder's name: its street, not its name
+    doc = _cells_page([("Bouwbedrijf Van Dijk B.V.", 50, 46, 15),
+                       ("Industrieweg 17 · 3771 MA Barneveld · 0342 123 456", 50, 68, 8),
+                       ("Fam. Bakker", 50, 133, 9), ("Keizersgracht 12", 50, 144, 9), ("1015 CN Amsterdam", 50, 155, 9),
+                       ("TERMIJNFACTUUR", 50, 200, 14), ("Factuur nr.: 24-0117", 50, 225, 9)])
+    fields = {label: " ".join(doc.word(r).text for r in words) for label, words in window_envelope_fields(doc).items()}
+    assert fields == {"vendor_address": "Industrieweg 17 3771 MA Barneveld"}
+
+
+def test_the_window_label_stands_where_one_of_the_models_customers_is_inside_it():
+    # the model read "Bakker" of the label's "Fam. Bakker" and "Keizersgracht" of the project line below as customers
+    doc = _cells_page([("Bouwbedrijf Van Dijk B.V.", 50, 46, 15), ("Fam. Bakker", 50, 133, 9),
+                       ("Keizersgracht 12", 50, 144, 9), ("1015 CN Amsterdam", 50, 155, 9),
+                       ("TERMIJNFACTUUR", 50, 200, 14), ("Project: Verbouwing Keizersgracht 12", 50, 237, 9)])
+    words = {doc.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(doc.pages[0].words))}
+    project_street = WordRef(0, max(i for i in range(len(doc.pages[0].words)) if doc.word(WordRef(0, i)).text == "Keizersgracht"))
+    vendor = Entity("vendor_name", tuple(WordRef(0, i) for i in range(4)), 0.9)
+    inside = Entity("customer_name", (words["Bakker"],), 0.5)
+    outside = Entity("customer_name", (project_street,), 0.6)
+    labels = ("vendor_name", "customer_name", "billing_address")
+    found = _texts(doc, key_value_entities(doc, [vendor, inside, outside], labels, {}, "nl_NL", None))
+    assert found["customer_name"] == ("Fam. Bakker", "block")
+    # none inside it: the model's customer stands
+    found = _texts(doc, key_value_entities(doc, [vendor, outside], labels, {}, "nl_NL", None))
+    assert found["customer_name"] == ("Keizersgracht", "model")
+
+
+def test_a_norwegian_attention_line_in_the_window_is_no_recipients_name():
+    from docextract.extraction.party_blocks import window_recipient
+
+    # "v/ Ole Hansen" (ved: for the attention of) under the company set just above the window's band
+    doc = _cells_page([("Vestland Regnskap AS", 340, 50, 14), ("Hansen Bygg AS", 60, 111, 10),
+                       ("v/ Ole Hansen", 60, 124, 10), ("Postboks 123", 60, 137, 10), ("5804 Bergen", 60, 150, 10),
+                       ("Faktura", 340, 111, 16), ("Fakturanummer: 2024-118", 340, 135, 8)])
+    found = {label: " ".join(doc.word(r).text for r in words) for label, words in window_recipient(doc).items()}
+    assert found == {"customer_name": "Hansen Bygg AS", "billing_address": "Postboks 123 5804 Bergen"}
