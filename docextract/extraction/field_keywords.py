@@ -202,6 +202,9 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     "vendor_tax_id": (
         "vat", "vat no", "vat id", "vat reg no", "vat registration no", "vat registration", "vat registration number",
         "vat number", "tax id", "tax no", "tax number",
+        # the seller's own, named so beside the buyer's ("Vendor VAT No." over "Customer VAT No:")
+        "vendor vat no", "vendor vat number", "vendor vat id", "seller vat no", "seller vat number", "seller vat id",
+        "supplier vat no", "supplier vat number", "supplier vat id", "our vat no", "our vat number",
         "ust idnr", "ust id", "ust id no", "ustid", "ustidnr", "umsatzsteuer id", "ust identifikationsnummer",
         "steuernummer", "steuer no", "st no", "tva", "no tva", "tva intracommunautaire", "numero de tva", "no de tva",
         "no de tva intracommunautaire", "numero de tva intracommunautaire", "tva intracom",

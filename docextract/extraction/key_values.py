@@ -227,6 +227,25 @@ def footer_company_name(doc: Document) -> tuple[WordRef, ...]:
     return ()
 
 
+def payee_name(doc: Document) -> tuple[WordRef, ...]:
+    """The company a page says to pay ("Make checks payable to Summit Events Group LLC, PO Box 1180, ..."): the words
+    after "payable to" up to its legal form, at most :data:`MAX_FOOTER_NAME_WORDS` words and no digit. () where none."""
+    for p, page in enumerate(doc.pages):
+        for line in page.lines:
+            words = [WordRef(p, w) for w in line.word_indices]
+            texts = [doc.word(r).text.lower().rstrip(":") for r in words]
+            start = next((i + 2 for i in range(len(texts) - 2) if texts[i:i + 2] == ["payable", "to"]), None)
+            if start is None:
+                continue
+            for n, ref in enumerate(words[start:start + MAX_FOOTER_NAME_WORDS + 1]):
+                text = doc.word(ref).text
+                if n and _legal_form_word(text.rstrip(",;.")):
+                    return tuple(words[start:start + n + 1])
+                if any(ch.isdigit() for ch in text) or text.endswith((",", ";", ":")):
+                    break
+    return ()
+
+
 def _on_bank_details_line(doc: Document, entity: Entity) -> bool:
     """Whether the entity's line prints bank details: an IBAN, BIC or SWIFT key."""
     return _prints_bank_details(doc, _line_words(doc, entity.words[0]))
@@ -606,8 +625,10 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
         # unless a salutation opens it, "Mevrouw S. Jansen", which the model took for the vendor's name)
         # (or one of them on its name line: the tagger read "Bakker" of the label's "Fam. Bakker", and "Keizersgracht"
         # of the project's "Verbouwing Keizersgracht 12" below it too)
+        # (or a salutation opens its name: "M. et Mme Rousseau", where the tagger read the pet "Filou" of the vet's
+        # "Animal : Filou (chat européen, 6 ans)" as the customer)
         inside = bool(recipient) and (_inside_label(doc, {r for words in tagged for r in words}, recipient) or any(
-            words & set(recipient["customer_name"]) for words in tagged))
+            words & set(recipient["customer_name"]) for words in tagged) or addressed(doc, recipient["customer_name"]))
         if inside and (addressed(doc, recipient["customer_name"]) or not any(
                 compact_words(doc, recipient["customer_name"]) in name for name in vendor_names)):
             parties.update({label: words for label, words in recipient.items() if label in block_labels})
@@ -625,6 +646,14 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
             if name and compact_words(doc, name) not in customers:
                 parties["vendor_name"] = name
                 break
+    # the tagger's vendor no company (a conference's "SUMMIT 2024" of its title) where the page says which company to
+    # pay: that company
+    if "vendor_name" in block_labels and "vendor_name" not in parties:
+        model_vendor = min((e for e in entities if e.label == "vendor_name"), key=Entity.rank, default=None)
+        payee = payee_name(doc) if model_vendor is not None and not any(
+            _legal_form_word(doc.word(r).text.rstrip(",;.")) for r in model_vendor.words) else ()
+        if payee and compact_words(doc, payee) != compact_words(doc, parties.get("customer_name", ())):
+            parties["vendor_name"] = payee
     block_words = {r for words in parties.values() for r in words}
     for label, words in parties.items():
         owners = {id(taken[r]): taken[r] for r in words if r in taken}

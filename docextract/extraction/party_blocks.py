@@ -36,7 +36,7 @@ from typing import Iterator, Sequence
 from docextract.document import Box, Document, Line, WordRef
 from docextract.extraction.field_keywords import closing_keys, is_legal_form, key_form, key_tokens
 from docextract.extraction.key_context import (OCR_TEXT_HEIGHT_OF_INK, cell_break, first_cell, is_separator,
-                                              is_title_word, line_of, line_right_of)
+                                              is_title_word, line_of, line_right_of, whole_key)
 from docextract.extraction.per_document import per_document
 
 SHIPPING_SIDE = "shipping_name"  # not an output field: the side of a shipping block, whose address is read
@@ -148,7 +148,7 @@ COMPANY_SALUTATIONS = frozenset({("firma",), ("spett", "le"), ("spettabile",), (
 SALUTATIONS = COMPANY_SALUTATIONS | frozenset({
     ("herrn",), ("herr",), ("frau",), ("mr",), ("mrs",), ("ms",), ("monsieur",), ("madame",), ("mme",), ("dhr",),
     ("mevr",), ("mevrouw",), ("meneer",), ("de", "heer"), ("sig",), ("sig", "ra"), ("signor",), ("signora",), ("sr",),
-    ("sra",), ("senor",), ("senora",), ("miss",), ("mlle",), ("fam",), ("familie",), ("famille",), ("famiglia",), ("familia",),
+    ("sra",), ("senor",), ("senora",), ("miss",), ("mlle",), ("m", "et", "mme"), ("fam",), ("familie",), ("famille",), ("famiglia",), ("familia",),
     ("exmo",), ("exmos",), ("exma",), ("exmo", "sr"), ("exmo", "senhor"), ("exma", "senhora"), ("pan",), ("pani",)})
 SENDER_SEPARATORS = frozenset({"·", "•", "|", "∙", "–", "—"})  # between the parts of a one-line return address
 # The same dots as Tesseract reads them on a scan: alone ("+", "-", "»"), stuck to a part's end ("St-", "A»") or to
@@ -456,11 +456,12 @@ def block_extents(doc: Document) -> list[BlockExtent]:
             continue
         height = line_height(doc, p, heading)
         # up to the next column on the heading's row: another heading, or a key ("Invoice Number:" right of "Invoice
-        # To:") whose values below are not this party's; a value beside the heading ("Kunde:" | "ACME AG") is its own
+        # To:", or a whole key without its colon: "Invoice Date" of a key table beside "Sold To:") whose values below
+        # are not this party's; a value beside the heading ("Kunde:" | "ACME AG") is its own
         right = [line.box.x0 for line in doc.pages[p].lines if line.box.x0 > heading.box.x1
                  and line.box.vertical_overlap(heading.box) > 0 and (
                      any(line is h for _, q, h in headings if q == p)
-                     or doc.word(WordRef(p, line.word_indices[-1])).text.endswith(":"))]
+                     or doc.word(WordRef(p, line.word_indices[-1])).text.endswith(":") or _whole_key_line(doc, p, line))]
         # down to the first wide gap: the column under a heading runs on into the line items and the footer
         # ("Invoice to" over the buyer's label, the seller's "VAT registration number" at the foot); a blank line
         # inside a block (FeRD's visualisation: the street, a blank line, the postcode line) is no such gap
@@ -477,6 +478,13 @@ def block_extents(doc: Document) -> list[BlockExtent]:
             bottom = max(bottom, line.box.bottom)
         out.append(BlockExtent(side, p, x0, x1, heading.box.top, bottom))
     return out
+
+
+def _whole_key_line(doc: Document, p: int, line: Line) -> bool:
+    """Whether a line is one whole key of some field and nothing else ("Invoice Date")."""
+    words = [WordRef(p, w) for w in line.word_indices]
+    hit = whole_key(doc, words)
+    return hit is not None and hit.words[0] == words[0]
 
 
 def _recipient_extent(doc: Document) -> BlockExtent | None:
@@ -1143,7 +1151,7 @@ def is_salutation(doc: Document, words: Sequence[WordRef], salutations: frozense
 def addressed(doc: Document, name: Sequence[WordRef]) -> bool:
     """Whether a name opens with a salutation ("Mevrouw S. Jansen", "Herrn Thomas Becker"): a recipient's, never the
     sender's."""
-    return any(tuple(key_tokens(" ".join(doc.word(r).text for r in name[:n]))) in SALUTATIONS for n in (1, 2))
+    return any(tuple(key_tokens(" ".join(doc.word(r).text for r in name[:n]))) in SALUTATIONS for n in (1, 2, 3))
 
 
 def _person_word(text: str) -> bool:

@@ -2071,7 +2071,11 @@ def test_the_window_label_stands_where_one_of_the_models_customers_is_inside_it(
     labels = ("vendor_name", "customer_name", "billing_address")
     found = _texts(doc, key_value_entities(doc, [vendor, inside, outside], labels, {}, "nl_NL", None))
     assert found["customer_name"] == ("Fam. Bakker", "block")
-    # none inside it: the model's customer stands
+    # none on its name line and no salutation opening it: the model's customer stands
+    doc = _cells_page([("Bouwbedrijf Van Dijk B.V.", 50, 46, 15), ("Bakker Advies", 50, 133, 9),
+                       ("Keizersgracht 12", 50, 144, 9), ("1015 CN Amsterdam", 50, 155, 9),
+                       ("TERMIJNFACTUUR", 50, 200, 14), ("Project: Verbouwing Keizersgracht 12", 50, 237, 9)])
+    outside = Entity("customer_name", (WordRef(0, len(doc.pages[0].words) - 2),), 0.6)
     found = _texts(doc, key_value_entities(doc, [vendor, outside], labels, {}, "nl_NL", None))
     assert found["customer_name"] == ("Keizersgracht", "model")
 
@@ -2085,3 +2089,48 @@ def test_a_norwegian_attention_line_in_the_window_is_no_recipients_name():
                        ("Faktura", 340, 111, 16), ("Fakturanummer: 2024-118", 340, 135, 8)])
     found = {label: " ".join(doc.word(r).text for r in words) for label, words in window_recipient(doc).items()}
     assert found == {"customer_name": "Hansen Bygg AS", "billing_address": "Postboks 123 5804 Bergen"}
+
+
+def test_the_vendors_vat_number_in_a_key_table_beside_the_buyers_block():
+    # "Vendor VAT No." in a key table without colons beside "Sold To:": its row is no part of the buyer's block,
+    # whose own "Customer VAT No:" is no seller's
+    doc = _cells_page([("INVOICE", 430, 50, 18), ("Invoice Number", 330, 94, 8), ("IE5100238471", 440, 94, 8),
+                       ("Invoice Date", 330, 106, 8), ("15-MAY-2024", 440, 106, 8), ("Vendor VAT No.", 330, 142, 8),
+                       ("IE 9825613N", 440, 142, 8), ("Sold To:", 50, 104, 8), ("Kestrel Design Ltd", 50, 116, 8),
+                       ("14 Harcourt Street", 50, 126, 8), ("Dublin 2 D02 XY45", 50, 136, 8),
+                       ("Customer VAT No: IE 3345127C", 50, 156, 8)])
+    found = _texts(doc, key_value_entities(doc, [], ("vendor_tax_id", "invoice_number"), {}, "en_IE", 2024))
+    assert found["vendor_tax_id"] == ("IE 9825613N", "rule")
+
+
+def test_a_window_label_that_opens_with_a_salutation_is_the_recipient_over_the_models_customer():
+    # a vet's invoice: the tagger read the pet of "Animal : Filou (chat européen, 6 ans)" as the customer
+    doc = _cells_page([("Clinique Vétérinaire des Tilleuls", 50, 48, 13), ("FACTURE N° 24-05231", 360, 100, 12),
+                       ("M. et Mme Rousseau", 360, 153, 9), ("8 rue Vendôme", 360, 164, 9), ("69006 Lyon", 360, 175, 9),
+                       ("Animal : Filou (chat européen, 6 ans)", 50, 203, 9)])
+    words = {doc.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(doc.pages[0].words))}
+    vendor = Entity("vendor_name", tuple(WordRef(0, i) for i in range(4)), 0.9)
+    pet = Entity("customer_name", (words["Filou"],), 0.7)
+    labels = ("vendor_name", "customer_name", "billing_address")
+    found = _texts(doc, key_value_entities(doc, [vendor, pet], labels, {}, "fr_FR", None))
+    assert found["customer_name"] == ("M. et Mme Rousseau", "block")
+
+
+def test_the_company_a_page_says_to_pay_is_the_vendor_where_the_models_is_no_company():
+    from docextract.extraction.key_values import payee_name
+
+    doc = _cells_page([("DATA SUMMIT 2024", 50, 45, 20), ("Registration Invoice", 50, 72, 11),
+                       ("Invoice #: REG-55012", 360, 103, 8), ("Bill To:", 50, 103, 8), ("Samuel Ortiz", 50, 115, 8),
+                       ("400 Main St", 50, 125, 8), ("Columbus, OH 43215", 50, 135, 8),
+                       ("Make checks payable to Summit Events Group LLC, PO Box 1180, Reston, VA 20195", 50, 773, 7)])
+    assert " ".join(doc.word(r).text for r in payee_name(doc)) == "Summit Events Group LLC,"
+    title = Entity("vendor_name", (WordRef(0, 1), WordRef(0, 2)), 0.8)  # "SUMMIT 2024"
+    found = _texts(doc, key_value_entities(doc, [title], ("vendor_name", "customer_name"), {}, "en_US", None))
+    assert found["vendor_name"] == ("Summit Events Group LLC,", "block")
+    # a vendor the tagger read with its legal form stands
+    company = Entity("vendor_name", tuple(WordRef(0, i) for i in range(1)), 0.8)
+    assert payee_name(_cells_page([("Pay to the order of Acme", 50, 100, 8)])) == ()
+    legal = _cells_page([("Northwind Ltd", 50, 45, 14), ("Make checks payable to Summit Events Group LLC", 50, 773, 7)])
+    found = _texts(legal, key_value_entities(legal, [replace(company, words=(WordRef(0, 0), WordRef(0, 1)))],
+                                             ("vendor_name",), {}, "en_US", None))
+    assert found["vendor_name"] == ("Northwind Ltd", "model")
