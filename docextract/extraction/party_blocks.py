@@ -742,6 +742,7 @@ def window_recipient(doc: Document) -> dict[str, tuple[WordRef, ...]]:
             if line.box.top > bottom * page.height:
                 break
             line = _name_line_over(doc, lines, line)
+            line = _salutation_over(doc, lines, line) or line  # "Herrn" set over the band, "Max Mustermann" in it
             # (from the block's first line where the band cuts into a block set higher and only a town over its
             # postcode, the postcode line, or an attention line stand in the band: Xero's buyer under the title,
             # "Bath" | "BA1 1HE"; "69120 Heidelberg" under a label set 32 mm down; "Jansen Webbureau" over "t.a.v.
@@ -823,6 +824,17 @@ def _name_line_over(doc: Document, lines: Sequence[Line], line: Line) -> Line:
         return line
     name = max(over, key=lambda other: other.box.bottom)
     return line if _has_digit(doc, [WordRef(0, w) for w in name.word_indices]) else name
+
+
+def _salutation_over(doc: Document, lines: Sequence[Line], line: Line) -> Line | None:
+    """The line stacked right over ``line`` in its column where it is a salutation alone ("Herrn" over "Max
+    Mustermann"); None otherwise."""
+    height = line_height(doc, 0, line)
+    over = [other for other in lines if other.box.bottom <= line.box.top + 0.3 * height
+            and line.box.top - other.box.top <= STACKED_GAP_OF_HEIGHT * height
+            and abs(other.box.x0 - line.box.x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height]
+    nearest = max(over, key=lambda other: other.box.bottom, default=None)
+    return nearest if nearest is not None and is_salutation(doc, [WordRef(0, w) for w in nearest.word_indices]) else None
 
 
 def labels_side_by_side(doc: Document, vendor: Sequence[WordRef]) -> dict[str, tuple[WordRef, ...]]:

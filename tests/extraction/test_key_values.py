@@ -2134,3 +2134,14 @@ def test_the_company_a_page_says_to_pay_is_the_vendor_where_the_models_is_no_com
     found = _texts(legal, key_value_entities(legal, [replace(company, words=(WordRef(0, 0), WordRef(0, 1)))],
                                              ("vendor_name",), {}, "en_US", None))
     assert found["vendor_name"] == ("Northwind Ltd", "model")
+
+
+def test_a_salutation_set_over_the_windows_band_stays_with_the_name_under_it():
+    from docextract.extraction.party_blocks import window_recipient
+
+    # an insurer's letter: "Herrn" a line above the band, "Max Mustermann" in it
+    doc = _cells_page([("MVM Musterhafter Versicherungsverein", 50, 48, 12), ("Herrn", 50, 103, 10),
+                       ("Max Mustermann", 50, 116, 10), ("Musterstr. 11", 50, 129, 10),
+                       ("DE 12346 Bad Musterhausen", 50, 142, 10), ("Beitragsrechnung", 50, 220, 12)])
+    found = {label: " ".join(doc.word(r).text for r in words) for label, words in window_recipient(doc).items()}
+    assert found == {"customer_name": "Herrn Max Mustermann", "billing_address": "Musterstr. 11 DE 12346 Bad Musterhausen"}
