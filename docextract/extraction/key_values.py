@@ -41,9 +41,10 @@ from docextract.extraction.key_context import (cell_around, cell_break, is_separ
                                               line_index, line_of, line_right_of, words_left_on_row)
 from docextract.extraction.normalize import is_currency_word, parse_currency, parse_date, parse_number
 from docextract.extraction.party_blocks import (ADDRESS_OF_SIDE, SALUTATIONS, SHIPPING_SIDE, addressed, block_extents,
-                                               compact_words, ends_with_postcode, is_postcode_line, is_salutation,
-                                               labels_side_by_side, name_over, named_block_address, only_title, party_fields, side_at,
-                                               trading_as_fields, window_envelope_fields, window_recipient)
+                                               compact_words, ends_with_postcode, heads_its_block, is_postcode_line,
+                                               is_salutation, labels_side_by_side, name_over, named_block_address,
+                                               only_title, party_fields, side_at, trading_as_fields,
+                                               window_envelope_fields, window_recipient)
 from docextract.extraction.terms_section import MAX_TERMS_WORDS, continued, terms_under_heading
 
 # The fields read from a key, by the value shape they take. Names and addresses are not: their extent
@@ -621,14 +622,15 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
         spelled = vendor_names | {compact_words(doc, recipient.get("customer_name", ()))}
         tagged = [set(e.words) for e in entities if e.label == "customer_name" and compact_words(doc, e.words)
                   not in spelled and not _keyed_as_another_field(doc, e)]
+        # (where the tagger's customers stand elsewhere too, the label still stands if it heads its block and one of
+        # them is on its name line, "Bakker" of "Fam. Bakker" beside "Keizersgracht" of the project line below, or a
+        # salutation opens it, "M. et Mme Rousseau" where the tagger read the pet "Filou"; not inside a block: a
+        # scan's band may cut between "Beispiel GmbH" and its contact "Frau Anna Schmidt")
         # (its name no part of the vendor's: a letterhead's second name line in the window's band is the sender's;
         # unless a salutation opens it, "Mevrouw S. Jansen", which the model took for the vendor's name)
-        # (or one of them on its name line: the tagger read "Bakker" of the label's "Fam. Bakker", and "Keizersgracht"
-        # of the project's "Verbouwing Keizersgracht 12" below it too)
-        # (or a salutation opens its name: "M. et Mme Rousseau", where the tagger read the pet "Filou" of the vet's
-        # "Animal : Filou (chat européen, 6 ans)" as the customer)
-        inside = bool(recipient) and (_inside_label(doc, {r for words in tagged for r in words}, recipient) or any(
-            words & set(recipient["customer_name"]) for words in tagged) or addressed(doc, recipient["customer_name"]))
+        inside = bool(recipient) and (_inside_label(doc, {r for words in tagged for r in words}, recipient) or (
+            heads_its_block(doc, recipient["customer_name"]) and (any(
+                words & set(recipient["customer_name"]) for words in tagged) or addressed(doc, recipient["customer_name"]))))
         if inside and (addressed(doc, recipient["customer_name"]) or not any(
                 compact_words(doc, recipient["customer_name"]) in name for name in vendor_names)):
             parties.update({label: words for label, words in recipient.items() if label in block_labels})

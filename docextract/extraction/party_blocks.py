@@ -827,14 +827,24 @@ def _name_line_over(doc: Document, lines: Sequence[Line], line: Line) -> Line:
 
 
 def _salutation_over(doc: Document, lines: Sequence[Line], line: Line) -> Line | None:
-    """The line stacked right over ``line`` in its column where it is a salutation alone ("Herrn" over "Max
+    """The line stacked right over ``line`` in its column where it is a person's salutation alone ("Herrn" over "Max
     Mustermann"); None otherwise."""
     height = line_height(doc, 0, line)
     over = [other for other in lines if other.box.bottom <= line.box.top + 0.3 * height
             and line.box.top - other.box.top <= STACKED_GAP_OF_HEIGHT * height
             and abs(other.box.x0 - line.box.x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height]
     nearest = max(over, key=lambda other: other.box.bottom, default=None)
-    return nearest if nearest is not None and is_salutation(doc, [WordRef(0, w) for w in nearest.word_indices]) else None
+    words = [WordRef(0, w) for w in nearest.word_indices] if nearest is not None else []
+    # (a company's "Firma" or "Spett.le" over its name is no part of it: the label starts at the name)
+    return nearest if words and is_salutation(doc, words) and not is_salutation(doc, words, COMPANY_SALUTATIONS) else None
+
+
+def heads_its_block(doc: Document, name: Sequence[WordRef]) -> bool:
+    """Whether no line stands stacked right over the line a name starts: the label starts there, not inside a block
+    ("Frau Anna Schmidt" under "Beispiel GmbH", a scan's window band cutting between them)."""
+    p = name[0].page_index
+    line = line_of(doc, name[0])
+    return line is not None and _line_stacked_over(doc, p, doc.pages[p].lines, line) is None
 
 
 def labels_side_by_side(doc: Document, vendor: Sequence[WordRef]) -> dict[str, tuple[WordRef, ...]]:

@@ -2145,3 +2145,25 @@ def test_a_salutation_set_over_the_windows_band_stays_with_the_name_under_it():
                        ("DE 12346 Bad Musterhausen", 50, 142, 10), ("Beitragsrechnung", 50, 220, 12)])
     found = {label: " ".join(doc.word(r).text for r in words) for label, words in window_recipient(doc).items()}
     assert found == {"customer_name": "Herrn Max Mustermann", "billing_address": "Musterstr. 11 DE 12346 Bad Musterhausen"}
+
+
+def test_a_window_label_cut_inside_its_block_or_under_a_companys_salutation():
+    from docextract.extraction.party_blocks import window_recipient
+
+    # "Spett.le" over the company: the label is the company's, from its name
+    doc = _cells_page([("Dott.ssa Giulia Ferri", 50, 48, 13), ("Spett.le", 330, 123, 9),
+                       ("Studio Legale Conti & Associati", 330, 135, 10), ("Corso Venezia 8", 330, 148, 10),
+                       ("20121 Milano", 330, 162, 10), ("FATTURA N. 12/2024", 50, 212, 12)])
+    assert " ".join(doc.word(r).text for r in window_recipient(doc)["customer_name"]) == \
+        "Studio Legale Conti & Associati"
+    # the band cuts between the company and its contact: the contact's label does not stand over the tagger's company
+    doc = _cells_page([("Serverhaus AG", 50, 38, 16), ("Firma", 50, 84, 10), ("Beispiel GmbH", 50, 100, 10),
+                       ("Frau Anna Schmidt", 50, 114, 10), ("Ringstraße 7", 50, 127, 10), ("50667 Köln", 50, 140, 10),
+                       ("Rechnung", 380, 84, 14)])
+    words = {doc.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(doc.pages[0].words))}
+    vendor = Entity("vendor_name", (words["Serverhaus"], words["AG"]), 0.9)
+    company = Entity("customer_name", (words["Beispiel"], words["GmbH"]), 0.8)
+    contact = Entity("customer_name", (words["Anna"], words["Schmidt"]), 0.5)
+    found = key_value_entities(doc, [vendor, company, contact], ("vendor_name", "customer_name"), {}, "de_DE", None)
+    assert {(e.text(doc), e.method) for e in found if e.label == "customer_name"} == {("Beispiel GmbH", "model"),
+                                                                                   ("Anna Schmidt", "model")}
