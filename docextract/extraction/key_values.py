@@ -586,6 +586,9 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     # where no heading names the parties, a window-envelope letter's return address and recipient block; its first
     # part is often a person ("Sandra Keller · Commerce Dr 1 · ..."), so the model's own vendor name stands
     model_named_vendor = any(e.label == "vendor_name" for e in entities)
+    # (the tagger's vendor is its most confident reading: "Brightwell Dental Practice" beside "Customer" on Xero's
+    # payment slip is one of its readings too)
+    model_vendor = min((e for e in entities if e.label == "vendor_name"), key=Entity.rank, default=None)
     for label, words in window_envelope_fields(doc).items():
         if label in block_labels and label not in parties and not (label == "vendor_name" and model_named_vendor):
             parties[label] = words
@@ -612,9 +615,6 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     # "Lemaire" of "Lemaire Communication", "Müller" of the contact "Herr Urs Müller" under "Müller Treuhand GmbH")
     if "customer_name" in block_labels and "customer_name" not in parties:
         recipient = window_recipient(doc)
-        # (the tagger's vendor is its most confident reading: "Brightwell Dental Practice" beside "Customer" on
-        # Xero's payment slip is one of its readings too)
-        model_vendor = min((e for e in entities if e.label == "vendor_name"), key=Entity.rank, default=None)
         vendor_names = {compact_words(doc, words) for words in (
             parties.get("vendor_name", ()), model_vendor.words if model_vendor else ())}
         # (the tagger's customer that spells the vendor's name or the label's own is none elsewhere: Xero's payment
@@ -628,11 +628,12 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
         # scan's band may cut between "Beispiel GmbH" and its contact "Frau Anna Schmidt")
         # (its name no part of the vendor's: a letterhead's second name line in the window's band is the sender's;
         # unless a salutation opens it, "Mevrouw S. Jansen", which the model took for the vendor's name)
+        label_name = recipient.get("customer_name", ())
         inside = bool(recipient) and (_inside_label(doc, {r for words in tagged for r in words}, recipient) or (
-            heads_its_block(doc, recipient["customer_name"]) and (any(
-                words & set(recipient["customer_name"]) for words in tagged) or addressed(doc, recipient["customer_name"]))))
-        if inside and (addressed(doc, recipient["customer_name"]) or not any(
-                compact_words(doc, recipient["customer_name"]) in name for name in vendor_names)):
+            heads_its_block(doc, label_name) and (any(words & set(label_name) for words in tagged)
+                                                   or addressed(doc, label_name))))
+        if inside and (addressed(doc, label_name) or not any(
+                compact_words(doc, label_name) in name for name in vendor_names)):
             parties.update({label: words for label, words in recipient.items() if label in block_labels})
     # no heading, return line or model named the vendor (but the customer's name): the company that opens the
     # footer's legal line does ("Apple Distribution International Ltd., Hollyhill Industrial Estate, ..."), or the
@@ -651,7 +652,6 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     # the tagger's vendor no company (a conference's "SUMMIT 2024" of its title) where the page says which company to
     # pay: that company
     if "vendor_name" in block_labels and "vendor_name" not in parties:
-        model_vendor = min((e for e in entities if e.label == "vendor_name"), key=Entity.rank, default=None)
         payee = payee_name(doc) if model_vendor is not None and not any(
             _legal_form_word(doc.word(r).text.rstrip(",;.")) for r in model_vendor.words) else ()
         if payee and compact_words(doc, payee) != compact_words(doc, parties.get("customer_name", ())):
@@ -858,12 +858,11 @@ def _may_take(doc: Document, label: str, owner: Entity, words: tuple[WordRef, ..
     :data:`FAINT_AMOUNT_CONFIDENCE`)."""
     if owner.label == "currency" and set(owner.words) <= set(words):
         return True  # (the whole amount, or only its sign: "210,00 €" whose "€" the model read as the currency)
-    if (label in AMOUNT_LABELS and owner.label in AMOUNT_LABELS and owner.label in decided and not owner.assigned
-            and set(owner.words) <= set(words)):
+    if label in AMOUNT_LABELS and owner.label in AMOUNT_LABELS and set(owner.words) <= set(words) and (
+            (owner.label in decided and not owner.assigned)
+            # "(includes £14.16 VAT)" under a web shop's total, which a model read as the amount due at 0.15
+            or owner.confidence < FAINT_AMOUNT_CONFIDENCE):
         return True
-    if (label in AMOUNT_LABELS and owner.label in AMOUNT_LABELS and owner.confidence < FAINT_AMOUNT_CONFIDENCE
-            and set(owner.words) <= set(words)):
-        return True  # "(includes £14.16 VAT)" under a web shop's total, which a model read as the amount due at 0.15
     if owner.label.startswith("line_item") and set(owner.words) <= set(words) and not in_item_row(doc, words[0]):
         return True  # "Sales Tax 7.5% 25.65" under the items, which a model read as one more item's amount
     if label in AMOUNT_LABELS or FIELD_TYPES.get(owner.label) == "amount" or owner.label.startswith("line_item"):

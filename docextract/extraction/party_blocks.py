@@ -816,24 +816,23 @@ def _name_line_over(doc: Document, lines: Sequence[Line], line: Line) -> Line:
     words = [WordRef(0, w) for w in line.word_indices]
     if not _has_digit(doc, words):
         return line
-    height = line_height(doc, 0, line)
+    name = _first_page_line_over(lines, line, line_height(doc, 0, line))
+    return line if name is None or _has_digit(doc, [WordRef(0, w) for w in name.word_indices]) else name
+
+
+def _first_page_line_over(lines: Sequence[Line], line: Line, height: float) -> Line | None:
+    """The nearest of the first page's ``lines`` right over ``line`` in its column, its top within
+    :data:`STACKED_GAP_OF_HEIGHT` of ``line``'s (top to top: OCR boxes hug the ink); None where none is."""
     over = [other for other in lines if other.box.bottom <= line.box.top + 0.3 * height
-            and line.box.top - other.box.top <= STACKED_GAP_OF_HEIGHT * height  # (top to top: OCR boxes hug the ink)
+            and line.box.top - other.box.top <= STACKED_GAP_OF_HEIGHT * height
             and abs(other.box.x0 - line.box.x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height]
-    if not over:
-        return line
-    name = max(over, key=lambda other: other.box.bottom)
-    return line if _has_digit(doc, [WordRef(0, w) for w in name.word_indices]) else name
+    return max(over, key=lambda other: other.box.bottom, default=None)
 
 
 def _salutation_over(doc: Document, lines: Sequence[Line], line: Line) -> Line | None:
     """The line stacked right over ``line`` in its column where it is a person's salutation alone ("Herrn" over "Max
     Mustermann"); None otherwise."""
-    height = line_height(doc, 0, line)
-    over = [other for other in lines if other.box.bottom <= line.box.top + 0.3 * height
-            and line.box.top - other.box.top <= STACKED_GAP_OF_HEIGHT * height
-            and abs(other.box.x0 - line.box.x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height]
-    nearest = max(over, key=lambda other: other.box.bottom, default=None)
+    nearest = _first_page_line_over(lines, line, line_height(doc, 0, line))
     words = [WordRef(0, w) for w in nearest.word_indices] if nearest is not None else []
     # (a company's "Firma" or "Spett.le" over its name is no part of it: the label starts at the name)
     return nearest if words and is_salutation(doc, words) and not is_salutation(doc, words, COMPANY_SALUTATIONS) else None
@@ -1019,12 +1018,13 @@ def window_envelope_fields(doc: Document) -> dict[str, tuple[WordRef, ...]]:
         senders.append((line, box, parts, ends[0]))
     fallback: dict[str, tuple[WordRef, ...]] = {}
     for line, box, parts, end in senders:
-        found = {"vendor_name": tuple(parts[0]),
-                 "vendor_address": tuple(r for part in parts[1:end + 1] for r in part)}
         if end == 1 and _has_digit(doc, parts[0]) and not is_legal_form(doc.word(parts[0][-1]).text):
             # "Industrieweg 17 · 3771 MA Barneveld · 0342 123 456" under a letterhead's name: a street, then its
             # postcode; no name opens it, and the street is the address's
             found = {"vendor_address": tuple(r for part in parts[:end + 1] for r in part)}
+        else:
+            found = {"vendor_name": tuple(parts[0]),
+                     "vendor_address": tuple(r for part in parts[1:end + 1] for r in part)}
         height = line_height(doc, 0, line)
         first = min((other for other in page.lines if other.box.top >= box.bottom
                      and other.box.top - box.bottom <= ENVELOPE_GAP_OF_HEIGHT * height
