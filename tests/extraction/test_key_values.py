@@ -2089,6 +2089,19 @@ def test_a_norwegian_attention_line_in_the_window_is_no_recipients_name():
                        ("Faktura", 340, 111, 16), ("Fakturanummer: 2024-118", 340, 135, 8)])
     found = {label: " ".join(doc.word(r).text for r in words) for label, words in window_recipient(doc).items()}
     assert found == {"customer_name": "Hansen Bygg AS", "billing_address": "Postboks 123 5804 Bergen"}
+    # ... and "Att. Ole Hansen", as Scandinavian letters also write it
+    doc = _cells_page([("Vestland Regnskap AS", 340, 50, 14), ("Hansen Bygg AS", 60, 111, 10),
+                       ("Att. Ole Hansen", 60, 124, 10), ("Postboks 123", 60, 137, 10), ("5804 Bergen", 60, 150, 10),
+                       ("Faktura", 340, 111, 16), ("Fakturanummer: 2024-118", 340, 135, 8)])
+    assert " ".join(doc.word(r).text for r in window_recipient(doc)["customer_name"]) == "Hansen Bygg AS"
+
+
+def test_fam_opens_a_recipients_name():
+    from docextract.extraction.party_blocks import addressed
+
+    doc = _cells_page([("Fam. Bakker", 50, 133, 9), ("M. et Mme Rousseau", 50, 150, 9), ("Bakker Advies", 50, 170, 9)])
+    lines = [[WordRef(0, w) for w in line.word_indices] for line in doc.pages[0].lines]
+    assert [addressed(doc, words) for words in lines] == [True, True, False]
 
 
 def test_the_vendors_vat_number_in_a_key_table_beside_the_buyers_block():
