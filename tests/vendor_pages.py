@@ -41,6 +41,15 @@ KNOWN_MISSES: dict[str, frozenset[str]] = {
     # than a header reaches, and the tagger's item line stays its tax (in review)
     "shopify_ca": frozenset({"invoice_date"}),
     "amazon_business_uk": frozenset({"total_tax"}),
+    # (stop 64) read right in 8-bit int8 on a CPU with VNNI, wrong in the 7-bit weights every CPU now computes alike
+    # (docextract/modeling/onnx_export.py): decisions at a thin margin
+    "cloud_en": frozenset({"invoice_number", "vendor_name"}),
+    "bol_nl": frozenset({"vendor_name"}),
+    "hotel_it": frozenset({"customer_name"}),
+    "edp_pt": frozenset({"customer_name"}),
+    "invoice_ae": frozenset({"customer_name"}),
+    "amazon_de": frozenset({"invoice_date"}),
+    "opkraevning_dk": frozenset({"amount_due"}),
 }
 
 WHAT = {

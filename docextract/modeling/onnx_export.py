@@ -52,7 +52,13 @@ def export_graph(model, path: Path, compute: str) -> None:
 
             quantised = Path(work) / "int8.onnx"
             logging.getLogger().setLevel(max(logging.getLogger().level, logging.ERROR))  # "consider pre-processing"
-            quantize_dynamic(str(traced), str(quantised), weight_type=QuantType.QInt8, per_channel=True)
+            # Weights in 7 bits (reduce_range): a CPU without VNNI (AVX2 only, e.g. AMD Zen 3) multiplies uint8
+            # activations by int8 weights with VPMADDUBSW, whose pairwise int16 sums saturate at full-range weights,
+            # so the same graph tagged words differently there than on a VNNI CPU (a vendor page's name or amount
+            # flipped: tests/test_vendor_pages.py failed on such a machine). 7-bit weights cannot saturate, so every
+            # CPU computes the same integers (README "Stop 64": as fast, closer to float32 than 8 bits on AVX2).
+            quantize_dynamic(str(traced), str(quantised), weight_type=QuantType.QInt8, per_channel=True,
+                             reduce_range=True)
             traced = quantised
         optimised = Path(work) / "optimised.onnx"
         _optimise(traced, optimised)

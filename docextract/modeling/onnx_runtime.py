@@ -3,15 +3,17 @@
 A model folder whose config.json says ``docextract_compute: onnx`` (float32) or ``onnx-int8`` runs here. Its
 torch modules (:mod:`docextract.modeling.runtime`) are traced to ONNX once (``torch.onnx.export``), for
 ``onnx-int8`` with ONNX Runtime's dynamic int8 quantisation of the weights per output channel
-(``quantize_dynamic(per_channel=True)``: torch's per-tensor-activation int8 lost 3 points of fields on the default
-model; benchmarks/arithmetic_gate.py decides per model). The graph is derived data, never shipped: it is written
+(``quantize_dynamic(per_channel=True, reduce_range=True)``: 7-bit weights, which no CPU's int8 kernel saturates, so
+every CPU computes the same; torch's per-tensor-activation int8 lost 3 points of fields on the default model;
+benchmarks/arithmetic_gate.py decides per model). The graph is derived data, never shipped: it is written
 atomically to ``cache_dir()/onnx/<key>.onnx``, the key a hash of the weights, config.json, the compute and the
 library versions, so a retrained model or a new torch builds its own, and later processes only open the file
 (no torch weights are read then).
 
-Measured on this 2-core CPU (benchmarks/results/onnx_runtime.json): the default model's windows 1.9x faster in
-ONNX Runtime float32 than in torch with the same logits (max difference 3e-5), 3.1x in int8; the
-int8 graph kept the fields on the leave-one-producer-out yardstick (69.1% against 69.2%).
+Measured on a 2-core CPU with VNNI (stop 44): the default model's windows 1.9x faster in ONNX Runtime float32 than
+in torch with the same logits (max difference 3e-5), 3.1x in int8; the int8 graph kept the fields on the
+leave-one-producer-out yardstick (69.1% against 69.2%). On a 2-core AMD EPYC without VNNI (AVX2; stop 64,
+benchmarks/results/onnx_runtime.json) int8 is 1.4-1.6x torch float32.
 """
 
 from __future__ import annotations
@@ -36,7 +38,8 @@ CACHE_ENV = "DOCEXTRACT_CACHE"  # where derived files (the ONNX graphs) go; defa
 # (page_ids without page embeddings), so a session is fed only the names it declares.
 INPUT_NAMES = ("input_ids", "attention_mask", "bbox", "page_ids", "position_ids", "token_type_ids")
 OPSET = 17
-GRAPH_FORM = "optimised-extended"  # how the cached graph is stored (onnx_export._optimise): part of its key
+# How the cached graph is stored (onnx_export._optimise) and, for int8, quantised (7-bit weights): part of its key
+GRAPH_FORM = "optimised-extended int8-weights-7bit"
 
 
 def cache_dir() -> Path:
