@@ -316,7 +316,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "net a payer", "reste a payer", "a payer", "solde", "te betalen", "nog te betalen", "openstaand bedrag", "openstaand",
         "da pagare", "importo dovuto", "netto a pagare", "a pagar", "importe a pagar", "saldo",
         "att betala", "summa att betala", "belopp att betala", "kvar att betala", "at betale", "til betaling",
-        "beløb at betale", "a betale", "beløp a betale", "sum a betale", "maksettava", "maksettavaa",
+        "beløb at betale", "i alt at betale", "a betale", "beløp a betale", "sum a betale", "maksettava", "maksettavaa",
         "maksettava yhteensa", "total a pagar", "valor a pagar", "montante a pagar",
         "do zaplaty", "razem do zaplaty", "kwota do zaplaty", "pozostalo do zaplaty", "suma do zaplaty", "k uhrade",
         "celkem k uhrade", "castka k uhrade", "k zaplaceni", "celkem k zaplaceni", "zbyva uhradit",
@@ -453,9 +453,10 @@ LEGAL_FORMS = frozenset({"gmbh", "ag", "kg", "ohg", "ug", "ev", "ltd", "llc", "l
                          "sas", "sarl", "eurl", "bv", "nv", "vof", "spa", "srl", "sl", "slu", "sdn", "bhd", "mbh", "und",
                          "and", "cie", "rl",  # ("rl": the "r.l." of "S.à r.l.")
                          "uc", "dac", "lda", "ltda", "pte", "pty", "aps", "oyj", "asa", "cv", "sapi",
-                         "sp", "z", "oo", "sc", "spk", "sro", "vos"})  # (Irish, Portuguese, Latin
-# American, Singaporean, Australian, Nordic, Polish and Czech forms: "Sp. z o.o.", "s.c.", "s.r.o."; not "as", "ab", "oy":
-# words too)
+                         "sp", "z", "oo", "sc", "spk", "sro", "vos",
+                         "fz", "fze", "fzco"})  # (Irish, Portuguese, Latin
+# American, Singaporean, Australian, Nordic, Polish and Czech forms: "Sp. z o.o.", "s.c.", "s.r.o."; the UAE's free-zone
+# "FZ-LLC", "FZE", "FZCO"; not "as", "ab", "oy": words too)
 
 
 def is_legal_form(text: str) -> bool:

@@ -244,13 +244,21 @@ def _slashed_keys(doc: Document, words: Sequence[WordRef], labels: frozenset[str
     """Two whole keys either side of a slash name one value as both: "Invoice date / Delivery date 12.03.2024" is the
     invoice's date and the delivery's (a key of the last part alone names only the delivery)."""
     slashes = [i for i, r in enumerate(words) if doc.word(r).text.strip() == "/"]
-    if not slashes or not 0 < slashes[-1] < len(words) - 1:
-        return None
-    head = whole_key(doc, words[:slashes[-1]], labels)
-    tail = whole_key(doc, words[slashes[-1] + 1:], labels)
+    if slashes and 0 < slashes[-1] < len(words) - 1:
+        head_words, tail_words = words[:slashes[-1]], words[slashes[-1] + 1:]
+    else:
+        # the slash glued to either key: "Rechnungsdatum /Lieferdatum", "Invoice date/ Delivery date"
+        cuts = [i for i, r in enumerate(words) if 0 < i and doc.word(r).text.startswith("/")]
+        cuts += [i + 1 for i, r in enumerate(words) if i < len(words) - 1 and doc.word(r).text.endswith("/")]
+        if not cuts:
+            return None
+        cut = max(cuts)  # 0 < cut < len(words): both parts shorter than the words
+        head_words, tail_words = words[:cut], words[cut:]
+    head = whole_key(doc, head_words, labels)
+    tail = whole_key(doc, tail_words, labels)
     if head is None or tail is None:
         return None
-    return KeyHit(head.labels | tail.labels, (*head.words, *words[slashes[-1]:]), 0.0)
+    return KeyHit(head.labels | tail.labels, (*head.words, *words[len(head_words):]), 0.0)
 
 
 def _key_in_parenthetical(doc: Document, given: Sequence[WordRef], head: Sequence[WordRef],

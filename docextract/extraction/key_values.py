@@ -285,13 +285,22 @@ CONTACT_OPENINGS = frozenset({"v/", "c/o", "att", "attn", "t.a.v"})  # (a line's
 
 def _without_address_line(doc: Document, entity: Entity) -> Entity:
     """``entity`` (a party's name over more than one line) cut before the first later line that starts the address or
-    names a contact: a house number ("Maria Fernandes" | "Rua das Flores, 22,") or "v/", "c/o", "Att." ("Hansen Bygg AS"
-    | "v/ Ole Hansen"), which a model read on into."""
+    names a contact: a house number ("Maria Fernandes" | "Rua das Flores, 22,", also where the model's span ended
+    right before the number: the word after it in its cell) or "v/", "c/o", "Att." ("Hansen Bygg AS" | "v/ Ole
+    Hansen"), which a model read on into. A line whose part in the name ends with a legal form is the name's
+    ("ExpressColis SAS - 9 rue du Fret")."""
     for n, (before, ref) in enumerate(zip(entity.words, entity.words[1:]), 1):
         if same_line(doc, before, ref):
             continue
-        texts = [doc.word(r).text for r in entity.words[n:] if same_line(doc, ref, r)]
-        if any(ch.isdigit() for text in texts for ch in text) or texts[0].lower().rstrip(".:") in CONTACT_OPENINGS:
+        own = [r for r in entity.words[n:] if same_line(doc, ref, r)]
+        texts = [doc.word(r).text for r in own]
+        line = _line_words(doc, own[-1])
+        after = line[line.index(own[-1]) + 1:line.index(own[-1]) + 2] if own[-1] in line else []
+        if after and (is_legal_form(texts[-1].rstrip(",")) or cell_break(
+                doc, own[-1], after[0], max(doc.word(own[-1]).box.height, 1e-6))):
+            after = []
+        if any(ch.isdigit() for text in texts + [doc.word(r).text for r in after] for ch in text) or (
+                texts[0].lower().rstrip(".:") in CONTACT_OPENINGS):
             return replace(entity, words=entity.words[:n])
     return entity
 
@@ -374,13 +383,16 @@ def _name_after_salutation(doc: Document, entity: Entity) -> Entity:
 def _name_start(doc: Document, entity: Entity) -> Entity:
     """``entity`` (a party's name) with the words before it in its line's first cell, when there are at most
     :data:`MAX_NAME_WORDS_BEFORE_START` and each is a name word: capitalised, no digit, no key or title word, no
-    salutation, not ending in a colon ("MVM" of "MVM Musterhafter"; not "Verkäufer:", "Herrn", "Rechnung")."""
+    salutation, not ending in a colon ("MVM" of "MVM Musterhafter"; not "Verkäufer:", "Herrn", "Rechnung"). A name
+    that is only a legal form ("b.v." of "bol.com b.v.") takes them lower-case too: a form alone names no one."""
     first = entity.words[0]
     line = _line_words(doc, first)
     if first not in line:
         return entity
     before = line[:line.index(first)]
-    if not before or len(before) > MAX_NAME_WORDS_BEFORE_START or any(not _name_word(doc.word(r).text) for r in before):
+    only_form = all(_legal_form_word(doc.word(r).text.rstrip(",")) for r in entity.words)
+    if not before or len(before) > MAX_NAME_WORDS_BEFORE_START or any(
+            not _name_word(doc.word(r).text, any_case=only_form) for r in before):
         return entity
     height = max(doc.word(first).box.height, 1e-6)
     if any(cell_break(doc, a, b, height) for a, b in zip(before, [*before[1:], first])):
@@ -388,11 +400,13 @@ def _name_start(doc: Document, entity: Entity) -> Entity:
     return replace(entity, words=tuple(before) + entity.words)
 
 
-def _name_word(text: str) -> bool:
+def _name_word(text: str, any_case: bool = False) -> bool:
     text = text.strip()
     tokens = key_tokens(text)
-    return (bool(text) and text[0].isupper() and not any(ch.isdigit() for ch in text) and not text.endswith(":")
-            and len(tokens) == 1 and not closing_keys(tokens)[0] and not is_title_word(tokens[0])
+    return (bool(text) and (any_case or text[0].isupper()) and not any(ch.isdigit() for ch in text)
+            and not text.endswith(":")
+            and (len(tokens) == 1 or any_case and bool(tokens)) and not closing_keys(tokens)[0]
+            and not is_title_word(tokens[0])
             and (tokens[0],) not in SALUTATIONS)
 
 
@@ -546,7 +560,10 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     # not only unusable)
     entities = [e for e in entities if not (e.label == "iban" and debited_account(doc, e.words)
                                             or e.label in PARTY_NAME_LABELS and only_title(doc, e.words))]
-    unusable = {id(e) for e in entities if not _usable(doc, e, locale, year)}
+    # (and an invoice number the model read right after another number's key, "4471 2093" of "Account number: 4471 2093
+    # 8821": it gives way to a value of its own key where one is printed, and stands where none is)
+    unusable = {id(e) for e in entities if not _usable(doc, e, locale, year)
+                or e.label == "invoice_number" and _keyed_as_another_field(doc, e)}
     usable = {e.label for e in entities if id(e) not in unusable}
     wanted = [label for label in (*DATE_LABELS, *AMOUNT_LABELS, *IDENTIFIER_LABELS, *TAX_ID_LABELS, "iban") if label in labels
               and label not in usable]

@@ -593,10 +593,12 @@ def party_fields(doc: Document, labels: Sequence[str]) -> dict[str, tuple[WordRe
                 break
         if side not in found and address not in found and not _has_block_keys(doc, p, lines):
             block = _address_label(doc, p, lines, side) or (_one_line_label(doc, p, lines[0], side) if lines else {})
-            if not block and lines and lines[0].box.top >= heading.box.bottom - line_height(doc, p, heading) / 2 and not any(
-                    _has_digit(doc, [WordRef(p, w) for w in line.word_indices]) for line in _stacked(doc, p, lines)):
+            if not block and lines and lines[0].box.top >= heading.box.bottom - line_height(doc, p, heading) / 2 and (
+                    _name_continues(doc, first_cell(doc, p, lines[0])) or not any(
+                    _has_digit(doc, [WordRef(p, w) for w in line.word_indices]) for line in _stacked(doc, p, lines))):
                 # (under its heading, not the line beside it; a block without an address: where one follows without
-                # a postcode line, where it ends is unknown and nothing is read)
+                # a postcode line, where it ends is unknown and nothing is read, but a company's name with its legal
+                # form, "Gulf Star Hospitality FZ-LLC" over "Dubai Media City, Dubai", is read alone)
                 block = _name_line_label(doc, p, lines[0], side)
             found.update({label: words for label, words in block.items() if label in labels})
     return found
@@ -839,11 +841,21 @@ def _salutation_over(doc: Document, lines: Sequence[Line], line: Line) -> Line |
 
 
 def heads_its_block(doc: Document, name: Sequence[WordRef]) -> bool:
-    """Whether no line stands stacked right over the line a name starts: the label starts there, not inside a block
-    ("Frau Anna Schmidt" under "Beispiel GmbH", a scan's window band cutting between them)."""
+    """Whether no line stands stacked right over the line a name starts but a salutation alone: the label starts
+    there ("Spett.le" over "Studio Ferri & Associati"), not inside a block ("Frau Anna Schmidt" under "Beispiel GmbH",
+    a scan's window band cutting between them)."""
     p = name[0].page_index
     line = line_of(doc, name[0])
-    return line is not None and _line_stacked_over(doc, p, doc.pages[p].lines, line) is None
+    return line is not None and (_line_stacked_over(doc, p, doc.pages[p].lines, line) is None
+                                 or _salutation_line_over(doc, name))
+
+
+def _salutation_line_over(doc: Document, name: Sequence[WordRef]) -> bool:
+    """Whether the first page's line right over a name's first line is a salutation alone, a company's too ("Spett.le",
+    "Firma" over the name: the name is addressed)."""
+    line = line_of(doc, name[0]) if name and name[0].page_index == 0 else None
+    nearest = _first_page_line_over(doc.pages[0].lines, line, line_height(doc, 0, line)) if line is not None else None
+    return nearest is not None and is_salutation(doc, [WordRef(0, w) for w in nearest.word_indices])
 
 
 def labels_side_by_side(doc: Document, vendor: Sequence[WordRef]) -> dict[str, tuple[WordRef, ...]]:
@@ -1171,9 +1183,10 @@ def is_salutation(doc: Document, words: Sequence[WordRef], salutations: frozense
 
 
 def addressed(doc: Document, name: Sequence[WordRef]) -> bool:
-    """Whether a name opens with a salutation ("Mevrouw S. Jansen", "Herrn Thomas Becker"): a recipient's, never the
-    sender's."""
-    return any(tuple(key_tokens(" ".join(doc.word(r).text for r in name[:n]))) in SALUTATIONS for n in (1, 2, 3))
+    """Whether a name opens with a salutation ("Mevrouw S. Jansen", "Herrn Thomas Becker") or stands under one alone
+    ("Spett.le" | "Studio Ferri & Associati"): a recipient's, never the sender's."""
+    return bool(name) and (any(tuple(key_tokens(" ".join(doc.word(r).text for r in name[:n]))) in SALUTATIONS
+                               for n in (1, 2, 3)) or _salutation_line_over(doc, name))
 
 
 def _person_word(text: str) -> bool:

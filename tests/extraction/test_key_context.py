@@ -488,6 +488,15 @@ def test_a_number_sign_that_ends_a_key_and_two_keys_either_side_of_a_slash():
     # a slash between a key and a word that is none names nothing more
     doc = _page([[("Delivery date / Zeit", 330), ("12.03.2024", 480)]])
     assert "invoice_date" not in (_left_key_labels(doc, "12.03.2024") or set())
+    # the slash glued to the second key or to the first (Amazon's German "Rechnungsdatum /Lieferdatum")
+    for key in ("Rechnungsdatum /Lieferdatum", "Rechnungsdatum/ Lieferdatum"):
+        doc = _page([[(key, 50), ("14.03.2024", 180)]])
+        assert _left_key_labels(doc, "14.03.2024") == {"invoice_date", "other_date"}, key
+        assert _rule_fields(doc)["invoice_date"] == "14.03.2024"
+    # slashes alone or at either end split nothing (a lone "/" first once split a key into nothing and itself)
+    for key in ("/ Rechnungsdatum", "Rechnungsdatum /", "/", "a/ b/ c/"):
+        doc = _page([[(key, 50), ("14.03.2024", 180)]])
+        _left_key_labels(doc, "14.03.2024")
 
 
 def test_a_vat_subtotal_is_the_tax():

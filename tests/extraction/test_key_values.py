@@ -226,6 +226,62 @@ def test_a_name_the_model_began_one_word_late_takes_the_name_words_before_it():
         "Hosting B.V."]  # another column
 
 
+def test_a_name_that_is_only_a_legal_form_takes_the_lower_case_words_before_it():
+    # the footer's "bol.com b.v. · Papendorpseweg 100", where a model tagged only "b.v." as the vendor
+    doc = _page([[("bol.com b.v. · Papendorpseweg 100", 40)], [("ACME", 40)], [("acme gmbh", 40)]])
+    words = doc.pages[0].words
+    at = {w.text: WordRef(0, i) for i, w in enumerate(words)}
+    names = [Entity("vendor_name", (at["b.v."],), 0.6), Entity("vendor_name", (WordRef(0, len(words) - 1),), 0.6)]
+    assert [e.text(doc) for e in complete_party_names(doc, names)] == ["bol.com b.v.", "acme gmbh"]
+    # a name with more than its form keeps to capitalised name words before it ("Rechnung" is a title word)
+    doc = _page([[("hello Muster GmbH", 40)]])
+    name = Entity("vendor_name", (WordRef(0, 1), WordRef(0, 2)), 0.6)
+    assert [e.text(doc) for e in complete_party_names(doc, [name])] == ["Muster GmbH"]
+
+
+def test_a_name_cut_before_the_street_line_its_model_span_ran_into():
+    # "Cliente: Maria Fernandes" over "Rua das Flores, 22, 2.º Esq.": the model's span ended at "Flores," before the
+    # house number; the street line holds one, so the name stops before it. A name's second line without a number stays.
+    doc = _page([[("Maria Fernandes", 40)], [("Rua das Flores, 22, 2.º Esq.", 40)], [("Studio Ferri", 300)],
+                 [("& Associati", 300), ("Tel. 0341", 420)]], line_spacing=12)
+    at = {w.text: WordRef(0, i) for i, w in enumerate(doc.pages[0].words)}
+    names = [Entity("customer_name", (at["Maria"], at["Fernandes"], at["Rua"], at["das"], at["Flores,"]), 0.9),
+             Entity("vendor_name", (at["Studio"], at["Ferri"], at["&"], at["Associati"]), 0.9)]
+    assert [e.text(doc) for e in complete_party_names(doc, names)] == ["Maria Fernandes", "Studio Ferri\n& Associati"]
+
+
+def test_a_headed_company_name_is_read_over_an_address_without_a_postcode():
+    # a UAE invoice: "Customer:" over the company with its free-zone legal form, an address without a postcode and
+    # the customer's TRN; where the block ends is unknown, but the name is its first line
+    doc = _page([[("Customer:", 50)], [("Gulf Star Hospitality FZ-LLC", 50)], [("Dubai Media City, Dubai", 50)],
+                 [("Customer TRN: 100987654300003", 50)]], line_spacing=11)
+    assert _party_texts(doc, ("customer_name", "billing_address")) == {"customer_name": "Gulf Star Hospitality FZ-LLC"}
+    # a person's name over such an address stays unread: no legal form says where the name ends
+    doc = _page([[("Customer:", 50)], [("Omar Haddad", 50)], [("Dubai Media City, Dubai", 50)],
+                 [("Customer TRN: 100987654300003", 50)]], line_spacing=11)
+    assert _party_texts(doc, ("customer_name", "billing_address")) == {}
+
+
+def test_an_invoice_number_read_after_another_numbers_key_gives_way_to_its_own_keys_value():
+    doc = _page([[("Account number:", 340), ("4471 2093 8821", 440)], [("Invoice Number:", 340), ("EUINDE24-0883312", 440)]],
+                line_spacing=12)
+    at = {w.text: WordRef(0, i) for i, w in enumerate(doc.pages[0].words)}
+    misread = Entity("invoice_number", (at["4471"], at["2093"]), 0.88)
+    assert _texts(doc, key_value_entities(doc, [misread], INVOICE_LABELS, {}, "en_US", 2024))["invoice_number"] == (
+        "EUINDE24-0883312", "rule")
+    # where no key of its own prints one, it stands
+    doc = _page([[("Account number:", 340), ("4471 2093 8821", 440)]])
+    misread = Entity("invoice_number", (WordRef(0, 2), WordRef(0, 3)), 0.88)
+    assert key_value_entities(doc, [misread], INVOICE_LABELS, {}, "en_US", 2024) == [misread]
+
+
+def test_a_danish_total_to_pay_keys_the_amount_due():
+    doc = _page([[("I alt ekskl. moms", 330), ("4.000,00", 480)], [("Moms 25%", 330), ("1.000,00", 480)],
+                 [("I alt at betale", 330), ("5.000,00 kr.", 470)]])
+    found = _texts(doc, key_value_entities(doc, [], INVOICE_LABELS, {}, "da_DK", 2024))
+    assert found["amount_due"] == ("5.000,00 kr.", "rule")
+
+
 def test_an_address_cut_at_its_line_break_takes_the_postcode_line_below():
     doc = _page([
         [("Lieferantenstraße 20", 40), ("Kundenstraße 15", 300)],
@@ -534,10 +590,11 @@ def test_side_by_side_address_labels_with_a_blank_line_under_the_name():
     fields = _party_texts(doc, labels)
     assert fields == {"vendor_name": "MUSTERLIEFERANT GMBH", "vendor_address": "BAHNHOFSTRASSE 99 99199 MUSTERHAUSEN",
                       "customer_name": "MUSTER-KUNDE GMBH", "billing_address": "KUNDENWEG 88 40235 DUESSELDORF"}
-    # but the address lines themselves stay stacked: a blank line after the street ends the label
+    # but the address lines themselves stay stacked: a blank line after the street ends the label (the company's
+    # name, with its legal form, is still read: stop 64)
     doc = _page([[("Lieferant", 40)], [("MUSTERLIEFERANT GMBH", 40)], [], [("BAHNHOFSTRASSE 99", 40)], [],
                  [("99199 MUSTERHAUSEN", 40)]], line_spacing=14)
-    assert party_fields(doc, labels) == {}
+    assert _party_texts(doc, labels) == {"vendor_name": "MUSTERLIEFERANT GMBH"}
 
 
 def test_a_window_envelope_letter_gives_both_parties():
@@ -2102,6 +2159,21 @@ def test_fam_opens_a_recipients_name():
     doc = _cells_page([("Fam. Bakker", 50, 133, 9), ("M. et Mme Rousseau", 50, 150, 9), ("Bakker Advies", 50, 170, 9)])
     lines = [[WordRef(0, w) for w in line.word_indices] for line in doc.pages[0].lines]
     assert [addressed(doc, words) for words in lines] == [True, True, False]
+
+
+def test_a_company_salutation_over_the_window_label_addresses_it():
+    # an Italian hotel: "Spett.le" over "Studio Ferri & Associati" in the window; the model read the guest "Marco" of
+    # "Ospite: Ing. Marco Ferri" further down as the customer
+    doc = _cells_page([("Hotel Bellavista", 50, 36, 18), ("Bellavista S.r.l. - Lungolago 12 - 22100 Como", 50, 60, 7),
+                       ("Spett.le", 330, 113, 9), ("Studio Ferri & Associati", 330, 124, 10),
+                       ("Via Dante 18", 330, 137, 10), ("20121 Milano MI", 330, 150, 10),
+                       ("Fattura n. 245/2024", 50, 190, 12), ("Ospite: Ing. Marco Ferri - Camera 305", 50, 222, 8)])
+    words = {doc.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(doc.pages[0].words))}
+    vendor = Entity("vendor_name", (words["Hotel"], words["Bellavista"]), 0.8)
+    guest = Entity("customer_name", (words["Marco"],), 0.7)
+    labels = ("vendor_name", "customer_name", "billing_address")
+    found = _texts(doc, key_value_entities(doc, [vendor, guest], labels, {}, "it_IT", None))
+    assert found["customer_name"] == ("Studio Ferri & Associati", "block")
 
 
 def test_the_vendors_vat_number_in_a_key_table_beside_the_buyers_block():
