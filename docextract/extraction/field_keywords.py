@@ -65,6 +65,8 @@ _PARTY_TO = (
     "kund", "mottagare", "fakturamottagare", "modtager", "mottaker", "fakturamottaker", "asiakas",
     "vastaanottaja", "laskun saaja", "adquirente",
     "nabywca", "platnik", "odberatel", "kupujici",
+    # a rent invoice's tenant, a utility bill's contract holder
+    "tenant", "mieter", "locataire", "huurder", "arrendatario", "inquilino", "conduttore", "titular del contrato",
 )
 
 
@@ -197,6 +199,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "fournisseur", "vendeur", "emetteur", "leverancier", "fornitore", "proveedor", "emisor",
         "leverantor", "saljare", "leverandør", "sælger", "selger", "myyja", "toimittaja", "fornecedor", "emitente",
         "sprzedawca", "dostawca", "wystawca", "dodavatel", "prodavajici",
+        "landlord", "vermieter", "bailleur", "verhuurder", "arrendador", "locatore",  # a rent invoice's landlord
     ),
     "vendor_address": ("from", "address", "adresse", "anschrift", "adres", "indirizzo", "direccion", "domicilio"),
     "vendor_tax_id": (
@@ -209,6 +212,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "steuernummer", "steuer no", "st no", "tva", "no tva", "tva intracommunautaire", "numero de tva", "no de tva",
         "no de tva intracommunautaire", "numero de tva intracommunautaire", "tva intracom",
         "siret", "siren", "btw", "btw no", "btw nummer", "btw id", "partita iva", "p iva", "piva", "iva",
+        "p iva e c f", "p iva e cf", "p iva c f",  # an Italian company's VAT number that is its tax code too
         "nif", "cif", "nif cif", "abn", "gst", "gst no", "cuit", "rut", "r u t", "rfc", "gstin", "gstin no", "gst in",
         # the EU's VAT number and the US employer number as ERPs name their types (Tryton: "European VAT Number")
         "eu vat", "eu vat no", "eu vat number", "european vat", "european vat no", "european vat number",

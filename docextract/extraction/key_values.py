@@ -41,10 +41,10 @@ from docextract.extraction.key_context import (cell_around, cell_break, is_separ
                                               line_index, line_of, line_right_of, words_left_on_row)
 from docextract.extraction.normalize import is_currency_word, parse_currency, parse_date, parse_number
 from docextract.extraction.party_blocks import (ADDRESS_OF_SIDE, SALUTATIONS, SHIPPING_SIDE, addressed, block_extents,
-                                               compact_words, ends_with_postcode, heads_its_block, is_postcode_line,
-                                               is_salutation, labels_side_by_side, name_over, named_block_address,
-                                               only_title, party_fields, side_at, trading_as_fields,
-                                               window_envelope_fields, window_recipient)
+                                               company_over, compact_words, ends_with_postcode, heads_its_block,
+                                               is_postcode_line, is_salutation, labels_side_by_side, name_over,
+                                               named_block_address, only_title, party_fields, side_at,
+                                               trading_as_fields, window_envelope_fields, window_recipient)
 from docextract.extraction.terms_section import MAX_TERMS_WORDS, continued, terms_under_heading
 
 # The fields read from a key, by the value shape they take. Names and addresses are not: their extent
@@ -187,7 +187,7 @@ def complete_party_names(doc: Document, entities: Sequence[Entity]) -> list[Enti
             continue
         entity = out[i] = _name_end(doc, _letterhead_name(doc, _name_start(doc, _name_after_salutation(
             doc, _without_own_key_line(doc, _without_smaller_line(doc, _name_printed_twice(doc, _name_in_one_cell(
-                doc, _without_address_line(doc, entity)))))))))
+                doc, _without_address_line(doc, _company_over_attention_line(doc, entity))))))))))
         last = entity.words[-1]
         line = _line_words(doc, last)
         following = line[line.index(last) + 1:] if last in line else []
@@ -281,6 +281,17 @@ def _letterhead_name(doc: Document, entity: Entity) -> Entity:
 
 # Words that open a contact's line under a company's name: "v/ Ole Hansen" (Norwegian, Danish: ved), "c/o", "Att.:"
 CONTACT_OPENINGS = frozenset({"v/", "c/o", "att", "attn", "t.a.v"})  # (a line's first word, lower case, "." and ":" off)
+
+
+def _company_over_attention_line(doc: Document, entity: Entity) -> Entity:
+    """``entity`` (the customer's name) read on an attention line ("Attn: Ellen Marsh, General Counsel", "t.a.v.
+    Femke de Graaf") replaced by the company name right over it, the company the contact works for ("Brookside
+    Manufacturing Co."); as it is where no such name is there."""
+    line = _line_words(doc, entity.words[0])
+    if entity.label != "customer_name" or not line or doc.word(line[0]).text.lower().rstrip(".:") not in CONTACT_OPENINGS:
+        return entity
+    company = company_over(doc, line[0])
+    return replace(entity, words=company) if company else entity
 
 
 def _without_address_line(doc: Document, entity: Entity) -> Entity:

@@ -50,10 +50,12 @@ SIDE_WORDS = {
         "sold", "by",  # a marketplace's "Sold by" block beside the buyer's addresses
         "vendu", "par", "venduto", "vendido", "por", "verkauft",  # "Vendu par", "Venduto da", "Verkauft von"
         "leverantor", "saljare", "leverandør", "sælger", "selger", "myyja", "toimittaja", "fornecedor", "emitente",
-        "sprzedawca", "dostawca", "wystawca", "dodavatel", "prodavajici"}),
+        "sprzedawca", "dostawca", "wystawca", "dodavatel", "prodavajici",
+        "landlord", "vermieter", "bailleur", "verhuurder", "arrendador", "locatore"}),  # a rent invoice's landlord
     "customer_name": frozenset({
         "buyer", "customer", "client", "bill", "billed", "to", "invoice", "invoiced", "recipient", "kaufer", "kunde",
         "guest", "gast",
+        "tenant", "mieter", "locataire", "huurder", "arrendatario", "inquilino", "conduttore",  # a rent invoice's tenant
         "leistungsempfanger", "rechnungsempfanger", "empfanger", "auftraggeber", "acheteur", "destinataire",
         "koper", "klant", "afnemer", "acquirente", "committente", "cessionario", "comprador", "cliente",
         "destinatario", "receptor",  # a Spanish factura's "Emisor" beside "Receptor"
@@ -94,7 +96,8 @@ MIN_JOINED_HEADING_WORD = 8
 # "Issued to" and "Billed by" beside "Billed to"; the German "Rechnung an" (the invoice to: Stripe's "Bill to")
 PHRASE_SIDES = {("pay", "to"): "vendor_name", ("remit", "to"): "vendor_name", ("payee",): "vendor_name",
                 ("sold", "to"): "customer_name", ("issued", "to"): "customer_name", ("billed", "by"): "vendor_name",
-                ("rechnung", "an"): "customer_name"}
+                ("rechnung", "an"): "customer_name",
+                ("titular", "del", "contrato"): "customer_name"}  # a Spanish utility's contract holder
 _PHRASE_WORDS = frozenset(word for phrase in PHRASE_SIDES for word in phrase)  # read as printed, never as a closer
 # heading word by OCR's correction: "Issued" is no misread "Issuer"
 HEADING_QUALIFIERS = frozenset({"service", "details", "information"})  # "Guest Details": the side its other words name
@@ -809,6 +812,23 @@ def name_over(doc: Document, ref: WordRef) -> tuple[WordRef, ...]:
     if start is line:
         return ()
     return _name_line_label(doc, p, start, "vendor_name").get("vendor_name", ())
+
+
+def company_over(doc: Document, ref: WordRef) -> tuple[WordRef, ...]:
+    """The company name on the line stacked right over a word's line, its first cell ("Brookside Manufacturing Co."
+    over "Attn: Ellen Marsh"): no digit, no key, no salutation, capitalised; () where that line is none such."""
+    p = ref.page_index
+    line = line_of(doc, ref)
+    over = _line_stacked_over(doc, p, doc.pages[p].lines, line) if line is not None else None
+    if over is None:
+        return ()
+    words = first_cell(doc, p, over)
+    texts = [doc.word(r).text for r in words]
+    if not 0 < len(words) <= MAX_NAME_LINE_WORDS or _has_digit(doc, words) or not texts[0][:1].isupper() or (
+            is_salutation(doc, words) or any(text.endswith(":") or "@" in text or closing_keys(key_tokens(text))[0]
+                                             for text in texts)):
+        return ()
+    return tuple(words)
 
 
 def _name_line_over(doc: Document, lines: Sequence[Line], line: Line) -> Line:

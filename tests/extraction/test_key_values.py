@@ -275,6 +275,43 @@ def test_an_invoice_number_read_after_another_numbers_key_gives_way_to_its_own_k
     assert key_value_entities(doc, [misread], INVOICE_LABELS, {}, "en_US", 2024) == [misread]
 
 
+def test_a_rent_invoices_landlord_and_tenant_and_a_utilitys_contract_holder_head_their_blocks():
+    labels = ("vendor_name", "vendor_address", "customer_name", "billing_address")
+    doc = _page([[("Arrendador", 50), ("Arrendatario", 320)], [("Carmen Ruiz Navarro", 50), ("Asesoría Turia, S.L.", 320)],
+                 [("C/ Colón 8, 2º", 50), ("C/ Colón 8, bajo", 320)], [("46004 Valencia", 50), ("46004 Valencia", 320)]],
+                line_spacing=11)
+    assert _party_texts(doc, labels) == {"vendor_name": "Carmen Ruiz Navarro", "vendor_address": "C/ Colón 8, 2º 46004 Valencia",
+                                         "customer_name": "Asesoría Turia, S.L.",
+                                         "billing_address": "C/ Colón 8, bajo 46004 Valencia"}
+    doc = _page([[("Titular del contrato", 50)], [("ANA MARÍA GÓMEZ PÉREZ", 50)], [("C/ Mayor 12, 3º B", 50)],
+                 [("46001 Valencia", 50)]], line_spacing=11)
+    assert _party_texts(doc, labels)["customer_name"] == "ANA MARÍA GÓMEZ PÉREZ"
+    # "Contrato" alone heads nothing
+    doc = _page([[("Contrato", 50)], [("ANA MARÍA GÓMEZ PÉREZ", 50)], [("C/ Mayor 12, 3º B", 50)],
+                 [("46001 Valencia", 50)]], line_spacing=11)
+    assert _party_texts(doc, labels) == {}
+
+
+def test_an_italian_vat_number_that_is_the_tax_code_too_is_keyed():
+    doc = _page([[("CARTOTECNICA ADRIATICA S.P.A.", 50)], [("P.IVA e C.F. 01234560421 - REA AN-123456", 50)]])
+    assert _texts(doc, key_value_entities(doc, [], INVOICE_LABELS, {}, "it_IT", 2024))["vendor_tax_id"] == (
+        "01234560421", "rule")
+
+
+def test_a_customer_read_on_an_attention_line_is_the_company_over_it():
+    doc = _page([[("Brookside Manufacturing Co.", 50), ("Invoice No.", 360), ("24-03317", 450)],
+                 [("Attn: Ellen Marsh, General Counsel", 50)], [("88 Industrial Parkway", 50)],
+                 [("Studio Noordlicht", 300)], [("t.a.v. Femke de Graaf", 300)], [("Attn: Joe Bloggs", 50)]],
+                line_spacing=11)
+    at = {w.text: WordRef(0, i) for i, w in enumerate(doc.pages[0].words)}
+    contacts = [Entity("customer_name", (at["Ellen"], at["Marsh,"], at["General"], at["Counsel"]), 0.75),
+                Entity("customer_name", (at["Femke"], at["de"], at["Graaf"]), 0.75),
+                Entity("customer_name", (at["Joe"], at["Bloggs"]), 0.75),  # a street over it: no company
+                Entity("vendor_name", (at["Ellen"], at["Marsh,"]), 0.5)]  # a vendor's contact is left alone
+    assert [e.text(doc) for e in complete_party_names(doc, contacts)] == [
+        "Brookside Manufacturing Co.", "Studio Noordlicht", "Joe Bloggs", "Ellen Marsh,"]
+
+
 def test_a_danish_total_to_pay_keys_the_amount_due():
     doc = _page([[("I alt ekskl. moms", 330), ("4.000,00", 480)], [("Moms 25%", 330), ("1.000,00", 480)],
                  [("I alt at betale", 330), ("5.000,00 kr.", 470)]])
