@@ -306,7 +306,7 @@ def _without_address_line(doc: Document, entity: Entity) -> Entity:
         own = [r for r in entity.words[n:] if same_line(doc, ref, r)]
         texts = [doc.word(r).text for r in own]
         line = _line_words(doc, own[-1])
-        after = line[line.index(own[-1]) + 1:line.index(own[-1]) + 2] if own[-1] in line else []
+        after = line[line.index(own[-1]) + 1:][:1] if own[-1] in line else []
         if after and (is_legal_form(texts[-1].rstrip(",")) or cell_break(
                 doc, own[-1], after[0], max(doc.word(own[-1]).box.height, 1e-6))):
             after = []

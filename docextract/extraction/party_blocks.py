@@ -652,12 +652,8 @@ def _name_line_label(doc: Document, p: int, line: Line, side: str) -> dict[str, 
     """A headed block's first line as the party's name where the block prints no address but the line reads as a
     name: a travel site's "Guest Details" over "Mr. Arjun Mehta" and an e-mail address. No digit, no key, no
     salutation alone, an initial capital."""
-    words = first_cell(doc, p, line)
-    texts = [doc.word(r).text for r in words]
-    if not 0 < len(words) <= MAX_NAME_LINE_WORDS or _has_digit(doc, words) or not texts[0][:1].isupper() or (
-            is_salutation(doc, words) or _number_key(doc, p, line) or set(_tokens(doc, words)) <= _CONTACT_WORDS):
-        return {}
-    if any(text.endswith(":") or "@" in text or closing_keys(key_tokens(text))[0] for text in texts):
+    words = _name_cell(doc, p, line)
+    if not words or _number_key(doc, p, line) or set(_tokens(doc, words)) <= _CONTACT_WORDS:
         return {}
     right = line_right_of(doc.pages[p].lines, line)
     if right is not None and (doc.word(WordRef(p, right.word_indices[0])).text.startswith((":", ";"))
@@ -814,21 +810,25 @@ def name_over(doc: Document, ref: WordRef) -> tuple[WordRef, ...]:
     return _name_line_label(doc, p, start, "vendor_name").get("vendor_name", ())
 
 
-def company_over(doc: Document, ref: WordRef) -> tuple[WordRef, ...]:
-    """The company name on the line stacked right over a word's line, its first cell ("Brookside Manufacturing Co."
-    over "Attn: Ellen Marsh"): no digit, no key, no salutation, capitalised; () where that line is none such."""
-    p = ref.page_index
-    line = line_of(doc, ref)
-    over = _line_stacked_over(doc, p, doc.pages[p].lines, line) if line is not None else None
-    if over is None:
-        return ()
-    words = first_cell(doc, p, over)
+def _name_cell(doc: Document, p: int, line: Line) -> tuple[WordRef, ...]:
+    """A line's first cell where it reads as a name: at most :data:`MAX_NAME_LINE_WORDS` words, no digit, an initial
+    capital, no salutation alone, no key, colon or e-mail address; () otherwise."""
+    words = first_cell(doc, p, line)
     texts = [doc.word(r).text for r in words]
     if not 0 < len(words) <= MAX_NAME_LINE_WORDS or _has_digit(doc, words) or not texts[0][:1].isupper() or (
             is_salutation(doc, words) or any(text.endswith(":") or "@" in text or closing_keys(key_tokens(text))[0]
                                              for text in texts)):
         return ()
     return tuple(words)
+
+
+def company_over(doc: Document, ref: WordRef) -> tuple[WordRef, ...]:
+    """The company name on the line stacked right over a word's line, its first cell ("Brookside Manufacturing Co."
+    over "Attn: Ellen Marsh", :func:`_name_cell`); () where that line is none such."""
+    p = ref.page_index
+    line = line_of(doc, ref)
+    over = _line_stacked_over(doc, p, doc.pages[p].lines, line) if line is not None else None
+    return _name_cell(doc, p, over) if over is not None else ()
 
 
 def _name_line_over(doc: Document, lines: Sequence[Line], line: Line) -> Line:
@@ -854,10 +854,18 @@ def _first_page_line_over(lines: Sequence[Line], line: Line, height: float) -> L
 def _salutation_over(doc: Document, lines: Sequence[Line], line: Line) -> Line | None:
     """The line stacked right over ``line`` in its column where it is a person's salutation alone ("Herrn" over "Max
     Mustermann"); None otherwise."""
+    nearest = _first_page_salutation_over(doc, lines, line)
+    # (a company's "Firma" or "Spett.le" over its name is no part of it: the label starts at the name)
+    return nearest if nearest is not None and not is_salutation(
+        doc, [WordRef(0, w) for w in nearest.word_indices], COMPANY_SALUTATIONS) else None
+
+
+def _first_page_salutation_over(doc: Document, lines: Sequence[Line], line: Line) -> Line | None:
+    """The first page's line right over ``line`` in its column where it is a salutation alone, a person's or a
+    company's; None otherwise."""
     nearest = _first_page_line_over(lines, line, line_height(doc, 0, line))
     words = [WordRef(0, w) for w in nearest.word_indices] if nearest is not None else []
-    # (a company's "Firma" or "Spett.le" over its name is no part of it: the label starts at the name)
-    return nearest if words and is_salutation(doc, words) and not is_salutation(doc, words, COMPANY_SALUTATIONS) else None
+    return nearest if words and is_salutation(doc, words) else None
 
 
 def heads_its_block(doc: Document, name: Sequence[WordRef]) -> bool:
@@ -874,8 +882,7 @@ def _salutation_line_over(doc: Document, name: Sequence[WordRef]) -> bool:
     """Whether the first page's line right over a name's first line is a salutation alone, a company's too ("Spett.le",
     "Firma" over the name: the name is addressed)."""
     line = line_of(doc, name[0]) if name and name[0].page_index == 0 else None
-    nearest = _first_page_line_over(doc.pages[0].lines, line, line_height(doc, 0, line)) if line is not None else None
-    return nearest is not None and is_salutation(doc, [WordRef(0, w) for w in nearest.word_indices])
+    return line is not None and _first_page_salutation_over(doc, doc.pages[0].lines, line) is not None
 
 
 def labels_side_by_side(doc: Document, vendor: Sequence[WordRef]) -> dict[str, tuple[WordRef, ...]]:

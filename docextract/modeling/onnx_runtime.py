@@ -13,7 +13,7 @@ library versions, so a retrained model or a new torch builds its own, and later 
 Measured on a 2-core CPU with VNNI (stop 44): the default model's windows 1.9x faster in ONNX Runtime float32 than
 in torch with the same logits (max difference 3e-5), 3.1x in int8; the int8 graph kept the fields on the
 leave-one-producer-out yardstick (69.1% against 69.2%). On a 2-core AMD EPYC without VNNI (AVX2; stop 64,
-benchmarks/results/onnx_runtime.json) int8 is 1.4-1.6x torch float32.
+benchmarks/results/onnx_runtime_s64_avx2.json) int8 is 1.4-1.6x torch float32.
 """
 
 from __future__ import annotations
