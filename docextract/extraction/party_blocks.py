@@ -129,6 +129,7 @@ MAX_KEYED_LINES_BEFORE_NAME = 3  # "Nummer: ...", "Globale Nummer: ..." lines a 
 ATTENTION_STARTS = frozenset({("z", "hd"), ("zhd",), ("z", "h"), ("attn",), ("attention",), ("fao",), ("t", "a", "v"),
                               ("tav",), ("a", "l", "attention"), ("att",)})
 COLUMN_GAP_OF_HEIGHT = 1.5  # a keyed value's next line in its column ("Anschrift: Musterstraße 3" | "DE 12345 Berlin")
+TITLE_QUALIFIERS = frozenset({"tax", "vat", "gst"})  # words a title may add to its title word ("TAX INVOICE")
 STACKED_GAP_OF_HEIGHT = 1.3  # the lines of an address label follow each other closer than 1.3 line heights
 NAME_GAP_OF_HEIGHT = 2.0  # ... but its address may stand a blank line under its name ("MUSTERLIEFERANT GMBH" | | street)
 # On a scan a line's height is known from its ink alone, which varies with its letters ("Herrn" 6.2 points high, "Max
@@ -203,7 +204,11 @@ _POSTCODE_END = re.compile(r"[^\W\d][^,\d]*(?:, ?[A-Z]{2} (?:\d{5}(?:-\d{4})?|[A
                            # 560038" (a bare "City 560038" or "City - 560038" would be any key and number)
                            r"|,? \d{6}, ?[A-Z][a-z]+(?: [A-Z][a-z]+)?|, ?[A-Z][a-z]+(?: [A-Z][a-z]+)? \d{6}"
                            # Quebec's province in brackets before the postal code: "Montréal (Québec) H3A 1H6"
-                           r"| \([^\W\d]+\) [A-Z]\d[A-Z] \d[A-Z]\d)")
+                           r"| \([^\W\d]+\) [A-Z]\d[A-Z] \d[A-Z]\d"
+                           # an Australian state and postcode after the suburb: "Bondi NSW 2026"
+                           r"| (?:NSW|VIC|QLD|SA|WA|TAS|ACT|NT) \d{4})")
+# A New Zealand postcode after the city ("Auckland 1010"), not a post box's or a unit's number ("PO Box 5521")
+_CITY_THEN_FOUR_DIGITS = re.compile(r"(?!(?:Box|Suite|Unit|Level|Floor|Room)\b)[A-Z][a-z]+(?: [A-Z][a-z]+)? \d{4}")
 # A British postcode on a line of its own under the town's ("Bath" | "BA1 1HE": Xero's and Sage's addresses), or
 # after the town and its county
 _BRITISH_POSTCODE = re.compile(r"(?:[^\W\d][^\d]*,? )?[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}")  # "Norwich, Norfolk, NR2 4AB" too
@@ -243,7 +248,8 @@ def ends_with_postcode(doc: Document, refs: Sequence[WordRef]) -> bool:
     if not 0 < len(refs) <= MAX_POSTCODE_LINE_WORDS:
         return False
     text = _postcode_line_text(doc, refs)
-    return bool(_POSTCODE_END.fullmatch(text) or _BRITISH_POSTCODE.fullmatch(text) or _EIRCODE.fullmatch(text))
+    return bool(_POSTCODE_END.fullmatch(text) or _BRITISH_POSTCODE.fullmatch(text) or _EIRCODE.fullmatch(text)
+                or _CITY_THEN_FOUR_DIGITS.fullmatch(text))
 
 
 def _postcode_line_text(doc: Document, refs: Sequence[WordRef]) -> str:
@@ -598,7 +604,7 @@ def party_fields(doc: Document, labels: Sequence[str]) -> dict[str, tuple[WordRe
             block = _address_label(doc, p, lines, side) or (_one_line_label(doc, p, lines[0], side) if lines else {})
             if not block and lines and lines[0].box.top >= heading.box.bottom - line_height(doc, p, heading) / 2 and (
                     _name_continues(doc, first_cell(doc, p, lines[0])) or not any(
-                    _has_digit(doc, [WordRef(p, w) for w in line.word_indices]) for line in _stacked(doc, p, lines))):
+                    has_digit(doc, [WordRef(p, w) for w in line.word_indices]) for line in _stacked(doc, p, lines))):
                 # (under its heading, not the line beside it; a block without an address: where one follows without
                 # a postcode line, where it ends is unknown and nothing is read, but a company's name with its legal
                 # form, "Gulf Star Hospitality FZ-LLC" over "Dubai Media City, Dubai", is read alone)
@@ -615,7 +621,7 @@ def _one_line_label(doc: Document, p: int, line: Line, side: str) -> dict[str, t
     texts = [doc.word(r).text for r in words]
     start = next((i for i, text in enumerate(texts) if i and (
         text[:1].isdigit() or key_form(text) in STREET_OPENINGS)), None)
-    if start is None or _has_digit(doc, words[:start]):
+    if start is None or has_digit(doc, words[:start]):
         return {}
     ends = [i + 1 for i in range(start, len(words) - 1) if texts[i].endswith(",")]  # where a comma starts a part
     if not any(is_postcode_line(doc, words[end:]) for end in ends):
@@ -644,7 +650,7 @@ def _name_wrapped(doc: Document, p: int, value_line: Line) -> tuple[WordRef, ...
     if all(is_legal_form(text) or text == "&" for text in texts):
         return words
     flush_right = abs(line.box.x1 - value_line.box.x1) <= height / 2 and line.box.x0 > value_line.box.x0 + height
-    names = not _has_digit(doc, words) and not any(text.endswith(":") for text in texts)
+    names = not has_digit(doc, words) and not any(text.endswith(":") for text in texts)
     return words if flush_right and names else ()
 
 
@@ -681,14 +687,14 @@ def trading_as_fields(doc: Document) -> dict[str, tuple[WordRef, ...]]:
                 continue
             name = [r for r in refs[end + 1:] if not is_separator(doc.word(r).text)]
             below = lines[n + 1:]
-            if not name and below and _under(doc, p, line, below[0], NAME_GAP_OF_HEIGHT):
+            if not name and below and under(doc, p, line, below[0], NAME_GAP_OF_HEIGHT):
                 name, below = [WordRef(p, w) for w in below[0].word_indices], below[1:]
             if not name:
                 return {}
             stacked: list[list[WordRef]] = []
             previous = line_of(doc, name[0])
             for other in below[:MAX_ADDRESS_LINES]:
-                if previous is None or not _under(doc, p, previous, other, STACKED_GAP_OF_HEIGHT):
+                if previous is None or not under(doc, p, previous, other, STACKED_GAP_OF_HEIGHT):
                     break
                 stacked.append([WordRef(p, w) for w in other.word_indices])
                 previous = other
@@ -701,7 +707,7 @@ def trading_as_fields(doc: Document) -> dict[str, tuple[WordRef, ...]]:
     return {}
 
 
-def _under(doc: Document, p: int, line: Line, other: Line, gap: float) -> bool:
+def under(doc: Document, p: int, line: Line, other: Line, gap: float) -> bool:
     """Whether ``other`` stands right under ``line`` (within ``gap`` line heights) and overlaps it horizontally."""
     return (0 <= other.box.top - line.box.bottom <= gap * line_height(doc, p, line)
             and min(line.box.x1, other.box.x1) > max(line.box.x0, other.box.x0))
@@ -768,12 +774,12 @@ def _block_start(doc: Document, lines: Sequence[Line], line: Line, top: float, p
     starting above ``top``, up to the first line without a digit over one with a digit (a name over its street: a
     heading over the name, "Guest" over "Ms Laura Bennett", is not the block's)."""
     for _ in range(MAX_ADDRESS_LINES):
-        street = _has_digit(doc, [WordRef(p, w) for w in line.word_indices])
+        street = has_digit(doc, [WordRef(p, w) for w in line.word_indices])
         over = _line_stacked_over(doc, p, lines, line, top, same_size=True)
         if over is None:
             break
         line = over
-        if street and not _has_digit(doc, [WordRef(p, w) for w in line.word_indices]):
+        if street and not has_digit(doc, [WordRef(p, w) for w in line.word_indices]):
             break
     return line
 
@@ -801,7 +807,7 @@ def name_over(doc: Document, ref: WordRef) -> tuple[WordRef, ...]:
     if line is None:
         return ()
     start = _block_start(doc, lines, line, 0.0, p)
-    if _has_digit(doc, [WordRef(p, w) for w in start.word_indices]):
+    if has_digit(doc, [WordRef(p, w) for w in start.word_indices]):
         # a letterhead's name printed larger right over its address line ("Hôtel Les Remparts" | "Rue des Remparts 8
         # - 5000 Namur" | "TVA BE0412345614"): the block's first line is its street
         start = _line_stacked_over(doc, p, lines, start) or start
@@ -815,7 +821,7 @@ def _name_cell(doc: Document, p: int, line: Line) -> tuple[WordRef, ...]:
     capital, no salutation alone, no key, colon or e-mail address; () otherwise."""
     words = first_cell(doc, p, line)
     texts = [doc.word(r).text for r in words]
-    if not 0 < len(words) <= MAX_NAME_LINE_WORDS or _has_digit(doc, words) or not texts[0][:1].isupper() or (
+    if not 0 < len(words) <= MAX_NAME_LINE_WORDS or has_digit(doc, words) or not texts[0][:1].isupper() or (
             is_salutation(doc, words) or any(text.endswith(":") or "@" in text or closing_keys(key_tokens(text))[0]
                                              for text in texts)):
         return ()
@@ -836,10 +842,10 @@ def _name_line_over(doc: Document, lines: Sequence[Line], line: Line) -> Line:
     and that line has no digit (a name: "Mevr. J. Jansen" over "Dorpsstraat 45", set a line above the window's band);
     else ``line``."""
     words = [WordRef(0, w) for w in line.word_indices]
-    if not _has_digit(doc, words):
+    if not has_digit(doc, words):
         return line
     name = _first_page_line_over(lines, line, line_height(doc, 0, line))
-    return line if name is None or _has_digit(doc, [WordRef(0, w) for w in name.word_indices]) else name
+    return line if name is None or has_digit(doc, [WordRef(0, w) for w in name.word_indices]) else name
 
 
 def _first_page_line_over(lines: Sequence[Line], line: Line, height: float) -> Line | None:
@@ -912,13 +918,31 @@ def labels_side_by_side(doc: Document, vendor: Sequence[WordRef]) -> dict[str, t
         other = _address_label(doc, p, _column_from(doc, p, line), "customer_name")
         if (other.get("customer_name", (None,))[0] == WordRef(p, line.word_indices[0]) and "billing_address" in other
                 and not _centred(doc, own) and not _centred(doc, other)):
-            if _printed_again(doc, other["customer_name"]) and not _printed_again(doc, own["vendor_name"]):
+            if (printed_again(doc, other["customer_name"]) and not printed_again(doc, own["vendor_name"])
+                    or _under_page_title(doc, p, own_line) and not _under_page_title(doc, p, line)):
                 # the issuer's name stands again in its legal footer ("Rheinpoint SNC - SIRET: ..."), the
-                # customer's does not: the model took one side for the other
+                # customer's does not; or the model's vendor is the label the page's title heads, the addressee's
+                # place ("TAX INVOICE" over the buyer's label, the seller's at the right, as Xero prints it): the
+                # model took one side for the other
                 own, other = ({"vendor_name": other["customer_name"], "vendor_address": other["billing_address"]},
                               {"customer_name": own["vendor_name"], "billing_address": own["vendor_address"]})
             return {**own, **other}
     return {}
+
+
+def _under_page_title(doc: Document, p: int, line: Line) -> bool:
+    """Whether the nearest line over ``line`` in its column is the page's first line and only the document's title
+    ("TAX INVOICE" over a label's name line); the gap between them measured in the title's height, its type larger."""
+    lines = doc.pages[p].lines
+    height = line_height(doc, p, line)
+    over = [other for other in lines if other.box.bottom <= line.box.top + 0.3 * height
+            and abs(other.box.x0 - line.box.x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height]
+    title = max(over, key=lambda other: other.box.bottom, default=None)
+    if title is None or not only_title(doc, [WordRef(p, w) for w in title.word_indices]):
+        return False
+    title_height = line_height(doc, p, title)
+    return (line.box.top - title.box.bottom <= STACKED_GAP_OF_HEIGHT * title_height
+            and all(other.box.top >= title.box.top - 0.5 * title_height for other in lines))
 
 
 def _labels_named(doc: Document, p: int, name: Sequence[WordRef]) -> Iterator[tuple[Line, dict]]:
@@ -929,7 +953,7 @@ def _labels_named(doc: Document, p: int, name: Sequence[WordRef]) -> Iterator[tu
             yield line, label
 
 
-def _printed_again(doc: Document, name: Sequence[WordRef]) -> bool:
+def printed_again(doc: Document, name: Sequence[WordRef]) -> bool:
     """Whether a party's name starts another line of the document too."""
     return next(_lines_starting_with(doc, name), None) is not None
 
@@ -1057,7 +1081,7 @@ def window_envelope_fields(doc: Document) -> dict[str, tuple[WordRef, ...]]:
         senders.append((line, box, parts, ends[0]))
     fallback: dict[str, tuple[WordRef, ...]] = {}
     for line, box, parts, end in senders:
-        if end == 1 and _has_digit(doc, parts[0]) and not is_legal_form(doc.word(parts[0][-1]).text):
+        if end == 1 and has_digit(doc, parts[0]) and not is_legal_form(doc.word(parts[0][-1]).text):
             # "Industrieweg 17 · 3771 MA Barneveld · 0342 123 456" under a letterhead's name: a street, then its
             # postcode; no name opens it, and the street is the address's
             found = {"vendor_address": tuple(r for part in parts[:end + 1] for r in part)}
@@ -1107,9 +1131,9 @@ def _has_block_keys(doc: Document, p: int, lines: Sequence[Line]) -> bool:
 
 
 def only_title(doc: Document, refs: Sequence[WordRef]) -> bool:
-    """Whether the words ``refs`` are only a document's title ("Factuur", "LASKU", "INVOICE"): no party's name."""
+    """Whether the words ``refs`` are only a document's title ("Factuur", "LASKU", "TAX INVOICE"): no party's name."""
     tokens = [t for r in refs for t in key_tokens(doc.word(r).text)]
-    return bool(tokens) and all(is_title_word(t) for t in tokens)
+    return any(is_title_word(t) for t in tokens) and all(is_title_word(t) or t in TITLE_QUALIFIERS for t in tokens)
 
 
 def _attention_line(doc: Document, refs: Sequence[WordRef]) -> bool:
@@ -1172,7 +1196,7 @@ def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> d
         if not _attention_line(doc, words):  # "z. Hd. Stefan Kaiser": whom to hand it to, not where
             address.append(words)
         if ends_address(doc, words):
-            if side == SHIPPING_SIDE and _has_digit(doc, name):
+            if side == SHIPPING_SIDE and has_digit(doc, name):
                 address.insert(0, name)  # a delivery block without a name: its first line is the street
             return {side: tuple(name), ADDRESS_OF_SIDE[side]: tuple(r for part in _from_street(doc, address) for r in part)}
     return {}
@@ -1240,7 +1264,7 @@ def _legal_form_part(text: str) -> bool:
 
 def _name_continues(doc: Document, words: Sequence[WordRef]) -> bool:
     """A line under a party's name that ends it: no digit, and its last word a legal form ("... Musterstadt a.G.")."""
-    return bool(words) and not _has_digit(doc, words) and is_legal_form(doc.word(words[-1]).text)
+    return bool(words) and not has_digit(doc, words) and is_legal_form(doc.word(words[-1]).text)
 
 
 # A printed colon as Tesseract reads it on a 150-dpi scan: ":", or ";", ">", "+", "»" (seen on the e-invoices' scans)
@@ -1264,7 +1288,7 @@ def _number_key(doc: Document, p: int, line: Line) -> bool:
     digit, its last word a word for number."""
     refs = [WordRef(p, w) for w in line.word_indices]
     tokens = _tokens(doc, refs)
-    return 0 < len(refs) <= 3 and not _has_digit(doc, refs) and bool(tokens) and tokens[-1] in NUMBER_WORDS
+    return 0 < len(refs) <= 3 and not has_digit(doc, refs) and bool(tokens) and tokens[-1] in NUMBER_WORDS
 
 
 def _number_line(doc: Document, words: Sequence[WordRef]) -> bool:
@@ -1287,7 +1311,7 @@ def _from_street(doc: Document, lines: list[list[WordRef]]) -> list[list[WordRef
     the letter is for, not where; the postcode line itself does not count as the street. A number alone on its line
     ("MUSTER-MARKT" | "8211" | "HAUPTSTRASSE 44": a branch's or customer's number) is no street either, where a line
     with words and a number follows it."""
-    with_digit = [i for i, line in enumerate(lines[:-1]) if _has_digit(doc, line)]
+    with_digit = [i for i, line in enumerate(lines[:-1]) if has_digit(doc, line)]
     streets = [i for i in with_digit if not _number_alone(doc, lines[i])] or with_digit
     return lines[streets[0]:] if streets else lines
 
@@ -1296,5 +1320,5 @@ def _number_alone(doc: Document, words: Sequence[WordRef]) -> bool:
     return "".join(doc.word(r).text for r in words).isdigit()
 
 
-def _has_digit(doc: Document, words: Sequence[WordRef]) -> bool:
+def has_digit(doc: Document, words: Sequence[WordRef]) -> bool:
     return any(ch.isdigit() for r in words for ch in doc.word(r).text)

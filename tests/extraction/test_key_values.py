@@ -10,7 +10,7 @@ from docextract.extraction.key_values import (addresses_without_date_lines, comp
                                               complete_ibans, complete_party_names, complete_payment_terms,
                                               key_value_entities)
 from docextract.pipeline import RunOptions, read_and_analyze
-from docextract.extraction.party_blocks import party_fields
+from docextract.extraction.party_blocks import ends_with_postcode, party_fields
 from tests.layout_helpers import laid_out_page as _page
 
 INVOICE_LABELS = ("invoice_number", "invoice_date", "due_date", "purchase_order", "vendor_name", "vendor_tax_id",
@@ -122,6 +122,40 @@ def test_two_address_labels_side_by_side_without_headings_are_the_vendor_and_the
     # one label alone (no other box on its row) reads nothing
     assert "customer_name" not in read([[("Peter Cooper Translations", 100)], [], [("Unit 28", 100)],
                                         [("LS1 4DY Leeds", 100)]], ["Peter", "Cooper", "Translations"])
+
+
+def test_the_label_the_page_title_heads_is_the_customers_where_the_sellers_stands_beside_it():
+    # Xero's tax invoice: "TAX INVOICE" over the buyer's label, the keys stacked over their values in a middle column,
+    # the seller's label at the right; the model read the buyer's name as the vendor's
+    rows = [[("TAX INVOICE", 50)],
+            [("Coastal Cafe Pty Ltd", 50), ("Invoice Date", 260), ("Brew Tech Services Pty Ltd", 420)],
+            [("22 Beach Rd", 50), ("5 Apr 2024", 260), ("Unit 3, 40 Parramatta Rd", 420)],
+            [("Bondi NSW 2026", 50), ("Invoice Number", 260), ("Camperdown NSW 2050", 420)],
+            [("INV-0311", 260), ("AUSTRALIA", 420)]]
+    labels = ("vendor_name", "vendor_address", "customer_name", "billing_address")
+
+    def read(rows):
+        doc = _page(rows, line_spacing=13)
+        at = {doc.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(doc.pages[0].words))}
+        vendor = Entity("vendor_name", tuple(at[w] for w in ("Coastal", "Cafe", "Pty")) + (
+            WordRef(0, [i for i, w in enumerate(doc.pages[0].words) if w.text == "Ltd"][0]),), 0.9, assigned=True)
+        return {label: text for label, (text, _) in _texts(doc, key_value_entities(doc, [vendor], labels, {}, "en_AU",
+                                                                                    None)).items()}
+
+    assert read(rows) == {"vendor_name": "Brew Tech Services Pty Ltd",
+                          "vendor_address": "Unit 3, 40 Parramatta Rd\nCamperdown NSW 2050",
+                          "customer_name": "Coastal Cafe Pty Ltd", "billing_address": "22 Beach Rd\nBondi NSW 2026"}
+    # the title at the right, over nothing: the two labels as the model read them
+    untitled = [[("TAX INVOICE", 420)], *rows[1:]]
+    assert read(untitled)["vendor_name"] == "Coastal Cafe Pty Ltd"
+    # a line over the title (a letterhead) makes it no longer the page's first line: the model's reading stands
+    assert read([[("Brew Tech Services", 50)], [], *rows])["customer_name"] == "Brew Tech Services Pty Ltd"
+
+
+def test_australian_and_new_zealand_place_lines_end_an_address():
+    doc = _page([[("Bondi NSW 2026", 40)], [("Auckland 1010", 40)], [("PO Box 5521", 40)], [("Suite 1200", 40)]])
+    lines = [[WordRef(0, w) for w in line.word_indices] for line in sorted(doc.pages[0].lines, key=lambda l: l.box.top)]
+    assert [ends_with_postcode(doc, words) for words in lines] == [True, True, False, False]
 
 
 def test_an_amount_the_model_read_as_another_decided_field_is_free_for_its_own_key():
