@@ -38,13 +38,6 @@ KNOWN_MISSES: dict[str, frozenset[str]] = {
     # than a header reaches, and the tagger's item line stays its tax (in review)
     "shopify_ca": frozenset({"invoice_date"}),
     "amazon_business_uk": frozenset({"total_tax"}),
-    # (stop 64) the letterhead's "Stratus Cloud Services EMEA SARL" over the item "Stratus Web Services Charges (...)",
-    # which the tagger reads as the vendor in the 7-bit int8 every CPU now computes alike (in 8 bits on a CPU with VNNI
-    # it read the letterhead)
-    "cloud_en": frozenset({"vendor_name"}),
-    # (stop 64) the coworking space's tagline "Coworking & Events" under its logo, which the candidate scorer picks over
-    # the tagger's letterhead company "De Werkplaats Utrecht B.V." (in review)
-    "coworking_nl": frozenset({"vendor_name"}),
 }
 
 WHAT = {

@@ -47,6 +47,7 @@ from docextract.extraction.key_values import (addresses_without_date_lines, comp
                                               key_value_entities)
 from docextract.extraction.normalize import parse_date, parse_number
 from docextract.extraction.totals_table import with_column_sums
+from docextract.extraction.vendor_reading import vendor_reading_by_evidence
 
 # Labels an invoice prints one value for, by value type. Not addresses or names: one address is often two
 # entities (street; city), both rightly labelled alike.
@@ -81,9 +82,10 @@ def decode_document_entities(doc: Document, tagged: Sequence[TaggedWord],
                              scorer: CandidateScorer | None = None) -> list[Entity]:
     """Entities from the tags, amounts whole across digit-group spaces, and one-value labels decoded jointly
     where the tags carry label probabilities (what `run` and `evaluate` both read); then dates, IBANs, names and
-    addresses cut short are completed; with a candidate ``scorer`` (the model's) the one-value fields it knows are
-    chosen among the page's typed values (:mod:`docextract.extraction.candidate_scorer`); fields still empty are
-    read from their keys (:mod:`docextract.extraction.key_values`); a totals table's column sums are their fields'
+    addresses cut short are completed, and of several readings of the vendor's name the one a company's name's
+    evidence backs is chosen (:mod:`docextract.extraction.vendor_reading`); with a candidate ``scorer`` (the
+    model's) the one-value fields it knows are chosen among the page's typed values
+    (:mod:`docextract.extraction.candidate_scorer`); fields still empty are read from their keys (:mod:`docextract.extraction.key_values`); a totals table's column sums are their fields'
     values (:mod:`docextract.extraction.totals_table`)."""
     entities = join_digit_groups(doc, decode_entities(tagged), tagged)
     probabilities = {w.ref: w.label_probabilities for w in tagged if w.label_probabilities is not None}
@@ -95,6 +97,7 @@ def decode_document_entities(doc: Document, tagged: Sequence[TaggedWord],
     entities = complete_addresses(doc, complete_party_names(doc, complete_ibans(doc, entities)))
     entities = addresses_without_date_lines(doc, entities)
     entities = complete_payment_terms(doc, entities)
+    entities = vendor_reading_by_evidence(doc, entities)
     if scorer is not None:
         entities = choose_fields(doc, entities, probabilities, scorer, locale, year)
     labels = sorted({label for p in probabilities.values() for label in p})

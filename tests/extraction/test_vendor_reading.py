@@ -1,0 +1,53 @@
+"""Of the tagger's near-equal readings of the vendor's name, the one a company's name's evidence backs."""
+
+from docextract.document import WordRef
+from docextract.extraction.entities import Entity
+from docextract.extraction.vendor_reading import company_evidence, vendor_reading_by_evidence
+from tests.layout_helpers import laid_out_page
+
+
+def _coworking_page():
+    # a coworking space's logo "De Werkplaats" over its tagline, its company at the right over its address
+    return laid_out_page([
+        [("De Werkplaats", 50), ("De Werkplaats Utrecht B.V.", 380)],
+        [("Coworking & Events", 50), ("Oudegracht 188", 380)],
+        [("3511 NP Utrecht", 380)],
+    ], line_spacing=13)
+
+
+def _reading(doc, text, confidence):
+    words = doc.pages[0].words
+    for start in range(len(words)):
+        refs = tuple(WordRef(0, start + i) for i in range(len(text.split())))
+        if " ".join(doc.word(r).text for r in refs if r.word_index < len(words)) == text:
+            return Entity("vendor_name", refs, confidence)
+    raise AssertionError(text)
+
+
+def _chosen(doc, entities):
+    return min((e for e in vendor_reading_by_evidence(doc, entities) if e.label == "vendor_name"),
+               key=Entity.rank).text(doc)
+
+
+def test_the_logo_printed_again_as_the_company_beats_a_tagline_the_tagger_found_as_probable():
+    doc = _coworking_page()
+    logo, tagline = _reading(doc, "De Werkplaats", 0.995), _reading(doc, "Coworking & Events", 0.996)
+    assert company_evidence(doc, logo) > company_evidence(doc, tagline)
+    assert _chosen(doc, [tagline, logo]) == "De Werkplaats"
+    # a reading far less probable than the tagger's best stays an alternative
+    assert _chosen(doc, [tagline, _reading(doc, "De Werkplaats", 0.6)]) == "Coworking & Events"
+
+
+def test_the_company_over_its_address_with_its_legal_form_beats_an_item_line_that_opens_with_the_brand():
+    doc = laid_out_page([
+        [("Stratus Cloud Services EMEA SARL", 50)],
+        [("38 Avenue John F. Kennedy, L-1855 Luxembourg", 50)],
+        [],
+        [("Stratus Web Services Charges (period 1-31 May)", 50), ("1,204.50", 450)],
+    ], line_spacing=13)
+    company, item = _reading(doc, "Stratus Cloud Services EMEA SARL", 0.89), _reading(doc, "Stratus Web Services", 0.953)
+    assert _chosen(doc, [item, company]) == "Stratus Cloud Services EMEA SARL"
+    # beyond the margin the tagger's best stands; so does an assigned reading
+    assert _chosen(doc, [_reading(doc, "Stratus Web Services", 0.995), company]) == "Stratus Web Services"
+    assigned = Entity("vendor_name", item.words, 0.953, assigned=True)
+    assert _chosen(doc, [assigned, company]) == "Stratus Web Services"
