@@ -175,6 +175,9 @@ def check_tax_id(text: str, country: str | None = None) -> CheckedIdentifier:
     if _GSTIN_SHAPE.fullmatch(compact):  # India's GST number: its state, the PAN, a check character; no prefix
         return CheckedIdentifier(compact, gstin.is_valid(compact), "in.gstin",
                                  None if gstin.is_valid(compact) else "invalid checksum")
+    read_prefix = _prefix_read_as_letters(compact)
+    if read_prefix is not None:
+        return CheckedIdentifier(read_prefix, True, f"{read_prefix[:2].lower()}.vat")
     prefix = compact[:2]
     if re.fullmatch(r"[A-Z]{2}", prefix) and _vat_module(prefix) is not None:
         try:
@@ -199,6 +202,21 @@ def check_tax_id(text: str, country: str | None = None) -> CheckedIdentifier:
             first_error = first_error or _reason(error)
     schemes = "/".join(f"{country.lower()}.{name}" for name, _ in modules)
     return CheckedIdentifier(normalized, False, schemes, first_error)
+
+
+def _prefix_read_as_letters(compact: str) -> str | None:
+    """A VAT number whose country prefix OCR read with a digit or a currency sign for a letter ("1E6388047V",
+    "1£8123456C" for Irish "IE..." at 150 dpi): the one reading of the prefix as letters (:data:`_LETTER_READ_AS`)
+    whose check digits hold. Only where one of the two characters is a letter or a currency sign already, so that
+    a run of digits is never read as a prefix; None where the prefix is letters or no such reading is valid."""
+    head = compact[:2]
+    if len(compact) < 4 or re.fullmatch(r"[A-Z]{2}", head) or not any(ch.isalpha() or ch in "£€" for ch in head):
+        return None
+    choices = [(ch, *_LETTER_READ_AS.get(ch, "")) for ch in head]
+    valid = {reading for reading in ("".join(pair) + compact[2:] for pair in itertools.product(*choices))
+             if re.fullmatch(r"[A-Z]{2}", reading[:2]) and _vat_module(reading[:2]) is not None
+             and vatin.is_valid(reading)}
+    return valid.pop() if len(valid) == 1 else None
 
 
 def _vat_read_again(compact: str) -> CheckedIdentifier | None:

@@ -43,6 +43,16 @@ def test_a_vat_number_read_by_ocr_with_a_letter_for_a_digit_is_read_again():
     assert check_tax_id("GB98").normalized == "GB98"
 
 
+def test_a_vat_prefix_ocr_read_with_a_digit_or_a_sign_for_its_letter_is_read_as_letters_where_it_checks():
+    # Tesseract at 150 dpi reads the "I" of an Irish "IE" as "1" and its "E" as "£"; a German "D" as "0"
+    assert check_tax_id("1E6388047V").normalized == "IE6388047V"
+    assert check_tax_id("1£8123456C").normalized == "IE8123456C"
+    assert check_tax_id("0E136695976").normalized == "DE136695976"
+    # only where the check digits hold, and never a run of digits
+    assert check_tax_id("1E1234567X").normalized == "1E1234567X"
+    assert check_tax_id("12345678", "IE").normalized == "12345678"
+
+
 def test_tax_id_without_prefix_is_checked_as_the_documents_country():
     assert check_tax_id("61-7753683", "US").scheme == "us.ein"
     assert check_tax_id("201/113/40209", "DE").valid is True  # a Steuernummer
