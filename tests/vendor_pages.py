@@ -38,13 +38,6 @@ KNOWN_MISSES: dict[str, frozenset[str]] = {
     # than a header reaches, and the tagger's item line stays its tax (in review)
     "shopify_ca": frozenset({"invoice_date"}),
     "amazon_business_uk": frozenset({"total_tax"}),
-    # (stop 65, batch 33 at first contact, README "Stop 65")
-    "freeagent_uk": frozenset({"vendor_tax_id"}),
-    "mietwagen_de": frozenset({"invoice_date"}),
-    "mobile_fr": frozenset({"amount_due", "invoice_number", "vendor_tax_id"}),
-    "elektromarkt_de": frozenset({"subtotal", "total_tax"}),
-    "accountant_ie": frozenset({"invoice_number"}),
-    "agriturismo_it": frozenset({"customer_name"}),
 }
 
 WHAT = {

@@ -32,7 +32,8 @@ from typing import Any, Mapping, Sequence
 from docextract.document import Document, WordRef, touching
 from docextract.extraction.entities import Entity, continues_digit_group, is_open_digit_group, word_space_apart
 from docextract.extraction.evidence import logit, odd_shape
-from docextract.extraction.field_keywords import FIELD_KEYWORDS, FILLER_TOKENS, closing_keys, key_tokens
+from docextract.extraction.field_keywords import (FIELD_KEYWORDS, FILLER_TOKENS, REFERENCE_KEYS, closing_keys,
+                                                   key_tokens)
 from docextract.extraction.identifiers import dotted_vat_length, has_vat_module, spaced_vat_length
 from docextract.extraction.key_context import (NUMBER_IN_PARTS, KeyHit, LineIndex, is_title_word, key_above, key_left,
                                               row_keys, words_left_on_row)
@@ -255,6 +256,10 @@ def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> 
                     continue
                 grouped = digit_groups_length(doc, refs, texts, i)
                 if grouped:  # "4012 3456 7890" after "Rechnungsnummer": one number printed in groups, not three
+                    if i > 0 and i - 1 > taken_until and _series_prefix(doc, texts[i - 1], refs[i - 1], refs[i]):
+                        # "FM 2406 8817 326": its series' letters too (the groups alone stay a candidate)
+                        out["identifier"].append(Candidate("identifier", _flat(refs[i - 1:i + grouped]),
+                                                           " ".join(texts[i - 1:i + grouped])))
                     out["identifier"].append(Candidate("identifier", _flat(refs[i:i + grouped]),
                                                        " ".join(texts[i:i + grouped])))
                     taken_until = i + grouped - 1
@@ -395,6 +400,12 @@ class DocumentContext:
         if where is None or where[1] == 0:
             return False
         return where[0] == self._title_lines.get(first.page_index)
+
+    @functools.cached_property
+    def invoice_number_keyed(self) -> bool:
+        """Whether some number stands after a key of the invoice's number that is no letter's reference key."""
+        return any(hit is not None and "invoice_number" in hit.labels and not is_reference_key(self.doc, hit)
+                   for c in self.candidates["identifier"] for hit in self.keys(c.words))
 
     @functools.cached_property
     def _title_lines(self) -> dict[int, int]:
@@ -552,12 +563,28 @@ def never_the_value(context: DocumentContext, candidate: Candidate, label: str) 
     value right after the key of another field (a date always, an amount or identifier where the field's own key keys
     another), one rate's share of the tax or net beside another rate's (:func:`one_rate_amounts`), the page's only
     date as the due date where no due date's key names it (an invoice always carries its date, its due date only
-    sometimes)."""
+    sometimes), a number after a letter's reference key ("Our Ref:") where another stands after a key of the
+    invoice's number proper ("INVOICE No. 24117")."""
     return (candidate.version_date or candidate.telephone or label == "vendor_tax_id" and candidate.party_side not in (None, "vendor_name")
+            or label == "invoice_number" and _reference_keyed_beside_an_invoice_key(context, candidate)
             or candidate.words in context.tendered or _keyed_another(context, candidate, label)
             or candidate.words in context.one_rate_amounts.get(label, ())
             or label == "due_date" and candidate.kind == "date" and len(context.dates) == 1
             and not keyed_as(context, candidate, label))
+
+
+def _reference_keyed_beside_an_invoice_key(context: DocumentContext, candidate: Candidate) -> bool:
+    """Whether every key of the invoice's number before ``candidate`` is a letter's reference key ("Our Ref:
+    FN/SHA/0412", :data:`REFERENCE_KEYS`) while the page keys some number with one that is not."""
+    hits = [hit for hit in context.keys(candidate.words) if hit is not None and "invoice_number" in hit.labels]
+    return bool(hits) and all(is_reference_key(context.doc, hit) for hit in hits) and context.invoice_number_keyed
+
+
+def is_reference_key(doc: Document, hit: KeyHit) -> bool:
+    return " ".join(t for r in hit.words for t in key_tokens(doc.word(r).text)) in _REFERENCE_KEYS
+
+
+_REFERENCE_KEYS = frozenset(REFERENCE_KEYS)
 
 
 def keyed_as(context: DocumentContext, candidate: Candidate, label: str) -> bool:

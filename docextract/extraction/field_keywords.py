@@ -51,6 +51,8 @@ _OTHER_DATE = (
     "arrival", "arrival date", "departure", "departure date", "check in", "check out", "anreise", "abreise",
     "anreisedatum", "abreisedatum", "arrivee", "date d arrivee", "depart", "date de depart", "aankomst", "vertrek",
     "aankomstdatum", "vertrekdatum", "arrivo", "partenza", "llegada", "salida", "fecha de llegada", "fecha de salida",
+    # a rental's pick-up and return, printed over its items beside the invoice's own date
+    "anmietung", "ruckgabe", "abholung", "pick up", "pick up date", "return date", "drop off", "date de retour",
     "leveransdatum", "orderdatum", "leveringsdato", "ordredato", "toimituspaiva", "tilauspaiva", "jakso",
     "laskutusjakso", "data de entrega", "data da encomenda", "periodo de faturacao",
     "data sprzedazy", "data wykonania uslugi", "data dostawy", "data dostawy uslugi", "data zakonczenia dostawy",
@@ -85,6 +87,12 @@ def _said_with_or_without_tax(*ways: str) -> tuple[str, ...]:
                  for tax in ("vat", "tax", "gst"))
 
 
+# A business letter's reference line: the sender's reference is the invoice's number on a letter-style invoice
+# (isodoc pays to it as "reference"), the addressee's is their order ("Your reference"); but where the page keys
+# another number as the invoice's own ("INVOICE No. 24117" under "Our Ref: FN/SHA/0412"), that one is
+REFERENCE_KEYS = ("our reference", "our ref", "unser zeichen", "notre reference", "nos references", "onze referentie",
+                  "ons kenmerk", "nostro riferimento", "nuestra referencia")
+
 FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     "invoice_number": (
         "invoice no", "invoice number", "invoice", "invoice id", "inv no", "bill no", "document no",
@@ -94,10 +102,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "facture no", "numero de facture", "no de facture", "facture", "numero facture",
         "factuurnummer", "factuur no", "factuur", "nota no", "notanummer", "folio no", "folio number", "folio", "serie y folio", "fattura no", "numero fattura", "fattura", "numero documento",
         "factura no", "numero de factura", "factura", "no factura", "bill number", "document number",
-        # a business letter's reference line: the sender's reference is the invoice's number on a letter-style
-        # invoice (isodoc pays to it as "reference"), the addressee's is their order ("Your reference")
-        "our reference", "our ref", "unser zeichen", "notre reference", "nos references", "onze referentie",
-        "ons kenmerk", "nostro riferimento", "nuestra referencia",
+        *REFERENCE_KEYS,
         "fakturanummer", "faktura no", "faktura", "laskun numero", "laskunumero", "lasku no", "lasku",
         "fatura no", "numero da fatura", "no da fatura", "fatura", "fatura recibo", "fatura recibo no",
         # an Argentine comprobante's number after its point of sale ("Punto de Venta: 0003  Comp. Nro: 00001234")
@@ -210,7 +215,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "supplier vat no", "supplier vat number", "supplier vat id", "our vat no", "our vat number",
         "ust idnr", "ust id", "ust id no", "ustid", "ustidnr", "umsatzsteuer id", "ust identifikationsnummer",
         "steuernummer", "steuer no", "st no", "tva", "no tva", "tva intracommunautaire", "numero de tva", "no de tva",
-        "no de tva intracommunautaire", "numero de tva intracommunautaire", "tva intracom",
+        "no de tva intracommunautaire", "no tva intracommunautaire", "no tva intracom", "numero de tva intracommunautaire", "tva intracom",
         "siret", "siren", "btw", "btw no", "btw nummer", "btw id", "partita iva", "p iva", "piva", "iva",
         "p iva e c f", "p iva e cf", "p iva c f",  # an Italian company's VAT number that is its tax code too
         "nif", "cif", "nif cif", "abn", "gst", "gst no", "cuit", "rut", "r u t", "rfc", "gstin", "gstin no", "gst in",
@@ -317,7 +322,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "amount due", "balance due", "total due", "due", "amount payable", "please pay", "to pay", "balance",
         "open amount", "outstanding amount", "amount outstanding", "outstanding balance", "balance outstanding",
         "zahlbetrag", "zu zahlen", "zu zahlender betrag", "offener betrag", "zahlungsbetrag", "restbetrag", "noch zu zahlen",
-        "net a payer", "reste a payer", "a payer", "solde", "te betalen", "nog te betalen", "openstaand bedrag", "openstaand",
+        "net a payer", "reste a payer", "a payer", "montant a payer", "solde", "te betalen", "nog te betalen", "openstaand bedrag", "openstaand",
         "da pagare", "importo dovuto", "netto a pagare", "a pagar", "importe a pagar", "saldo",
         "att betala", "summa att betala", "belopp att betala", "kvar att betala", "at betale", "til betaling",
         "beløb at betale", "i alt at betale", "a betale", "beløp a betale", "sum a betale", "maksettava", "maksettavaa",

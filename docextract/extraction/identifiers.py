@@ -78,6 +78,9 @@ def _reason(error: ValidationError) -> str:
     return str(error).rstrip(".").lower() or type(error).__name__
 
 
+_CHECKSUM_REASON = _reason(InvalidChecksum())
+
+
 # What OCR reads for a printed character of an IBAN: a letter for a digit ("DEO2", "DEI2", "DES4") and, in the country
 # code, a digit for a letter ("0E75..." for "DE75..."). An IBAN read with such a misreading is repaired where exactly
 # one reading of its ambiguous characters has valid check digits and the country's format: every letter after the
@@ -204,6 +207,11 @@ def check_tax_id(text: str, country: str | None = None) -> CheckedIdentifier:
     return CheckedIdentifier(normalized, False, schemes, first_error)
 
 
+def misshapen(checked: CheckedIdentifier) -> bool:
+    """Whether a checked identifier fails its check by its shape (length, format), not by its check digits alone."""
+    return checked.valid is False and checked.error != _CHECKSUM_REASON
+
+
 def _prefix_read_as_letters(compact: str) -> str | None:
     """A VAT number whose country prefix OCR read with a digit or a currency sign for a letter ("1E6388047V",
     "1£8123456C" for Irish "IE..." at 150 dpi): the one reading of the prefix as letters (:data:`_LETTER_READ_AS`)
@@ -248,7 +256,8 @@ def spaced_vat_length(texts: Sequence[str]) -> int:
     if not texts or len(texts[0]) != 2 or not texts[0].isalpha() or not texts[0].isupper() or _vat_module(texts[0]) is None:
         return 0
     for n in range(min(MAX_VAT_GROUPS, len(texts) - 1), 0, -1):
-        groups = texts[1:n + 1]
+        # (the last group may end the sentence it stands in: "VAT registration number GB 269 5318 26.")
+        groups = [*texts[1:n], texts[n].rstrip(".,;")]
         if not all(re.fullmatch(r"[0-9A-Z]{1,9}", g) and any(ch.isdigit() for ch in g) for g in groups):
             continue
         try:
@@ -277,7 +286,8 @@ def dotted_vat_length(texts: Sequence[str]) -> int:
     if vatin.is_valid(_compact(texts[0])):
         return 1
     for n in range(min(MAX_VAT_GROUPS, len(texts) - 1), 0, -1):
-        groups = texts[1:n + 1]
+        # (the last group may end the sentence it stands in: "VAT registration number GB 269 5318 26.")
+        groups = [*texts[1:n], texts[n].rstrip(".,;")]
         if not all(re.fullmatch(r"[0-9A-Z.]{1,9}", g) and any(ch.isdigit() for ch in g) for g in groups):
             continue
         joined = _compact(texts[0] + "".join(groups))

@@ -36,7 +36,7 @@ from docextract.extraction.candidates import CANDIDATE_KINDS, KEY_LABELS, genera
 from docextract.extraction.entities import FIELD_TYPES, LINE_ITEM_PREFIX, Entity, same_line
 from docextract.extraction.evidence import PARTY_NAME_LABELS, odd_shape
 from docextract.extraction.field_keywords import DEBIT_WORDS, closing_keys, is_legal_form, key_tokens, trim_context
-from docextract.extraction.identifiers import check_iban, check_tax_id
+from docextract.extraction.identifiers import check_iban, check_tax_id, misshapen
 from docextract.extraction.key_context import (cell_around, cell_break, is_separator, is_title_word, key_above, key_left,
                                               line_index, line_of, line_right_of, words_left_on_row)
 from docextract.extraction.normalize import is_currency_word, parse_currency, parse_date, parse_number
@@ -575,6 +575,9 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     # 8821": it gives way to a value of its own key where one is printed, and stands where none is)
     unusable = {id(e) for e in entities if not _usable(doc, e, locale, year)
                 or e.label == "invoice_number" and _keyed_as_another_field(doc, e)}
+    # the tagger's tax ids that fail their check give way to a VAT number whose check digits hold after its own key
+    # ("N° TVA intracommunautaire : FR75 812946739" beside the tagger's "12 45 78 90" of a telephone number)
+    unusable |= _unchecked_tax_ids(doc, [e for e in entities if id(e) not in unusable], labels, locale, year)
     usable = {e.label for e in entities if id(e) not in unusable}
     wanted = [label for label in (*DATE_LABELS, *AMOUNT_LABELS, *IDENTIFIER_LABELS, *TAX_ID_LABELS, "iban") if label in labels
               and label not in usable]
@@ -901,6 +904,22 @@ def _may_take(doc: Document, label: str, owner: Entity, words: tuple[WordRef, ..
 # The fewest digits of a VAT id or tax number: 8 (Luxembourg's, Denmark's, Finland's VAT numbers), 6 with room for a
 # digit OCR lost
 MIN_TAX_ID_DIGITS = 6
+
+
+def _unchecked_tax_ids(doc: Document, entities: Sequence[Entity], labels: Sequence[str], locale: str,
+                       year: int | None) -> set[int]:
+    """The ids of the tagger's tax-id entities that have no tax id's shape at all (:func:`misshapen`: not a wrong check
+    digit, which a sample's made-up number has too), where a key of the tax id stands before a VAT number whose
+    check digits hold; none otherwise."""
+    country = locale.split("_")[1] if "_" in locale else None
+    unchecked = {id(e) for e in entities if e.label in TAX_ID_LABELS and e.label in labels
+                 and misshapen(check_tax_id(e.text(doc), country))}
+    if not unchecked:
+        return set()
+    keyed = next((words for label, words in _keyed_candidates(doc, TAX_ID_LABELS, locale, year)
+                  if (checked := check_tax_id(" ".join(doc.word(r).text for r in words), country)).valid is True
+                  and checked.scheme.endswith(".vat")), None)
+    return unchecked if keyed is not None else set()
 
 
 def _usable(doc: Document, entity: Entity, locale: str, year: int | None) -> bool:

@@ -97,7 +97,9 @@ MIN_JOINED_HEADING_WORD = 8
 PHRASE_SIDES = {("pay", "to"): "vendor_name", ("remit", "to"): "vendor_name", ("payee",): "vendor_name",
                 ("sold", "to"): "customer_name", ("issued", "to"): "customer_name", ("billed", "by"): "vendor_name",
                 ("rechnung", "an"): "customer_name",
-                ("titular", "del", "contrato"): "customer_name"}  # a Spanish utility's contract holder
+                ("titular", "del", "contrato"): "customer_name",  # a Spanish utility's contract holder
+                # the Italian invoice's holder: "Intestatario fattura" (the buyer)
+                ("intestatario",): "customer_name", ("intestatario", "fattura"): "customer_name"}
 _PHRASE_WORDS = frozenset(word for phrase in PHRASE_SIDES for word in phrase)  # read as printed, never as a closer
 # heading word by OCR's correction: "Issued" is no misread "Issuer"
 HEADING_QUALIFIERS = frozenset({"service", "details", "information"})  # "Guest Details": the side its other words name

@@ -13,7 +13,9 @@ field gets it, where the header row keys two or more summed totals so (one summe
 line-item table's rows hold descriptions, so its "Amount" column is never walked; a subtotal row printed under it
 has its key on its row. Where two columns name one field ("Warenwert" and "Nettobetrag" both key
 the subtotal) the rightmost wins: such a table reads left to right from the goods' value through the adjustments.
-:func:`with_column_sums` makes each such sum its field's value, over the tagger's and the scorer's choice.
+A VAT table of one rate has no sum row: its rate row's net, tax and gross amounts under their header keys are the
+fields' where net + tax = gross (:func:`_one_rate_row_amounts`). :func:`with_column_sums` makes each such sum its
+field's value, over the tagger's and the scorer's choice.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ MIN_TOTALS_IN_HEADER = 2  # distinct amount fields whose summed columns share th
 HEADER_ROW_OF_HEIGHT = 0.5  # header keys whose middles are closer than this many key heights share a row
 MAX_CODE_LETTERS = 3  # "EUR" in the VAT rate's column of the sum row: a currency code is part of a row of values
 MAX_HEADER_KEY_WORDS = 4  # a crowded header line's key (_key_within), in words
+NET_TAX_GROSS = frozenset({"subtotal", "total_tax", "total"})  # the keyed columns of a VAT table's rate row
 MAX_ITEM_ROWS = 20  # the lines an item table's "Total" row stands under its header, at most
 
 
@@ -52,6 +55,7 @@ def column_sums(doc: Document, locale: str, year: int | None) -> dict[str, tuple
         if len(named) == 1 and key_left(index, total.words, KEY_LABELS) is None:
             sums.append((next(iter(named)), total, doc.word(header.words[0])))
     sums += _total_row_amounts(index, amounts)
+    sums += _one_rate_row_amounts(index, amounts)
     found: dict[str, tuple[float, tuple[WordRef, ...]]] = {}
     for label, total, key in sums:
         # a totals table's header names several totals; a receipt's "Amount" column over its items, summed on an
@@ -105,6 +109,39 @@ def _total_row_amounts(index: LineIndex, amounts: Sequence[Candidate]):
         named = header.labels & AMOUNT_KEY_LABELS if header is not None else set()
         if len(named) == 1:
             out.append((next(iter(named)), amount, doc.word(header.words[0])))
+    return out
+
+
+def _one_rate_row_amounts(index: LineIndex, amounts: Sequence[Candidate]):
+    """(label, amount, header key's word) for the amounts of a VAT table of one rate: a row of values right under
+    a header row whose cells key its net, tax and gross amounts ("MwSt.-Satz | Netto | MwSt. | Brutto" over "A 19 % |
+    519,32 | 98,67 | 617,99"), where net + tax = gross and no row of values follows in its columns (a table of
+    several rates ends in a sum row: :func:`column_sums`). A shop's prices include VAT: its items add up to the
+    gross amount, which the scorer took for the subtotal too."""
+    doc = index.doc
+    keyed = []  # (label, amount, header key)
+    for amount in amounts:
+        header = key_above(index, amount.words, KEY_LABELS)
+        named = header.labels & NET_TAX_GROSS if header is not None else set()
+        if len(named) == 1:
+            keyed.append((next(iter(named)), amount, header))
+    lines_over_values = {id(found[0]) for c in amounts if (found := line_above(index, c.words)) is not None}
+    out = []
+    for label, amount, header in keyed:
+        if label != "total":
+            continue
+        box = doc.word(amount.words[0]).box
+        row = {other_label: (other, other_header) for other_label, other, other_header in keyed
+               if other.words[0].page_index == amount.words[0].page_index
+               and abs(doc.word(other.words[0]).box.center[1] - box.center[1]) < HEADER_ROW_OF_HEIGHT * box.height}
+        if set(row) != NET_TAX_GROSS or row["subtotal"][0].value + row["total_tax"][0].value != amount.value:
+            continue
+        if any(id(index.line(c.words[0])) in lines_over_values for c, _ in row.values()):
+            continue  # a row of values under it: one rate of several
+        first = min((c for c, _ in row.values()), key=lambda c: doc.word(c.words[0]).box.x0)
+        if not _values_only(doc, words_left_on_row(doc, first.words[0], slack=1.0)):
+            continue  # an item's row: a description before its amounts
+        out += [(name, c, doc.word(h.words[0])) for name, (c, h) in row.items()]
     return out
 
 

@@ -454,3 +454,39 @@ def test_the_taggers_subtotal_that_is_one_rates_net_gives_way():
     scorer = CandidateScorer(FEATURES, {"subtotal": _model(-9.0)})
     fields = {e.label: e.text(doc) for e in choose_fields(doc, held, {}, scorer, "de_DE", 2024) if e.assigned}
     assert "subtotal" not in fields
+
+
+def test_a_letters_reference_is_no_invoice_number_where_another_number_has_the_invoices_own_key():
+    # an Irish accountants' letter: "Our Ref: FN/SHA/0412" beside the title "INVOICE No. 24117", with a scorer that
+    # trusts any key of the invoice's number
+    from docextract.extraction.candidate_scorer import document_context
+    from docextract.extraction.candidates import never_the_value
+
+    scorer = CandidateScorer(FEATURES, {"invoice_number": _model(-1.0, key_left_own=2.0, id_letters=1.0)})
+    doc = _page(["Our Ref: FN/SHA/0412", "Date: 21 June 2024", "INVOICE No. 24117"])
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "en_IE", 2024) if e.assigned}
+    assert fields["invoice_number"] == "24117"
+    # on a letter that keys no other number, its reference is its number
+    doc = _page(["Our Ref: FN/SHA/0412", "Date: 21 June 2024"])
+    context = document_context(doc, [], {}, "en_IE", 2024)
+    reference = next(c for c in context.candidates["identifier"] if c.value == "FN/SHA/0412")
+    assert not never_the_value(context, reference, "invoice_number")
+
+
+def test_the_letters_of_a_series_before_a_number_in_digit_groups_are_part_of_it():
+    # a French mobile bill's "n° de facture : FM 2406 8817 326"
+    from docextract.extraction.candidate_scorer import document_context
+
+    doc = _page(["n° de facture : FM 2406 8817 326"])
+    identifiers = [c.value for c in document_context(doc, [], {}, "fr_FR", 2024).candidates["identifier"]]
+    assert {"FM 2406 8817 326", "2406 8817 326"} <= set(identifiers)
+
+
+def test_a_rentals_pick_up_and_return_dates_are_no_invoice_date():
+    from docextract.extraction.candidate_scorer import document_context
+    from docextract.extraction.candidates import never_the_value
+
+    doc = _page(["Rechnungsdatum 11.06.2024", "Anmietung: 03.06.2024, 08:30 Uhr", "Rückgabe: 07.06.2024, 17:10 Uhr"])
+    context = document_context(doc, [], {}, "de_DE", 2024)
+    ruled_out = {c.words for c in context.candidates["date"] if never_the_value(context, c, "invoice_date")}
+    assert {" ".join(doc.word(r).text for r in words) for words in ruled_out} == {"03.06.2024,", "07.06.2024,"}

@@ -161,3 +161,10 @@ def test_a_dotted_vat_number_and_one_a_scans_ocr_split_are_one_identifier():
     identifiers = [c.value for c in document_context(doc, [], {}, "nl_NL", 2024).candidates["identifier"]]
     assert "NL8027.27.608.B01" in identifiers
     assert check_tax_id("DEB11907980").normalized == "DE811907980"
+
+
+def test_a_vat_number_in_groups_may_end_its_sentence():
+    from docextract.extraction.identifiers import spaced_vat_length
+
+    assert spaced_vat_length(["GB", "269", "5318", "26.", "Registered"]) == 4
+    assert spaced_vat_length(["GB", "269", "5318", "26"]) == 4

@@ -2323,3 +2323,24 @@ def test_a_window_label_cut_inside_its_block_or_under_a_companys_salutation():
     found = key_value_entities(doc, [vendor, company, contact], ("vendor_name", "customer_name"), {}, "de_DE", None)
     assert {(e.text(doc), e.method) for e in found if e.label == "customer_name"} == {("Beispiel GmbH", "model"),
                                                                                    ("Anna Schmidt", "model")}
+
+
+def test_an_italian_invoices_holder_heads_the_buyers_block():
+    doc = _page([[("Intestatario fattura", 330)], [("Studio Associato Ferri & Lanza", 330)],
+                 [("Via Santo Stefano 38", 330)], [("40125 Bologna (BO)", 330)]], line_spacing=13)
+    assert _party_texts(doc, ("customer_name", "billing_address"))["customer_name"] == "Studio Associato Ferri & Lanza"
+
+
+def test_a_vat_number_after_its_key_replaces_the_taggers_tax_ids_that_fail_their_check():
+    # a French mobile bill: the tagger read digits of the customer's telephone number as the seller's tax id
+    doc = _page([[("ligne mobile : 06 12 45 78 90", 40)], [("montant à payer", 40), ("37,50 €", 200)],
+                 [("N° TVA intracommunautaire : FR75 812946739 · SIRET 812 946 739 00032", 40)]])
+    at = {doc.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(doc.pages[0].words))}
+    telephone = Entity("vendor_tax_id", (at["12"], at["45"], at["78"], at["90"]), 0.6)
+    found = _texts(doc, key_value_entities(doc, [telephone], INVOICE_LABELS, {}, "fr_FR", 2024))
+    assert found["vendor_tax_id"] == ("FR75 812946739", "rule")
+    assert found["amount_due"] == ("37,50 €", "rule")
+    # without a checked VAT number after a key, the tagger's reading stays
+    doc = _page([[("ligne mobile : 06 12 45 78 90", 40)]])
+    assert _texts(doc, key_value_entities(doc, [telephone], INVOICE_LABELS, {}, "fr_FR", 2024))["vendor_tax_id"] == (
+        "12 45 78 90", "model")

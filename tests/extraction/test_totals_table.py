@@ -113,3 +113,18 @@ def test_a_polish_vat_summary_row_gives_the_net_the_tax_and_the_gross_its_header
                  [("Razem", 200), ("2 000,00", 290), ("23%", 350), ("460,00", 400), ("2 460,00", 460)]])
     sums = {label: " ".join(doc.word(r).text for r in refs) for label, refs in column_sums(doc, "pl_PL", 2024).items()}
     assert sums == {"subtotal": "2 000,00", "total_tax": "460,00", "total": "2 460,00"}
+
+
+def test_a_vat_table_of_one_rate_gives_its_net_and_tax_where_they_add_up_to_its_gross():
+    # a shop's prices include VAT: its items add up to the gross amount, which a scorer also took for the subtotal
+    columns = (40, 130, 220, 300)
+    header, rate = ("MwSt.-Satz", "Netto", "MwSt.", "Brutto"), ("A 19 %", "519,32", "98,67", "617,99")
+    doc = _page([list(zip(header, columns)), list(zip(rate, columns)), [], [("Gesamtbetrag 617,99 €", 280)]])
+    assert {label: doc.word(refs[0]).text for label, refs in column_sums(doc, "de_DE", 2024).items()} == {
+        "subtotal": "519,32", "total_tax": "98,67", "total": "617,99"}
+    # not where they do not add up, nor for one rate of several (its sum row reads them)
+    wrong = ("A 19 %", "519,32", "98,66", "617,99")
+    assert column_sums(_page([list(zip(header, columns)), list(zip(wrong, columns))]), "de_DE", 2024) == {}
+    second = ("B 7 %", "100,00", "7,00", "107,00")
+    doc = _page([list(zip(header, columns)), list(zip(rate, columns)), list(zip(second, columns))])
+    assert column_sums(doc, "de_DE", 2024) == {}
