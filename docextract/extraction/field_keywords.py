@@ -100,7 +100,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "abschlagsrechnung no", "schlussrechnung no", "teilrechnung no", "gutschrift no", "gutschriftsnummer",
         "rechnungskorrektur no", "mietrechnung no", "beitragsrechnung no", "invoice ref", "booking id", "booking no",
         "facture no", "numero de facture", "no de facture", "facture", "numero facture",
-        "factuurnummer", "factuur no", "factuur", "nota no", "notanummer", "folio no", "folio number", "folio", "serie y folio", "fattura no", "numero fattura", "fattura", "numero documento",
+        "factuurnummer", "factuur no", "factuur", "nota no", "notanummer", "note no", "numero de note", "folio no", "folio number", "folio", "serie y folio", "fattura no", "numero fattura", "fattura", "numero documento",
         "factura no", "numero de factura", "factura", "no factura", "bill number", "document number",
         *REFERENCE_KEYS,
         "fakturanummer", "faktura no", "faktura", "laskun numero", "laskunumero", "lasku no", "lasku",

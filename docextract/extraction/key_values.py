@@ -32,7 +32,8 @@ from dataclasses import replace
 from typing import Iterator, Mapping, Sequence
 
 from docextract.document import Box, Document, WordRef
-from docextract.extraction.candidates import CANDIDATE_KINDS, KEY_LABELS, generate, in_item_row, one_rate_amounts
+from docextract.extraction.candidates import (CANDIDATE_KINDS, KEY_LABELS, generate, in_item_row, one_rate_amounts,
+                                             with_party_sides)
 from docextract.extraction.entities import FIELD_TYPES, LINE_ITEM_PREFIX, Entity, same_line
 from docextract.extraction.evidence import PARTY_NAME_LABELS, odd_shape
 from docextract.extraction.field_keywords import DEBIT_WORDS, closing_keys, is_legal_form, key_tokens, trim_context
@@ -600,6 +601,13 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
                 relabelled |= set(owners) - strays
                 trimmed.update({key: replace(owners[key], words=tuple(r for r in owners[key].words if r not in words))
                                 for key in strays})
+    if "vendor_tax_id" in wanted and "vendor_tax_id" not in found:
+        # no key the rules read names the seller's VAT number (a scan's OCR read "USt-IdNr." as "UStdNr."): the one
+        # VAT number the page prints whose check digits hold, outside the buyer's block
+        words = _only_vat_number(doc, locale, year)
+        if words and not any(r in taken and id(taken[r]) not in unusable for r in words):
+            found["vendor_tax_id"] = Entity("vendor_tax_id", words,
+                                            mean_probability(words, "vendor_tax_id", label_probabilities), "rule")
     if "iban" in wanted and "iban" not in found:
         # words an entity of another label holds are not free, unless that entity cannot be right: a model on a scan
         # tags the IBAN beside "IBAN:" as a second VAT id, which gives way to it. A payment sentence holds the account
@@ -904,6 +912,25 @@ def _may_take(doc: Document, label: str, owner: Entity, words: tuple[WordRef, ..
 # The fewest digits of a VAT id or tax number: 8 (Luxembourg's, Denmark's, Finland's VAT numbers), 6 with room for a
 # digit OCR lost
 MIN_TAX_ID_DIGITS = 6
+
+
+def _only_vat_number(doc: Document, locale: str, year: int | None) -> tuple[WordRef, ...]:
+    """The words of the one VAT number (its country's prefix, its check digits holding) the document prints outside
+    the buyer's and the delivery's blocks and after no key of another field; () where it prints none or several."""
+    country = locale.split("_")[1] if "_" in locale else None
+    index = line_index(doc)
+    found: dict[str, tuple[WordRef, ...]] = {}
+    for candidate in with_party_sides(doc, generate(doc, index, locale, year))["identifier"]:
+        if candidate.telephone or candidate.party_side not in (None, "vendor_name"):
+            continue
+        checked = check_tax_id(" ".join(doc.word(r).text for r in candidate.words), country)
+        if checked.valid is not True or not (checked.scheme or "").endswith(".vat"):
+            continue
+        key = key_left(index, candidate.words, KEY_LABELS)
+        if key is not None and "vendor_tax_id" not in key.labels:
+            continue
+        found.setdefault(checked.normalized, candidate.words)
+    return next(iter(found.values())) if len(found) == 1 else ()
 
 
 def _unchecked_tax_ids(doc: Document, entities: Sequence[Entity], labels: Sequence[str], locale: str,

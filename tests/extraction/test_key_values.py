@@ -2344,3 +2344,21 @@ def test_a_vat_number_after_its_key_replaces_the_taggers_tax_ids_that_fail_their
     doc = _page([[("ligne mobile : 06 12 45 78 90", 40)]])
     assert _texts(doc, key_value_entities(doc, [telephone], INVOICE_LABELS, {}, "fr_FR", 2024))["vendor_tax_id"] == (
         "12 45 78 90", "model")
+
+
+def test_the_one_checked_vat_number_a_page_prints_is_the_sellers_where_no_key_the_rules_read_names_it():
+    # a scan's OCR read "USt-IdNr." as "UStdNr.": the footer's VAT number is still the only one on the page
+    doc = _page([[("Beispiel GmbH", 40)], [("Ringstraße 7", 40)], [("50667 Köln", 40)],
+                 [("Serverhaus AG Amtsgericht Ansbach HRB 6089 UStdNr. DE812871812", 40)]])
+    assert _texts(doc, key_value_entities(doc, [], INVOICE_LABELS, {}, "de_DE", 2024))["vendor_tax_id"] == (
+        "DE812871812", "rule")
+    # two checked VAT numbers: which is whose is not known; one after another field's key ("Kunde:") is not the seller's
+    doc = _page([[("Serverhaus AG UStdNr. DE812871812", 40)], [("DE136695976", 40)]])
+    assert "vendor_tax_id" not in _texts(doc, key_value_entities(doc, [], INVOICE_LABELS, {}, "de_DE", 2024))
+    doc = _page([[("Serverhaus AG UStdNr. DE812871812", 40)], [("Kunde: DE136695976", 40)]])
+    assert _texts(doc, key_value_entities(doc, [], INVOICE_LABELS, {}, "de_DE", 2024))["vendor_tax_id"] == (
+        "DE812871812", "rule")
+    # the buyer's, in its headed block, is never the seller's
+    doc = _page([[("Rechnungsempfänger", 40)], [("Beispiel GmbH", 40)], [("Ringstraße 7", 40)], [("50667 Köln", 40)],
+                 [("DE136695976", 40)]], line_spacing=13)
+    assert "vendor_tax_id" not in _texts(doc, key_value_entities(doc, [], INVOICE_LABELS, {}, "de_DE", 2024))
