@@ -39,14 +39,14 @@ KNOWN_MISSES: dict[str, frozenset[str]] = {
     # than a header reaches, and the tagger's item line stays its tax (in review)
     "shopify_ca": frozenset({"invoice_date"}),
     "amazon_business_uk": frozenset({"total_tax"}),
-    # (stop 65, batch 34 at first contact, README "Stop 65")
+    # (stop 65, batch 34) a Belgian telecom's title "Uw factuur van juni 2024", whose "Uw" the tagger reads as the
+    # vendor (its logo "telvera" no reading); a Luxembourg hotel's "Offener Saldo 0,00" after a card payment, where the
+    # scorer keeps the total as the amount due; a French lawyer's "Bordeaux, le 14 juin 2024" beside "Provision reçue
+    # le 11/03/2024"; a Portuguese "Requisição: REQ 47/2024"
     "telecom_nl_be": frozenset({"vendor_name"}),
-    "hotel_de_lu": frozenset({"amount_due", "subtotal"}),
-    "garage_ch": frozenset({"vendor_tax_id"}),
-    "avocat_fr": frozenset({"invoice_date", "total"}),
-    "maler_de": frozenset({"customer_name", "invoice_number"}),
+    "hotel_de_lu": frozenset({"amount_due"}),
+    "avocat_fr": frozenset({"invoice_date"}),
     "grafica_pt": frozenset({"purchase_order"}),
-    "kreditnota_dk": frozenset({"invoice_number", "total", "vendor_tax_id"}),
 }
 
 WHAT = {

@@ -36,7 +36,7 @@ from docextract.extraction.field_keywords import (FIELD_KEYWORDS, FILLER_TOKENS,
                                                    key_tokens)
 from docextract.extraction.identifiers import dotted_vat_length, has_vat_module, spaced_vat_length
 from docextract.extraction.key_context import (NUMBER_IN_PARTS, KeyHit, LineIndex, is_title_word, key_above, key_left,
-                                              row_keys, words_left_on_row)
+                                              line_of, row_keys, words_left_on_row)
 from docextract.extraction.per_document import per_document
 from docextract.extraction.normalize import (ISO_CURRENCIES, MONTH_NUMBERS, identifier_text, is_currency_word,
                                            parse_currency, parse_date, parse_number)
@@ -52,6 +52,8 @@ CANDIDATE_KINDS: dict[str, str] = {
 KEY_LABELS = frozenset(FIELD_KEYWORDS) - {"date"}  # "date" is SROIE's name of the invoice date's key
 DATE_KEY_LABELS = frozenset({"invoice_date", "due_date", "other_date"})  # the keys that name a date
 OTHER_DATE_KEY_LABELS = frozenset({"other_date"})  # the keys of a date no output field holds (delivery, arrival)
+MIN_SENTENCE_WORDS = 8  # a line of running text: this many words or more, ...
+MIN_SENTENCE_LETTER_WORDS = 5  # ... this many of them words of letters
 AMOUNT_KEY_LABELS = frozenset({"subtotal", "total_tax", "total", "amount_due"})  # the keys that name a document's amount
 # the kinds whose value a header over it names (an amount under a "Total" column header is a line item's), by the
 # keys of that kind
@@ -88,6 +90,8 @@ _TIME_WORD = re.compile(r"\d{1,2}:\d{2}(?::\d{2})?(?:[AaPp]\.?[Mm]\.?)?|[AaPp]\.
 # a telephone number: an area code in parentheses, then digits in groups ("(512) 555-0142", "(0)20 7946-0958"); not a
 # document type's code before its number, "Handelsrechnung (380) Nr.471102"
 _AREA_CODE = re.compile(r"\(\+?\d{1,5}\)")
+TELEPHONE_KEYS = frozenset({"tel", "tlf", "telefon", "telephone", "phone", "fax", "telefax", "telefoon", "mobil",
+                            "mobile", "tfn", "puh", "puhelin", "tel no"})
 _SUBSCRIBER = re.compile(r"\d{2,4}(?:[-. ]?\d{2,4}){1,3}")
 _VERSION = re.compile(r"versi[oóe]", re.IGNORECASE)  # version, versión, versione, versie
 MAX_KEY_DISTANCE_OF_HEIGHT = 40.0  # a key farther than this many line heights counts as this far
@@ -255,6 +259,12 @@ def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> 
                     taken_until = i + spaced - 1
                     continue
                 grouped = digit_groups_length(doc, refs, texts, i)
+                if grouped and i > 0 and _telephone_key(texts[i - 1]):
+                    # "Tlf. 86 12 44 80": a telephone number, which a model on a layout never seen tags as a tax id
+                    out["identifier"].append(Candidate("identifier", _flat(refs[i:i + grouped]),
+                                                       " ".join(texts[i:i + grouped]), telephone=True))
+                    taken_until = i + grouped - 1
+                    continue
                 if grouped:  # "4012 3456 7890" after "Rechnungsnummer": one number printed in groups, not three
                     if i > 0 and i - 1 > taken_until and _series_prefix(doc, texts[i - 1], refs[i - 1], refs[i]):
                         # "FM 2406 8817 326": its series' letters too (the groups alone stay a candidate)
@@ -265,7 +275,8 @@ def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> 
                     taken_until = i + grouped - 1
                     continue
                 value = _identifier(text, locale, year)
-                if value is not None and i > 0 and _AREA_CODE.fullmatch(texts[i - 1]) and _SUBSCRIBER.fullmatch(text):
+                if value is not None and i > 0 and (_AREA_CODE.fullmatch(texts[i - 1]) or _telephone_key(texts[i - 1])
+                                                   ) and _SUBSCRIBER.fullmatch(text):
                     # "(512) 555-0142": a telephone number, which a model on a layout never seen tags as the invoice's
                     out["identifier"].append(Candidate("identifier", refs[i], value, telephone=True))
                     continue
@@ -282,6 +293,12 @@ def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> 
                     # "45" under "Numero documento": too short for a number of its own, but its key names it
                     out["identifier"].append(Candidate("identifier", refs[i], text))
     return out
+
+
+def _telephone_key(text: str) -> bool:
+    """Whether a word is a telephone's key ("Tel.", "Tlf.", "Telefon:", "Fax")."""
+    tokens = key_tokens(text)
+    return len(tokens) == 1 and tokens[0] in TELEPHONE_KEYS
 
 
 def _keyed_as_invoice_number(index: LineIndex, words: tuple[WordRef, ...]) -> bool:
@@ -402,9 +419,16 @@ class DocumentContext:
         return where[0] == self._title_lines.get(first.page_index)
 
     @functools.cached_property
+    def amounts_keyed_on_rows(self) -> frozenset[str]:
+        """The amount fields a key names right before some amount outside running text (a totals row)."""
+        return frozenset().union(*(left.labels & AMOUNT_KEY_LABELS for c in self.candidates["amount"]
+                                   if (left := self.keys(c.words)[0]) is not None
+                                   and not in_a_sentence(self.doc, c.words[0])))
+
+    @functools.cached_property
     def invoice_number_keyed(self) -> bool:
         """Whether some number stands after a key of the invoice's number that is no letter's reference key."""
-        return any(hit is not None and "invoice_number" in hit.labels and not is_reference_key(self.doc, hit)
+        return any(hit is not None and "invoice_number" in hit.labels and not is_reference_key(self, hit, c.words)
                    for c in self.candidates["identifier"] for hit in self.keys(c.words))
 
     @functools.cached_property
@@ -538,6 +562,16 @@ def _same_column(doc: Document, first: WordRef, other: WordRef) -> bool:
             and box.vertical_overlap(other_box) <= 0)
 
 
+def in_a_sentence(doc: Document, first: WordRef) -> bool:
+    """Whether a value stands in running text: its line holds :data:`MIN_SENTENCE_WORDS` words or more, most of
+    them words of letters."""
+    line = line_of(doc, first)
+    if line is None or len(line.word_indices) < MIN_SENTENCE_WORDS:
+        return False
+    page = doc.pages[first.page_index]
+    return sum(any(ch.isalpha() for ch in page.words[w].text) for w in line.word_indices) >= MIN_SENTENCE_LETTER_WORDS
+
+
 def in_item_row(doc: Document, first: WordRef) -> bool:
     """Whether the value stands in a line item's row: left of it on its row a description (a word of three letters
     or more, neither a currency code nor a word of an amount's key: a totals table's "EUR", a "Total" row) and
@@ -564,9 +598,11 @@ def never_the_value(context: DocumentContext, candidate: Candidate, label: str) 
     another), one rate's share of the tax or net beside another rate's (:func:`one_rate_amounts`), the page's only
     date as the due date where no due date's key names it (an invoice always carries its date, its due date only
     sometimes), a number after a letter's reference key ("Our Ref:") where another stands after a key of the
-    invoice's number proper ("INVOICE No. 24117")."""
+    invoice's number proper ("INVOICE No. 24117"), an amount inside a sentence where the page keys the field on a
+    row of its own (a credit note's "... faktura 100377 (fakturabeløb 1.547,90 kr.)": the corrected invoice's)."""
     return (candidate.version_date or candidate.telephone or label == "vendor_tax_id" and candidate.party_side not in (None, "vendor_name")
             or label == "invoice_number" and _reference_keyed_beside_an_invoice_key(context, candidate)
+            or label in context.amounts_keyed_on_rows and in_a_sentence(context.doc, candidate.words[0])
             or candidate.words in context.tendered or _keyed_another(context, candidate, label)
             or candidate.words in context.one_rate_amounts.get(label, ())
             or label == "due_date" and candidate.kind == "date" and len(context.dates) == 1
@@ -574,14 +610,30 @@ def never_the_value(context: DocumentContext, candidate: Candidate, label: str) 
 
 
 def _reference_keyed_beside_an_invoice_key(context: DocumentContext, candidate: Candidate) -> bool:
-    """Whether every key of the invoice's number before ``candidate`` is a letter's reference key ("Our Ref:
-    FN/SHA/0412", :data:`REFERENCE_KEYS`) while the page keys some number with one that is not."""
+    """Whether every key of the invoice's number before ``candidate`` only refers to a number (:func:`is_reference_key`:
+    "Our Ref: FN/SHA/0412"; a final invoice's "Abschlagsrechnung AR-2024-0217 vom 14.06.2024" in its body) while the
+    page keys some number with a key of the invoice's number proper ("Rechnungs-Nr. 2024-0286")."""
+    if not context.invoice_number_keyed:
+        return False
     hits = [hit for hit in context.keys(candidate.words) if hit is not None and "invoice_number" in hit.labels]
-    return bool(hits) and all(is_reference_key(context.doc, hit) for hit in hits) and context.invoice_number_keyed
+    if hits:
+        return all(is_reference_key(context, hit, candidate.words) for hit in hits)
+    # no key at all, but another document's title right before it in the body ("Abschlagsrechnung AR-2024-0217")
+    where = context.index.line_of.get(candidate.words[0])
+    if where is None or where[1] == 0 or context.on_title_line(candidate.words[0]):
+        return False
+    line = context.doc.pages[candidate.words[0].page_index].lines[where[0]]
+    before = key_tokens(context.doc.word(WordRef(candidate.words[0].page_index, line.word_indices[where[1] - 1])).text)
+    return bool(before) and all(is_title_word(t) for t in before)
 
 
-def is_reference_key(doc: Document, hit: KeyHit) -> bool:
-    return " ".join(t for r in hit.words for t in key_tokens(doc.word(r).text)) in _REFERENCE_KEYS
+def is_reference_key(context: DocumentContext, hit: KeyHit, value: tuple[WordRef, ...]) -> bool:
+    """Whether a key of the invoice's number only refers to one: a letter's reference key (:data:`REFERENCE_KEYS`),
+    or a document's title word alone ("Abschlagsrechnung") before a number off the page's title line, which names
+    another document (the partial invoice a final invoice deducts)."""
+    tokens = [t for r in hit.words for t in key_tokens(context.doc.word(r).text)]
+    return " ".join(tokens) in _REFERENCE_KEYS or (
+        bool(tokens) and all(is_title_word(t) for t in tokens) and not context.on_title_line(value[0]))
 
 
 _REFERENCE_KEYS = frozenset(REFERENCE_KEYS)

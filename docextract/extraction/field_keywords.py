@@ -98,6 +98,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "invoice no", "invoice number", "invoice", "invoice id", "inv no", "bill no", "document no",
         "rechnungsnummer", "rechnung no", "rechnungs no", "rechnung", "belegnummer", "beleg no", "handelsrechnung no",
         "abschlagsrechnung no", "schlussrechnung no", "teilrechnung no", "gutschrift no", "gutschriftsnummer",
+        "credit note no", "credit note number", "kreditnota no", "kreditnotanummer", "kreditnota nummer",
         "rechnungskorrektur no", "mietrechnung no", "beitragsrechnung no", "invoice ref", "booking id", "booking no",
         "facture no", "numero de facture", "no de facture", "facture", "numero facture",
         "factuurnummer", "factuur no", "factuur", "nota no", "notanummer", "note no", "numero de note", "folio no", "folio number", "folio", "serie y folio", "fattura no", "numero fattura", "fattura", "numero documento",
@@ -312,7 +313,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "total tvac", "montant tvac", "tvac", "totaal btw inbegrepen",  # Belgian: "TVA comprise"
         *_said_with_or_without_tax("incl", "inc", "incl of", "including", "inclusive of"),
         "summa", "totalt", "totalbelopp", "fakturabelopp", "summa inkl moms", "totalt inkl moms", "belopp inkl moms",
-        "i alt", "beløb i alt", "fakturabeløb", "total inkl moms", "i alt inkl moms", "sum", "sum inkl mva",
+        "i alt", "beløb i alt", "fakturabeløb", "total inkl moms", "i alt inkl moms", "krediteret i alt", "sum", "sum inkl mva",
         "totalt inkl mva", "inklusiv mva", "sum inklusiv mva", "totalbeløp", "fakturabeløp", "yhteensa", "kokonaissumma", "laskun summa",
         "yhteensa verollinen", "total documento", "total do documento", "valor total", "total geral",
         "wartosc brutto", "razem brutto", "suma brutto", "kwota brutto", "ogolem", "lacznie", "celkem",
@@ -321,7 +322,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     "amount_due": (
         "amount due", "balance due", "total due", "due", "amount payable", "please pay", "to pay", "balance",
         "open amount", "outstanding amount", "amount outstanding", "outstanding balance", "balance outstanding",
-        "zahlbetrag", "zu zahlen", "zu zahlender betrag", "offener betrag", "zahlungsbetrag", "restbetrag", "noch zu zahlen",
+        "zahlbetrag", "zu zahlen", "zu zahlender betrag", "offener betrag", "offener saldo", "zahlungsbetrag", "restbetrag", "noch zu zahlen",
         "net a payer", "reste a payer", "a payer", "montant a payer", "solde", "te betalen", "nog te betalen", "openstaand bedrag", "openstaand",
         "da pagare", "importo dovuto", "netto a pagare", "a pagar", "importe a pagar", "saldo",
         "att betala", "summa att betala", "belopp att betala", "kvar att betala", "at betale", "til betaling",
@@ -378,7 +379,9 @@ DEBIT_WORDS = frozenset({
 # Printed after a key word and before its value without changing what the key word says: "Total (EUR)",
 # "MwSt. 19 %", "Fällig am:". Dropped from the end of a value's context before it is compared.
 FILLER_TOKENS = frozenset({"eur", "usd", "gbp", "chf", "rm", "myr", "sgd", "aud", "cad", "inr", "rs", "€", "$", "£", "in", "en",
-                           "am", "on", "the", "of", "de", "du", "incl", "inkl", "zzgl", "excl", "exkl"})
+                           "am", "on", "the", "of", "de", "du", "incl", "inkl", "zzgl", "excl", "exkl",
+                           # the other currencies of the languages read ("Krediteret i alt DKK", "Total NZD")
+                           "dkk", "sek", "nok", "kr", "pln", "zl", "czk", "kc", "nzd", "zar", "hkd", "aed"})
 
 
 def key_tokens(text: str) -> list[str]:

@@ -207,6 +207,12 @@ def check_tax_id(text: str, country: str | None = None) -> CheckedIdentifier:
     return CheckedIdentifier(normalized, False, schemes, first_error)
 
 
+def is_vat_number(checked: CheckedIdentifier) -> bool:
+    """Whether a checked identifier is a valid VAT number: its country's prefix and check digits, or a Swiss UID
+    ("CHE-416.382.152", its "TVA" or "MWST" printed apart)."""
+    return checked.valid is True and (checked.scheme or "").endswith((".vat", "ch.uid"))
+
+
 def misshapen(checked: CheckedIdentifier) -> bool:
     """Whether a checked identifier fails its check by its shape (length, format), not by its check digits alone."""
     return checked.valid is False and checked.error != _CHECKSUM_REASON

@@ -37,7 +37,7 @@ from docextract.extraction.candidates import (CANDIDATE_KINDS, KEY_LABELS, gener
 from docextract.extraction.entities import FIELD_TYPES, LINE_ITEM_PREFIX, Entity, same_line
 from docextract.extraction.evidence import PARTY_NAME_LABELS, odd_shape
 from docextract.extraction.field_keywords import DEBIT_WORDS, closing_keys, is_legal_form, key_tokens, trim_context
-from docextract.extraction.identifiers import check_iban, check_tax_id, misshapen
+from docextract.extraction.identifiers import check_iban, check_tax_id, is_vat_number, misshapen
 from docextract.extraction.key_context import (cell_around, cell_break, is_separator, is_title_word, key_above, key_left,
                                               line_index, line_of, line_right_of, words_left_on_row)
 from docextract.extraction.normalize import is_currency_word, parse_currency, parse_date, parse_number
@@ -924,7 +924,7 @@ def _only_vat_number(doc: Document, locale: str, year: int | None) -> tuple[Word
         if candidate.telephone or candidate.party_side not in (None, "vendor_name"):
             continue
         checked = check_tax_id(" ".join(doc.word(r).text for r in candidate.words), country)
-        if checked.valid is not True or not (checked.scheme or "").endswith(".vat"):
+        if not is_vat_number(checked):
             continue
         key = key_left(index, candidate.words, KEY_LABELS)
         if key is not None and "vendor_tax_id" not in key.labels:
@@ -944,8 +944,7 @@ def _unchecked_tax_ids(doc: Document, entities: Sequence[Entity], labels: Sequen
     if not unchecked:
         return set()
     keyed = next((words for label, words in _keyed_candidates(doc, TAX_ID_LABELS, locale, year)
-                  if (checked := check_tax_id(" ".join(doc.word(r).text for r in words), country)).valid is True
-                  and checked.scheme.endswith(".vat")), None)
+                  if is_vat_number(check_tax_id(" ".join(doc.word(r).text for r in words), country))), None)
     return unchecked if keyed is not None else set()
 
 

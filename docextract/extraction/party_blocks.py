@@ -155,7 +155,10 @@ SALUTATIONS = COMPANY_SALUTATIONS | frozenset({
     ("herrn",), ("herr",), ("frau",), ("mr",), ("mrs",), ("ms",), ("monsieur",), ("madame",), ("mme",), ("dhr",),
     ("mevr",), ("mevrouw",), ("meneer",), ("de", "heer"), ("sig",), ("sig", "ra"), ("signor",), ("signora",), ("sr",),
     ("sra",), ("senor",), ("senora",), ("miss",), ("mlle",), ("m", "et", "mme"), ("fam",), ("familie",), ("famille",), ("famiglia",), ("familia",),
-    ("exmo",), ("exmos",), ("exma",), ("exmo", "sr"), ("exmo", "senhor"), ("exma", "senhora"), ("pan",), ("pani",)})
+    ("exmo",), ("exmos",), ("exma",), ("exmo", "sr"), ("exmo", "senhor"), ("exma", "senhora"), ("pan",), ("pani",),
+    # a couple: "Herrn und Frau" over "Markus und Sabine Lehmeier"
+    ("herrn", "und", "frau"), ("herr", "und", "frau"), ("frau", "und", "herrn"), ("frau", "und", "herr"),
+    ("mr", "and", "mrs"), ("monsieur", "et", "madame"), ("de", "heer", "en", "mevrouw")})
 SENDER_SEPARATORS = frozenset({"·", "•", "|", "∙", "–", "—"})  # between the parts of a one-line return address
 # The same dots as Tesseract reads them on a scan: alone ("+", "-", "»"), stuck to a part's end ("St-", "A»") or to
 # the next part's start ("-789"). Not a colon, which it reads for one too ("Street:"): keys end in it ("INVOICE NO :

@@ -52,7 +52,8 @@ def column_sums(doc: Document, locale: str, year: int | None) -> dict[str, tuple
         if len(parts) < 2 or header is None or sum(p.value for p in parts) != total.value:
             continue
         named = header.labels & AMOUNT_KEY_LABELS
-        if len(named) == 1 and key_left(index, total.words, KEY_LABELS) is None:
+        # (no key on the sum's row but the row's own "Gesamt" or "Total" in its first cell)
+        if len(named) == 1 and (key_left(index, total.words, KEY_LABELS) is None or _in_total_row(index, total)):
             sums.append((next(iter(named)), total, doc.word(header.words[0])))
     sums += _total_row_amounts(index, amounts)
     sums += _one_rate_row_amounts(index, amounts)

@@ -490,3 +490,33 @@ def test_a_rentals_pick_up_and_return_dates_are_no_invoice_date():
     context = document_context(doc, [], {}, "de_DE", 2024)
     ruled_out = {c.words for c in context.candidates["date"] if never_the_value(context, c, "invoice_date")}
     assert {" ".join(doc.word(r).text for r in words) for words in ruled_out} == {"03.06.2024,", "07.06.2024,"}
+
+
+def test_a_number_after_a_telephone_key_is_a_telephone_number():
+    # a Danish footer's "Tlf. 86 12 44 80", which a tagger on a layout never seen read as the seller's tax id
+    from docextract.extraction.candidate_scorer import document_context
+
+    doc = _page(["Hyggeligt Hjem ApS · CVR-nr. 37294810 · Tlf. 86 12 44 80", "Tel. 0911"])
+    candidates = document_context(doc, [], {}, "da_DK", 2024).candidates["identifier"]
+    assert {c.value: c.telephone for c in candidates} == {"37294810": False, "86 12 44 80": True, "0911": True}
+
+
+def test_an_amount_in_a_sentence_is_no_total_where_a_row_keys_the_total():
+    # a credit note: "Krediteret i alt DKK 809,95" on its row, the corrected invoice's amount in a sentence below
+    scorer = CandidateScorer(FEATURES, {"total": _model(-1.0, key_left_own=2.0, amount_rank_top=1.0)})
+    doc = laid_out_page([[("Krediteret i alt DKK", 330.0), ("809,95", 480.0)], [],
+                         [("Kreditnotaen udligner delvist faktura 100377 (fakturabeløb 1.547,90 kr.).", 40.0)]])
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "da_DK", 2024) if e.assigned}
+    assert fields["total"] == "809,95"
+
+
+def test_a_number_after_another_documents_title_in_the_body_is_no_invoice_number_beside_a_keyed_one():
+    # a final invoice deducts its partial invoice: "Abschlagsrechnung AR-2024-0217 vom 14.06.2024" under the items
+    from docextract.extraction.candidate_scorer import document_context
+    from docextract.extraction.candidates import never_the_value
+
+    doc = _page(["Rechnungs-Nr. 2024-0286", "Schlussrechnung", "Malerarbeiten 4.200,00",
+                 "abzüglich Abschlagsrechnung AR-2024-0217 vom 14.06.2024: -2.000,00"])
+    context = document_context(doc, [], {}, "de_DE", 2024)
+    ruled_out = {c.value for c in context.candidates["identifier"] if never_the_value(context, c, "invoice_number")}
+    assert "AR-2024-0217" in ruled_out and "2024-0286" not in ruled_out

@@ -168,3 +168,11 @@ def test_a_vat_number_in_groups_may_end_its_sentence():
 
     assert spaced_vat_length(["GB", "269", "5318", "26.", "Registered"]) == 4
     assert spaced_vat_length(["GB", "269", "5318", "26"]) == 4
+
+
+def test_a_swiss_uid_is_a_vat_number_for_the_rules_that_look_for_one():
+    from docextract.extraction.identifiers import is_vat_number
+
+    assert is_vat_number(check_tax_id("CHE-416.382.152"))
+    assert is_vat_number(check_tax_id("FR75 812946739"))
+    assert not is_vat_number(check_tax_id("812 946 739 00032", "FR"))  # a SIRET: valid, but no VAT number

@@ -2362,3 +2362,16 @@ def test_the_one_checked_vat_number_a_page_prints_is_the_sellers_where_no_key_th
     doc = _page([[("Rechnungsempfänger", 40)], [("Beispiel GmbH", 40)], [("Ringstraße 7", 40)], [("50667 Köln", 40)],
                  [("DE136695976", 40)]], line_spacing=13)
     assert "vendor_tax_id" not in _texts(doc, key_value_entities(doc, [], INVOICE_LABELS, {}, "de_DE", 2024))
+
+
+def test_a_couples_salutation_alone_over_their_names_and_danish_credit_note_keys():
+    from docextract.extraction.party_blocks import is_salutation
+
+    doc = _page([[("Herrn und Frau", 50)], [("Markus und Sabine Lehmeier", 50)]])
+    line = [WordRef(0, i) for i in range(3)]
+    assert is_salutation(doc, line) and not is_salutation(doc, [WordRef(0, i) for i in range(3, 7)])
+    doc = _page([[("Kreditnotanr.: 100418", 40)], [("Krediteret i alt DKK", 330), ("809,95", 480)],
+                 [("Offener Saldo", 330), ("0,00", 480)]])
+    found = _texts(doc, key_value_entities(doc, [], INVOICE_LABELS, {}, "da_DK", 2024))
+    assert found["invoice_number"] == ("100418", "rule") and found["total"] == ("809,95", "rule")
+    assert found["amount_due"] == ("0,00", "rule")

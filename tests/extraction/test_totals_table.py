@@ -128,3 +128,13 @@ def test_a_vat_table_of_one_rate_gives_its_net_and_tax_where_they_add_up_to_its_
     second = ("B 7 %", "100,00", "7,00", "107,00")
     doc = _page([list(zip(header, columns)), list(zip(rate, columns)), list(zip(second, columns))])
     assert column_sums(doc, "de_DE", 2024) == {}
+
+
+def test_a_sum_row_may_print_its_own_total_key_in_its_first_cell():
+    # a Luxembourg hotel's VAT table: "Gesamt" before the sums of its two rates
+    columns = (40, 130, 220, 300)
+    rows = [("MwSt.-Satz", "Netto", "MwSt.", "Brutto"), ("3 %", "470,39", "14,11", "484,50"),
+            ("17 %", "59,40", "10,10", "69,50"), ("Gesamt", "529,79", "24,21", "554,00")]
+    doc = _page([list(zip(row, columns)) for row in rows])
+    assert {label: doc.word(refs[0]).text for label, refs in column_sums(doc, "de_DE", 2024).items()} == {
+        "subtotal": "529,79", "total_tax": "24,21", "total": "554,00"}
