@@ -85,8 +85,9 @@ def decode_document_entities(doc: Document, tagged: Sequence[TaggedWord],
     addresses cut short are completed, and of several readings of the vendor's name the one a company's name's
     evidence backs is chosen (:mod:`docextract.extraction.vendor_reading`); with a candidate ``scorer`` (the
     model's) the one-value fields it knows are chosen among the page's typed values
-    (:mod:`docextract.extraction.candidate_scorer`); fields still empty are read from their keys (:mod:`docextract.extraction.key_values`); a totals table's column sums are their fields'
-    values (:mod:`docextract.extraction.totals_table`)."""
+    (:mod:`docextract.extraction.candidate_scorer`); fields still empty are read from their keys
+    (:mod:`docextract.extraction.key_values`); a totals table's column sums are their fields' values
+    (:mod:`docextract.extraction.totals_table`)."""
     entities = join_digit_groups(doc, decode_entities(tagged), tagged)
     probabilities = {w.ref: w.label_probabilities for w in tagged if w.label_probabilities is not None}
     if not probabilities:

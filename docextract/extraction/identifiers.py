@@ -255,6 +255,12 @@ def _vat_read_again(compact: str) -> CheckedIdentifier | None:
 MAX_VAT_GROUPS = 4  # "DE 921 733 374", "FR 50 718452558", "NL 8521 32541 B01"
 
 
+def _groups_after_prefix(texts: Sequence[str], n: int) -> list[str]:
+    """The ``n`` words after a VAT number's first word, its last without the punctuation of the sentence it may end
+    ("VAT registration number GB 269 5318 26.")."""
+    return [*texts[1:n], texts[n].rstrip(".,;")]
+
+
 def spaced_vat_length(texts: Sequence[str]) -> int:
     """How many of ``texts`` (a line's words from a country prefix on: "DE", "921", "733", "374") make one VAT number
     printed in groups, 0 when they make none: the country's format and length, its check digits right or not (a
@@ -262,8 +268,7 @@ def spaced_vat_length(texts: Sequence[str]) -> int:
     if not texts or len(texts[0]) != 2 or not texts[0].isalpha() or not texts[0].isupper() or _vat_module(texts[0]) is None:
         return 0
     for n in range(min(MAX_VAT_GROUPS, len(texts) - 1), 0, -1):
-        # (the last group may end the sentence it stands in: "VAT registration number GB 269 5318 26.")
-        groups = [*texts[1:n], texts[n].rstrip(".,;")]
+        groups = _groups_after_prefix(texts, n)
         if not all(re.fullmatch(r"[0-9A-Z]{1,9}", g) and any(ch.isdigit() for ch in g) for g in groups):
             continue
         try:
@@ -292,8 +297,7 @@ def dotted_vat_length(texts: Sequence[str]) -> int:
     if vatin.is_valid(_compact(texts[0])):
         return 1
     for n in range(min(MAX_VAT_GROUPS, len(texts) - 1), 0, -1):
-        # (the last group may end the sentence it stands in: "VAT registration number GB 269 5318 26.")
-        groups = [*texts[1:n], texts[n].rstrip(".,;")]
+        groups = _groups_after_prefix(texts, n)
         if not all(re.fullmatch(r"[0-9A-Z.]{1,9}", g) and any(ch.isdigit() for ch in g) for g in groups):
             continue
         joined = _compact(texts[0] + "".join(groups))

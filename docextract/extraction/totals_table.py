@@ -126,7 +126,7 @@ def _one_rate_row_amounts(index: LineIndex, amounts: Sequence[Candidate]):
         named = header.labels & NET_TAX_GROSS if header is not None else set()
         if len(named) == 1:
             keyed.append((next(iter(named)), amount, header))
-    lines_over_values = {id(found[0]) for c in amounts if (found := line_above(index, c.words)) is not None}
+    lines_over_values: set[int] | None = None  # the lines some amount stands under, found once a row adds up
     out = []
     for label, amount, header in keyed:
         if label != "total":
@@ -137,6 +137,8 @@ def _one_rate_row_amounts(index: LineIndex, amounts: Sequence[Candidate]):
                and abs(doc.word(other.words[0]).box.center[1] - box.center[1]) < HEADER_ROW_OF_HEIGHT * box.height}
         if set(row) != NET_TAX_GROSS or row["subtotal"][0].value + row["total_tax"][0].value != amount.value:
             continue
+        if lines_over_values is None:
+            lines_over_values = {id(found[0]) for c in amounts if (found := line_above(index, c.words)) is not None}
         if any(id(index.line(c.words[0])) in lines_over_values for c, _ in row.values()):
             continue  # a row of values under it: one rate of several
         first = min((c for c, _ in row.values()), key=lambda c: doc.word(c.words[0]).box.x0)
