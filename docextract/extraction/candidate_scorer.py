@@ -119,6 +119,7 @@ def choose_fields(doc: Document, entities: Sequence[Entity], probabilities: Mapp
         labels = [label for label, k in CANDIDATE_KINDS.items() if k == kind and label in scorer.fields]
         if labels and context.candidates[kind]:
             chosen.update(_decode_kind(context, kind, labels, scorer))
+    chosen = _keyed_invoice_date(context, scorer, chosen)
     # a tagger's reading of a number the scorer left open, inside a number chosen for another field, is a piece of
     # that value ("0045" of the bill number "778 2213 0045", which a model on a scan tagged as the order number); a
     # date or an amount printed once may be two fields
@@ -131,6 +132,25 @@ def choose_fields(doc: Document, entities: Sequence[Entity], probabilities: Mapp
         if label not in chosen:
             out = _tagger_choice_ranked(context, scorer, label, out)
     return out
+
+
+def _keyed_invoice_date(context: DocumentContext, scorer: CandidateScorer,
+                       chosen: dict[str, tuple[Candidate, float]]) -> dict[str, tuple[Candidate, float]]:
+    """``chosen`` with the invoice's date the one date printed after its key, where the scorer chose a date without
+    one: a French lawyer's "Bordeaux, le 14 juin 2024" (0.29) under a retainer's "Provision reçue le 11/03/2024",
+    which the tagger had read as the invoice's date (0.36). Only a key on the date's row: a table's "Datum" column
+    over its treatments' dates is no key of the invoice's date ("Notadatum 26-03-2024" stays). Not where the keyed
+    date is another field's."""
+    label = "invoice_date"
+    if label not in chosen or keyed_as(context, chosen[label][0], label):
+        return chosen
+    taken = {candidate.words for other, (candidate, _) in chosen.items() if other != label}
+    keyed = [c for c in context.candidates["date"] if (left := context.keys(c.words)[0]) is not None
+             and label in left.labels and not never_the_value(context, c, label) and c.words not in taken]
+    if len({value_key(c) for c in keyed}) != 1:
+        return chosen
+    best = max(keyed, key=lambda c: scorer.fields[label].probability(features(context, c, label)))
+    return {**chosen, label: (best, scorer.fields[label].probability(features(context, best, label)))}
 
 
 def _tagger_choice_ranked(context: DocumentContext, scorer: CandidateScorer, label: str, entities: list[Entity]

@@ -53,6 +53,11 @@ _OTHER_DATE = (
     "aankomstdatum", "vertrekdatum", "arrivo", "partenza", "llegada", "salida", "fecha de llegada", "fecha de salida",
     # a rental's pick-up and return, printed over its items beside the invoice's own date
     "anmietung", "ruckgabe", "abholung", "pick up", "pick up date", "return date", "drop off", "date de retour",
+    # a deposit's or payment's date, printed in the totals beside the amount paid ("Acompte versé le 05/06/2024"):
+    # the words before "le" make the key whole, "le" alone is an invoice date's
+    "acompte verse le", "acompte recu le", "acompte du", "provision recue le", "avance recue le", "paye le",
+    "regle le", "reglement recu le", "paid on", "payment received on", "anzahlung vom", "anzahlung erhalten am",
+    "bezahlt am", "betaald op",
     "leveransdatum", "orderdatum", "leveringsdato", "ordredato", "toimituspaiva", "tilauspaiva", "jakso",
     "laskutusjakso", "data de entrega", "data da encomenda", "periodo de faturacao",
     "data sprzedazy", "data wykonania uslugi", "data dostawy", "data dostawy uslugi", "data zakonczenia dostawy",
@@ -164,7 +169,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "cgst", "sgst", "utgst", "cgst amount", "sgst amount", "utgst amount",
         # a company's share capital in its legal line ("Capital social: 50.000,00 €")
         "capital social", "share capital", "stammkapital", "grundkapital", "capitale sociale", "kapital zakladowy",
-        "zakladni kapital",
+        "zakladni kapital", "capital", "au capital", "au capital social", "cap soc",
+        "capitale sociale iv", "cap soc iv",
     ),
     "due_date": (
         "due date", "due", "payment due", "due by", "pay by", "payable by", "payment date", "payment due date",
@@ -189,6 +195,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "auftrags no",
         "bon de commande", "commande", "no de commande", "numero de commande", "numero de la commande", "reference de commande",
         "ref commande", "numero commande", "votre commande", "bestelnummer", "bestelling",
+        "commande no", "votre commande no", "bon de commande no", "votre bon de commande", "votre bon de commande no",
+        "reference commande", "bestellung no", "ihre bestellung no", "ihre bestellnummer",
         "ordine", "numero ordine", "ordine no", "pedido", "orden de compra", "no pedido", "no de pedido",
         "numero de pedido",
         "your reference", "your ref", "ihr zeichen", "votre reference", "vos references", "uw referentie",

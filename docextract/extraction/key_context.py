@@ -364,7 +364,8 @@ def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] 
         while left and is_separator(doc.word(left[-1]).text):
             left.pop()
     hit = (whole_key(doc, left, labels) or glued or _wrapped_key(index, left, labels) or _key_of_a_rate(doc, left, labels)
-           or _tax_id_abbreviation(doc, left, value) or _tax_named_after(doc, line, left, value, labels))
+           or _tax_id_abbreviation(doc, left, value) or _tax_named_after(doc, line, left, value, labels)
+           or _place_before_its_date(doc, line, left, value))
     if hit is None and number_sign is not None and left and number_sign.word_index == left[-1].word_index + 1:
         hit = whole_key(doc, [*left, number_sign], labels)
     if hit is None:
@@ -414,6 +415,43 @@ def _tax_named_after(doc: Document, line: Line, left: Sequence[WordRef], value: 
     if hit is None or "total_tax" not in hit.labels or hit.words[0] != after[0]:
         return None
     return KeyHit(frozenset({"total_tax"}), (left[-1], *hit.words), 0.0)
+
+
+# A letter's place and date: "Bordeaux, le 14 juin 2024", "Leipzig, den 05.03.2024", "Zürich, 15. März 2024". An
+# invoice written as a letter prints it for its own date (all 13 of the vendor pages that print one; the model had
+# read a French lawyer's as the due date). The place: one to four words, capitalised but for the joiners of a place's
+# name ("Frankfurt am Main", "Fait à Paris"), no digit ("Flat 3, 19 Victoria Road" is an address), its last word
+# ending with the comma; then the dateline's own word, if any; the date ends its cell.
+_DATELINE_WORDS = frozenset({"le", "den", "am", "il", "a", "à", "op", "the"})
+_PLACE_JOINERS = frozenset({"am", "an", "der", "im", "bei", "ob", "sur", "en", "de", "la", "le", "les", "à", "a",
+                            "upon", "on", "di", "del", "aan", "den"})
+MAX_PLACE_WORDS = 4
+
+
+def _place_before_its_date(doc: Document, line: Line, left: Sequence[WordRef], value: Sequence[WordRef]
+                           ) -> KeyHit | None:
+    """The invoice date's key of a date printed after a letter's place ("Bordeaux, le"): the place's words."""
+    first = doc.word(value[0]).text
+    if not left or not (first[:1].isdigit() or first.strip(".,").casefold() in MONTH_NUMBERS):
+        return None
+    height = max(line.box.height, 1e-6)
+    start = len(left)
+    while start > 0 and not cell_break(doc, left[start - 1], left[start] if start < len(left) else value[0], height):
+        start -= 1
+    place = list(left[start:])
+    if place and doc.word(place[-1]).text.casefold() in _DATELINE_WORDS:
+        place.pop()
+    texts = [doc.word(r).text for r in place]
+    if not 1 <= len(texts) <= MAX_PLACE_WORDS or not texts[-1].endswith(",") or not texts[0][:1].isupper():
+        return None
+    if any(ch.isdigit() for text in texts for ch in text) or not all(
+            text[:1].isupper() or text.rstrip(",").casefold() in _PLACE_JOINERS for text in texts):
+        return None
+    words = [WordRef(value[0].page_index, w) for w in line.word_indices]
+    end = words.index(value[-1]) if value[-1] in words else None
+    if end is None or (end + 1 < len(words) and not cell_break(doc, words[end], words[end + 1], height)):
+        return None  # "Paris, 14 juin 2024 et 15 juin 2024": the date does not end its cell
+    return KeyHit(frozenset({"invoice_date"}), tuple(left[start:]), 0.0)
 
 
 # The word between a tax rate and the amount it is taken of: "Btw 9% over 328,00", "VAT 20% on 100.00", "TVA 20 % sur

@@ -520,3 +520,18 @@ def test_a_number_after_another_documents_title_in_the_body_is_no_invoice_number
     context = document_context(doc, [], {}, "de_DE", 2024)
     ruled_out = {c.value for c in context.candidates["identifier"] if never_the_value(context, c, "invoice_number")}
     assert "AR-2024-0217" in ruled_out and "2024-0286" not in ruled_out
+
+
+def test_a_letters_place_and_date_is_the_invoice_date_over_an_unkeyed_date():
+    # a French lawyer's fee note: "Bordeaux, le 14 juin 2024" under the client's address, and a retainer "Provision
+    # reçue le 11/03/2024" that a scorer (as the shipped one did, 0.36 against 0.29) prefers as the invoice's date
+    doc = _page(["FACTURE N° 2024-0612", "Bordeaux, le 14 juin 2024", "Total TTC 4 078,34",
+                 "Provision reçue le 11/03/2024 - 1 500,00"])
+    scorer = CandidateScorer(FEATURES, {"invoice_date": _model(-0.5, date_first=0.4)})
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "fr_FR", 2024) if e.assigned}
+    assert fields == {"invoice_date": "14 juin 2024"}
+    # not a place: an address's "Flat 3, 19 Victoria Road", an item's "Monthly support plan, October 2024"
+    for line in ("Flat 3, 19 Victoria Road", "Monthly support plan, October 2024"):
+        doc = _page(["Invoice INV-7", line, "Paid on 11/03/2024"])
+        fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "en_GB", 2024) if e.assigned}
+        assert fields.get("invoice_date") == "11/03/2024", line

@@ -715,3 +715,46 @@ def test_a_tax_named_after_its_amount_inside_the_total_is_the_total_tax():
     index = LineIndex(other)
     [small] = [c for c in generate(other, index, "en_GB", 2024)["amount"] if other.word(c.words[0]).text == "£4.95"]
     assert key_left(index, small.words, KEY_LABELS) is None
+
+
+def test_a_letters_place_before_a_date_is_the_invoice_dates_key():
+    for line, place in (("Bordeaux, le 14 juin 2024", "Bordeaux, le"), ("Leipzig, den 05.03.2024", "Leipzig, den"),
+                        ("Frankfurt am Main, 12. März 2024", "Frankfurt am Main,"),
+                        ("Zaragoza, 15 de julio de 2024", "Zaragoza,")):
+        doc = _page([[(line, 40)]])
+        date_start = next(i for i, word in enumerate(doc.pages[0].words) if word.text[:1].isdigit())
+        value = [WordRef(0, i) for i in range(date_start, len(doc.pages[0].words))]
+        hit = key_left(LineIndex(doc), value)
+        assert hit is not None and hit.labels == {"invoice_date"}, line
+        assert " ".join(doc.word(r).text for r in hit.words) == place, line
+    # an address's number, an item's month, a date that does not end its line: no key
+    for line in ("Flat 3, 19 Victoria Road", "Power BI Pro licences, June 2024", "Lunch buffet, 35 guests",
+                 "Paris, 14 juin 2024 et 15 juin 2024"):
+        doc = _page([[(line, 40)]])
+        starts = [i for i, word in enumerate(doc.pages[0].words) if word.text[:1].isdigit() or word.text == "June"]
+        value = [WordRef(0, i) for i in range(starts[0], starts[0] + 1)]
+        assert key_left(LineIndex(doc), value) is None, line
+
+
+def test_an_order_key_with_its_number_sign_keys_the_order():
+    # Sage 100's "Votre commande n° CDE 24-0593 du 05/06/2024 - Bon de livraison n° BL240655 du 14/06/2024"
+    doc = _page([[("Votre commande n° CDE 24-0593 du 05/06/2024 - Bon de livraison n° BL240655 du 14/06/2024", 50)],
+                 [("Ihre Bestellung Nr. BE-7781", 50)]])
+    index = LineIndex(doc)
+    words = {doc.word(r).text: r for r in index.line_of}
+    assert key_left(index, (words["CDE"], words["24-0593"]), KEY_LABELS).labels == {"purchase_order"}
+    assert key_left(index, (words["BE-7781"],), KEY_LABELS).labels == {"purchase_order"}
+    order_date = key_left(index, (words["05/06/2024"],), KEY_LABELS)
+    assert order_date is None or "invoice_date" not in order_date.labels
+
+
+def test_a_deposits_date_and_a_share_capital_are_keyed_as_no_field():
+    # "Acompte versé le 05/06/2024" in the totals: a payment's date, not the invoice's ("le" alone keys it); the
+    # share capital in the legal footer is no amount of the invoice
+    doc = _page([[("Acompte versé le 05/06/2024", 340)], [("Provision reçue le 11/03/2024", 340)],
+                 [("Les Saveurs du Quercy SARL au capital de 20 000 € - ZA de Regourd", 50)]])
+    index = LineIndex(doc)
+    words = {doc.word(r).text: r for r in index.line_of}
+    assert key_left(index, (words["05/06/2024"],), KEY_LABELS).labels == {"other_date"}
+    assert key_left(index, (words["11/03/2024"],), KEY_LABELS).labels == {"other_date"}
+    assert key_left(index, (words["20"], words["000"], words["€"]), KEY_LABELS).labels == {"other_amount"}
