@@ -180,9 +180,11 @@ def complete_party_names(doc: Document, entities: Sequence[Entity]) -> list[Enti
     most :data:`MAX_NAME_WORDS_BEFORE_FORM` other words before the run ("Metallbau" + "Leipzig GmbH & Co.
     KG"). A name is rarely printed without its legal form, and the model often stops one word short of it. A name
     that starts one or two words into the first cell of its line takes them where they are name words too ("MVM" of
-    "MVM Musterhafter": :func:`_name_start`). A vendor's name on a bank-details line is the bank's, and dropped."""
-    # ("Sparkasse KölnBonn · IBAN DE89 ...", which a model on a layout never seen read as the vendor's name at 0.995)
-    out = [e for e in entities if not (e.label == "vendor_name" and _on_bank_details_line(doc, e))]
+    "MVM Musterhafter": :func:`_name_start`). A party's name on a bank-details line is the bank's, and dropped."""
+    # ("Sparkasse KölnBonn · IBAN DE89 ...", which a model on a layout never seen read as the vendor's name at 0.995;
+    # "Domiciliation bancaire : CRÉDIT AGRICOLE CENTRE-EST", whose "AGRICOLE" one read as the customer's at 0.46 and
+    # so kept the unheaded window label beside the letterhead from being the customer)
+    out = [e for e in entities if not (e.label in PARTY_NAME_LABELS and _on_bank_details_line(doc, e))]
     for i, entity in enumerate(out):
         if entity.label not in PARTY_NAME_LABELS:
             continue
@@ -203,7 +205,8 @@ def complete_party_names(doc: Document, entities: Sequence[Entity]) -> list[Enti
     return out
 
 
-_BANK_KEYS = frozenset({"iban", "bic", "swift", "blz"})
+# (not "bank" or "banque": a bank's own invoice prints its name, "Deutsche Bank AG", as the vendor's)
+_BANK_KEYS = frozenset({"iban", "bic", "swift", "blz", "domiciliation", "bancaire", "bancaires", "bankverbindung"})
 FOOTER_SHARE = 0.15  # a page's footer: the lowest share of its height
 MAX_FOOTER_NAME_WORDS = 4  # words of a company's name before its legal form at the start of a footer's line
 

@@ -2375,3 +2375,17 @@ def test_a_couples_salutation_alone_over_their_names_and_danish_credit_note_keys
     found = _texts(doc, key_value_entities(doc, [], INVOICE_LABELS, {}, "da_DK", 2024))
     assert found["invoice_number"] == ("100418", "rule") and found["total"] == ("809,95", "rule")
     assert found["amount_due"] == ("0,00", "rule")
+
+
+def test_a_party_name_on_a_bank_details_line_is_the_banks_and_dropped():
+    # "Domiciliation bancaire : CRÉDIT AGRICOLE CENTRE-EST", whose "AGRICOLE" a model read as the customer's name
+    doc = _page([[("Domiciliation bancaire : CRÉDIT AGRICOLE CENTRE-EST - Agence de Mornant", 40)],
+                 [("Bankverbindung: Sparkasse KölnBonn", 40)], [("SARL BATI-RHÔNE RÉNOVATION", 40)]])
+    words = doc.pages[0].words
+
+    def named(label: str, *texts: str) -> Entity:
+        return Entity(label, tuple(WordRef(0, i) for i, w in enumerate(words) if w.text in texts), 0.5)
+
+    names = [named("customer_name", "AGRICOLE"), named("vendor_name", "Sparkasse", "KölnBonn"),
+             named("customer_name", "SARL", "BATI-RHÔNE", "RÉNOVATION")]
+    assert [e.text(doc) for e in complete_party_names(doc, names)] == ["SARL BATI-RHÔNE RÉNOVATION"]
