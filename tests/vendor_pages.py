@@ -40,13 +40,10 @@ KNOWN_MISSES: dict[str, frozenset[str]] = {
     "shopify_ca": frozenset({"invoice_date"}),
     "amazon_business_uk": frozenset({"total_tax"}),
     # (stop 65, batch 34) a Belgian telecom's title "Uw factuur van juni 2024", whose "Uw" the tagger reads as the
-    # vendor (its logo "telvera" no reading); a Luxembourg hotel's "Offener Saldo 0,00" after a card payment, where the
-    # scorer keeps the total as the amount due; a French lawyer's "Bordeaux, le 14 juin 2024" beside "Provision reçue
-    # le 11/03/2024"; a Portuguese "Requisição: REQ 47/2024"
+    # vendor (its logo "telvera" no reading). (A Luxembourg hotel's "Offener Saldo 0,00" after a card payment, a
+    # French lawyer's "Bordeaux, le 14 juin 2024" beside "Provision reçue le 11/03/2024" and a Portuguese "V/
+    # Requisição: REQ 47/2024" are read since stop 66)
     "telecom_nl_be": frozenset({"vendor_name"}),
-    "hotel_de_lu": frozenset({"amount_due"}),
-    "avocat_fr": frozenset({"invoice_date"}),
-    "grafica_pt": frozenset({"purchase_order"}),
     # (stop 66, batch 35) a fine-food wholesaler's tagline "Épicerie fine - vins - ..." under its letterhead, whose first
     # word the tagger reads as the vendor (0.96; the letterhead 0.58); Dolibarr's "Réf. client : BC 2024-117", the
     # customer's reference (its order here), whose key reads as a customer number's

@@ -119,7 +119,7 @@ def choose_fields(doc: Document, entities: Sequence[Entity], probabilities: Mapp
         labels = [label for label, k in CANDIDATE_KINDS.items() if k == kind and label in scorer.fields]
         if labels and context.candidates[kind]:
             chosen.update(_decode_kind(context, kind, labels, scorer))
-    chosen = _keyed_invoice_date(context, scorer, chosen)
+    chosen = _keyed_on_its_row(context, scorer, chosen)
     # a tagger's reading of a number the scorer left open, inside a number chosen for another field, is a piece of
     # that value ("0045" of the bill number "778 2213 0045", which a model on a scan tagged as the order number); a
     # date or an amount printed once may be two fields
@@ -134,23 +134,32 @@ def choose_fields(doc: Document, entities: Sequence[Entity], probabilities: Mapp
     return out
 
 
-def _keyed_invoice_date(context: DocumentContext, scorer: CandidateScorer,
-                       chosen: dict[str, tuple[Candidate, float]]) -> dict[str, tuple[Candidate, float]]:
-    """``chosen`` with the invoice's date the one date printed after its key, where the scorer chose a date without
-    one: a French lawyer's "Bordeaux, le 14 juin 2024" (0.29) under a retainer's "Provision reçue le 11/03/2024",
-    which the tagger had read as the invoice's date (0.36). Only a key on the date's row: a table's "Datum" column
-    over its treatments' dates is no key of the invoice's date ("Notadatum 26-03-2024" stays). Not where the keyed
-    date is another field's."""
-    label = "invoice_date"
-    if label not in chosen or keyed_as(context, chosen[label][0], label):
-        return chosen
-    taken = {candidate.words for other, (candidate, _) in chosen.items() if other != label}
-    keyed = [c for c in context.candidates["date"] if (left := context.keys(c.words)[0]) is not None
-             and label in left.labels and not never_the_value(context, c, label) and c.words not in taken]
-    if len({value_key(c) for c in keyed}) != 1:
-        return chosen
-    best = max(keyed, key=lambda c: scorer.fields[label].probability(features(context, c, label)))
-    return {**chosen, label: (best, scorer.fields[label].probability(features(context, best, label)))}
+# The fields whose value printed after its own key on its row wins over a value the scorer chose without a key.
+KEYED_ON_ITS_ROW = ("invoice_date", "amount_due")
+
+
+def _keyed_on_its_row(context: DocumentContext, scorer: CandidateScorer,
+                      chosen: dict[str, tuple[Candidate, float]]) -> dict[str, tuple[Candidate, float]]:
+    """``chosen`` with each field of :data:`KEYED_ON_ITS_ROW` the one value printed after its key on its row, where
+    the scorer chose a value without a key of it and ranks the keyed one above its minimum too: a French lawyer's
+    "Bordeaux, le 14 juin 2024" (0.29) under a retainer's "Provision reçue le 11/03/2024" (0.36, the tagger's
+    invoice date); a hotel's "Offener Saldo 0,00" after a card payment (0.84) under its VAT table's unkeyed sum
+    554,00 (0.87). Only a key on the value's row: a table's "Datum" column over its treatments' dates is no key of
+    the invoice's date ("Notadatum 26-03-2024" stays). Not a date another field took."""
+    out = dict(chosen)
+    for label in KEYED_ON_ITS_ROW:
+        if label not in out or label not in scorer.fields or keyed_as(context, out[label][0], label):
+            continue
+        kind = CANDIDATE_KINDS[label]
+        taken = {c.words for other, (c, _) in out.items() if other != label} if kind == "date" else set()
+        probability = {c.words: scorer.fields[label].probability(features(context, c, label))
+                       for c in context.candidates[kind] if (left := context.keys(c.words)[0]) is not None
+                       and label in left.labels and not never_the_value(context, c, label) and c.words not in taken}
+        keyed = [c for c in context.candidates[kind] if probability.get(c.words, 0.0) >= scorer.min_probability]
+        if len({value_key(c) for c in keyed}) == 1:
+            best = max(keyed, key=lambda c: probability[c.words])
+            out[label] = (best, probability[best.words])
+    return out
 
 
 def _tagger_choice_ranked(context: DocumentContext, scorer: CandidateScorer, label: str, entities: list[Entity]

@@ -205,7 +205,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "po number",
         "ordernummer", "bestallning", "bestallningsnummer", "ordrenummer", "ordre no", "bestilling",
         "bestillingsnummer", "rekvisition", "tilausnumero", "tilaus", "tilaus no", "encomenda", "no encomenda",
-        "nota de encomenda", "v referencia", "v ref", "sua referencia", "er referens", "er ref", "ert ordernummer",
+        "nota de encomenda", "v referencia", "v ref", "sua referencia", "requisicao", "v requisicao", "sua requisicao", "er referens", "er ref", "ert ordernummer",
         "deres ref", "deres referanse", "deres reference", "viitteenne",
         "zamowienie", "no zamowienia", "numer zamowienia", "objednavka", "cislo objednavky", "vase objednavka",
     ),

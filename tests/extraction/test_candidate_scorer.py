@@ -535,3 +535,16 @@ def test_a_letters_place_and_date_is_the_invoice_date_over_an_unkeyed_date():
         doc = _page(["Invoice INV-7", line, "Paid on 11/03/2024"])
         fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "en_GB", 2024) if e.assigned}
         assert fields.get("invoice_date") == "11/03/2024", line
+
+
+def test_a_balance_keyed_on_its_row_is_the_amount_due_over_an_unkeyed_sum():
+    # a hotel paid by card: "Offener Saldo 0,00" under its payment, and the VAT table's unkeyed sum that a scorer
+    # (as the shipped one did, 0.87 against 0.84) prefers as the amount due
+    doc = _page(["Rechnung Nr. 24/03118", "529,79 24,21 554,00", "Visa ****4417 -554,00", "Offener Saldo 0,00"])
+    scorer = CandidateScorer(FEATURES, {"amount_due": _model(-1.0, amount_largest=2.5)})
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "de_DE", 2024) if e.assigned}
+    assert fields == {"amount_due": "0,00"}
+    # where the scorer ranks the keyed value under its minimum, its choice stays
+    scorer = CandidateScorer(FEATURES, {"amount_due": _model(-2.0, amount_largest=3.5)})
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "de_DE", 2024) if e.assigned}
+    assert fields == {"amount_due": "554,00"}

@@ -744,6 +744,8 @@ def test_an_order_key_with_its_number_sign_keys_the_order():
     words = {doc.word(r).text: r for r in index.line_of}
     assert key_left(index, (words["CDE"], words["24-0593"]), KEY_LABELS).labels == {"purchase_order"}
     assert key_left(index, (words["BE-7781"],), KEY_LABELS).labels == {"purchase_order"}
+    doc = _page([[("V/ Requisição: REQ 47/2024", 50)]])  # a Portuguese fatura's "your requisition"
+    assert _left_key_labels(doc, "REQ") == {"purchase_order"}
     order_date = key_left(index, (words["05/06/2024"],), KEY_LABELS)
     assert order_date is None or "invoice_date" not in order_date.labels
 
