@@ -201,6 +201,11 @@ def parse_date(text: str, locale: str = DEFAULT_LOCALE, default_year: int | None
     cleaned = _clean(text).strip(" ,;:")
     if not cleaned or not any(ch.isdigit() for ch in cleaned):
         return None
+    # a parenthesis opened or closed around the date but not inside it: "(bis zum 22.04.2024)" ends "22.04.2024)"
+    if cleaned.endswith(")") and "(" not in cleaned:
+        cleaned = cleaned[:-1]
+    if cleaned.startswith("(") and ")" not in cleaned:
+        cleaned = cleaned[1:]
     cleaned = _ORDINAL_DOT.sub(r"\1 ", cleaned)
     cleaned = re.sub(r"\b1er\b", "1", cleaned)  # French "1er août"
     cleaned = _FOREIGN_WEEKDAY.sub("", cleaned).strip(" ,")

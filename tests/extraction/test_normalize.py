@@ -290,3 +290,10 @@ def test_gulf_and_peso_currencies_and_a_locales_own_dollar():
     # a Quebec company's "$" is Canadian dollars, a French one's named by its code
     assert document_sign_currencies(page("FACTURE Montréal (Québec) No TPS : 123456782 RT0001 Sous-total 1 000,00 $ "
                                          "TPS (5 %) 50,00 $ TVQ (9,975 %) 99,75 $ Total 1 149,75 $")) == {"USD": "CAD"}
+
+
+def test_a_date_that_closes_or_opens_a_parenthesis_is_read_without_it():
+    # sevDesk's "innerhalb von 14 Tagen (bis zum 22.04.2024)": the date's word ends with the parenthesis
+    assert parse_date("22.04.2024)", "de_DE") == date(2024, 4, 22)
+    assert parse_date("(12/03/2024", "fr_FR") == date(2024, 3, 12)
+    assert parse_date("(2.6)", "de_DE") is None  # a parenthesis around no date is still none
