@@ -141,8 +141,8 @@ KEYED_ON_ITS_ROW = ("invoice_date", "amount_due")
 def _keyed_on_its_row(context: DocumentContext, scorer: CandidateScorer,
                       chosen: dict[str, tuple[Candidate, float]]) -> dict[str, tuple[Candidate, float]]:
     """``chosen`` with each field of :data:`KEYED_ON_ITS_ROW` the one value printed after its key on its row, where
-    the scorer chose a value without a key of it and ranks the keyed one above its minimum too: a French lawyer's
-    "Bordeaux, le 14 juin 2024" (0.29) under a retainer's "Provision reçue le 11/03/2024" (0.36, the tagger's
+    the scorer chose a value without a key of it (an amount only where it ranks the keyed one above its minimum too):
+    a French lawyer's "Bordeaux, le 14 juin 2024" (0.29) under a retainer's "Provision reçue le 11/03/2024" (0.36, the tagger's
     invoice date); a hotel's "Offener Saldo 0,00" after a card payment (0.84) under its VAT table's unkeyed sum
     554,00 (0.87). Only a key on the value's row: a table's "Datum" column over its treatments' dates is no key of
     the invoice's date ("Notadatum 26-03-2024" stays). Not a date another field took."""
@@ -155,7 +155,10 @@ def _keyed_on_its_row(context: DocumentContext, scorer: CandidateScorer,
         probability = {c.words: scorer.fields[label].probability(features(context, c, label))
                        for c in context.candidates[kind] if (left := context.keys(c.words)[0]) is not None
                        and label in left.labels and not never_the_value(context, c, label) and c.words not in taken}
-        keyed = [c for c in context.candidates[kind] if probability.get(c.words, 0.0) >= scorer.min_probability]
+        # (a date after its key needs no floor: a physiotherapist's "Handelsrechnung (380) Nr. R25-31 vom 03.10.2025"
+        # stood under the scorer's minimum beside a treatment's "24.09.2025;" on a producer left out; an amount does)
+        floor = 0.0 if kind == "date" else scorer.min_probability
+        keyed = [c for c in context.candidates[kind] if c.words in probability and probability[c.words] >= floor]
         if len({value_key(c) for c in keyed}) == 1:
             best = max(keyed, key=lambda c: probability[c.words])
             out[label] = (best, probability[best.words])
