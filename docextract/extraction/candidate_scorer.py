@@ -39,6 +39,7 @@ from docextract.extraction.candidates import (
     with_party_sides,
 )
 from docextract.extraction.entities import Entity
+from docextract.extraction.field_keywords import key_tokens
 from docextract.extraction.key_context import line_index
 from docextract.modeling.model_folder import SCORER_KEY  # noqa: F401  (named here too: the candidate fit writes it)
 
@@ -119,7 +120,7 @@ def choose_fields(doc: Document, entities: Sequence[Entity], probabilities: Mapp
         labels = [label for label, k in CANDIDATE_KINDS.items() if k == kind and label in scorer.fields]
         if labels and context.candidates[kind]:
             chosen.update(_decode_kind(context, kind, labels, scorer))
-    chosen = _keyed_on_its_row(context, scorer, chosen)
+    chosen = _keyed_on_its_row(context, scorer, chosen, entities)
     # a tagger's reading of a number the scorer left open, inside a number chosen for another field, is a piece of
     # that value ("0045" of the bill number "778 2213 0045", which a model on a scan tagged as the order number); a
     # date or an amount printed once may be two fields
@@ -135,30 +136,69 @@ def choose_fields(doc: Document, entities: Sequence[Entity], probabilities: Mapp
 
 
 # The fields whose value printed after its own key on its row wins over a value the scorer chose without a key.
-KEYED_ON_ITS_ROW = ("invoice_date", "amount_due")
+KEYED_ON_ITS_ROW = ("invoice_date", "due_date", "amount_due")
+# A header over a column of values names them all: only a key of more than a plain "Date" names the invoice's date
+# from above ("Factuurdatum" over "19-08-2024"; not a treatments table's "Datum" over its dates)
+PLAIN_DATE_KEYS = frozenset({"date", "datum", "data", "fecha", "dato", "pvm", "paivamaara"})
 
 
-def _keyed_on_its_row(context: DocumentContext, scorer: CandidateScorer,
-                      chosen: dict[str, tuple[Candidate, float]]) -> dict[str, tuple[Candidate, float]]:
+def _keyed_on_row_or_in_header(context: DocumentContext, words: tuple[WordRef, ...], label: str) -> bool:
+    left, above = context.keys(words)
+    if left is not None and label in left.labels:
+        return True
+    if above is None or label not in above.labels:
+        return False
+    tokens = [t for r in above.words for t in key_tokens(context.doc.word(r).text)]
+    return not set(tokens) <= PLAIN_DATE_KEYS
+
+
+# An early payment's discount, named within DISCOUNT_WORDS_AFTER words after the date its terms give
+DISCOUNT_WORDS = frozenset({"skonto", "escompte", "discount", "sconto", "descuento", "korting", "rabat", "kassarabatt"})
+DISCOUNT_WORDS_AFTER = 5
+
+
+def _before_a_discount(context: DocumentContext, candidate: Candidate) -> bool:
+    where = context.index.line_of.get(candidate.words[-1])
+    if where is None:
+        return False
+    page = context.doc.pages[candidate.words[-1].page_index]
+    after = page.lines[where[0]].word_indices[where[1] + 1:where[1] + 1 + DISCOUNT_WORDS_AFTER]
+    return any(set(key_tokens(page.words[w].text)) & DISCOUNT_WORDS for w in after)
+
+
+def _keyed_on_its_row(context: DocumentContext, scorer: CandidateScorer, chosen: dict[str, tuple[Candidate, float]],
+                      entities: Sequence[Entity]) -> dict[str, tuple[Candidate, float]]:
     """``chosen`` with each field of :data:`KEYED_ON_ITS_ROW` the one value printed after its key on its row, where
-    the scorer chose a value without a key of it (an amount only where it ranks the keyed one above its minimum too):
-    a French lawyer's "Bordeaux, le 14 juin 2024" (0.29) under a retainer's "Provision reçue le 11/03/2024" (0.36, the tagger's
-    invoice date); a hotel's "Offener Saldo 0,00" after a card payment (0.84) under its VAT table's unkeyed sum
-    554,00 (0.87). Only a key on the value's row: a table's "Datum" column over its treatments' dates is no key of
-    the invoice's date ("Notadatum 26-03-2024" stays). Not a date another field took."""
+    the scorer chose a value without a key of it (an amount only where it ranks the keyed one above its minimum too;
+    a due date never before the invoice's date): a French lawyer's "Bordeaux, le 14 juin 2024" (0.29) under a
+    retainer's "Provision reçue le 11/03/2024" (0.36, the tagger's invoice date); a hotel's "Offener Saldo 0,00"
+    after a card payment (0.84) under its VAT table's unkeyed sum 554,00 (0.87); a web shop's "Factuurdatum" over
+    "19-08-2024" (0.69) under the order's date printed twice, in its payment line and a sentence (0.98); a VPS
+    provider's "Date d'échéance" over "16/08/2024" under a domain's renewal "jusqu'au 04/08/2025". A key on the
+    value's row, or a header over it that says more than "Date": a table's "Datum" column over its treatments' dates
+    is no key of the invoice's date ("Notadatum 26-03-2024" stays). Not a date another field took. Where the scorer
+    chose none, over the tagger's readings where none of them is keyed so."""
     out = dict(chosen)
     for label in KEYED_ON_ITS_ROW:
-        if label not in out or label not in scorer.fields or keyed_as(context, out[label][0], label):
+        if label not in scorer.fields:
+            continue
+        readings = [out[label][0].words] if label in out else [e.words for e in entities if e.label == label]
+        if any(_keyed_on_row_or_in_header(context, words, label) for words in readings):
             continue
         kind = CANDIDATE_KINDS[label]
         taken = {c.words for other, (c, _) in out.items() if other != label} if kind == "date" else set()
         probability = {c.words: scorer.fields[label].probability(features(context, c, label))
-                       for c in context.candidates[kind] if (left := context.keys(c.words)[0]) is not None
-                       and label in left.labels and not never_the_value(context, c, label) and c.words not in taken}
+                       for c in context.candidates[kind] if _keyed_on_row_or_in_header(context, c.words, label)
+                       and not never_the_value(context, c, label) and c.words not in taken}
         # (a date after its key needs no floor: a physiotherapist's "Handelsrechnung (380) Nr. R25-31 vom 03.10.2025"
         # stood under the scorer's minimum beside a treatment's "24.09.2025;" on a producer left out; an amount does)
         floor = 0.0 if kind == "date" else scorer.min_probability
         keyed = [c for c in context.candidates[kind] if c.words in probability and probability[c.words] >= floor]
+        if label == "due_date":
+            # never a due date before the invoice's date (a scan's "29.11.2006" for "29.11.2026" after its key), nor
+            # an early payment's ("Zahlbar bis 11.07.2024 abzüglich 2 % Skonto (23,70 EUR), bis 31.07.2024 ohne Abzug")
+            issued = out["invoice_date"][0].value if "invoice_date" in out else None
+            keyed = [c for c in keyed if (issued is None or c.value >= issued) and not _before_a_discount(context, c)]
         if len({value_key(c) for c in keyed}) == 1:
             best = max(keyed, key=lambda c: probability[c.words])
             out[label] = (best, probability[best.words])

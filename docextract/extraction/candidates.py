@@ -599,14 +599,23 @@ def never_the_value(context: DocumentContext, candidate: Candidate, label: str) 
     date as the due date where no due date's key names it (an invoice always carries its date, its due date only
     sometimes), a number after a letter's reference key ("Our Ref:") where another stands after a key of the
     invoice's number proper ("INVOICE No. 24117"), an amount inside a sentence where the page keys the field on a
-    row of its own (a credit note's "... faktura 100377 (fakturabeløb 1.547,90 kr.)": the corrected invoice's)."""
+    row of its own (a credit note's "... faktura 100377 (fakturabeløb 1.547,90 kr.)": the corrected invoice's), a
+    date closing an aside as the invoice's date."""
     return (candidate.version_date or candidate.telephone or label == "vendor_tax_id" and candidate.party_side not in (None, "vendor_name")
             or label == "invoice_number" and _reference_keyed_beside_an_invoice_key(context, candidate)
             or label in context.amounts_keyed_on_rows and in_a_sentence(context.doc, candidate.words[0])
             or candidate.words in context.tendered or _keyed_another(context, candidate, label)
             or candidate.words in context.one_rate_amounts.get(label, ())
             or label == "due_date" and candidate.kind == "date" and len(context.dates) == 1
-            and not keyed_as(context, candidate, label))
+            and not keyed_as(context, candidate, label)
+            or label == "invoice_date" and candidate.kind == "date" and _closes_an_aside(context.doc, candidate))
+
+
+def _closes_an_aside(doc: Document, candidate: Candidate) -> bool:
+    """Whether a date closes a parenthesis it does not open: an aside's date ("Reeds betaald (iDEAL, 17-08-2024)", "(bis
+    zum 22.04.2024)"), a payment's or a due date, never the invoice's own."""
+    text = doc.word(candidate.words[-1]).text
+    return text.endswith(")") and "(" not in text
 
 
 def _reference_keyed_beside_an_invoice_key(context: DocumentContext, candidate: Candidate) -> bool:

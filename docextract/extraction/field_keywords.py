@@ -312,7 +312,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "kwota vat", "razem vat", "podatek vat", "suma vat", "dph", "celkem dph", "vyse dph", "castka dph",
     ),
     "total": (
-        "total", "total amount", "invoice total", "grand total", "gross total", "gross total amount", "gross amount",
+        "total", "total amount", "invoice total", "grand total", "gross total", "gross total amount", "gross amount", "gross",
         "total gross", "invoice amount", "rechnungssumme", "rechnungssumme brutto", "summe brutto", "gesamtbetrag brutto",
         "total incl tax", "montant total ttc", "totaal te betalen", "total incl vat", "total inc vat", "total amount due",
         "amount", "gesamtbetrag", "gesamt", "gesamtsumme", "summe", "rechnungsbetrag", "endbetrag", "bruttobetrag",
@@ -336,7 +336,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "zahlbetrag", "zu zahlen", "zu zahlender betrag", "offener betrag", "offener saldo", "zahlungsbetrag",
         "restbetrag", "noch zu zahlen",
         "net a payer", "reste a payer", "a payer", "montant a payer", "solde", "te betalen", "nog te betalen",
-        "openstaand bedrag", "openstaand",
+        "openstaand bedrag", "openstaand", "openstaand saldo", "resterend saldo", "remaining balance", "balance to pay",
+        "solde a payer", "solde restant", "solde du", "restant du", "reste du",
         "da pagare", "importo dovuto", "netto a pagare", "a pagar", "importe a pagar", "saldo",
         "att betala", "summa att betala", "belopp att betala", "kvar att betala", "at betale", "til betaling",
         "beløb at betale", "i alt at betale", "a betale", "beløp a betale", "sum a betale", "maksettava", "maksettavaa",

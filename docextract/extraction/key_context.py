@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 from docextract.document import Box, Document, Line, WordRef
@@ -361,7 +361,9 @@ def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] 
                 break
             beside = index.line_left_on_row(WordRef(first.page_index, beside.word_indices[0]))
         left = [] if beside is None else [WordRef(first.page_index, w) for w in beside.word_indices]
+        number_sign = None  # "Order #" in a key column: its sign may be the key's own, as on the value's line
         while left and is_separator(doc.word(left[-1]).text):
+            number_sign = left[-1] if key_tokens(doc.word(left[-1]).text) == ["no"] else number_sign
             left.pop()
     hit = (whole_key(doc, left, labels) or glued or _wrapped_key(index, left, labels) or _key_of_a_rate(doc, left, labels)
            or _tax_id_abbreviation(doc, left, value) or _tax_named_after(doc, line, left, value, labels)
@@ -370,7 +372,8 @@ def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] 
         hit = whole_key(doc, [*left, number_sign], labels)
     if hit is None:
         return None
-    hit = _date_of_the_invoice_referred_to(index, _date_of_the_number_before(index, hit))
+    hit = _date_of_the_invoice_referred_to(index, _date_of_the_number_before(index, _date_after_its_number(doc, hit,
+                                                                                                       value)))
     if labels is not None and not hit.labels & labels:
         return None
     return KeyHit(hit.labels, hit.words, max(0.0, value_box.x0 - doc.word(hit.words[-1]).box.x1))
@@ -493,6 +496,22 @@ def _wrapped_key(index: LineIndex, tail: Sequence[WordRef], labels: frozenset[st
         return None  # nor a value under its header ("Nota nr." over "48213"): a header row over its value row
     hit = whole_key(doc, head + list(tail), labels)
     return hit if hit is not None and hit.words[0] == head[0] else None
+
+
+_NUMERIC_DATE = re.compile(r"\d{1,4}[./-]\d{1,2}[./-]\d{2,4}")
+
+
+def _date_after_its_number(doc: Document, hit: KeyHit, value: Sequence[WordRef]) -> KeyHit:
+    """``hit``, or for a date after a keyed number and a word ("Facture n° 7021845533 du 04/09/2024", whose key reads
+    through the number: a key's trailing number and "du" are dropped as fillers) the invoice's date's key after the
+    invoice's number."""
+    texts = [doc.word(r).text for r in value]
+    if not (_NUMERIC_DATE.match(texts[0]) or any(t.strip(".,").casefold() in MONTH_NUMBERS for t in texts[:3])):
+        return hit
+    if not any(any(ch.isdigit() for ch in doc.word(r).text) for r in hit.words[1:]):
+        return hit
+    # (only the invoice's: after an order's number a receipt prints its own date, "ORDER NO. 1000249 11/03/2018")
+    return replace(hit, labels=frozenset({"invoice_date"})) if "invoice_number" in hit.labels else hit
 
 
 def _date_of_the_number_before(index: LineIndex, hit: KeyHit) -> KeyHit:

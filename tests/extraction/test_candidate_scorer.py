@@ -548,3 +548,41 @@ def test_a_balance_keyed_on_its_row_is_the_amount_due_over_an_unkeyed_sum():
     scorer = CandidateScorer(FEATURES, {"amount_due": _model(-2.0, amount_largest=3.5)})
     fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "de_DE", 2024) if e.assigned}
     assert fields == {"amount_due": "554,00"}
+
+
+def test_an_asides_date_is_never_the_invoice_date_and_a_specific_header_keys_it():
+    # a Dutch web shop: "Factuurdatum" over "19-08-2024" in a header row, and the order's date printed twice, in its
+    # payment's aside and a sentence, which a scorer favouring a recurring first date prefers
+    doc = laid_out_page([[("Bestelnummer", 40.0), ("Factuurdatum", 250.0)], [("NL-58817", 40.0), ("19-08-2024", 250.0)],
+                         [("Reeds betaald (iDEAL, 17-08-2024)", 300.0)],
+                         [("Je bestelling is op 17-08-2024 volledig betaald.", 40.0)]])
+    scorer = CandidateScorer(FEATURES, {"invoice_date": _model(-0.5, recurs=2.0, date_first=1.0)})
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "nl_NL", 2024) if e.assigned}
+    assert fields == {"invoice_date": "19-08-2024"}
+    # a plain "Datum" over a table's treatment dates keys none of them as the invoice's: the scorer's choice stays
+    doc = laid_out_page([[("Tandartspraktijk De Linde", 40.0), ("26-03-2024", 440.0)], [("Datum", 40.0)],
+                         [("19-03-2024", 40.0)], [("19-03-2024", 40.0)]])
+    scorer = CandidateScorer(FEATURES, {"invoice_date": _model(-0.5, date_last=2.0)})
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "nl_NL", 2024) if e.assigned}
+    assert fields == {"invoice_date": "26-03-2024"}
+
+
+def test_a_due_date_after_its_key_wins_but_never_one_before_the_invoices_date():
+    # a VPS provider's "Date d'échéance" over "16/08/2024", and a domain's renewal date the scorer prefers as due
+    doc = laid_out_page([[("Date de facture", 150.0), ("Date d'échéance", 320.0)],
+                         [("02/08/2024", 150.0), ("16/08/2024", 320.0)], [("Nom de domaine exemple.fr 04/08/2025", 40.0)]])
+    scorer = CandidateScorer(FEATURES, {"invoice_date": _model(-0.5, date_first=1.0),
+                                        "due_date": _model(-0.5, date_last=2.0)})
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "fr_FR", 2024) if e.assigned}
+    assert fields == {"invoice_date": "02/08/2024", "due_date": "16/08/2024"}
+    # a scan's "Zahlbar bis 29.11.2006" (OCR's year) under an invoice of 2026: the scorer's unkeyed date stays
+    doc = _page(["Rechnung vom 15.11.2026", "Zahlbar bis 29.11.2006", "Fällig am Ende: 29.11.2026"])
+    scorer = CandidateScorer(FEATURES, {"invoice_date": _model(-0.5, date_first=1.0),
+                                        "due_date": _model(-0.5, date_last=2.0)})
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "de_DE", 2026) if e.assigned}
+    assert fields.get("due_date") != "29.11.2006"
+    # nor an early payment's date: DATEV's "Zahlbar bis 11.07.2024 abzüglich 2 % Skonto, bis 31.07.2024 ohne Abzug."
+    doc = _page(["Rechnung vom 01.07.2024", "Zahlbar bis 11.07.2024 abzüglich 2 % Skonto (23,70 EUR),",
+                 "bis 31.07.2024 ohne Abzug."])
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "de_DE", 2024) if e.assigned}
+    assert fields.get("due_date") == "31.07.2024"

@@ -760,3 +760,23 @@ def test_a_deposits_date_and_a_share_capital_are_keyed_as_no_field():
     assert key_left(index, (words["05/06/2024"],), KEY_LABELS).labels == {"other_date"}
     assert key_left(index, (words["11/03/2024"],), KEY_LABELS).labels == {"other_date"}
     assert key_left(index, (words["20"], words["000"], words["€"]), KEY_LABELS).labels == {"other_amount"}
+
+
+def test_a_date_after_a_keyed_number_takes_the_date_of_that_number():
+    # "Facture n° 7021845533 du 04/09/2024": the key reads through the number, the date is the invoice's; not after
+    # an order's number (a receipt's "ORDER NO. 1000249 11/03/2018" is its own date)
+    for line, labels in (("Numéro de client 1.482.736 - Facture n° 7021845533 du 04/09/2024", {"invoice_date"}),
+                         ("ORDER NO. 1000249 11/03/2018", {"purchase_order"})):
+        doc = _page([[(line, 40)]])
+        date_word = next(w for w in doc.pages[0].words if w.text.startswith(("04/", "11/"))).text
+        assert _left_key_labels(doc, date_word) == labels, line
+    # an amount after a keyed number keeps the number's key
+    assert _left_key_labels(_page([[("Facture n° 123 : 1234,56", 40)]]), "1234,56") == {"invoice_number"}
+
+
+def test_a_number_sign_in_a_key_column_is_the_keys_own():
+    # a registrar's key column "Order #" beside "3318427705"; "Openstaand saldo" keys the amount due
+    doc = _page([[("Invoice #", 350), ("INV-08-4471902", 440)], [("Order #", 350), ("3318427705", 440)],
+                 [("Openstaand saldo", 330), ("€ 0,00", 500)]])
+    assert _left_key_labels(doc, "3318427705") == {"purchase_order"}
+    assert _left_key_labels(doc, "0,00") == {"amount_due"}

@@ -128,6 +128,11 @@ def test_a_vat_table_of_one_rate_gives_its_net_and_tax_where_they_add_up_to_its_
     second = ("B 7 %", "100,00", "7,00", "107,00")
     doc = _page([list(zip(header, columns)), list(zip(rate, columns)), list(zip(second, columns))])
     assert column_sums(doc, "de_DE", 2024) == {}
+    # an English hotel folio's "VAT analysis": "Gross" keys the total
+    doc = _page([list(zip(("Rate", "Net", "VAT", "Gross"), columns)),
+                 list(zip(("20%", "308.92", "61.78", "370.70"), columns))])
+    assert {label: doc.word(refs[0]).text for label, refs in column_sums(doc, "en_GB", 2024).items()} == {
+        "subtotal": "308.92", "total_tax": "61.78", "total": "370.70"}
 
 
 def test_a_sum_row_may_print_its_own_total_key_in_its_first_cell():
