@@ -217,7 +217,8 @@ def _tagger_choice_ranked(context: DocumentContext, scorer: CandidateScorer, lab
     by_words = {c.words: c for c in context.candidates[CANDIDATE_KINDS[label]]}
     probability = {id(e): scorer.fields[label].probability(features(context, by_words[e.words], label))
                    for e in rivals if e.words in by_words and not never_the_value(context, by_words[e.words], label)}
-    if all(e.words in by_words and id(e) not in probability for e in rivals) and (
+    if all(e.words in by_words and id(e) not in probability or _within_a_telephone(context, e.words)
+           for e in rivals) and (
             CANDIDATE_KINDS[label] != "amount" or all(_never_any_amount_field(context, label, e.words) for e in rivals)):
         # every reading of the tagger is never the value (a hotel bill's room number under "Kamer" as its number, its
         # "Netto 7 %" beside "Netto 19 %" as its subtotal, "Freight 18.00" under "Sales Tax 7.5% 25.65" as its tax):
@@ -240,6 +241,12 @@ def _tagger_choice_ranked(context: DocumentContext, scorer: CandidateScorer, lab
     if not ruled_out and (id(assigned) not in probability or probability[id(best)] <= probability[id(assigned)]):
         return entities
     return [replace(e, assigned=e is best) if e.label == label else e for e in entities]
+
+
+def _within_a_telephone(context: DocumentContext, words: tuple[WordRef, ...]) -> bool:
+    """Whether a tagger's reading is part of a telephone number ("29 37 41 86" of "Tel. 030 29 37 41 86", which a
+    model read as a Kleinunternehmer's tax id beside the Steuernummer in the footer)."""
+    return any(c.telephone and set(words) <= set(c.words) for c in context.candidates["identifier"])
 
 
 def _keyed_number_over_the_tagger(context: DocumentContext, scorer: CandidateScorer, label: str,

@@ -188,9 +188,9 @@ def complete_party_names(doc: Document, entities: Sequence[Entity]) -> list[Enti
     for i, entity in enumerate(out):
         if entity.label not in PARTY_NAME_LABELS:
             continue
-        entity = out[i] = _name_end(doc, _letterhead_name(doc, _name_start(doc, _name_after_salutation(
-            doc, _without_own_key_line(doc, _without_smaller_line(doc, _name_printed_twice(doc, _name_in_one_cell(
-                doc, _without_address_line(doc, _company_over_attention_line(doc, entity))))))))))
+        entity = out[i] = _without_owner_key(doc, _name_end(doc, _letterhead_name(doc, _name_start(
+            doc, _name_after_salutation(doc, _without_own_key_line(doc, _without_smaller_line(doc, _name_printed_twice(
+                doc, _name_in_one_cell(doc, _without_address_line(doc, _company_over_attention_line(doc, entity)))))))))))
         last = entity.words[-1]
         line = _line_words(doc, last)
         following = line[line.index(last) + 1:] if last in line else []
@@ -376,6 +376,18 @@ def _without_own_key_line(doc: Document, entity: Entity) -> Entity:
     if entity.label not in keys or length != len(tokens):
         return entity
     return replace(entity, words=tuple(r for r in entity.words if r not in first_line))
+
+
+# Words that say whose business a sole trader's name is ("Inh. Kemal Demir" under "Fliesen Demir"): a key, not a name
+_OWNER_KEYS = frozenset({"inh", "inhaber", "inhaberin", "owner", "proprietor", "prop", "eigenaar", "titulaire"})
+
+
+def _without_owner_key(doc: Document, entity: Entity) -> Entity:
+    """``entity`` (a party's name) without an owner's key before the name ("Inh." of "Inh. Kemal Demir")."""
+    words = list(entity.words)
+    while len(words) > 1 and doc.word(words[0]).text.strip(".:").casefold() in _OWNER_KEYS:
+        words.pop(0)
+    return entity if len(words) == len(entity.words) else replace(entity, words=tuple(words))
 
 
 def _name_after_salutation(doc: Document, entity: Entity) -> Entity:

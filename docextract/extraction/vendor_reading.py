@@ -17,7 +17,7 @@ from typing import Sequence
 
 from docextract.document import Document, WordRef
 from docextract.extraction.entities import Entity
-from docextract.extraction.field_keywords import is_legal_form
+from docextract.extraction.field_keywords import is_legal_form, key_tokens
 from docextract.extraction.key_context import first_cell, line_of
 from docextract.extraction.party_blocks import STACKED_GAP_OF_HEIGHT, has_digit, printed_again, under
 
@@ -39,6 +39,16 @@ def company_evidence(doc: Document, entity: Entity) -> int:
     return legal_form + over_address + printed_again(doc, entity.words) + whole_cell
 
 
+# Academic and professional titles, as key_tokens reads them ("Dr.-Ing." is "dr", "ing")
+TITLE_TOKENS = frozenset({"dr", "ing", "dipl", "prof", "mag", "rer", "nat", "med", "phil", "jur", "oec", "ir", "drs",
+                          "mr", "ma", "msc", "bsc", "mba", "phd"})
+
+
+def _only_titles(doc: Document, entity: Entity) -> bool:
+    tokens = [t for r in entity.words for t in key_tokens(doc.word(r).text)]
+    return bool(tokens) and set(tokens) <= TITLE_TOKENS
+
+
 def vendor_reading_by_evidence(doc: Document, entities: Sequence[Entity]) -> list[Entity]:
     """``entities`` with the vendor's name reading of most company evidence (:func:`company_evidence`) among those
     near the tagger's best assigned, where it is not the best already; nothing changes where a reading is assigned."""
@@ -46,6 +56,10 @@ def vendor_reading_by_evidence(doc: Document, entities: Sequence[Entity]) -> lis
     if len(readings) < 2 or readings[0].assigned:
         return list(entities)
     best = readings[0]
-    rivals = [e for e in readings if e.confidence >= best.confidence - READING_MARGIN]
+    # (an academic title alone, "Dr.-Ing." of "Dr.-Ing. Felix Ruoff", names no one: its words printed again at other
+    # lines' starts are the title's, no company's evidence)
+    rivals = [e for e in readings if e.confidence >= best.confidence - READING_MARGIN and not _only_titles(doc, e)]
+    if not rivals:
+        return list(entities)
     chosen = max(rivals, key=lambda e: (company_evidence(doc, e), e is best))
     return [replace(e, assigned=True) if e is chosen and e is not best else e for e in entities]

@@ -586,3 +586,20 @@ def test_a_due_date_after_its_key_wins_but_never_one_before_the_invoices_date():
                  "bis 31.07.2024 ohne Abzug."])
     fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "de_DE", 2024) if e.assigned}
     assert fields.get("due_date") == "31.07.2024"
+
+
+def test_a_taggers_reading_inside_a_telephone_number_gives_way_to_the_keyed_tax_number():
+    # a Kleinunternehmer's "Tel. 030 29 37 41 86", whose last groups a model read as the tax id, and the footer's
+    # "Steuernummer: 37/218/41056"
+    from docextract.document import WordRef
+    from docextract.extraction.entities import Entity
+    from docextract.extraction.key_values import key_value_entities
+
+    doc = _page(["Tel. 030 29 37 41 86", "Rechnung Nr. 2024-028", "Steuernummer: 37/218/41056"])
+    words = {doc.word(WordRef(0, i)).text: WordRef(0, i) for i in range(len(doc.pages[0].words))}
+    piece = Entity("vendor_tax_id", tuple(words[t] for t in ("29", "37", "41", "86")), 0.7, "model", assigned=True)
+    scorer = CandidateScorer(FEATURES, {"vendor_tax_id": _model(-6.0)})
+    chosen = choose_fields(doc, [piece], {}, scorer, "de_DE", 2024)
+    assert not [e for e in chosen if e.label == "vendor_tax_id"]
+    found = {e.label: e.text(doc) for e in key_value_entities(doc, chosen, ["vendor_tax_id"], {}, "de_DE", 2024)}
+    assert found["vendor_tax_id"] == "37/218/41056"

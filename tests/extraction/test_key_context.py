@@ -746,6 +746,15 @@ def test_an_order_key_with_its_number_sign_keys_the_order():
     assert key_left(index, (words["BE-7781"],), KEY_LABELS).labels == {"purchase_order"}
     doc = _page([[("V/ Requisição: REQ 47/2024", 50)]])  # a Portuguese fatura's "your requisition"
     assert _left_key_labels(doc, "REQ") == {"purchase_order"}
+    doc = _page([[("Ihre Bestell-Nr.:", 340), ("4500218374", 430)]])
+    assert _left_key_labels(doc, "4500218374") == {"purchase_order"}
+    # an ERP's header grid: "N° facture" and "N° commande" over their values
+    grid = _page([[("Client", 50), ("N° facture", 215), ("N° commande", 330)],
+                  [("411BRUM04", 50), ("24FC018742", 215), ("CMD-1114", 330)]])
+    grid_index = LineIndex(grid)
+    cells = {grid.word(r).text: r for r in grid_index.line_of}
+    assert key_above(grid_index, (cells["24FC018742"],), KEY_LABELS).labels == {"invoice_number"}
+    assert key_above(grid_index, (cells["CMD-1114"],), KEY_LABELS).labels == {"purchase_order"}
     order_date = key_left(index, (words["05/06/2024"],), KEY_LABELS)
     assert order_date is None or "invoice_date" not in order_date.labels
 

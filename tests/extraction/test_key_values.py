@@ -2389,3 +2389,12 @@ def test_a_party_name_on_a_bank_details_line_is_the_banks_and_dropped():
     names = [named("customer_name", "AGRICOLE"), named("vendor_name", "Sparkasse", "KölnBonn"),
              named("customer_name", "SARL", "BATI-RHÔNE", "RÉNOVATION")]
     assert [e.text(doc) for e in complete_party_names(doc, names)] == ["SARL BATI-RHÔNE RÉNOVATION"]
+
+
+def test_an_owners_key_before_a_sole_traders_name_is_no_part_of_it():
+    # a tiler's letterhead "Fliesen Demir" over "Inh. Kemal Demir"
+    doc = _page([[("Fliesen Demir", 40)], [("Inh. Kemal Demir", 40)]])
+    words = doc.pages[0].words
+    owner = Entity("vendor_name", tuple(WordRef(0, i) for i, w in enumerate(words) if w.text in ("Inh.", "Kemal")
+                                        or (w.text == "Demir" and i > 1)), 0.6)
+    assert [e.text(doc) for e in complete_party_names(doc, [owner])] == ["Kemal Demir"]

@@ -51,3 +51,13 @@ def test_the_company_over_its_address_with_its_legal_form_beats_an_item_line_tha
     assert _chosen(doc, [_reading(doc, "Stratus Web Services", 0.995), company]) == "Stratus Web Services"
     assigned = Entity("vendor_name", item.words, 0.953, assigned=True)
     assert _chosen(doc, [assigned, company]) == "Stratus Web Services"
+
+
+def test_an_academic_title_alone_is_no_reading_of_the_vendor():
+    # an engineers' letter: "Dr.-Ing." (0.923) of its partners' lines printed again, the GmbH of the return line (0.922)
+    doc = laid_out_page([
+        [("Ingenieurbüro Hartmann + Ruoff GmbH · Rotebühlstraße 87 · 70178 Stuttgart", 50)],
+        [("Dr.-Ing. Felix Ruoff", 380)], [("Dr.-Ing. Tobias Hartmann", 380)],
+    ], line_spacing=13)
+    entities = [_reading(doc, "Ingenieurbüro Hartmann + Ruoff GmbH", 0.922), _reading(doc, "Dr.-Ing.", 0.923)]
+    assert _chosen(doc, entities) == "Ingenieurbüro Hartmann + Ruoff GmbH"
