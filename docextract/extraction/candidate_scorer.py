@@ -187,21 +187,18 @@ def _keyed_on_its_row(context: DocumentContext, scorer: CandidateScorer, chosen:
             continue
         kind = CANDIDATE_KINDS[label]
         taken = {c.words for other, (c, _) in out.items() if other != label} if kind == "date" else set()
-        probability = {c.words: scorer.fields[label].probability(features(context, c, label))
-                       for c in context.candidates[kind] if _keyed_on_row_or_in_header(context, c.words, label)
-                       and not never_the_value(context, c, label) and c.words not in taken}
         # (a date after its key needs no floor: a physiotherapist's "Handelsrechnung (380) Nr. R25-31 vom 03.10.2025"
         # stood under the scorer's minimum beside a treatment's "24.09.2025;" on a producer left out; an amount does)
         floor = 0.0 if kind == "date" else scorer.min_probability
-        keyed = [c for c in context.candidates[kind] if c.words in probability and probability[c.words] >= floor]
-        if label == "due_date":
-            # never a due date before the invoice's date (a scan's "29.11.2006" for "29.11.2026" after its key), nor
-            # an early payment's ("Zahlbar bis 11.07.2024 abzüglich 2 % Skonto (23,70 EUR), bis 31.07.2024 ohne Abzug")
-            issued = out["invoice_date"][0].value if "invoice_date" in out else None
-            keyed = [c for c in keyed if (issued is None or c.value >= issued) and not _before_a_discount(context, c)]
-        if len({value_key(c) for c in keyed}) == 1:
-            best = max(keyed, key=lambda c: probability[c.words])
-            out[label] = (best, probability[best.words])
+        # never a due date before the invoice's date (a scan's "29.11.2006" for "29.11.2026" after its key), nor an
+        # early payment's ("Zahlbar bis 11.07.2024 abzüglich 2 % Skonto (23,70 EUR), bis 31.07.2024 ohne Abzug")
+        issued = out["invoice_date"][0].value if label == "due_date" and "invoice_date" in out else None
+        keyed = [(c, p) for c in context.candidates[kind] if _keyed_on_row_or_in_header(context, c.words, label)
+                 and not never_the_value(context, c, label) and c.words not in taken
+                 and (p := scorer.fields[label].probability(features(context, c, label))) >= floor
+                 and (label != "due_date" or (issued is None or c.value >= issued) and not _before_a_discount(context, c))]
+        if len({value_key(c) for c, _ in keyed}) == 1:
+            out[label] = max(keyed, key=lambda scored: scored[1])
     return out
 
 

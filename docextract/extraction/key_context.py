@@ -438,10 +438,8 @@ def _place_before_its_date(doc: Document, line: Line, left: Sequence[WordRef], v
     if not left or not (first[:1].isdigit() or first.strip(".,").casefold() in MONTH_NUMBERS):
         return None
     height = max(line.box.height, 1e-6)
-    start = len(left)
-    while start > 0 and not cell_break(doc, left[start - 1], left[start] if start < len(left) else value[0], height):
-        start -= 1
-    place = list(left[start:])
+    before = cell_around(doc, [*left, *value], len(left), len(left) + len(value) - 1, height)[:-len(value)]
+    place = list(before)
     if place and doc.word(place[-1]).text.casefold() in _DATELINE_WORDS:
         place.pop()
     texts = [doc.word(r).text for r in place]
@@ -454,7 +452,7 @@ def _place_before_its_date(doc: Document, line: Line, left: Sequence[WordRef], v
     end = words.index(value[-1]) if value[-1] in words else None
     if end is None or (end + 1 < len(words) and not cell_break(doc, words[end], words[end + 1], height)):
         return None  # "Paris, 14 juin 2024 et 15 juin 2024": the date does not end its cell
-    return KeyHit(frozenset({"invoice_date"}), tuple(left[start:]), 0.0)
+    return KeyHit(frozenset({"invoice_date"}), tuple(before), 0.0)
 
 
 # The word between a tax rate and the amount it is taken of: "Btw 9% over 328,00", "VAT 20% on 100.00", "TVA 20 % sur
