@@ -242,6 +242,12 @@ class Document:
         for ref in self.ordered_words():
             yield ref, self.word(ref)
 
+    def token_ids(self) -> dict[WordRef, str]:
+        """Every word's stable id ``p{page}-t{n}`` (the output's ``source_tokens``): n counts the page's words in
+        reading order from 1."""
+        return {WordRef(pi, wi): f"p{page.number}-t{n}" for pi, page in enumerate(self.pages)
+                for n, wi in enumerate(page.ordered_word_indices(), start=1)}
+
     # ---- serialisation (the documented pre-extracted words JSON is a subset of this) ----
 
     def to_dict(self) -> dict[str, Any]:

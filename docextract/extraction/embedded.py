@@ -24,7 +24,6 @@ from docextract.document import Box, Document
 from docextract.extraction.checks import MONEY_TOLERANCE, validate_invoice
 from docextract.extraction.entities import FIELD_TYPES, LINE_ITEM_PREFIX
 from docextract.extraction.locate import LINE_ITEM_CELLS, Location, compact, locate_fields, locate_line_items
-from docextract.extraction.output import token_ids
 
 CHECK_NAME = "page_matches_embedded_invoice"
 LINE_ITEMS_CHECK_NAME = "line_items_match_embedded_invoice"
@@ -38,7 +37,7 @@ def add_embedded_values(output: dict[str, Any], doc: Document, values: Mapping[s
     ``normalized``: their strings) merged into its document's fields; a document is added when the run had
     no model. ``summary`` describes the XML (attachment, syntax, profile, type code, line items)."""
     locations = locate_fields(doc, values, line_item_amounts)
-    ids = token_ids(doc)
+    ids = doc.token_ids()
     currency = str(values.get("currency") or "") or None
     if not output["documents"]:
         pages = [p.number for p in doc.pages] or [1]

@@ -45,15 +45,6 @@ def load_schema() -> dict[str, Any]:
     return json.loads(importlib.resources.files("docextract").joinpath("schemas/output.schema.json").read_text())
 
 
-def token_ids(doc: Document) -> dict[WordRef, str]:
-    """Stable ids ``p{page}-t{n}``: n counts the page's words in reading order from 1."""
-    ids: dict[WordRef, str] = {}
-    for page_index, page in enumerate(doc.pages):
-        for n, word_index in enumerate(page.ordered_word_indices(), start=1):
-            ids[WordRef(page_index, word_index)] = f"p{page.number}-t{n}"
-    return ids
-
-
 def build_output(
     doc: Document,
     tagged: Sequence[TaggedWord],
@@ -74,7 +65,7 @@ def build_output(
     a file of one invoice gives the same single document either way). ``labels``: the model's entity labels (None:
     ``model["labels"]``); ``timings_ms`` appear only when given."""
     field_calibration = scoring.calibration if scoring is not None else None
-    ids = token_ids(doc)
+    ids = doc.token_ids()
     locale = document_locale(doc)
     labels = tuple(labels if labels is not None else (model.get("labels") or ())) if model else ()
     segments = [Segment(0, len(doc.pages))]
@@ -88,7 +79,7 @@ def build_output(
         if not model:
             break
         part_locale = locale if part is doc else document_locale(part)
-        part_ids = ids if part is doc else token_ids(part)
+        part_ids = ids if part is doc else part.token_ids()
         document = _document_fields(part, entities, part_locale, part_ids, field_calibration, index)
         # every field gets a status; without a scoring, by raw confidence and no fitted policy
         (scoring or FieldScoring(None, None, labels)).apply(part, document, entities)

@@ -66,10 +66,10 @@ def maybe_cut_by_ocr(doc: Document, words: Sequence[WordRef]) -> bool:
     return after.text[:1].isdigit() and after.box.x0 - last.box.x1 <= SPLIT_GAP_OF_HEIGHT * last.box.height
 
 
-def _field_words(entities: Sequence[Entity], label: str) -> tuple[WordRef, ...]:
-    """The words of ``label``'s field: its best-ranked entity's, as the output chose it."""
-    best = min((e for e in entities if e.label == label), key=Entity.rank, default=None)
-    return best.words if best is not None else ()
+def _field_words(doc: Document, field: Mapping[str, Any]) -> tuple[WordRef, ...]:
+    """The words of an output field (its ``source_tokens``)."""
+    words = {token: ref for ref, token in doc.token_ids().items()}
+    return tuple(words[token] for token in field.get("source_tokens", ()))
 
 
 @dataclass(frozen=True)
@@ -143,7 +143,8 @@ class FieldScoring:
                 field["confidence"] = min(field["confidence"], UNNORMALISED_MAX_CONFIDENCE)
             if field.get("valid") is False:  # an identifier failing its check (the evidence model does not see it)
                 field["confidence"] = min(field["confidence"], INVALID_IDENTIFIER_MAX_CONFIDENCE)
-            if label in SPLIT_NUMBER_LABELS and maybe_cut_by_ocr(doc, _field_words(entities, label)):
+            if (label in SPLIT_NUMBER_LABELS and read_by_ocr(doc, field)
+                    and maybe_cut_by_ocr(doc, _field_words(doc, field))):
                 field["confidence"] = min(field["confidence"], INVALID_IDENTIFIER_MAX_CONFIDENCE)
             field["status"] = field_status(field, self.threshold(label, read_by_ocr(doc, field)))
         made_for = model_document_types(self.labels)

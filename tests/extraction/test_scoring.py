@@ -25,3 +25,20 @@ def test_a_number_ocr_may_have_cut_short_is_flagged_never_joined():
     # nor a text layer's number: its words are as printed
     doc = _line([("INV-08-447", 440), ("1902", 482)], ocr=False)
     assert not maybe_cut_by_ocr(doc, (WordRef(0, 0),))
+
+
+def test_the_field_scoring_caps_the_number_output_chose_where_ocr_may_have_cut_it():
+    from docextract.extraction.identifiers import INVALID_IDENTIFIER_MAX_CONFIDENCE
+    from docextract.extraction.scoring import FieldScoring
+
+    def scored(ocr: bool) -> float:
+        doc = _line([("Invoice", 350), ("#", 380), ("INV-08-447", 440), ("1902", 482)], ocr=ocr)
+        ids = doc.token_ids()
+        field = {"value": "INV-08-447", "normalized": "INV-08-447", "confidence": 0.99, "page": 1,
+                 "source_tokens": [ids[WordRef(0, 2)]]}
+        document = {"fields": {"invoice_number": field}, "line_items": [], "validation": {}}
+        FieldScoring(None, None, ("invoice_number",)).apply(doc, document, [])
+        return document["fields"]["invoice_number"]["confidence"]
+
+    assert scored(ocr=True) == INVALID_IDENTIFIER_MAX_CONFIDENCE
+    assert scored(ocr=False) == 0.99
