@@ -120,7 +120,7 @@ def choose_fields(doc: Document, entities: Sequence[Entity], probabilities: Mapp
         labels = [label for label, k in CANDIDATE_KINDS.items() if k == kind and label in scorer.fields]
         if labels and context.candidates[kind]:
             chosen.update(_decode_kind(context, kind, labels, scorer))
-    chosen = _keyed_on_its_row(context, scorer, chosen, entities)
+    chosen = _the_buyers_own_order(context, scorer, _keyed_on_its_row(context, scorer, chosen, entities))
     # a tagger's reading of a number the scorer left open, inside a number chosen for another field, is a piece of
     # that value ("0045" of the bill number "778 2213 0045", which a model on a scan tagged as the order number); a
     # date or an amount printed once may be two fields
@@ -202,6 +202,33 @@ def _keyed_on_its_row(context: DocumentContext, scorer: CandidateScorer, chosen:
     return out
 
 
+# The buyer's own, in a key: "Ihre Bestellnr.", "Your order no.", "Votre commande", "Uw bestelling"
+YOUR_WORDS = frozenset({"your", "ihre", "ihr", "votre", "vos", "uw", "vostro", "vostra", "su", "sua", "din", "deres"})
+
+
+def _the_buyers_own_order(context: DocumentContext, scorer: CandidateScorer,
+                          chosen: dict[str, tuple[Candidate, float]]) -> dict[str, tuple[Candidate, float]]:
+    """``chosen`` with the order number keyed as the buyer's own ("Ihre Bestellnr. BR-EK-24-0918", 0.68) over one
+    the scorer chose under a key that does not say whose ("Auftragsnr. VA-010447", 0.86: the seller's order
+    confirmation, as Business Central prints both), where one such value ranks above the scorer's minimum."""
+    if "purchase_order" not in chosen or "purchase_order" not in scorer.fields:
+        return chosen
+
+    def buyers(words: tuple[WordRef, ...]) -> bool:
+        return any(hit is not None and "purchase_order" in hit.labels and YOUR_WORDS & {
+            t for r in hit.words for t in key_tokens(context.doc.word(r).text)} for hit in context.keys(words))
+
+    if buyers(chosen["purchase_order"][0].words):
+        return chosen
+    own = [(c, p) for c in context.candidates["identifier"] if buyers(c.words)
+           and not never_the_value(context, c, "purchase_order")
+           and (p := scorer.fields["purchase_order"].probability(features(context, c, "purchase_order")))
+           >= scorer.min_probability]
+    if len({value_key(c) for c, _ in own}) != 1:
+        return chosen
+    return {**chosen, "purchase_order": max(own, key=lambda scored: scored[1])}
+
+
 def _tagger_choice_ranked(context: DocumentContext, scorer: CandidateScorer, label: str, entities: list[Entity]
                           ) -> list[Entity]:
     """Where every candidate of ``label`` stays under the scorer's minimum, the tagger's reading stays; of the
@@ -212,16 +239,24 @@ def _tagger_choice_ranked(context: DocumentContext, scorer: CandidateScorer, lab
     if not rivals:
         return entities
     by_words = {c.words: c for c in context.candidates[CANDIDATE_KINDS[label]]}
-    probability = {id(e): scorer.fields[label].probability(features(context, by_words[e.words], label))
-                   for e in rivals if e.words in by_words and not never_the_value(context, by_words[e.words], label)}
-    if all(e.words in by_words and id(e) not in probability or _within_a_telephone(context, e.words)
-           for e in rivals) and (
-            CANDIDATE_KINDS[label] != "amount" or all(_never_any_amount_field(context, label, e.words) for e in rivals)):
+    # the candidate of each reading: its words, or an amount's with the currency printed apart ("EUR" of "EUR
+    # 5'699.30", which the tagger leaves out)
+    amount = CANDIDATE_KINDS[label] == "amount"
+    of = {id(e): c for e in rivals if (c := by_words.get(e.words) or (next(
+        (c for words, c in by_words.items() if set(e.words) < set(words)), None) if amount else None)) is not None}
+    probability = {id(e): scorer.fields[label].probability(features(context, of[id(e)], label))
+                   for e in rivals if id(e) in of and not never_the_value(context, of[id(e)], label)}
+    never_any = amount and all(_never_any_amount_field(context, label, of[id(e)].words if id(e) in of else e.words)
+                               for e in rivals)
+    if never_any or not amount and all(id(e) in of and id(e) not in probability
+                                       or _within_a_telephone(context, e.words) for e in rivals):
         # every reading of the tagger is never the value (a hotel bill's room number under "Kamer" as its number, its
         # "Netto 7 %" beside "Netto 19 %" as its subtotal, "Freight 18.00" under "Sales Tax 7.5% 25.65" as its tax):
         # none stays, and the key rules read the field where its key is printed ("Nota nr." over "48213"). Another
         # amount ruled out stays: a receipt's "ROUNDING RM 169.80" is its total, after a key that is mostly the
-        # change's, and its "NET TOTAL RM18.30" after the rounding, whose key names a subtotal elsewhere
+        # change's, and its "NET TOTAL RM18.30" after the rounding, whose key names a subtotal elsewhere. An amount
+        # keyed as a charge, a discount or another currency's equivalent no field holds goes, whatever its score
+        # ("Gegenwert EUR (Kurs 1.0651, informativ) EUR 5'699.30" under a Swiss invoice's total, read as due)
         return [e for e in entities if e.label != label]
     keyed = _keyed_number_over_the_tagger(context, scorer, label, rivals, by_words, probability)
     if keyed is not None:
@@ -234,7 +269,7 @@ def _tagger_choice_ranked(context: DocumentContext, scorer: CandidateScorer, lab
         return entities
     # the tagger's reading stays unless a rival ranks higher or the reading is never the value (a delivery date):
     # a candidate left out of the probabilities above
-    ruled_out = assigned.words in by_words and id(assigned) not in probability
+    ruled_out = id(assigned) in of and id(assigned) not in probability
     if not ruled_out and (id(assigned) not in probability or probability[id(best)] <= probability[id(assigned)]):
         return entities
     return [replace(e, assigned=e is best) if e.label == label else e for e in entities]

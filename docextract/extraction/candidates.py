@@ -547,12 +547,22 @@ def _rate_in_key(doc: Document, hit: KeyHit | None, label: str) -> str | None:
     for n, ref in enumerate(hit.words):
         text = doc.word(ref).text.rstrip(":")
         if text.endswith("%"):
-            rate = (text[:-1].strip() or (doc.word(hit.words[n - 1]).text if n else "")).replace(",", ".")
+            # the number before a sign printed apart: the key's word before it, or the line's before the key ("zzgl.
+            # 19 % USt.", whose key starts at the sign)
+            before = hit.words[n - 1] if n else _word_before(doc, ref)
+            rate = (text[:-1].strip() or (doc.word(before).text if before is not None else "")).replace(",", ".")
             try:
                 return format(Decimal(rate).normalize(), "f")  # "19,00 %" and "19%" are one rate
             except InvalidOperation:
                 return rate
     return None
+
+
+def _word_before(doc: Document, ref: WordRef) -> WordRef | None:
+    """The word before ``ref`` on its line, None for a line's first."""
+    line = line_of(doc, ref)
+    at = line.word_indices.index(ref.word_index) if line is not None else 0
+    return WordRef(ref.page_index, line.word_indices[at - 1]) if at > 0 else None
 
 
 def _same_column(doc: Document, first: WordRef, other: WordRef) -> bool:

@@ -44,6 +44,8 @@ INVOICE_TITLES = (
     "lasku", "fatura", "fatura recibo", "fatura simplificada",
     "faktura vat", "rachunek", "faktura danovy doklad", "danovy doklad", "vyuctovani", "vyuctovani sluzeb",
     "vyuctovani sluzeb danovy doklad", "zalohova faktura",
+    # an ERP report's title that names its module first: Business Central's "Verkauf - Rechnung", "Sales - Invoice"
+    "verkauf rechnung", "verkaufsrechnung", "sales invoice", "vente facture", "verkoop factuur", "verkoopfactuur",
 )
 CREDIT_TITLES = (
     "credit note", "credit memo", "gutschrift", "rechnungskorrektur", "rechnungs korrektur", "stornorechnung", "avoir",

@@ -88,8 +88,8 @@ def _paid_by_card(*cards: str) -> tuple[str, ...]:
 def _said_with_or_without_tax(*ways: str) -> tuple[str, ...]:
     """An English amount said with or without the tax every way it is printed: "Total amount excl. of VAT",
     "Amount exclusive of tax", "Total including VAT" (the tokens as :func:`key_tokens` gives them)."""
-    return tuple(f"{head}{way} {tax}" for head in ("", "total ", "amount ", "total amount ") for way in ways
-                 for tax in ("vat", "tax", "gst"))
+    return tuple(f"{head}{way} {tax}" for head in ("", "total ", "amount ", "total amount ", "total charges ", "charges ")
+                 for way in ways for tax in ("vat", "tax", "gst"))
 
 
 # A business letter's reference line: the sender's reference is the invoice's number on a letter-style invoice
@@ -120,6 +120,15 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     "invoice_date": _INVOICE_DATE,
     "date": _INVOICE_DATE,
     "other_date": _OTHER_DATE,
+    # a contact person, the seller's or the buyer's, whom no output field names ("Kontaktperson | Luca Achermann" in a
+    # key column, beside the buyer's label in an envelope window)
+    "contact": (
+        "contact", "contact person", "your contact", "our contact", "kontakt", "kontaktperson", "ihr kontakt",
+        "ansprechpartner", "ansprechpartnerin", "ihr ansprechpartner", "ihre ansprechpartnerin", "sachbearbeiter",
+        "sachbearbeiterin", "bearbeiter", "bearbeitet von", "interlocuteur", "votre interlocuteur", "votre contact",
+        "contactpersoon", "uw contactpersoon", "behandeld door", "referente", "persona de contacto", "contacto",
+        "account manager", "sales rep", "salesperson",
+    ),
     # numbers an invoice prints beside its own that no output field holds: the number of another document a title
     # refers to ("Gutschrift zu Rechnung Nr.", named by key_context.titled_number_key), the buyer's customer number
     # with the seller, a hotel guest's room
@@ -171,6 +180,9 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "capital social", "share capital", "stammkapital", "grundkapital", "capitale sociale", "kapital zakladowy",
         "zakladni kapital", "capital", "au capital", "au capital social", "cap soc",
         "capitale sociale iv", "cap soc iv",
+        # the total's equivalent in another currency, for information ("Gegenwert EUR (Kurs 1.0651, informativ)")
+        "gegenwert", "gegenwert in", "equivalent", "equivalent in", "contre valeur", "contrevaleur", "tegenwaarde",
+        "controvalore", "equivalente", "motvarde", "modvaerdi",
     ),
     "due_date": (
         "due date", "due", "payment due", "due by", "pay by", "payable by", "payment date", "payment due date",
@@ -198,6 +210,9 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "commande no", "votre commande no", "bon de commande no", "votre bon de commande", "votre bon de commande no",
         "reference commande", "bestellung no", "ihre bestellung no", "ihre bestellnummer", "no commande",
         "ihre bestell no",
+        "bestelbon", "bestelbon no", "bestelbonnummer", "uw bestelbon", "uw bestelbon no", "uw bestelbonnummer",
+        "uw bestelling", "uw bestelnummer", "uw ordernummer", "uw order", "bon de cde", "no cde", "votre cde",
+        "ref cde", "cde no",
         "ordine", "numero ordine", "ordine no", "pedido", "orden de compra", "no pedido", "no de pedido",
         "numero de pedido",
         "your reference", "your ref", "ihr zeichen", "votre reference", "vos references", "uw referentie",
@@ -274,6 +289,9 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "totaal excl btw", "netto bedrag", "imponibile", "totale imponibile", "subtotale", "base imponible",
         "total htva", "montant htva", "htva",  # Belgian: "hors TVA"
         "maatstaf van heffing",  # Belgian: the taxable amount
+        # a VAT table's base column: "Tarief | Grondslag | BTW", "Base HT | TVA", "Bemessungsgrundlage | USt."
+        "grondslag", "grondslag btw", "btw grondslag", "heffingsgrondslag", "base ht", "base hors taxes",
+        "base imposable", "bemessungsgrundlage", "tax base",
         "importe neto", "total neto", "neto gravado", "importe neto gravado",
         "taxable value", "taxable amount", "total taxable value",  # an Indian GST invoice's base
         # a VAT breakdown's columns ("VAT rate | Without VAT | With VAT") and totals said the same way
@@ -292,7 +310,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     ),
     "total_tax": (
         "vat", "tax", "sales tax", "vat amount", "tax amount", "total tax", "total vat", "gst", "value added tax",
-        "vat subtotal", "tax subtotal",  # Amazon's VAT table: "Item subtotal (excl. VAT) | VAT subtotal"
+        "vat subtotal", "tax subtotal", "vat at",  # "VAT at 20%"  # Amazon's VAT table: "Item subtotal (excl. VAT) | VAT subtotal"
         # a receipt-like tax invoice's tax inside its total (Australia, New Zealand, the UK)
         # ("Total incl. GST" and "Total VAT included" stay the total's: only the phrase that names the tax inside it)
         "gst included in total", "vat included in total", "tax included in total",
@@ -321,6 +339,9 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "totaal incl btw", "totaalbedrag", "totale", "totale fattura", "totale documento", "importe total",
         "total factura", "total payable", "total to pay", "with vat", "total with vat", "total with tax", "total including vat", "total including tax",
         "inclusief btw", "totaal inclusief btw", "total charges", "total amount paid",
+        # a telephone or utility bill's own charges, beside the balance brought forward that "Total to pay" adds
+        "total charges this month", "total charges this period", "total this month", "total new charges",
+        "total current charges", "this month s charges", "total this bill",
         "total tvac", "montant tvac", "tvac", "totaal btw inbegrepen",  # Belgian: "TVA comprise"
         *_said_with_or_without_tax("incl", "inc", "incl of", "including", "inclusive of"),
         "summa", "totalt", "totalbelopp", "fakturabelopp", "summa inkl moms", "totalt inkl moms", "belopp inkl moms",

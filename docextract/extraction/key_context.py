@@ -370,6 +370,7 @@ def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] 
            or _place_before_its_date(doc, line, left, value))
     if hit is None and number_sign is not None and left and number_sign.word_index == left[-1].word_index + 1:
         hit = whole_key(doc, [*left, number_sign], labels)
+    hit = _first_of_a_pair(doc, line, left, value, labels) or hit
     if hit is None:
         return None
     hit = _date_of_the_invoice_referred_to(index, _date_of_the_number_before(index, _date_after_its_number(doc, hit,
@@ -377,6 +378,26 @@ def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] 
     if labels is not None and not hit.labels & labels:
         return None
     return KeyHit(hit.labels, hit.words, max(0.0, value_box.x0 - doc.word(hit.words[-1]).box.x1))
+
+
+def _first_of_a_pair(doc: Document, line: Line, left: Sequence[WordRef], value: Sequence[WordRef],
+                     labels: frozenset[str] | None) -> KeyHit | None:
+    """The key of the first value of a pair that a slashed key names ("Ihre Bestellung/Datum" | "HS-4471 /
+    08.11.2024", "Belegnummer/Datum" | "90041877 / 18.11.2024": an SAP form's key column): the key's words before its
+    slash, where a slash follows the value on its line. None where the key or the line is no such pair."""
+    if not left or "/" not in (last := doc.word(left[-1]).text).strip("/"):
+        return None
+    words = [WordRef(value[0].page_index, w) for w in line.word_indices]
+    after = words.index(value[-1]) + 1 if value[-1] in words else len(words)
+    if after + 1 >= len(words) or not doc.word(words[after]).text.startswith("/"):
+        return None
+    tokens = [t for r in left[:-1] for t in key_tokens(doc.word(r).text)] + key_tokens(last.split("/")[0])
+    keys, length = closing_keys(trim_context(tokens))
+    if labels is not None:
+        keys &= labels
+    if not keys or length != len(trim_context(tokens)):
+        return None
+    return KeyHit(frozenset(keys), tuple(left), 0.0)
 
 
 _AMOUNT_END = re.compile(r"\d[.,]\d{2}$")

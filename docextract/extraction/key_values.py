@@ -190,7 +190,8 @@ def complete_party_names(doc: Document, entities: Sequence[Entity]) -> list[Enti
             continue
         entity = out[i] = _without_owner_key(doc, _name_end(doc, _letterhead_name(doc, _name_start(
             doc, _name_after_salutation(doc, _without_own_key_line(doc, _without_smaller_line(doc, _name_printed_twice(
-                doc, _name_in_one_cell(doc, _without_address_line(doc, _company_over_attention_line(doc, entity)))))))))))
+                doc, _name_in_one_cell(doc, _without_address_line(doc, _company_over_attention_line(
+                    doc, _name_read_on_elsewhere(doc, entity))))))))))))
         last = entity.words[-1]
         line = _line_words(doc, last)
         following = line[line.index(last) + 1:] if last in line else []
@@ -328,6 +329,20 @@ def _name_in_one_cell(doc: Document, entity: Entity) -> Entity:
         if same_line(doc, before, ref) and cell_break(doc, before, ref, height):
             return replace(entity, words=entity.words[:n])
     return entity
+
+
+def _name_read_on_elsewhere(doc: Document, entity: Entity) -> Entity:
+    """``entity`` (a party's name over two lines) as its second line alone where that line does not continue the
+    first under it but stands above it or in another column: a tagline under a logo ("drukwerk & uitgeefdiensten")
+    that a model read on into the company block at the page's top right ("Drukkerij Vanhove BV")."""
+    first = line_of(doc, entity.words[0])
+    rest = [r for r in entity.words if not same_line(doc, entity.words[0], r)]
+    second = line_of(doc, rest[0]) if rest else None
+    if first is None or second is None or any(not same_line(doc, rest[0], r) for r in rest):
+        return entity
+    above = second.box.bottom <= first.box.top
+    elsewhere = second.box.horizontal_overlap(first.box) <= 0 and second.box.vertical_overlap(first.box) <= 0
+    return replace(entity, words=tuple(rest)) if above or elsewhere else entity
 
 
 def _without_smaller_line(doc: Document, entity: Entity) -> Entity:
@@ -726,7 +741,7 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     # dropped: unusable entities of the labels found, and entities whose words a key gave to another label
     kept = [trimmed.get(id(e), e) for e in entities if e.label not in found and id(e) not in relabelled]
     out = _total_that_is_due([*kept, *found.values()], doc, labels, label_probabilities)
-    return _currency_of_the_total(out, doc, labels, label_probabilities)
+    return _currency_read_most(_currency_of_the_total(out, doc, labels, label_probabilities), doc)
 
 
 # The amounts whose currency word is the document's currency field where the model tagged none, first to last
@@ -756,6 +771,21 @@ def _currency_of_the_total(entities: list[Entity], doc: Document, labels: Sequen
             return [*entities, Entity("currency", (sign,), mean_probability((sign,), "currency", label_probabilities),
                                       "rule")]
     return entities
+
+
+def _currency_read_most(entities: list[Entity], doc: Document) -> list[Entity]:
+    """``entities`` with the currency the tagger read most (its readings' confidences summed per currency) as the
+    field, where it read several: a Swiss invoice's four "CHF" over its total's "EUR" equivalent "for information"."""
+    readings = [(e, parse_currency(e.text(doc))) for e in entities if e.label == "currency"]
+    weight: dict[str, float] = {}
+    for entity, code in readings:
+        if code is not None:
+            weight[code] = weight.get(code, 0.0) + entity.confidence
+    if len(weight) < 2:
+        return entities
+    most = max(weight, key=weight.__getitem__)
+    chosen = max((e for e, code in readings if code == most), key=lambda e: e.confidence)
+    return [replace(e, assigned=e is chosen) if e.label == "currency" else e for e in entities]
 
 
 def _total_that_is_due(entities: list[Entity], doc: Document, labels: Sequence[str],
@@ -1068,10 +1098,17 @@ def _first_iban(doc: Document, taken: set[WordRef]) -> tuple[WordRef, ...]:
     return ()
 
 
+# A Dutch G-rekening: the blocked account a contractor's wage-tax share is paid into under the chain-liability act
+# ("G-rekening (Wet ketenaansprakelijkheid): NL67 INGB ..."), beside the account the rest of the invoice is paid into
+BLOCKED_ACCOUNT_WORDS = frozenset({"grekening", "ketenaansprakelijkheid"})
+
+
 def debited_account(doc: Document, words: Sequence[WordRef]) -> bool:
     """Whether ``words`` (an IBAN) follow a word of debiting on their row (:data:`DEBIT_WORDS`): the buyer's account
-    the amount is taken from, which a payer does not pay into."""
-    return any(set(key_tokens(doc.word(r).text)) & DEBIT_WORDS for r in words_left_on_row(doc, words[0]))
+    the amount is taken from, which a payer does not pay into; or a blocked account's (:data:`BLOCKED_ACCOUNT_WORDS`),
+    which takes a share only."""
+    row = [key_tokens(doc.word(r).text) for r in words_left_on_row(doc, words[0])]
+    return any(set(tokens) & DEBIT_WORDS or "".join(tokens) in BLOCKED_ACCOUNT_WORDS for tokens in row)
 
 
 def _compact(text: str) -> str:

@@ -74,7 +74,10 @@ SIDE_WORDS = {
         "lieferadresse", "lieferung", "an", "livraison", "adresse", "de", "livrer", "a", "expedier", "afleveradres", "leveradres",
         "consegna", "destinazione", "merce", "indirizzo", "di", "envio", "entrega", "direccion", "leveransadress",
         "leveringsadresse", "toimitusosoite", "morada", "local", "odbiorca", "adres", "dostawy", "dodaci", "adresa",
-        "misto", "dodani"}),
+        "misto", "dodani",
+        # a connection's place (a telecom's or utility's bill): "Adresse d'installation", "Installatieadres"
+        "installation", "d", "raccordement", "installatieadres", "aansluitadres", "installationsadresse",
+        "anschlussadresse"}),
 }
 SIDE_WORDS_ANY = frozenset().union(*SIDE_WORDS.values())
 _HEADING_WORDS = sorted(SIDE_WORDS_ANY)
@@ -111,8 +114,11 @@ LETTER_SIDES = {**dict.fromkeys(("from", "von", "van", "de", "da"), "vendor_name
 _SHIPPING_NAMES = frozenset({"ship", "shipping", "deliver", "delivery", "warenempfanger", "lieferanschrift",
                              "lieferadresse", "lieferung", "livraison", "livrer", "afleveradres", "leveradres",
                              "consegna", "merce", "envio", "entrega", "leveransadress", "leveringsadresse",
-                             "toimitusosoite", "expedier", "odbiorca", "dostawy", "dodaci", "dodani"})
-_SHIPPING_HEADINGS = frozenset({"warenempfanger", "lieferanschrift", "lieferadresse", "afleveradres", "leveradres"})
+                             "toimitusosoite", "expedier", "odbiorca", "dostawy", "dodaci", "dodani",
+                             "installation", "raccordement", "installatieadres", "aansluitadres",
+                             "installationsadresse", "anschlussadresse"})
+_SHIPPING_HEADINGS = frozenset({"warenempfanger", "lieferanschrift", "lieferadresse", "afleveradres", "leveradres",
+                                "installatieadres", "aansluitadres", "installationsadresse", "anschlussadresse"})
 NAME_KEYS = frozenset({("name",), ("firma",), ("company",), ("company", "name"), ("nom",), ("raison", "sociale"),
                        ("naam",), ("bedrijfsnaam",), ("nome",), ("ragione", "sociale"), ("denominazione",), ("nombre",),
                        ("razon", "social"),
@@ -509,10 +515,26 @@ def _recipient_extent(doc: Document) -> BlockExtent | None:
         return None
     p = name[0].page_index
     line = line_of(doc, name[0])
-    stacked = _stacked(doc, p, _column_from(doc, p, line))
+    column = _column_from(doc, p, line)
+    stacked = _stacked(doc, p, column)
+    if len(column) > len(stacked) and _tax_id_line(doc, p, after := column[len(stacked)]) and (
+            after.box.top - stacked[-1].box.bottom <= NAME_GAP_OF_HEIGHT * line_height(doc, p, stacked[-1])):
+        stacked.append(after)  # the buyer's VAT id a blank line under the label ("N° TVA intracom. : FR69...")
     tolerance = COLUMN_TOLERANCE_OF_HEIGHT * line_height(doc, p, line)
     return BlockExtent("customer_name", p, line.box.x0 - tolerance, max(l.box.x1 for l in stacked) + tolerance,
                        line.box.top, max(l.box.bottom for l in stacked))
+
+
+def _tax_id_line(doc: Document, p: int, line: Line) -> bool:
+    """Whether a line starts with a key of a tax id only ("N° TVA intracom. :", "USt-IdNr.", not a lone "TVA")."""
+    tokens: list[str] = []
+    for w in line.word_indices:
+        text = doc.word(WordRef(p, w)).text
+        if any(ch.isdigit() for ch in text):
+            break
+        tokens += key_tokens(text)
+    keys, length = closing_keys(tokens)
+    return keys == {"vendor_tax_id"} and length == len(tokens)
 
 
 def side_at(extents: Sequence[BlockExtent], doc: Document, ref: WordRef) -> str | None:
@@ -1178,7 +1200,7 @@ def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> d
     if len(stacked) < 2:
         return {}
     name = first_cell(doc, p, stacked[0])
-    if keyed(stacked[0]) or is_postcode_line(doc, name):
+    if keyed(stacked[0]) or is_postcode_line(doc, name) or _dated(doc, name) or _side(_tokens(doc, name)):
         return {}
     rest = stacked[1:]
     if rest and _person_over_company(doc, name, first_cell(doc, p, rest[0])):
@@ -1194,6 +1216,8 @@ def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> d
     ends_address = _place_line_test(doc, [first_cell(doc, p, line) for line in rest[:MAX_ADDRESS_LINES]])
     for line in rest[:MAX_ADDRESS_LINES]:
         words = first_cell(doc, p, line)
+        if _dated(doc, words):
+            return {}  # "Période facturée" | "du 01/11/2024 au 30/11/2024": a sidebar's key over its value; no address
         if keyed(line) and not ends_address(doc, words):  # "DE: 99199 MUSTERHAUSEN": a speck OCR read as a colon
             if _number_line(doc, words):
                 continue  # "Handelsname: 99999999800010" under the name: the party's registration number
@@ -1205,6 +1229,14 @@ def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> d
                 address.insert(0, name)  # a delivery block without a name: its first line is the street
             return {side: tuple(name), ADDRESS_OF_SIDE[side]: tuple(r for part in _from_street(doc, address) for r in part)}
     return {}
+
+
+_NUMERIC_DATE = re.compile(r"\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})")
+
+
+def _dated(doc: Document, refs: Sequence[WordRef]) -> bool:
+    """Whether words hold a numeric date ("01/11/2024"): no line of an address label does."""
+    return any(_NUMERIC_DATE.fullmatch(doc.word(r).text.strip(".,;()")) for r in refs)
 
 
 def _stacked(doc: Document, p: int, lines: Sequence[Line]) -> list[Line]:
@@ -1255,12 +1287,22 @@ def _person_word(text: str) -> bool:
 def _person_over_company(doc: Document, name: Sequence[WordRef], below: Sequence[WordRef]) -> bool:
     """Whether a block's first line is a person's name (two or three words in title case, an initial among them,
     none a legal form) over a company's name of its own (:func:`_name_continues`, and a word before its legal form):
-    the contact over the company, not one name wrapped ("MVM Musterhafter" | "Versicherungsverein Musterstadt a.G.")."""
-    texts = [doc.word(r).text for r in name]
+    the contact over the company, not one name wrapped ("MVM Musterhafter" | "Versicherungsverein Musterstadt a.G.").
+    A salutation before the person's name is no part of it ("Mevr./Mme Sofie Lindqvist")."""
+    texts = [doc.word(r).text for r in _without_salutation(doc, name)]
     if not 2 <= len(texts) <= 3 or not all(_person_word(text) for text in texts) or all(
             text.endswith(".") for text in texts) or any(is_legal_form(text) for text in texts):
         return False
     return _name_continues(doc, below) and not all(_legal_form_part(doc.word(r).text) for r in below)
+
+
+def _without_salutation(doc: Document, name: Sequence[WordRef]) -> Sequence[WordRef]:
+    """A name without the salutation it opens with ("Herrn", "De heer", a bilingual "Mevr./Mme")."""
+    for n in (3, 2, 1):
+        head = " ".join(doc.word(r).text for r in name[:n])
+        if n < len(name) and all(tuple(key_tokens(part)) in SALUTATIONS for part in head.split("/")):
+            return name[n:]
+    return name
 
 
 def _legal_form_part(text: str) -> bool:

@@ -82,8 +82,11 @@ def with_column_sums(doc: Document, entities: Sequence[Entity], labels: Collecti
     for label, words in sums.items():
         # an owner that another column's sum displaces holds nothing: a scorer that took the table's total as
         # the subtotal ("-8,79" under "Endbetrag") loses the subtotal to "-7,67" under "Nettobetrag"
+        # (nor does a tag another entity of its label was chosen over: an alternative, no field's value)
+        chosen = {e.label for e in out if e.assigned}
         owners = [e for e in out if set(e.words) & set(words) and e.label != label
-                  and not (e.label in sums and e.label in labels and set(sums[e.label]) != set(e.words))]
+                  and not (e.label in sums and e.label in labels and set(sums[e.label]) != set(e.words))
+                  and (e.assigned or e.label not in chosen)]
         items = [e for e in owners if e.label.startswith(LINE_ITEM_PREFIX) and set(e.words) <= set(words)]
         if label not in labels or any(e not in items and not {e.label, label} <= PAYABLE for e in owners):
             continue

@@ -603,3 +603,32 @@ def test_a_taggers_reading_inside_a_telephone_number_gives_way_to_the_keyed_tax_
     assert not [e for e in chosen if e.label == "vendor_tax_id"]
     found = {e.label: e.text(doc) for e in key_value_entities(doc, chosen, ["vendor_tax_id"], {}, "de_DE", 2024)}
     assert found["vendor_tax_id"] == "37/218/41056"
+
+
+def test_the_buyers_own_order_number_wins_over_one_whose_key_does_not_say_whose():
+    # Business Central prints the seller's order confirmation ("Auftragsnr.") and the buyer's order ("Ihre
+    # Bestellnr.") in one key column; a scorer that prefers the first must still take the buyer's
+    doc = laid_out_page([[("Auftragsnr.", 40.0), ("VA-010447", 200.0)], [("Ihre Bestellnr.", 40.0), ("BR-EK-24-0918", 200.0)]])
+    scorer = CandidateScorer(FEATURES, {"purchase_order": _model(-1.0, key_left_own=2.0, y=-3.0)})
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "de_DE", 2024) if e.assigned}
+    assert fields == {"purchase_order": "BR-EK-24-0918"}
+    # where no key says the buyer's, the scorer's choice stands
+    doc = laid_out_page([[("Auftragsnr.", 40.0), ("VA-010447", 200.0)], [("Bestellnr.", 40.0), ("BR-EK-24-0918", 200.0)]])
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "de_DE", 2024) if e.assigned}
+    assert fields == {"purchase_order": "VA-010447"}
+
+
+def test_an_amount_keyed_as_another_currencys_equivalent_is_no_reading_of_the_amount_due():
+    # a Swiss invoice's total in CHF and, under it, its EUR equivalent "for information", which a tagger read as the
+    # amount due at 0.09: with every candidate under the scorer's minimum the tagger's reading would have stood
+    from docextract.document import WordRef
+    from docextract.extraction.entities import Entity
+
+    doc = laid_out_page([[("Total inkl. MWST CHF", 300.0), ("5'350.95", 480.0)],
+                         [("Gegenwert EUR (Kurs 1.0651, informativ)", 150.0), ("EUR 5'699.30", 480.0)]])
+    page = doc.pages[0]
+    at = next(i for i, w in enumerate(page.words) if w.text == "5'699.30")
+    tagged = Entity("amount_due", (WordRef(0, at),), 0.09, "model", assigned=True)
+    scorer = CandidateScorer(FEATURES, {"amount_due": _model(-6.0)})
+    out = choose_fields(doc, [tagged], {}, scorer, "de_CH", 2024)
+    assert not [e for e in out if e.label == "amount_due"]

@@ -140,3 +140,12 @@ def test_polish_and_czech_titles_type_the_invoice_the_credit_note_and_their_quot
         assert document_type(_page([[(title, 40)], *INVOICE[2:]])).type == "credit_note", title
     for title in ("Oferta nr 17/2024", "Cenová nabídka", "Dodací list č. 55"):
         assert document_type(_page([[("Drukarnia Wisła Sp. z o.o.", 40)], [(title, 40)], *INVOICE[4:]])).type == "other", title
+
+
+def test_an_erp_reports_title_that_names_its_module_first_is_an_invoices():
+    # Business Central's "Verkauf - Rechnung" over a key column that also keys a delivery note ("Lieferscheinnr.
+    # VL-098331"): an invoice, not a delivery note
+    rows = [[("Verkauf - Rechnung", 400)], [("Rechnungsnr.", 300), ("VR-103218", 420)],
+            [("Lieferscheinnr.", 300), ("VL-098331", 420)], [("Rechnungsdatum: 15.11.2024", 40)],
+            [("Summe netto", 300), ("8.534,30", 450)], [("Gesamtbetrag", 300), ("10.155,82", 450)]]
+    assert document_type(_page(rows)).type == "invoice"

@@ -789,3 +789,35 @@ def test_a_number_sign_in_a_key_column_is_the_keys_own():
                  [("Openstaand saldo", 330), ("€ 0,00", 500)]])
     assert _left_key_labels(doc, "3318427705") == {"purchase_order"}
     assert _left_key_labels(doc, "0,00") == {"amount_due"}
+
+
+def test_a_slashed_key_names_the_first_value_of_its_pair_by_its_first_half():
+    # an SAP form's key column: "Ihre Bestellung/Datum" | "HS-4471 / 08.11.2024", "Belegnummer/Datum" | "90041877 /
+    # 18.11.2024": the number is the order's and the invoice's, not a date's
+    doc = _page([[("Belegnummer/Datum", 340), ("90041877 / 18.11.2024", 440)],
+                 [("Ihre Bestellung/Datum", 340), ("HS-4471 / 08.11.2024", 440)]])
+    index = LineIndex(doc)
+    words = {w.text: WordRef(0, i) for i, w in enumerate(doc.pages[0].words)}
+    assert key_left(index, (words["90041877"],), KEY_LABELS).labels == {"invoice_number"}
+    assert key_left(index, (words["HS-4471"],), KEY_LABELS).labels == {"purchase_order"}
+    # a value with no pair after it is not named by half a key
+    doc = _page([[("Ihre Bestellung/Datum", 340), ("HS-4471", 440)]])
+    assert key_left(LineIndex(doc), (WordRef(0, 2),), KEY_LABELS) is None
+
+
+def test_keys_of_telephone_bills_web_shops_couriers_and_erp_forms():
+    from docextract.extraction.field_keywords import closing_keys, key_tokens
+
+    def keyed(key: str) -> set[str]:
+        tokens = [t for word in key.replace("/", " ").split() for t in key_tokens(word)]
+        labels, length = closing_keys(tokens)
+        return set(labels) if length == len(tokens) else set()
+
+    # a mobile bill's own charges beside the balance brought forward that "Total to pay" adds
+    assert keyed("Total charges excluding VAT") == {"subtotal"} and keyed("VAT at") == {"total_tax"}
+    assert keyed("Total charges this month") == {"total"}
+    # a VAT table's base column; an order after "Uw bestelbon:", "Bestelbon", "Bon de cde"
+    assert keyed("Grondslag") == {"subtotal"} and keyed("Base HT") == {"subtotal"}
+    assert keyed("Uw bestelbon") == keyed("Bestelbon") == keyed("Bon de cde") == {"purchase_order"}
+    # a total's equivalent in another currency and a contact person name no field
+    assert keyed("Gegenwert") == {"other_amount"} and keyed("Kontaktperson") == {"contact"}

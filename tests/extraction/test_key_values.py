@@ -2398,3 +2398,88 @@ def test_an_owners_key_before_a_sole_traders_name_is_no_part_of_it():
     owner = Entity("vendor_name", tuple(WordRef(0, i) for i, w in enumerate(words) if w.text in ("Inh.", "Kemal")
                                         or (w.text == "Demir" and i > 1)), 0.6)
     assert [e.text(doc) for e in complete_party_names(doc, [owner])] == ["Kemal Demir"]
+
+
+def test_a_rate_printed_before_its_keys_sign_is_that_rates_share():
+    from docextract.extraction.candidate_scorer import document_context
+
+    # "zzgl. 19 % USt. 2.590,83" (the key starts at the sign) and a deposit's "darin enthalten: ... USt. 19 % 950,00":
+    # one rate, not two, so neither is one rate's share and the tax is read
+    doc = _page([[("Summe netto", 300), ("13.635,95", 480)], [("zzgl. 19 % USt.", 300), ("2.590,83", 480)],
+                 [("Gesamtbetrag", 300), ("16.226,78", 480)], [("abzgl. Anzahlung", 300), ("-5.950,00", 480)],
+                 [("darin enthalten: netto 5.000,00, USt. 19 % 950,00", 250)]])
+    context = document_context(doc, [], {}, "de_DE", 2024)
+    assert not context.one_rate_amounts.get("total_tax")
+
+
+def test_a_blocked_account_is_not_the_account_to_pay_into():
+    # a Dutch contractor's G-rekening (wage tax under the chain-liability act) beside its bank account
+    doc = _page([[("Bankrekening: NL89 RABO 0318 2746 59 t.n.v. Polderwind B.V.", 50)],
+                 [("G-rekening (Wet ketenaansprakelijkheid): NL67 INGB 0009 9024 17", 50)]])
+    words = {w.text: WordRef(0, i) for i, w in enumerate(doc.pages[0].words)}
+    blocked = tuple(words[t] for t in ("NL67", "INGB", "0009", "9024", "17"))
+    paid_into = tuple(words[t] for t in ("NL89", "RABO", "0318", "2746", "59"))
+    found = key_value_entities(doc, [Entity("iban", blocked, 0.9)], INVOICE_LABELS, {}, "nl_NL", 2024)
+    assert [e.words for e in found if e.label == "iban"] == [paid_into]
+
+
+def test_the_currency_the_tagger_read_most_is_the_field():
+    # a Swiss invoice's four "CHF" and, under its total, the EUR equivalent "for information"
+    from docextract.extraction.key_values import _currency_read_most
+
+    doc = _page([[("Total CHF", 50), ("Währung CHF", 300)], [("Gegenwert EUR", 50), ("CHF", 300)]])
+    words = {w.text: WordRef(0, i) for i, w in enumerate(doc.pages[0].words)}
+    chf = [WordRef(0, i) for i, w in enumerate(doc.pages[0].words) if w.text == "CHF"]
+    readings = [Entity("currency", (words["EUR"],), 0.997)] + [Entity("currency", (r,), 0.99) for r in chf]
+    chosen = [e for e in _currency_read_most(readings, doc) if e.assigned]
+    assert [e.text(doc) for e in chosen] == ["CHF"]
+    assert _currency_read_most(readings[:1], doc) == readings[:1]  # one currency read: nothing to decide
+
+
+def test_a_name_read_on_into_another_block_is_its_second_lines():
+    # a tagline under a logo at the left, read on into the company's block at the top right
+    doc = _page([[("Drukkerij Vanhove BV", 420)], [("VANHOVE", 50)], [("drukwerk & uitgeefdiensten", 50)]])
+    words = {w.text: WordRef(0, i) for i, w in enumerate(doc.pages[0].words)}
+    read = Entity("vendor_name", (words["drukwerk"], words["&"], words["uitgeefdiensten"], words["Drukkerij"]), 0.97)
+    assert [e.text(doc) for e in complete_party_names(doc, [read])] == ["Drukkerij Vanhove BV"]
+    # a name wrapped under itself stays whole
+    doc = _page([[("Versicherungsverein", 50)], [("Musterstadt a.G.", 50)]])
+    both = Entity("vendor_name", (WordRef(0, 0), WordRef(0, 1), WordRef(0, 2)), 0.9)
+    assert [e.text(doc) for e in complete_party_names(doc, [both])] == ["Versicherungsverein\nMusterstadt a.G."]
+
+
+def test_a_sidebar_of_keys_over_values_is_no_window_address():
+    from docextract.extraction.party_blocks import window_recipient
+
+    # a Belgian operator's bill: a narrow left sidebar of small keys over their values (a billed period, then the
+    # installation address under its heading) in the left window's band, the recipient at the right
+    bill = [("nexalis", 40, 40, 20), ("Monsieur Olivier Dethier", 330, 132, 10), ("Rue Saint-Gilles 218 boîte 3", 330, 145, 10),
+            ("4000 Liège", 330, 158, 10), ("Date de facture", 40, 177, 7), ("05/11/2024", 40, 187, 8),
+            ("Période facturée", 40, 219, 7), ("du 01/11/2024 au 30/11/2024", 40, 229, 8),
+            ("Adresse d'installation", 40, 240, 7), ("Rue Saint-Gilles 218/3", 40, 250, 8), ("4000 Liège", 40, 261, 8)]
+    doc = _cells_page(bill)
+    found = {label: " ".join(doc.word(r).text for r in words) for label, words in window_recipient(doc).items()}
+    assert found["customer_name"] == "Monsieur Olivier Dethier"
+
+
+def test_the_buyers_tax_id_a_blank_line_under_its_window_label_is_in_its_block():
+    from docextract.extraction.party_blocks import block_extents, side_at
+
+    letter = [("CÉLÉRIT express", 50, 44, 22), ("SARL ATELIER VERNOUX", 50, 120, 10), ("Service comptabilité", 50, 133, 10),
+              ("14 rue des Tanneurs", 50, 146, 10), ("69007 LYON", 50, 159, 10),
+              ("N° TVA intracom. : FR69528419062", 50, 186, 8)]
+    doc = _cells_page(letter)
+    vat = next(WordRef(0, i) for i, w in enumerate(doc.pages[0].words) if w.text == "FR69528419062")
+    assert side_at(block_extents(doc), doc, vat) == "customer_name"
+    # a line of another kind there is not the label's
+    doc = _cells_page(letter[:-1] + [("Objet : transport octobre 2024", 50, 186, 8)])
+    objet = next(WordRef(0, i) for i, w in enumerate(doc.pages[0].words) if w.text == "octobre")
+    assert side_at(block_extents(doc), doc, objet) is None
+
+
+def test_a_person_named_after_a_salutation_in_two_languages_is_the_contact_over_the_company():
+    labels = ["customer_name", "billing_address"]
+    doc = _cells_page([("Gast / Client", 330, 140, 8), ("Mevr./Mme Sofie Lindqvist", 330, 152, 9),
+                       ("Lindqvist Consulting BV", 330, 164, 9), ("Kortrijksesteenweg 1012", 330, 176, 9),
+                       ("9051 Gent", 330, 188, 9)])
+    assert _party_texts(doc, labels)["customer_name"] == "Lindqvist Consulting BV"

@@ -143,3 +143,20 @@ def test_a_sum_row_may_print_its_own_total_key_in_its_first_cell():
     doc = _page([list(zip(row, columns)) for row in rows])
     assert {label: doc.word(refs[0]).text for label, refs in column_sums(doc, "de_DE", 2024).items()} == {
         "subtotal": "529,79", "total_tax": "24,21", "total": "554,00"}
+
+
+def test_a_vat_tables_sum_row_is_read_over_a_taggers_alternative_on_it():
+    # a Dutch web shop's "Tarief | Grondslag | BTW" table whose "Totaal" row sums both rates; the tagger read its
+    # base as the amount due too, but the amount due it was chosen for is "Openstaand bedrag € 0,00"
+    doc = _page([[("Tarief", 50), ("Grondslag", 140), ("BTW", 230)], [("21%", 50), ("429,54", 140), ("90,20", 230)],
+                 [("9%", 50), ("45,86", 140), ("4,13", 230)], [("Totaal", 50), ("475,40", 140), ("94,33", 230)],
+                 [("Openstaand bedrag", 300), ("0,00", 480)]])
+    words = _words(doc)
+    assert {label: doc.word(refs[0]).text for label, refs in column_sums(doc, "nl_NL", 2024).items()} == {
+        "subtotal": "475,40", "total_tax": "94,33"}
+    probabilities = {r: {label: 0.1 for label in AMOUNTS} for r in words.values()}
+    entities = [Entity("amount_due", (words["0,00"],), 0.9, "candidates", assigned=True),
+                Entity("amount_due", (words["475,40"],), 0.4, "model")]
+    out = with_column_sums(doc, entities, AMOUNTS, probabilities, "nl_NL", 2024)
+    assert {e.label: doc.word(e.words[0]).text for e in out if e.assigned} == {
+        "amount_due": "0,00", "subtotal": "475,40", "total_tax": "94,33"}
