@@ -42,17 +42,16 @@ KNOWN_MISSES: dict[str, frozenset[str]] = {
     # French lawyer's "Bordeaux, le 14 juin 2024" beside "Provision reçue le 11/03/2024" and a Portuguese "V/
     # Requisição: REQ 47/2024" are read since stop 66)
     "telecom_nl_be": frozenset({"vendor_name"}),
-    # (stop 66, batch 35) a fine-food wholesaler's tagline "Épicerie fine - vins - ..." under its letterhead, whose first
-    # word the tagger reads as the vendor (0.96; the letterhead 0.58); Dolibarr's "Réf. client : BC 2024-117", the
-    # customer's reference (its order here), whose key reads as a customer number's
-    "ebp_fr": frozenset({"vendor_name"}),
+    # (stop 66, batch 35) Dolibarr's "Réf. client : BC 2024-117", the customer's reference (its order here), whose key
+    # reads as a customer number's. (A fine-food wholesaler's tagline "Épicerie fine - vins - ...", whose first word the
+    # tagger read as the vendor at 0.96 over its letterhead at 0.58, gives way to the letterhead since stop 67)
     "dolibarr_fr": frozenset({"purchase_order"}),
     # (stop 66, batch 37) a French mason's progress invoice ("Situation de travaux n° 3"), whose cumulative works, the
     # earlier situations deducted and this situation's amounts stand in one totals block: the cumulative amount is read
-    # as the subtotal, the contract's as the total; an agency's bank line "Société Générale Lyon Cordeliers" over its
-    # IBAN, and a Belgian register line "RPM Liège, division Namur" in the seller's block, read as the customer
+    # as the subtotal, the contract's as the total; a Belgian register line "RPM Liège, division Namur" in the seller's
+    # block, read as the customer. (An agency's bank line "Société Générale Lyon Cordeliers" over its IBAN, read as
+    # the customer, is dropped since stop 67)
     "situation_btp_fr": frozenset({"subtotal", "total", "total_tax"}),
-    "agence_fr": frozenset({"customer_name"}),
     "srl_be": frozenset({"customer_name"}),
     # (stop 67, batch 39) a Swiss invoice that prints no amount due but its QR-bill's "Betrag 5 350.95" (the total); its
     # EUR equivalent "for information", read as the amount due at first contact, is read as no field since

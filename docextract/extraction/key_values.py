@@ -41,11 +41,12 @@ from docextract.extraction.identifiers import check_iban, check_tax_id, is_vat_n
 from docextract.extraction.key_context import (cell_around, cell_break, is_separator, is_title_word, key_above, key_left,
                                               line_index, line_of, line_right_of, words_left_on_row)
 from docextract.extraction.normalize import is_currency_word, parse_currency, parse_date, parse_number
-from docextract.extraction.party_blocks import (ADDRESS_OF_SIDE, SALUTATIONS, SHIPPING_SIDE, addressed, block_extents,
+from docextract.extraction.party_blocks import (ADDRESS_OF_SIDE, SALUTATIONS, SHIPPING_SIDE, STACKED_GAP_OF_HEIGHT,
+                                               addressed, block_extents,
                                                company_over, compact_words, ends_with_postcode, heads_its_block,
                                                is_postcode_line, is_salutation, labels_side_by_side, name_over,
                                                named_block_address, only_title, party_fields, side_at,
-                                               trading_as_fields, window_envelope_fields, window_recipient)
+                                               trading_as_fields, under, window_envelope_fields, window_recipient)
 from docextract.extraction.terms_section import MAX_TERMS_WORDS, continued, terms_under_heading
 
 # The fields read from a key, by the value shape they take. Names and addresses are not: their extent
@@ -253,8 +254,19 @@ def payee_name(doc: Document) -> tuple[WordRef, ...]:
 
 
 def _on_bank_details_line(doc: Document, entity: Entity) -> bool:
-    """Whether the entity's line prints bank details: an IBAN, BIC or SWIFT key."""
-    return _prints_bank_details(doc, _line_words(doc, entity.words[0]))
+    """Whether the entity's line prints bank details (an IBAN, BIC or SWIFT key), or is a bank's name right over the
+    line that opens with them ("Société Générale Lyon Cordeliers" over "IBAN : FR76 ...", under "Règlement par
+    virement bancaire"), no key of its own on it."""
+    words = _line_words(doc, entity.words[0])
+    if _prints_bank_details(doc, words):
+        return True
+    line = line_of(doc, entity.words[0])
+    if line is None or any(doc.word(r).text.endswith(":") for r in words):
+        return False
+    p = entity.words[0].page_index
+    below = [other for other in doc.pages[p].lines if other is not line and under(doc, p, line, other, STACKED_GAP_OF_HEIGHT)
+             and abs(other.box.x0 - line.box.x0) <= line.box.height]
+    return any(_prints_bank_details(doc, [WordRef(p, other.word_indices[0])]) for other in below)
 
 
 def _prints_bank_details(doc: Document, words: Sequence[WordRef]) -> bool:
@@ -277,11 +289,23 @@ def _letterhead_name(doc: Document, entity: Entity) -> Entity:
         return entity
     height = max(line.box.height, 1e-6)
     following: list[WordRef] = []
-    for before, ref in zip(words[words.index(last):], words[words.index(last) + 1:]):
-        if cell_break(doc, before, ref, height) or not _name_word(doc.word(ref).text):
+    rest = words[words.index(last):]
+    for n, (before, ref) in enumerate(zip(rest, rest[1:]), 2):
+        if cell_break(doc, before, ref, height):
             break
-        following.append(ref)
+        if _name_word(doc.word(ref).text):
+            following.append(ref)
+        elif not (doc.word(ref).text in NAME_PARTICLES and n < len(rest) and _name_word(doc.word(rest[n]).text)
+                  and not cell_break(doc, ref, rest[n], height)):
+            break
+        else:
+            following.append(ref)  # "du" of "Les Saveurs du Quercy", a name word after it
     return replace(entity, words=entity.words + tuple(following)) if following else entity
+
+
+# Lower-case words inside a name, between two of its words: "Les Saveurs du Quercy", "Huis van Oranje"
+NAME_PARTICLES = frozenset({"du", "de", "des", "la", "le", "les", "d'", "van", "von", "der", "den", "di", "da", "del",
+                            "della", "dos", "das", "y", "et", "und", "and", "&"})
 
 
 # Words that open a contact's line under a company's name: "v/ Ole Hansen" (Norwegian, Danish: ved), "c/o", "Att.:"

@@ -22,6 +22,7 @@ from docextract.extraction.key_context import first_cell, line_of
 from docextract.extraction.party_blocks import STACKED_GAP_OF_HEIGHT, has_digit, printed_again, under
 
 READING_MARGIN = 0.1  # readings this much less probable than the tagger's best still compete on evidence
+STRONG_EVIDENCE = 2  # ... and any reading this much evidence shows, where the best shows none
 
 
 def company_evidence(doc: Document, entity: Entity) -> int:
@@ -59,6 +60,12 @@ def vendor_reading_by_evidence(doc: Document, entities: Sequence[Entity]) -> lis
     # (an academic title alone, "Dr.-Ing." of "Dr.-Ing. Felix Ruoff", names no one: its words printed again at other
     # lines' starts are the title's, no company's evidence)
     rivals = [e for e in readings if e.confidence >= best.confidence - READING_MARGIN and not _only_titles(doc, e)]
+    if rivals and company_evidence(doc, best) == 0:
+        # a best reading with no sign of a company's name, a piece of its line ("Épicerie" of a wholesaler's tagline
+        # "Épicerie fine - vins - produits régionaux en gros", 0.96): a reading at any probability whose name the page
+        # prints again and that shows one more sign (its letterhead "Les Saveurs du Quercy", 0.58) competes too
+        rivals += [e for e in readings if e not in rivals and printed_again(doc, e.words)
+                   and company_evidence(doc, e) >= STRONG_EVIDENCE and not _only_titles(doc, e)]
     if not rivals:
         return list(entities)
     chosen = max(rivals, key=lambda e: (company_evidence(doc, e), e is best))

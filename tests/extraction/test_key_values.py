@@ -2483,3 +2483,27 @@ def test_a_person_named_after_a_salutation_in_two_languages_is_the_contact_over_
                        ("Lindqvist Consulting BV", 330, 164, 9), ("Kortrijksesteenweg 1012", 330, 176, 9),
                        ("9051 Gent", 330, 188, 9)])
     assert _party_texts(doc, labels)["customer_name"] == "Lindqvist Consulting BV"
+
+
+def test_a_banks_name_over_the_line_that_opens_with_its_iban_is_no_party():
+    # an agency's payment block: "Société Générale Lyon Cordeliers" over "IBAN : FR76 ...", read as the customer
+    doc = _page([[("Règlement par virement bancaire", 40)], [("Société Générale Lyon Cordeliers", 40)],
+                 [("IBAN : FR76 3000 3012 3400 0204 1827 365", 40)], [], [("Oblique Communication SAS", 40)],
+                 [("IBAN : FR76 3000 3012 3400 0204 1827 365", 300)]], line_spacing=14)
+    words = doc.pages[0].words
+
+    def named(label: str, *texts: str) -> Entity:
+        return Entity(label, tuple(WordRef(0, i) for i, w in enumerate(words) if w.text in texts), 0.5)
+
+    names = [named("customer_name", "Société", "Générale", "Lyon"), named("vendor_name", "Oblique", "Communication", "SAS")]
+    # (a name whose line under it in another column opens with an IBAN stays)
+    assert [e.text(doc) for e in complete_party_names(doc, names)] == ["Oblique Communication SAS"]
+
+
+def test_a_letterheads_name_runs_on_through_a_lower_case_particle():
+    doc = _cells_page([("Les Saveurs du Quercy", 50, 42, 16), ("Épicerie fine - vins", 50, 62, 8),
+                       ("ZA de Regourd", 50, 74, 8), ("46000 CAHORS", 50, 86, 8), ("Total HT", 300, 200, 8)])
+    words = doc.pages[0].words
+    cut = Entity("vendor_name", (WordRef(0, 0), WordRef(0, 1)), 0.58)
+    assert [e.text(doc) for e in complete_party_names(doc, [cut])] == ["Les Saveurs du Quercy"]
+    assert words[2].text == "du"

@@ -61,3 +61,18 @@ def test_an_academic_title_alone_is_no_reading_of_the_vendor():
     ], line_spacing=13)
     entities = [_reading(doc, "Ingenieurbüro Hartmann + Ruoff GmbH", 0.922), _reading(doc, "Dr.-Ing.", 0.923)]
     assert _chosen(doc, entities) == "Ingenieurbüro Hartmann + Ruoff GmbH"
+
+
+def test_a_word_cut_from_a_tagline_gives_way_to_a_letterhead_the_page_prints_again_at_any_probability():
+    # a wholesaler's letterhead over its tagline and its legal block; the tagger read the tagline's first word at 0.96
+    doc = laid_out_page([
+        [("Les Saveurs du Quercy", 50)], [("Épicerie fine - vins - produits régionaux en gros", 50)],
+        [("Les Saveurs du Quercy SARL", 50)], [("ZA de Regourd - 180, rue des Artisans", 50)], [("46000 CAHORS", 50)],
+    ], line_spacing=13)
+    cut, letterhead = _reading(doc, "Épicerie", 0.96), _reading(doc, "Les Saveurs du Quercy", 0.58)
+    assert company_evidence(doc, cut) == 0
+    assert _chosen(doc, [cut, letterhead]) == "Les Saveurs du Quercy"
+    # a name the page prints nowhere else does not
+    doc = laid_out_page([[("Les Saveurs du Quercy", 50)], [("Épicerie fine - vins - produits régionaux en gros", 50)]],
+                        line_spacing=13)
+    assert _chosen(doc, [_reading(doc, "Épicerie", 0.96), _reading(doc, "Les Saveurs du Quercy", 0.58)]) == "Épicerie"
