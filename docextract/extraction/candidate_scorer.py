@@ -27,6 +27,7 @@ from docextract.document import Document, WordRef
 from docextract.extraction.candidates import (
     CANDIDATE_KINDS,
     FEATURES,
+    KEY_LABELS,
     OTHER_AMOUNT,
     Candidate,
     DocumentContext,
@@ -40,7 +41,8 @@ from docextract.extraction.candidates import (
 )
 from docextract.extraction.entities import Entity
 from docextract.extraction.field_keywords import key_tokens
-from docextract.extraction.key_context import line_index
+from docextract.extraction.identifiers import registration_number
+from docextract.extraction.key_context import line_index, whole_key
 from docextract.modeling.model_folder import SCORER_KEY  # noqa: F401  (named here too: the candidate fit writes it)
 
 # A candidate under this probability never becomes a field by the scorer: the tagger's reading stays.
@@ -121,6 +123,7 @@ def choose_fields(doc: Document, entities: Sequence[Entity], probabilities: Mapp
         if labels and context.candidates[kind]:
             chosen.update(_decode_kind(context, kind, labels, scorer))
     chosen = _the_buyers_own_order(context, scorer, _keyed_on_its_row(context, scorer, chosen, entities))
+    chosen = _the_sellers_registered_tax_id(context, scorer, chosen)
     # a tagger's reading of a number the scorer left open, inside a number chosen for another field, is a piece of
     # that value ("0045" of the bill number "778 2213 0045", which a model on a scan tagged as the order number); a
     # date or an amount printed once may be two fields
@@ -149,7 +152,33 @@ def _keyed_on_row_or_in_header(context: DocumentContext, words: tuple[WordRef, .
     if above is None or label not in above.labels:
         return False
     tokens = [t for r in above.words for t in key_tokens(context.doc.word(r).text)]
-    return not set(tokens) <= PLAIN_DATE_KEYS
+    return not set(tokens) <= PLAIN_DATE_KEYS or _in_a_key_grid(context, above.words, words)
+
+
+# Keys of a document's own numbers and dates beside a plain "Date" in a grid's header row ("Date | Échéance | Code
+# client | Bon de commande"), which a line-item table's header does not hold
+GRID_KEY_LABELS = frozenset({"invoice_number", "due_date", "purchase_order", "other_number"})
+
+
+def _in_a_key_grid(context: DocumentContext, header: tuple[WordRef, ...], words: tuple[WordRef, ...]) -> bool:
+    """Whether a plain "Date" over a value heads a column of a grid of keys over one row of values (an ERP's
+    "Date | Échéance | Code client | Bon de commande" over "14/10/2024 | 13/11/2024 | ..."), not a table's column of
+    dates: another cell of its header row keys a document's number or due date, and no value stands right under the
+    value in its column."""
+    doc, index = context.doc, context.index
+    header_line, value_line = index.line(header[0]), index.line(words[0])
+    if header_line is None or value_line is None:
+        return False
+    p = header[0].page_index
+    row = [line for line in doc.pages[p].lines if line is not header_line
+           and line.box.vertical_overlap(header_line.box) > 0.5 * header_line.box.height]
+    if not any((hit := whole_key(doc, [WordRef(p, w) for w in line.word_indices], KEY_LABELS)) is not None
+               and hit.labels & GRID_KEY_LABELS for line in row):
+        return False
+    height = max(value_line.box.height, 1e-6)
+    return not any(0 <= line.box.top - value_line.box.bottom <= height and abs(line.box.x0 - value_line.box.x0) <= height
+                   and any(ch.isdigit() for ch in doc.word(WordRef(p, line.word_indices[0])).text)
+                   for line in doc.pages[p].lines)
 
 
 # An early payment's discount, named within DISCOUNT_WORDS_AFTER words after the date its terms give
@@ -227,6 +256,42 @@ def _the_buyers_own_order(context: DocumentContext, scorer: CandidateScorer,
     if len({value_key(c) for c, _ in own}) != 1:
         return chosen
     return {**chosen, "purchase_order": max(own, key=lambda scored: scored[1])}
+
+
+def _the_sellers_registered_tax_id(context: DocumentContext, scorer: CandidateScorer,
+                                   chosen: dict[str, tuple[Candidate, float]]) -> dict[str, tuple[Candidate, float]]:
+    """``chosen`` with the seller's VAT number the one whose register number the page prints elsewhere (its legal
+    line's "RCS Mâcon 836 504 175" or SIRET for "FR26836504175"), over a chosen one whose register number it does not
+    print: the buyer's, under an ERP's grid header "N° TVA intracommunautaire" or after "N° TVA" in its key column,
+    where no side names it (0.99 against the seller's 0.96). Only French and Belgian numbers carry their register's."""
+    if "vendor_tax_id" not in chosen or "vendor_tax_id" not in scorer.fields:
+        return chosen
+    current = chosen["vendor_tax_id"][0]
+    if registration_number(str(current.value)) is None or _registered_elsewhere(context.doc, current):
+        return chosen
+    registered = [(c, p) for c in context.candidates["identifier"] if value_key(c) != value_key(current)
+                  and registration_number(str(c.value)) is not None and _registered_elsewhere(context.doc, c)
+                  and not never_the_value(context, c, "vendor_tax_id")
+                  and (p := scorer.fields["vendor_tax_id"].probability(features(context, c, "vendor_tax_id")))
+                  >= scorer.min_probability]
+    if len({value_key(c) for c, _ in registered}) != 1:
+        return chosen
+    return {**chosen, "vendor_tax_id": max(registered, key=lambda scored: scored[1])}
+
+
+def _registered_elsewhere(doc: Document, candidate: Candidate) -> bool:
+    """Whether a page prints a VAT number's register number on a line apart from the number itself (its digits in
+    the line's digits, the number's own taken out)."""
+    number = registration_number(str(candidate.value))
+    own_digits = "".join(ch for ch in str(candidate.value) if ch.isdigit())
+    own = set(candidate.words)
+    for p, page in enumerate(doc.pages):
+        for line in page.lines:
+            digits = "".join(ch for w in line.word_indices if WordRef(p, w) not in own for ch in page.words[w].text
+                             if ch.isdigit())
+            if number in digits.replace(own_digits, ""):
+                return True
+    return False
 
 
 def _tagger_choice_ranked(context: DocumentContext, scorer: CandidateScorer, label: str, entities: list[Entity]

@@ -148,7 +148,8 @@ def _date_shaped(span: str) -> bool:
     also reads "1.234,50" as a date."""
     if _NUMERIC_DATE.search(span):
         return True
-    return any(word.strip(".,").casefold() in MONTH_NUMBERS for word in span.split())
+    # (its words, and the parts of a word a dash or slash joins: "30-Nov-2024", an ERP's date)
+    return any(part.casefold() in MONTH_NUMBERS for part in re.split(r"[\s\-/.,]+", span))
 
 
 def _maybe_date_start(text: str) -> bool:

@@ -32,6 +32,8 @@ _INVOICE_DATE = (
     "factuurdatum", "datum factuur", "data fattura", "data", "data di emissione", "data documento",
     "fecha", "fecha de factura", "fecha factura", "fecha de emision",
     "bill date", "billing date", "document date", "invoice issued", "date de facturation",
+    # an ERP's posting date, which its invoice report prints as the invoice's (Dynamics NAV: "Date comptabilisation")
+    "posting date", "date comptabilisation", "date de comptabilisation",
     "fakturadatum", "fakturadato", "dato", "laskun paivamaara", "laskun pvm", "laskupaiva", "paivamaara", "pvm",
     "data da fatura", "data de emissao", "data do documento", "data fatura",
     "data wystawienia", "data wystawienia faktury", "dnia", "datum vystaveni", "datum vystaveni dokladu",
@@ -201,7 +203,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     "purchase_order": (
         "po", "po no", "p o", "p o no", "p o number", "purchase order", "purchase order no", "order no", "order number",
         "order id",
-        "your order", "your order no", "your order number", "customer order no", "order ref", "customer po",
+        "your order", "your order no", "your order number", "your po", "your po no", "your po ref", "po ref",
+        "po reference", "customer order no", "order ref", "customer po",
         "customer po no", "customer po number", "customer order", "customer order number",
         "bestellnummer", "bestellung", "ihre bestellung", "auftragsnummer", "auftrag", "auftrag no", "bestell no",
         "auftrags no",
@@ -320,6 +323,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "enthaltene ust", "waarvan btw", "di cui iva",
         "summe umsatzsteuer", "summe mwst", "montant de la tva", "tva totale", "mwst", "ust", "zzgl mwst",
         "zzgl ust", "umsatzsteuer", "steuerbetrag", "ust betrag", "mwst betrag", "umsatzsteuerbetrag", "mehrwertsteuer", "steuer", "tva", "montant tva", "total tva", "btw", "btw bedrag",
+        "totaal btw", "btw totaal", "totaal tva", "totale btw",
         "iva", "imposta", "totale iva", "impuesto", "cuota iva",
         "igst", "igst amount",  # India's integrated GST: the whole tax of an interstate sale
         "hst", "gst hst",  # Canada's harmonized sales tax
@@ -360,6 +364,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "net a payer", "reste a payer", "a payer", "montant a payer", "solde", "te betalen", "nog te betalen",
         "openstaand bedrag", "openstaand", "openstaand saldo", "resterend saldo", "remaining balance", "balance to pay",
         "solde a payer", "solde restant", "solde du", "restant du", "reste du",
+        "solde a regler", "reste a regler", "montant a regler", "net a regler", "a regler",
         "da pagare", "importo dovuto", "netto a pagare", "a pagar", "importe a pagar", "saldo",
         "att betala", "summa att betala", "belopp att betala", "kvar att betala", "at betale", "til betaling",
         "beløb at betale", "i alt at betale", "a betale", "beløp a betale", "sum a betale", "maksettava", "maksettavaa",

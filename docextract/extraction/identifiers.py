@@ -213,6 +213,18 @@ def is_vat_number(checked: CheckedIdentifier) -> bool:
     return checked.valid is True and (checked.scheme or "").endswith((".vat", "ch.uid"))
 
 
+def registration_number(vat: str) -> str | None:
+    """The company's number in the trade register that a VAT number is made of, which the seller's legal line prints
+    too: France's SIREN (the last nine digits of "FR26836504175", "RCS Mâcon 836 504 175", "SIRET 836504175 00016"),
+    Belgium's enterprise number ("BE0741883516", "Ondernemingsnummer 0741.883.516"). None for other countries'."""
+    compact = _compact(vat)
+    if re.fullmatch(r"FR[0-9A-Z]{2}\d{9}", compact):
+        return compact[4:]
+    if re.fullmatch(r"BE[01]\d{9}", compact):
+        return compact[2:]
+    return None
+
+
 def misshapen(checked: CheckedIdentifier) -> bool:
     """Whether a checked identifier fails its check by its shape (length, format), not by its check digits alone."""
     return checked.valid is False and checked.error != _CHECKSUM_REASON

@@ -39,15 +39,16 @@ from docextract.extraction.evidence import PARTY_NAME_LABELS, odd_shape
 from docextract.extraction.field_keywords import DEBIT_WORDS, closing_keys, is_legal_form, key_tokens, trim_context
 from docextract.extraction.identifiers import check_iban, check_tax_id, is_vat_number, misshapen
 from docextract.extraction.key_context import (cell_around, cell_break, is_separator, is_title_word, key_above, key_left,
-                                              line_index, line_of, line_right_of, words_left_on_row)
+                                              line_index, line_of, line_right_of, whole_key, words_left_on_row)
 from docextract.extraction.normalize import is_currency_word, parse_currency, parse_date, parse_number
 from docextract.extraction.party_blocks import (ADDRESS_OF_SIDE, SALUTATIONS, SHIPPING_SIDE, STACKED_GAP_OF_HEIGHT,
                                                addressed, block_extents,
-                                               company_over, compact_words, ends_with_postcode, heads_its_block,
+                                               company_over, compact_words, ends_with_postcode, headed_by, heads_its_block,
                                                is_postcode_line, is_salutation, labels_side_by_side, name_over,
                                                named_block_address, only_title, party_fields, side_at,
                                                trading_as_fields, under, window_envelope_fields, window_recipient)
 from docextract.extraction.terms_section import MAX_TERMS_WORDS, continued, terms_under_heading
+from docextract.extraction.vendor_reading import TITLE_TOKENS
 
 # The fields read from a key, by the value shape they take. Names and addresses are not: their extent
 # (where a name ends, how many lines an address has) is what the model is for.
@@ -185,19 +186,22 @@ def complete_party_names(doc: Document, entities: Sequence[Entity]) -> list[Enti
     # ("Sparkasse KölnBonn · IBAN DE89 ...", which a model on a layout never seen read as the vendor's name at 0.995;
     # "Domiciliation bancaire : CRÉDIT AGRICOLE CENTRE-EST", whose "AGRICOLE" one read as the customer's at 0.46 and
     # so kept the unheaded window label beside the letterhead from being the customer)
-    out = [e for e in entities if not (e.label in PARTY_NAME_LABELS and _on_bank_details_line(doc, e))]
+    out = [e for e in entities
+           if not (e.label in PARTY_NAME_LABELS and (_on_bank_details_line(doc, e) or _only_a_key(doc, e)))]
     for i, entity in enumerate(out):
         if entity.label not in PARTY_NAME_LABELS:
             continue
-        entity = out[i] = _without_owner_key(doc, _name_end(doc, _letterhead_name(doc, _name_start(
+        entity = out[i] = _without_owner_key(doc, _name_end(doc, _letterhead_name(doc, _name_to_cell_end(doc, _name_start(
             doc, _name_after_salutation(doc, _without_own_key_line(doc, _without_smaller_line(doc, _name_printed_twice(
                 doc, _name_in_one_cell(doc, _without_address_line(doc, _company_over_attention_line(
-                    doc, _name_read_on_elsewhere(doc, entity))))))))))))
+                    doc, _name_read_on_elsewhere(doc, entity)))))))))))))
         last = entity.words[-1]
         line = _line_words(doc, last)
         following = line[line.index(last) + 1:] if last in line else []
         end = 0  # how many following words the name takes
         for n, ref in enumerate(following[:MAX_NAME_WORDS_BEFORE_FORM + 4], 1):
+            if doc.word(ref).text in PART_SEPARATORS:
+                break  # a legal line's next part: "Bureau Confort Distribution – SARL au capital de 50 000 €"
             if _legal_form_word(doc.word(ref).text):
                 end = n
             elif end or n > MAX_NAME_WORDS_BEFORE_FORM:
@@ -222,7 +226,7 @@ def footer_company_name(doc: Document) -> tuple[WordRef, ...]:
         if line.box.top < (1 - FOOTER_SHARE) * page.height:
             continue
         words = [WordRef(0, w) for w in line.word_indices]
-        if _prints_bank_details(doc, words):
+        if _bank_details_beside(doc, words, words[0]):
             continue
         for n, ref in enumerate(words[:MAX_FOOTER_NAME_WORDS + 1]):
             text = doc.word(ref).text
@@ -253,12 +257,18 @@ def payee_name(doc: Document) -> tuple[WordRef, ...]:
     return ()
 
 
+def _only_a_key(doc: Document, entity: Entity) -> bool:
+    """Whether a party's name is a whole key of some field and nothing else ("Votre référence" of a key column)."""
+    hit = whole_key(doc, entity.words)
+    return hit is not None and hit.words == entity.words
+
+
 def _on_bank_details_line(doc: Document, entity: Entity) -> bool:
     """Whether the entity's line prints bank details (an IBAN, BIC or SWIFT key), or is a bank's name right over the
     line that opens with them ("Société Générale Lyon Cordeliers" over "IBAN : FR76 ...", under "Règlement par
     virement bancaire"), no key of its own on it."""
     words = _line_words(doc, entity.words[0])
-    if _prints_bank_details(doc, words):
+    if entity.words[0] in words and _bank_details_beside(doc, words, entity.words[0]):
         return True
     line = line_of(doc, entity.words[0])
     if line is None or any(doc.word(r).text.endswith(":") for r in words):
@@ -271,6 +281,26 @@ def _on_bank_details_line(doc: Document, entity: Entity) -> bool:
 
 def _prints_bank_details(doc: Document, words: Sequence[WordRef]) -> bool:
     return any(set(key_tokens(doc.word(r).text)) & _BANK_KEYS for r in words)
+
+
+# The signs a footer's line sets between its parts ("RailNed Reizigers B.V. · Croeselaan 321 · ... · IBAN NL54 ...")
+PART_SEPARATORS = frozenset({"·", "|", "•", "–", "-", "—"})
+
+
+def _bank_details_beside(doc: Document, words: Sequence[WordRef], ref: WordRef) -> bool:
+    """Whether a line's part that holds ``ref``, or a part next to it, prints bank details: "Bankverbindung: Sparkasse
+    KölnBonn", "Sparkasse KölnBonn · IBAN DE89 ...", not a company's name that opens a legal line whose fifth part is
+    its IBAN."""
+    parts: list[list[WordRef]] = [[]]
+    for r in words:
+        if doc.word(r).text in PART_SEPARATORS:
+            parts.append([])
+        else:
+            parts[-1].append(r)
+    at = next((i for i, part in enumerate(parts) if ref in part), None)
+    if at is None:
+        return _prints_bank_details(doc, words)
+    return any(_prints_bank_details(doc, part) for part in parts[max(0, at - 1):at + 2])
 
 
 def _letterhead_name(doc: Document, entity: Entity) -> Entity:
@@ -309,7 +339,7 @@ NAME_PARTICLES = frozenset({"du", "de", "des", "la", "le", "les", "d'", "van", "
 
 
 # Words that open a contact's line under a company's name: "v/ Ole Hansen" (Norwegian, Danish: ved), "c/o", "Att.:"
-CONTACT_OPENINGS = frozenset({"v/", "c/o", "att", "attn", "t.a.v"})  # (a line's first word, lower case, "." and ":" off)
+CONTACT_OPENINGS = frozenset({"v/", "c/o", "att", "attn", "fao", "t.a.v"})  # (a line's first word, lower case, "." and ":" off)
 
 
 def _company_over_attention_line(doc: Document, entity: Entity) -> Entity:
@@ -466,9 +496,32 @@ def _name_start(doc: Document, entity: Entity) -> Entity:
     return replace(entity, words=tuple(before) + entity.words)
 
 
+def _name_to_cell_end(doc: Document, entity: Entity) -> Entity:
+    """``entity`` (a party's name) with the words after it to the end of its cell, where at most
+    :data:`MAX_NAME_WORDS_TO_CELL_END` are left and each is a name word: a model that stopped one word short of its
+    line ("Atlantic Interior Designers" of "Atlantic Interior Designers Association")."""
+    last = entity.words[-1]
+    line = _line_words(doc, last)
+    if last not in line or set(t for r in entity.words for t in key_tokens(doc.word(r).text)) <= TITLE_TOKENS:
+        return entity  # (an academic title alone, "Dr.-Ing." of a partner's "Dr.-Ing. Felix Ruoff", names no company)
+    after = line[line.index(last) + 1:]
+    height = max(doc.word(last).box.height, 1e-6)
+    cell: list[WordRef] = []
+    for before, ref in zip([last, *after], after):
+        if cell_break(doc, before, ref, height):
+            break
+        cell.append(ref)
+    if not cell or len(cell) > MAX_NAME_WORDS_TO_CELL_END or any(not _name_word(doc.word(r).text) for r in cell):
+        return entity
+    return replace(entity, words=entity.words + tuple(cell))
+
+
+MAX_NAME_WORDS_TO_CELL_END = 2
+
+
 def _name_word(text: str, any_case: bool = False) -> bool:
     text = text.strip()
-    tokens = key_tokens(text)
+    tokens = key_tokens(text.replace("-", ""))  # one word, hyphenated or not ("Méca-Alsace")
     return (bool(text) and (any_case or text[0].isupper()) and not any(ch.isdigit() for ch in text)
             and not text.endswith(":")
             and (len(tokens) == 1 or any_case and bool(tokens)) and not closing_keys(tokens)[0]
@@ -713,8 +766,12 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
         # (the tagger's customer that spells the vendor's name or the label's own is none elsewhere: Xero's payment
         # slip "To: Pixel & Pine Ltd" and "Customer | Brightwell Dental Practice")
         spelled = vendor_names | {compact_words(doc, recipient.get("customer_name", ()))}
+        # (nor one that stands in the vendor's own block: a vet's name under the clinic's letterhead, a Belgian seller's
+        # register line "RPM Liège, division Namur"; nor words without a capital, "porte" of a sentence, which name no one)
         tagged = [set(e.words) for e in entities if e.label == "customer_name" and compact_words(doc, e.words)
-                  not in spelled and not _keyed_as_another_field(doc, e)]
+                  not in spelled and not _keyed_as_another_field(doc, e)
+                  and not headed_by(doc, e.words[0], vendor_names - {""})
+                  and any(doc.word(r).text[:1].isupper() for r in e.words)]
         # (where the tagger's customers stand elsewhere too, the label still stands if it heads its block and one of
         # them is on its name line, "Bakker" of "Fam. Bakker" beside "Keizersgracht" of the project line below, or a
         # salutation opens it, "M. et Mme Rousseau" where the tagger read the pet "Filou"; not inside a block: a
@@ -749,6 +806,10 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
             _legal_form_word(doc.word(r).text.rstrip(",;.")) for r in model_vendor.words) else ()
         if payee and compact_words(doc, payee) != compact_words(doc, parties.get("customer_name", ())):
             parties["vendor_name"] = payee
+    # (a block's name that is a key is none: NAV's salesperson "Vendeur | Sandrine Molina" read as the seller's heading
+    # over its key column's "Votre référence")
+    parties = {label: words for label, words in parties.items()
+               if label not in PARTY_NAME_LABELS or not _only_a_key(doc, Entity(label, tuple(words), 0.0))}
     block_words = {r for words in parties.values() for r in words}
     for label, words in parties.items():
         owners = {id(taken[r]): taken[r] for r in words if r in taken}

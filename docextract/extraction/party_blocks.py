@@ -557,6 +557,10 @@ def _key_length(doc: Document, refs: Sequence[WordRef], keys: frozenset) -> int:
     return 0
 
 
+# Lower-case words that carry a key on ("Adresse du chantier", "Address of the site", "Anschrift der Baustelle")
+KEY_PARTICLES = frozenset({"du", "de", "des", "d'", "of", "the", "der", "des", "van", "het", "della", "del", "di"})
+
+
 def _value_after_key(doc: Document, p: int, line: Line, keys: frozenset) -> tuple[tuple[WordRef, ...], Line | None]:
     """The words after a key of ``keys`` that starts ``line``, and the line they stand on when it is the next
     column's ("Name:" | "Kunden AG Mitte"); ``((), None)`` when the line starts with no such key."""
@@ -565,6 +569,8 @@ def _value_after_key(doc: Document, p: int, line: Line, keys: frozenset) -> tupl
     if not length:
         return (), None
     if refs[length:]:
+        if doc.word(refs[length]).text in KEY_PARTICLES:
+            return (), None  # the key runs on: "Adresse du chantier" heads the site's address, no value of "Adresse"
         return tuple(refs[length:]), line
     lines = doc.pages[p].lines
     value_line = line_right_of(lines, line)
@@ -769,6 +775,9 @@ def window_recipient(doc: Document) -> dict[str, tuple[WordRef, ...]]:
     if not MIN_LETTER_RATIO <= page.height / max(page.width, 1e-6) <= MAX_LETTER_RATIO:
         return {}  # a receipt, a landscape page
     lines = sorted(page.lines, key=lambda line: line.box.top)
+    keyed = _label_after_its_key(doc, lines)
+    if keyed:
+        return keyed
     for right, (top, bottom) in ((False, WINDOW_BAND_OF_HEIGHT), (True, RIGHT_WINDOW_BAND_OF_HEIGHT)):
         for line in lines:
             if (line.box.x0 > page.width / 2) != right or line.box.top < top * page.height:
@@ -787,11 +796,32 @@ def window_recipient(doc: Document) -> dict[str, tuple[WordRef, ...]]:
             if _attention_line(doc, first_cell(doc, 0, line)) or is_postcode_line(doc, first_cell(doc, 0, line)) or (
                     place and _place_line_test(doc, place)(doc, place[0])):
                 starts.insert(0, _block_start(doc, lines, line, RIGHT_WINDOW_BAND_OF_HEIGHT[0] * page.height))
+            over = _first_page_line_over(lines, line, line_height(doc, 0, line))
+            if over is not None and not has_digit(doc, [WordRef(0, w) for w in over.word_indices]) and is_legal_form(
+                    doc.word(WordRef(0, over.word_indices[-1])).text.rstrip(",.")):
+                starts.insert(0, over)  # a company set over the band, its department in it ("Service Comptabilité")
             for start in dict.fromkeys(starts):
                 found = _address_label(doc, 0, _column_from(doc, 0, start), "customer_name")
                 if (found.get("customer_name", (None,))[0] == WordRef(0, start.word_indices[0])
                         and not _centred(doc, found)):
                     return found
+    return {}
+
+
+def _label_after_its_key(doc: Document, lines: Sequence[Line]) -> dict[str, tuple[WordRef, ...]]:
+    """A recipient's label whose name follows "To:" on its line, its address stacked under the name rather than under
+    the key (a word processor's "To: Harrow & Finch Publishing Ltd" over "FAO Tom Okafor" and its street): read from
+    the name. {} where the first page prints no such label."""
+    for line in lines:
+        words = [WordRef(0, w) for w in line.word_indices]
+        first = doc.word(words[0]).text
+        if len(words) < 2 or not first.endswith(":") or LETTER_SIDES.get(first.rstrip(":").lower()) != "customer_name":
+            continue
+        name = Line(tuple(r.word_index for r in words[1:]), Box.enclosing([doc.word(r).box for r in words[1:]]))
+        column = [name, *(other for other in _column_from(doc, 0, name) if other.box.top > name.box.top)]
+        found = _address_label(doc, 0, column[:MAX_BLOCK_LINES], "customer_name")
+        if found.get("customer_name", (None,))[0] == words[1]:
+            return found
     return {}
 
 
@@ -822,6 +852,26 @@ def _line_stacked_over(doc: Document, p: int, lines: Sequence[Line], line: Line,
             and abs(other.box.x0 - line.box.x0) <= COLUMN_TOLERANCE_OF_HEIGHT * height
             and (not same_size or abs(line_height(doc, p, other) - height) <= SAME_SIZE_OF_HEIGHT * height)]
     return max(over, key=lambda other: other.box.bottom, default=None)
+
+
+def headed_by(doc: Document, ref: WordRef, names: set[str]) -> bool:
+    """Whether a word's line stands in a block headed by one of ``names`` (compact words, :func:`compact_words`): up
+    the lines stacked over it in its column, at most :data:`MAX_ADDRESS_LINES` + 3, one starts with such a name (the
+    vendor's letterhead over its specialities, its vets "Dr. Lien Vandamme · Dr. Pieter Goethals" and its address)."""
+    p = ref.page_index
+    lines = doc.pages[p].lines
+    line = line_of(doc, ref)
+    wanted = {name for name in names if len(name) >= MIN_HEADING_NAME_CHARACTERS}
+    for _ in range(MAX_ADDRESS_LINES + 3):
+        line = _line_stacked_over(doc, p, lines, line) if line is not None else None
+        if line is None:
+            return False
+        if any(compact_words(doc, [WordRef(p, w) for w in line.word_indices]).startswith(name) for name in wanted):
+            return True
+    return False
+
+
+MIN_HEADING_NAME_CHARACTERS = 4  # a name shorter than this heads nothing (a logo's initials)
 
 
 def name_over(doc: Document, ref: WordRef) -> tuple[WordRef, ...]:
@@ -1152,9 +1202,15 @@ def _split_before_postcode(doc: Document, parts: list[list[WordRef]]) -> list[li
 
 
 def _has_block_keys(doc: Document, p: int, lines: Sequence[Line]) -> bool:
-    """Whether a line of the block starts with a name or address key: a labelled block, read by its keys."""
-    return any(_key_length(doc, [WordRef(p, w) for w in line.word_indices], keys)
-               for line in lines for keys in (NAME_KEYS, ADDRESS_KEYS))
+    """Whether a line of the block starts with a name or address key: a labelled block, read by its keys (not a key
+    that runs on, "Adresse du chantier")."""
+    for line in lines:
+        refs = [WordRef(p, w) for w in line.word_indices]
+        for keys in (NAME_KEYS, ADDRESS_KEYS):
+            length = _key_length(doc, refs, keys)
+            if length and not (length < len(refs) and doc.word(refs[length]).text in KEY_PARTICLES):
+                return True
+    return False
 
 
 def only_title(doc: Document, refs: Sequence[WordRef]) -> bool:
@@ -1200,7 +1256,8 @@ def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> d
     if len(stacked) < 2:
         return {}
     name = first_cell(doc, p, stacked[0])
-    if keyed(stacked[0]) or is_postcode_line(doc, name) or _dated(doc, name) or _side(_tokens(doc, name)):
+    if (keyed(stacked[0]) or is_postcode_line(doc, name) or _dated(doc, name) or _side(_tokens(doc, name))
+            or _attention_line(doc, name)):
         return {}
     rest = stacked[1:]
     if rest and _person_over_company(doc, name, first_cell(doc, p, rest[0])):
@@ -1278,10 +1335,15 @@ def addressed(doc: Document, name: Sequence[WordRef]) -> bool:
 
 
 def _person_word(text: str) -> bool:
-    """A word of a person's name: in title case ("Nair", "Müller", "O'Neil", "Smith-Jones") or an initial ("J.")."""
+    """A word of a person's name: in title case ("Nair", "Müller", "O'Neil", "Smith-Jones") or an initial ("J.", "D")."""
     letters = text.replace("-", "").replace("'", "").replace("’", "")
-    return (len(text) == 2 and text[0].isupper() and text[1] == ".") or (
-        len(letters) > 1 and letters.isalpha() and text.istitle())
+    return (len(text.rstrip(".")) == 1 and text[0].isupper() and text[0].isalpha()) or (
+        len(letters) > 1 and letters.isalpha() and (text.istitle() or _capitalised_inside(letters)))
+
+
+def _capitalised_inside(letters: str) -> bool:
+    """A name capitalised inside as well as at its start: "MacLeod", "McDonald", "DeVries" (not "RID", "eBay")."""
+    return letters[0].isupper() and letters[1].islower() and any(ch.isupper() for ch in letters[2:])
 
 
 def _person_over_company(doc: Document, name: Sequence[WordRef], below: Sequence[WordRef]) -> bool:
@@ -1290,6 +1352,8 @@ def _person_over_company(doc: Document, name: Sequence[WordRef], below: Sequence
     the contact over the company, not one name wrapped ("MVM Musterhafter" | "Versicherungsverein Musterstadt a.G.").
     A salutation before the person's name is no part of it ("Mevr./Mme Sofie Lindqvist")."""
     texts = [doc.word(r).text for r in _without_salutation(doc, name)]
+    if len(texts) >= 3 and texts[-2].endswith(",") and texts[-1].rstrip(".").isupper() and len(texts[-1]) <= 5:
+        texts = [*texts[:-2], texts[-2].rstrip(",")]  # a credential after the name: "Rebecca MacLeod, RID"
     if not 2 <= len(texts) <= 3 or not all(_person_word(text) for text in texts) or all(
             text.endswith(".") for text in texts) or any(is_legal_form(text) for text in texts):
         return False

@@ -82,9 +82,10 @@ def with_column_sums(doc: Document, entities: Sequence[Entity], labels: Collecti
     for label, words in sums.items():
         # an owner that another column's sum displaces holds nothing: a scorer that took the table's total as
         # the subtotal ("-8,79" under "Endbetrag") loses the subtotal to "-7,67" under "Nettobetrag"
-        # (nor does a tag another entity of its label was chosen over: an alternative, no field's value)
+        # (nor does a tag another entity of its label was chosen over: an alternative, no field's value; nor the
+        # currency a model read on the amount's glued sign, "€163.05")
         chosen = {e.label for e in out if e.assigned}
-        owners = [e for e in out if set(e.words) & set(words) and e.label != label
+        owners = [e for e in out if set(e.words) & set(words) and e.label not in (label, "currency")
                   and not (e.label in sums and e.label in labels and set(sums[e.label]) != set(e.words))
                   and (e.assigned or e.label not in chosen)]
         items = [e for e in owners if e.label.startswith(LINE_ITEM_PREFIX) and set(e.words) <= set(words)]
@@ -145,8 +146,8 @@ def _one_rate_row_amounts(index: LineIndex, amounts: Sequence[Candidate]):
         if any(id(index.line(c.words[0])) in lines_over_values for c, _ in row.values()):
             continue  # a row of values under it: one rate of several
         first = min((c for c, _ in row.values()), key=lambda c: doc.word(c.words[0]).box.x0)
-        if not _values_only(doc, words_left_on_row(doc, first.words[0], slack=1.0)):
-            continue  # an item's row: a description before its amounts
+        if not _values_only(doc, left := words_left_on_row(doc, first.words[0], slack=1.0)) and not _names_its_rate(doc, left):
+            continue  # an item's row: a description before its amounts (not a rate's name: "Standard 23%")
         out += [(name, c, doc.word(h.words[0])) for name, (c, h) in row.items()]
     return out
 
@@ -221,6 +222,16 @@ def _stacked_parts(index: LineIndex, at_word: dict[WordRef, Candidate], total: C
         current = over[0]
         parts.append(current)
     return parts, None
+
+
+def _names_its_rate(doc: Document, words: Sequence[WordRef]) -> bool:
+    """Whether the words before a VAT table's row are its rate and a word or two naming it ("Standard 23%", "Reduced
+    rate 9 %", "Taux normal 20 %")."""
+    texts = [doc.word(r).text for r in words]
+    return 0 < len(texts) <= MAX_RATE_NAME_WORDS and texts[-1].endswith("%") and any(ch.isdigit() for ch in "".join(texts))
+
+
+MAX_RATE_NAME_WORDS = 4
 
 
 def _values_only(doc: Document, words: Sequence[WordRef]) -> bool:

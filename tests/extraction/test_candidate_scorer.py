@@ -632,3 +632,42 @@ def test_an_amount_keyed_as_another_currencys_equivalent_is_no_reading_of_the_am
     scorer = CandidateScorer(FEATURES, {"amount_due": _model(-6.0)})
     out = choose_fields(doc, [tagged], {}, scorer, "de_CH", 2024)
     assert not [e for e in out if e.label == "amount_due"]
+
+
+def test_the_sellers_vat_number_is_the_one_whose_register_number_its_legal_line_prints():
+    # an ERP's grid prints the buyer's "N° TVA intracommunautaire" with no side named; the seller's legal line prints
+    # its SIREN ("RCS Mâcon 836 504 175") and its own VAT number. A scorer that prefers the upper one must still take it
+    doc = laid_out_page([[("N° TVA intracommunautaire", 300.0)], [("FR62408712362", 300.0)], [], [], [], [], [],
+                         [("SARL Pépinières du Grand Roc – RCS Mâcon 836 504 175", 100.0)],
+                         [("TVA intracommunautaire FR26836504175", 100.0)]])
+    scorer = CandidateScorer(FEATURES, {"vendor_tax_id": _model(-1.0, key_above_own=1.0, key_left_own=1.0, y=-4.0)})
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "fr_FR", 2024) if e.assigned}
+    assert fields == {"vendor_tax_id": "FR26836504175"}
+    # where no register number is printed, the scorer's choice stands
+    doc = laid_out_page([[("N° TVA intracommunautaire", 300.0)], [("FR62408712362", 300.0)], [], [], [], [], [],
+                         [("TVA intracommunautaire FR26836504175", 100.0)]])
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "fr_FR", 2024) if e.assigned}
+    assert fields == {"vendor_tax_id": "FR62408712362"}
+
+
+def test_a_plain_date_key_in_a_grid_of_keys_over_one_row_of_values_keys_the_invoice_date():
+    # Sellsy's grid "Date | Échéance | Code client | Bon de commande" over one row of values; the tagger read the
+    # event's dates lower down, and no candidate reaches the scorer's minimum
+    from docextract.extraction.entities import Entity
+    from docextract.document import WordRef
+
+    rows = [[("Date", 45.0), ("Échéance", 173.0), ("Code client", 301.0), ("Bon de commande", 429.0)],
+            [("14/10/2024", 45.0), ("13/11/2024", 173.0), ("CLI-00318", 301.0), ("BC-2024-0912", 429.0)],
+            [("Dates de l'événement", 301.0)], [("08/10/2024", 301.0)]]
+    doc = laid_out_page(rows)
+    event = next(i for i, w in enumerate(doc.pages[0].words) if w.text == "08/10/2024")
+    tagged = [Entity("invoice_date", (WordRef(0, event),), 0.5, "model", assigned=True)]
+    scorer = CandidateScorer(FEATURES, {"invoice_date": _model(-3.0)})
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, tagged, {}, scorer, "fr_FR", 2024) if e.assigned}
+    assert fields["invoice_date"] == "14/10/2024"
+    # a table's "Date" column (a second row of values under the first) keys none of its dates
+    doc = laid_out_page(rows[:2] + [[("15/10/2024", 45.0)]] + rows[2:])
+    event = next(i for i, w in enumerate(doc.pages[0].words) if w.text == "08/10/2024")
+    tagged = [Entity("invoice_date", (WordRef(0, event),), 0.5, "model", assigned=True)]
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, tagged, {}, scorer, "fr_FR", 2024) if e.assigned}
+    assert fields["invoice_date"] == "08/10/2024"

@@ -821,3 +821,13 @@ def test_keys_of_telephone_bills_web_shops_couriers_and_erp_forms():
     assert keyed("Uw bestelbon") == keyed("Bestelbon") == keyed("Bon de cde") == {"purchase_order"}
     # a total's equivalent in another currency and a contact person name no field
     assert keyed("Gegenwert") == {"other_amount"} and keyed("Kontaktperson") == {"contact"}
+    # a Belgian clinic's "Totaal btw", a French "Solde à régler", "Your PO ref", Dynamics NAV's posting date
+    assert keyed("Totaal btw") == {"total_tax"} and keyed("Solde à régler") == {"amount_due"}
+    assert keyed("Your PO ref") == {"purchase_order"} and "invoice_date" in keyed("Date comptabilisation")
+
+
+def test_a_date_with_its_months_name_between_dashes_is_a_date():
+    # an ERP's "30-Nov-2024" in a header row of keys over values
+    doc = _page([[("Invoice Date", 40), ("Due Date", 200)], [("03-Oct-2024", 40), ("30-Nov-2024", 200)]])
+    dates = {c.value for c in generate(doc, LineIndex(doc), "en_GB", 2024)["date"]}
+    assert dates == {date(2024, 10, 3), date(2024, 11, 30)}

@@ -2507,3 +2507,96 @@ def test_a_letterheads_name_runs_on_through_a_lower_case_particle():
     cut = Entity("vendor_name", (WordRef(0, 0), WordRef(0, 1)), 0.58)
     assert [e.text(doc) for e in complete_party_names(doc, [cut])] == ["Les Saveurs du Quercy"]
     assert words[2].text == "du"
+
+
+def test_the_taggers_customer_inside_the_vendors_own_block_leaves_the_window_label_the_customer():
+    # a vet's name in the clinic's letterhead block and a seller's register line, read as the customer
+    clinic = [("Dierenkliniek De Leiehoeve", 45, 48, 16), ("Paarden · Gezelschapsdieren", 45, 67, 8),
+              ("Dr. Lien Vandamme · Dr. Pieter Goethals", 45, 78, 7.5), ("Leiedam 52, 8520 Kuurne", 45, 88, 7.5),
+              ("Stoeterij Ter Walle BV", 330, 132, 10), ("Walledreef 3", 330, 145, 10), ("8790 Waregem", 330, 158, 10),
+              ("Volgende afspraak: controle-echo op 19/11/2024", 45, 440, 8.5)]
+    doc = _cells_page(clinic)
+    words = doc.pages[0].words
+    labels = ["vendor_name", "customer_name", "billing_address"]
+    vendor = Entity("vendor_name", tuple(WordRef(0, i) for i in range(3)), 0.9)
+    vet = Entity("customer_name", tuple(WordRef(0, i) for i, w in enumerate(words) if w.text in ("Pieter", "Goethals")),
+                 0.66)
+    found = key_value_entities(doc, [vendor, vet], labels, {}, "nl_BE", 2024)
+    assert {e.text(doc) for e in found if e.label == "customer_name"} == {"Stoeterij Ter Walle BV"}
+    # nor does a reading without a capital outside the label ("controle-echo" of a sentence) keep the label out
+    word = Entity("customer_name", (next(WordRef(0, i) for i, w in enumerate(words) if w.text == "controle-echo"),), 0.36)
+    found = key_value_entities(doc, [vendor, vet, word], labels, {}, "nl_BE", 2024)
+    assert {e.text(doc) for e in found if e.label == "customer_name"} == {"Stoeterij Ter Walle BV"}
+
+
+def test_a_contact_named_with_an_initial_or_a_credential_is_the_contact_over_the_company():
+    labels = ["customer_name", "billing_address"]
+    for person in ("Mr D Holroyd", "Rebecca MacLeod, RID"):
+        doc = _cells_page([("BILL TO", 45, 186, 7), (person, 45, 199, 9), ("Pennine Joinery Ltd", 45, 211, 9),
+                           ("1540 Barrington Street", 45, 223, 9), ("Halifax NS B3J 1H6", 45, 235, 9)])
+        assert _party_texts(doc, labels)["customer_name"] == "Pennine Joinery Ltd", person
+
+
+def test_a_name_runs_to_the_end_of_its_cell_and_stops_at_a_legal_lines_next_part():
+    doc = _page([[("Atlantic Interior Designers Association", 45)],
+                 [("Bureau Confort Distribution – SARL au capital de 50 000 €", 45)], [("Méca-Alsace Fixations SAS", 45)]])
+    words = doc.pages[0].words
+    named = lambda *texts: Entity("vendor_name", tuple(WordRef(0, i) for i, w in enumerate(words) if w.text in texts), 0.9)
+    out = complete_party_names(doc, [named("Atlantic", "Interior", "Designers"), named("Bureau", "Confort", "Distribution"),
+                                     named("Fixations", "SAS")])
+    assert [e.text(doc) for e in out] == ["Atlantic Interior Designers Association", "Bureau Confort Distribution",
+                                          "Méca-Alsace Fixations SAS"]
+
+
+def test_a_companys_name_opening_its_legal_line_is_no_banks_where_its_iban_stands_parts_away():
+    doc = _cells_page([("RailNed Reizigers B.V. · Croeselaan 321 · 3521 BJ Utrecht · KvK 30124876 · IBAN NL54 INGB "
+                        "0006 7184 32", 45, 790, 6.5), ("Total", 300, 300, 8)])
+    words = doc.pages[0].words
+    from docextract.extraction.key_values import footer_company_name
+
+    assert " ".join(doc.word(r).text for r in footer_company_name(doc)) == "RailNed Reizigers B.V."
+    name = Entity("vendor_name", tuple(WordRef(0, i) for i in (1, 2)), 0.9)
+    assert [e.text(doc) for e in complete_party_names(doc, [name])] == ["RailNed Reizigers B.V."]
+    assert words[0].text == "RailNed"
+
+
+def test_a_key_read_as_a_partys_name_names_no_one():
+    # Dynamics NAV's key column: its "Votre référence" read as the vendor, its salesperson's "Vendeur" as a heading
+    doc = _page([[("Vendeur", 45), ("Sandrine Molina", 145)], [("Votre référence", 45), ("Cde n° 24-0877", 145)]])
+    words = doc.pages[0].words
+    key = Entity("vendor_name", tuple(WordRef(0, i) for i, w in enumerate(words) if w.text in ("Votre", "référence")), 0.9)
+    assert complete_party_names(doc, [key]) == []
+    found = key_value_entities(doc, [], ["vendor_name", "customer_name"], {}, "fr_FR", 2024)
+    assert not [e for e in found if e.label == "vendor_name"]
+
+
+def test_a_label_whose_name_follows_to_on_its_line_is_the_recipient():
+    from docextract.extraction.party_blocks import window_recipient
+
+    letter = [("ELEANOR WHITCOMBE", 183, 46, 20), ("Invoice 2024-031", 50, 128, 22), ("To:", 50, 170, 10),
+              ("Harrow & Finch Publishing Ltd", 80, 170, 10), ("FAO Tom Okafor, Head of Marketing", 80, 183, 10),
+              ("Unit 12, The Leathermarket", 80, 196, 10), ("Weston Street", 80, 209, 10), ("London SE1 3ER", 80, 222, 10)]
+    doc = _cells_page(letter)
+    found = {label: " ".join(doc.word(r).text for r in words) for label, words in window_recipient(doc).items()}
+    assert found["customer_name"] == "Harrow & Finch Publishing Ltd"
+    assert "FAO" not in found["billing_address"]
+
+
+def test_a_company_set_over_the_windows_band_heads_its_department_in_it():
+    from docextract.extraction.party_blocks import window_recipient
+
+    letter = [("Vente - Facture", 449, 40, 14), ("Ateliers Mécaniques du Forez SAS", 45, 97, 8.5),
+              ("Service Comptabilité fournisseurs", 45, 108, 8.5), ("ZI des Collonges – 6 rue des Forgerons", 45, 119, 8.5),
+              ("42110 Feurs", 45, 130, 8.5)]
+    doc = _cells_page(letter)
+    found = {label: " ".join(doc.word(r).text for r in words) for label, words in window_recipient(doc).items()}
+    assert found["customer_name"] == "Ateliers Mécaniques du Forez SAS"
+
+
+def test_a_key_that_runs_on_heads_another_address_and_leaves_the_block_a_label():
+    labels = ["customer_name", "billing_address"]
+    doc = _cells_page([("Client", 330, 126, 7.5), ("M. et Mme Delorme", 330, 136, 10), ("9 impasse des Micocouliers", 330, 148, 8.5),
+                       ("34170 Castelnau-le-Lez", 330, 159, 8.5), ("Adresse du chantier", 330, 178, 7.5),
+                       ("26 rue de l'Estanove", 330, 190, 8.5), ("34070 Montpellier", 330, 201, 8.5)])
+    assert _party_texts(doc, labels) == {"customer_name": "M. et Mme Delorme",
+                                         "billing_address": "9 impasse des Micocouliers 34170 Castelnau-le-Lez"}

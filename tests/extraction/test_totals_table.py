@@ -160,3 +160,18 @@ def test_a_vat_tables_sum_row_is_read_over_a_taggers_alternative_on_it():
     out = with_column_sums(doc, entities, AMOUNTS, probabilities, "nl_NL", 2024)
     assert {e.label: doc.word(e.words[0]).text for e in out if e.assigned} == {
         "amount_due": "0,00", "subtotal": "475,40", "total_tax": "94,33"}
+
+
+def test_a_one_rate_vat_table_whose_rate_has_a_name_gives_the_net_the_tax_and_the_gross():
+    # a marketplace seller's "VAT summary": "Rate | Net | VAT | Gross" over "Standard 23% | €163.05 | €37.50 | €200.55",
+    # prices including VAT elsewhere; the tagger read each amount's glued sign as the currency
+    doc = _page([[("Rate", 45), ("Net", 148), ("VAT", 215), ("Gross", 278)],
+                 [("Standard 23%", 45), ("€163.05", 131), ("€37.50", 205), ("€200.55", 271)]])
+    words = _words(doc)
+    assert {label: doc.word(refs[0]).text for label, refs in column_sums(doc, "en_IE", 2024).items()} == {
+        "subtotal": "€163.05", "total_tax": "€37.50", "total": "€200.55"}
+    probabilities = {r: {label: 0.1 for label in AMOUNTS} for r in words.values()}
+    signs = [Entity("currency", (words[text],), 0.8) for text in ("€163.05", "€37.50", "€200.55")]
+    out = with_column_sums(doc, signs, AMOUNTS, probabilities, "en_IE", 2024)
+    assert {e.label: doc.word(e.words[0]).text for e in out if e.assigned} == {
+        "subtotal": "€163.05", "total_tax": "€37.50", "total": "€200.55"}
