@@ -176,7 +176,8 @@ def _in_a_key_grid(context: DocumentContext, header: tuple[WordRef, ...], words:
                and hit.labels & GRID_KEY_LABELS for line in row):
         return False
     height = max(value_line.box.height, 1e-6)
-    return not any(0 <= line.box.top - value_line.box.bottom <= height and abs(line.box.x0 - value_line.box.x0) <= height
+    return not any(0 <= line.box.top - value_line.box.bottom <= height
+                   and abs(line.box.x0 - value_line.box.x0) <= height
                    and any(ch.isdigit() for ch in doc.word(WordRef(p, line.word_indices[0])).text)
                    for line in doc.pages[p].lines)
 

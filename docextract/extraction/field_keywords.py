@@ -90,8 +90,8 @@ def _paid_by_card(*cards: str) -> tuple[str, ...]:
 def _said_with_or_without_tax(*ways: str) -> tuple[str, ...]:
     """An English amount said with or without the tax every way it is printed: "Total amount excl. of VAT",
     "Amount exclusive of tax", "Total including VAT" (the tokens as :func:`key_tokens` gives them)."""
-    return tuple(f"{head}{way} {tax}" for head in ("", "total ", "amount ", "total amount ", "total charges ", "charges ")
-                 for way in ways for tax in ("vat", "tax", "gst"))
+    heads = ("", "total ", "amount ", "total amount ", "total charges ", "charges ")
+    return tuple(f"{head}{way} {tax}" for head in heads for way in ways for tax in ("vat", "tax", "gst"))
 
 
 # A business letter's reference line: the sender's reference is the invoice's number on a letter-style invoice
@@ -313,7 +313,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     ),
     "total_tax": (
         "vat", "tax", "sales tax", "vat amount", "tax amount", "total tax", "total vat", "gst", "value added tax",
-        "vat subtotal", "tax subtotal", "vat at",  # "VAT at 20%"  # Amazon's VAT table: "Item subtotal (excl. VAT) | VAT subtotal"
+        "vat subtotal", "tax subtotal",  # Amazon's VAT table: "Item subtotal (excl. VAT) | VAT subtotal"
+        "vat at",  # "VAT at 20%"
         # a receipt-like tax invoice's tax inside its total (Australia, New Zealand, the UK)
         # ("Total incl. GST" and "Total VAT included" stay the total's: only the phrase that names the tax inside it)
         "gst included in total", "vat included in total", "tax included in total",

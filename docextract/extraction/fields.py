@@ -95,7 +95,8 @@ def decode_document_entities(doc: Document, tagged: Sequence[TaggedWord],
     entities = assign_one_value_labels(doc, entities, probabilities)
     locale, year = document_locale(doc), document_date_year(doc)
     entities = complete_dates(doc, entities, locale, year)
-    entities = complete_addresses(doc, complete_party_names(doc, complete_ibans(doc, entities)))
+    word_probability = {w.ref: w.probability for w in tagged}
+    entities = complete_addresses(doc, complete_party_names(doc, complete_ibans(doc, entities), word_probability))
     entities = addresses_without_date_lines(doc, entities)
     entities = complete_payment_terms(doc, entities)
     entities = vendor_reading_by_evidence(doc, entities)

@@ -36,19 +36,20 @@ from docextract.extraction.candidates import (CANDIDATE_KINDS, KEY_LABELS, gener
                                              with_party_sides)
 from docextract.extraction.entities import FIELD_TYPES, LINE_ITEM_PREFIX, Entity, same_line
 from docextract.extraction.evidence import PARTY_NAME_LABELS, odd_shape
-from docextract.extraction.field_keywords import DEBIT_WORDS, closing_keys, is_legal_form, key_tokens, trim_context
+from docextract.extraction.field_keywords import (DEBIT_WORDS, closing_keys, is_legal_form, key_form, key_tokens,
+                                                  trim_context)
 from docextract.extraction.identifiers import check_iban, check_tax_id, is_vat_number, misshapen
 from docextract.extraction.key_context import (cell_around, cell_break, is_separator, is_title_word, key_above, key_left,
                                               line_index, line_of, line_right_of, whole_key, words_left_on_row)
 from docextract.extraction.normalize import is_currency_word, parse_currency, parse_date, parse_number
-from docextract.extraction.party_blocks import (ADDRESS_OF_SIDE, SALUTATIONS, SHIPPING_SIDE, STACKED_GAP_OF_HEIGHT,
-                                               addressed, block_extents,
-                                               company_over, compact_words, ends_with_postcode, headed_by, heads_its_block,
-                                               is_postcode_line, is_salutation, labels_side_by_side, name_over,
+from docextract.extraction.party_blocks import (ADDRESS_OF_SIDE, MIN_HEADING_NAME_CHARACTERS, SALUTATIONS,
+                                               SHIPPING_SIDE, STACKED_GAP_OF_HEIGHT, addressed, block_extents,
+                                               company_over, compact_words, ends_with_postcode, headed_by,
+                                               heads_its_block, is_postcode_line, is_salutation, labels_side_by_side,
+                                               name_over,
                                                named_block_address, only_title, party_fields, side_at,
                                                trading_as_fields, under, window_envelope_fields, window_recipient)
 from docextract.extraction.terms_section import MAX_TERMS_WORDS, continued, terms_under_heading
-from docextract.extraction.vendor_reading import TITLE_TOKENS
 
 # The fields read from a key, by the value shape they take. Names and addresses are not: their extent
 # (where a name ends, how many lines an address has) is what the model is for.
@@ -176,25 +177,30 @@ def _iban_with_country_before(doc: Document, entity: Entity) -> Entity:
     return replace(entity, words=words) if _iban_shaped(" ".join(doc.word(r).text for r in words)) else entity
 
 
-def complete_party_names(doc: Document, entities: Sequence[Entity]) -> list[Entity]:
+def complete_party_names(doc: Document, entities: Sequence[Entity],
+                         word_probability: Mapping[WordRef, float] | None = None) -> list[Entity]:
     """``entities`` with each vendor or customer name that stops before its legal form extended to it: the
     next words of its line up to and including a run of legal-form words ("GmbH", "& Co. KG", "Ltd."), with at
     most :data:`MAX_NAME_WORDS_BEFORE_FORM` other words before the run ("Metallbau" + "Leipzig GmbH & Co.
     KG"). A name is rarely printed without its legal form, and the model often stops one word short of it. A name
     that starts one or two words into the first cell of its line takes them where they are name words too ("MVM" of
-    "MVM Musterhafter": :func:`_name_start`). A party's name on a bank-details line is the bank's, and dropped."""
+    "MVM Musterhafter": :func:`_name_start`). A party's name on a bank-details line is the bank's, and dropped. A name
+    cut to some of its words gets their mean tag probability (``word_probability``: each word's, None keeps it)."""
     # ("Sparkasse KölnBonn · IBAN DE89 ...", which a model on a layout never seen read as the vendor's name at 0.995;
     # "Domiciliation bancaire : CRÉDIT AGRICOLE CENTRE-EST", whose "AGRICOLE" one read as the customer's at 0.46 and
     # so kept the unheaded window label beside the letterhead from being the customer)
     out = [e for e in entities
            if not (e.label in PARTY_NAME_LABELS and (_on_bank_details_line(doc, e) or _only_a_key(doc, e)))]
-    for i, entity in enumerate(out):
-        if entity.label not in PARTY_NAME_LABELS:
+    for i, read in enumerate(out):
+        if read.label not in PARTY_NAME_LABELS:
             continue
-        entity = out[i] = _without_owner_key(doc, _name_end(doc, _letterhead_name(doc, _name_to_cell_end(doc, _name_start(
+        entity = _without_owner_key(doc, _name_end(doc, _letterhead_name(doc, _name_start(
             doc, _name_after_salutation(doc, _without_own_key_line(doc, _without_smaller_line(doc, _name_printed_twice(
                 doc, _name_in_one_cell(doc, _without_address_line(doc, _company_over_attention_line(
-                    doc, _name_read_on_elsewhere(doc, entity)))))))))))))
+                    doc, _name_read_on_elsewhere(doc, read))))))))))))
+        if word_probability is not None and set(entity.words) < set(read.words):
+            entity = replace(entity, confidence=sum(word_probability[r] for r in entity.words) / len(entity.words))
+        out[i] = entity
         last = entity.words[-1]
         line = _line_words(doc, last)
         following = line[line.index(last) + 1:] if last in line else []
@@ -202,8 +208,8 @@ def complete_party_names(doc: Document, entities: Sequence[Entity]) -> list[Enti
         for n, ref in enumerate(following[:MAX_NAME_WORDS_BEFORE_FORM + 4], 1):
             if doc.word(ref).text in PART_SEPARATORS:
                 break  # a legal line's next part: "Bureau Confort Distribution – SARL au capital de 50 000 €"
-            if _legal_form_word(doc.word(ref).text):
-                end = n
+            if _legal_form_word(doc.word(ref).text) or key_form(doc.word(ref).text) in ORGANISATION_WORDS:
+                end = n  # (an association's word ends its name as a legal form does: "... Designers Association")
             elif end or n > MAX_NAME_WORDS_BEFORE_FORM:
                 break
         if end:
@@ -211,6 +217,10 @@ def complete_party_names(doc: Document, entities: Sequence[Entity]) -> list[Enti
     return out
 
 
+# The words that end the name of an association or a foundation, which has no legal form of a company's
+ORGANISATION_WORDS = frozenset({"association", "society", "foundation", "institute", "federation", "verein",
+                                "verband", "stiftung", "vereniging", "stichting", "federatie", "fondation",
+                                "associazione", "fondazione", "asociacion", "fundacion"})
 # (not "bank" or "banque": a bank's own invoice prints its name, "Deutsche Bank AG", as the vendor's)
 _BANK_KEYS = frozenset({"iban", "bic", "swift", "blz", "domiciliation", "bancaire", "bancaires", "bankverbindung"})
 FOOTER_SHARE = 0.15  # a page's footer: the lowest share of its height
@@ -274,7 +284,8 @@ def _on_bank_details_line(doc: Document, entity: Entity) -> bool:
     if line is None or any(doc.word(r).text.endswith(":") for r in words):
         return False
     p = entity.words[0].page_index
-    below = [other for other in doc.pages[p].lines if other is not line and under(doc, p, line, other, STACKED_GAP_OF_HEIGHT)
+    below = [other for other in doc.pages[p].lines
+             if other is not line and under(doc, p, line, other, STACKED_GAP_OF_HEIGHT)
              and abs(other.box.x0 - line.box.x0) <= line.box.height]
     return any(_prints_bank_details(doc, [WordRef(p, other.word_indices[0])]) for other in below)
 
@@ -339,7 +350,8 @@ NAME_PARTICLES = frozenset({"du", "de", "des", "la", "le", "les", "d'", "van", "
 
 
 # Words that open a contact's line under a company's name: "v/ Ole Hansen" (Norwegian, Danish: ved), "c/o", "Att.:"
-CONTACT_OPENINGS = frozenset({"v/", "c/o", "att", "attn", "fao", "t.a.v"})  # (a line's first word, lower case, "." and ":" off)
+# (a line's first word, lower case, "." and ":" off)
+CONTACT_OPENINGS = frozenset({"v/", "c/o", "att", "attn", "fao", "t.a.v"})
 
 
 def _company_over_attention_line(doc: Document, entity: Entity) -> Entity:
@@ -494,29 +506,6 @@ def _name_start(doc: Document, entity: Entity) -> Entity:
     if any(cell_break(doc, a, b, height) for a, b in zip(before, [*before[1:], first])):
         return entity  # a key or another column's words left of the name
     return replace(entity, words=tuple(before) + entity.words)
-
-
-def _name_to_cell_end(doc: Document, entity: Entity) -> Entity:
-    """``entity`` (a party's name) with the words after it to the end of its cell, where at most
-    :data:`MAX_NAME_WORDS_TO_CELL_END` are left and each is a name word: a model that stopped one word short of its
-    line ("Atlantic Interior Designers" of "Atlantic Interior Designers Association")."""
-    last = entity.words[-1]
-    line = _line_words(doc, last)
-    if last not in line or set(t for r in entity.words for t in key_tokens(doc.word(r).text)) <= TITLE_TOKENS:
-        return entity  # (an academic title alone, "Dr.-Ing." of a partner's "Dr.-Ing. Felix Ruoff", names no company)
-    after = line[line.index(last) + 1:]
-    height = max(doc.word(last).box.height, 1e-6)
-    cell: list[WordRef] = []
-    for before, ref in zip([last, *after], after):
-        if cell_break(doc, before, ref, height):
-            break
-        cell.append(ref)
-    if not cell or len(cell) > MAX_NAME_WORDS_TO_CELL_END or any(not _name_word(doc.word(r).text) for r in cell):
-        return entity
-    return replace(entity, words=entity.words + tuple(cell))
-
-
-MAX_NAME_WORDS_TO_CELL_END = 2
 
 
 def _name_word(text: str, any_case: bool = False) -> bool:
@@ -766,10 +755,13 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
         # (the tagger's customer that spells the vendor's name or the label's own is none elsewhere: Xero's payment
         # slip "To: Pixel & Pine Ltd" and "Customer | Brightwell Dental Practice")
         spelled = vendor_names | {compact_words(doc, recipient.get("customer_name", ()))}
-        # (nor one that stands in the vendor's own block: a vet's name under the clinic's letterhead, a Belgian seller's
-        # register line "RPM Liège, division Namur"; nor words without a capital, "porte" of a sentence, which name no one)
+        # (nor one that stands in the vendor's own block: a vet's name under the clinic's letterhead, a Belgian
+        # seller's register line "RPM Liège, division Namur"; nor words without a capital, "porte" of a sentence)
+        # (a reading that holds the vendor's logo word spells its name too: "Studio Gletscherblau GmbH" of a QR-bill's
+        # "Zahlbar an" beside the logo "gletscherblau")
         tagged = [set(e.words) for e in entities if e.label == "customer_name" and compact_words(doc, e.words)
-                  not in spelled and not _keyed_as_another_field(doc, e)
+                  not in spelled and not any(len(name) >= MIN_HEADING_NAME_CHARACTERS and name in compact_words(
+                      doc, e.words) for name in vendor_names) and not _keyed_as_another_field(doc, e)
                   and not headed_by(doc, e.words[0], vendor_names - {""})
                   and any(doc.word(r).text[:1].isupper() for r in e.words)]
         # (where the tagger's customers stand elsewhere too, the label still stands if it heads its block and one of

@@ -1274,7 +1274,7 @@ def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> d
     for line in rest[:MAX_ADDRESS_LINES]:
         words = first_cell(doc, p, line)
         if _dated(doc, words):
-            return {}  # "Période facturée" | "du 01/11/2024 au 30/11/2024": a sidebar's key over its value; no address
+            return {}  # "Période facturée" | "du 01/11/2024 au 30/11/2024": a sidebar's key over its value
         if keyed(line) and not ends_address(doc, words):  # "DE: 99199 MUSTERHAUSEN": a speck OCR read as a colon
             if _number_line(doc, words):
                 continue  # "Handelsname: 99999999800010" under the name: the party's registration number
@@ -1335,7 +1335,7 @@ def addressed(doc: Document, name: Sequence[WordRef]) -> bool:
 
 
 def _person_word(text: str) -> bool:
-    """A word of a person's name: in title case ("Nair", "Müller", "O'Neil", "Smith-Jones") or an initial ("J.", "D")."""
+    """A word of a person's name: in title case ("Nair", "Müller", "O'Neil", "Smith-Jones"), an initial ("J.", "D")."""
     letters = text.replace("-", "").replace("'", "").replace("’", "")
     return (len(text.rstrip(".")) == 1 and text[0].isupper() and text[0].isalpha()) or (
         len(letters) > 1 and letters.isalpha() and (text.istitle() or _capitalised_inside(letters)))

@@ -146,7 +146,8 @@ def _one_rate_row_amounts(index: LineIndex, amounts: Sequence[Candidate]):
         if any(id(index.line(c.words[0])) in lines_over_values for c, _ in row.values()):
             continue  # a row of values under it: one rate of several
         first = min((c for c, _ in row.values()), key=lambda c: doc.word(c.words[0]).box.x0)
-        if not _values_only(doc, left := words_left_on_row(doc, first.words[0], slack=1.0)) and not _names_its_rate(doc, left):
+        left = words_left_on_row(doc, first.words[0], slack=1.0)
+        if not _values_only(doc, left) and not _names_its_rate(doc, left):
             continue  # an item's row: a description before its amounts (not a rate's name: "Standard 23%")
         out += [(name, c, doc.word(h.words[0])) for name, (c, h) in row.items()]
     return out
@@ -228,7 +229,8 @@ def _names_its_rate(doc: Document, words: Sequence[WordRef]) -> bool:
     """Whether the words before a VAT table's row are its rate and a word or two naming it ("Standard 23%", "Reduced
     rate 9 %", "Taux normal 20 %")."""
     texts = [doc.word(r).text for r in words]
-    return 0 < len(texts) <= MAX_RATE_NAME_WORDS and texts[-1].endswith("%") and any(ch.isdigit() for ch in "".join(texts))
+    return (0 < len(texts) <= MAX_RATE_NAME_WORDS and texts[-1].endswith("%")
+            and any(ch.isdigit() for ch in "".join(texts)))
 
 
 MAX_RATE_NAME_WORDS = 4

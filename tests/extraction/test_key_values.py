@@ -2442,6 +2442,9 @@ def test_a_name_read_on_into_another_block_is_its_second_lines():
     words = {w.text: WordRef(0, i) for i, w in enumerate(doc.pages[0].words)}
     read = Entity("vendor_name", (words["drukwerk"], words["&"], words["uitgeefdiensten"], words["Drukkerij"]), 0.97)
     assert [e.text(doc) for e in complete_party_names(doc, [read])] == ["Drukkerij Vanhove BV"]
+    # its confidence is its kept words' mean tag probability, where they are given
+    probability = {r: 0.5 for r in read.words[:3]} | {read.words[3]: 0.9}
+    assert [e.confidence for e in complete_party_names(doc, [read], probability)] == [0.9]
     # a name wrapped under itself stays whole
     doc = _page([[("Versicherungsverein", 50)], [("Musterstadt a.G.", 50)]])
     both = Entity("vendor_name", (WordRef(0, 0), WordRef(0, 1), WordRef(0, 2)), 0.9)
@@ -2537,7 +2540,7 @@ def test_a_contact_named_with_an_initial_or_a_credential_is_the_contact_over_the
         assert _party_texts(doc, labels)["customer_name"] == "Pennine Joinery Ltd", person
 
 
-def test_a_name_runs_to_the_end_of_its_cell_and_stops_at_a_legal_lines_next_part():
+def test_a_name_runs_on_to_an_associations_word_and_stops_at_a_legal_lines_next_part():
     doc = _page([[("Atlantic Interior Designers Association", 45)],
                  [("Bureau Confort Distribution – SARL au capital de 50 000 €", 45)], [("Méca-Alsace Fixations SAS", 45)]])
     words = doc.pages[0].words
