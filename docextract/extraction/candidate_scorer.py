@@ -234,6 +234,9 @@ def _keyed_on_its_row(context: DocumentContext, scorer: CandidateScorer, chosen:
 
 # The buyer's own, in a key: "Ihre Bestellnr.", "Your order no.", "Votre commande", "Uw bestelling"
 YOUR_WORDS = frozenset({"your", "ihre", "ihr", "votre", "vos", "uw", "vostro", "vostra", "su", "sua", "din", "deres"})
+# ... of an order, not a reference ("Ihr Zeichen: AB-312", "Your ref."), which names no order
+ORDER_WORDS = frozenset({"order", "po", "bestellung", "bestell", "bestellnummer", "auftrag", "commande", "cde",
+                         "bestelling", "bestelbon", "bestelnummer", "ordernummer", "ordine", "pedido"})
 
 
 def _the_buyers_own_order(context: DocumentContext, scorer: CandidateScorer,
@@ -245,8 +248,11 @@ def _the_buyers_own_order(context: DocumentContext, scorer: CandidateScorer,
         return chosen
 
     def buyers(words: tuple[WordRef, ...]) -> bool:
-        return any(hit is not None and "purchase_order" in hit.labels and YOUR_WORDS & {
-            t for r in hit.words for t in key_tokens(context.doc.word(r).text)} for hit in context.keys(words))
+        for hit in context.keys(words):
+            tokens = {t for r in hit.words for t in key_tokens(context.doc.word(r).text)} if hit is not None else set()
+            if hit is not None and "purchase_order" in hit.labels and tokens & YOUR_WORDS and tokens & ORDER_WORDS:
+                return True
+        return False
 
     if buyers(chosen["purchase_order"][0].words):
         return chosen

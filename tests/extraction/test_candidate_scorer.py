@@ -612,10 +612,12 @@ def test_the_buyers_own_order_number_wins_over_one_whose_key_does_not_say_whose(
     scorer = CandidateScorer(FEATURES, {"purchase_order": _model(-1.0, key_left_own=2.0, y=-3.0)})
     fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "de_DE", 2024) if e.assigned}
     assert fields == {"purchase_order": "BR-EK-24-0918"}
-    # where no key says the buyer's, the scorer's choice stands
-    doc = laid_out_page([[("Auftragsnr.", 40.0), ("VA-010447", 200.0)], [("Bestellnr.", 40.0), ("BR-EK-24-0918", 200.0)]])
-    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "de_DE", 2024) if e.assigned}
-    assert fields == {"purchase_order": "VA-010447"}
+    # where no key says the buyer's, the scorer's choice stands; nor does the buyer's reference name an order ("Ihr
+    # Zeichen: AB-312" under a ZUGFeRD 1 sample's "Bestellung Nr. 2013-471331")
+    for buyers in ("Bestellnr.", "Ihr Zeichen:"):
+        doc = laid_out_page([[("Auftragsnr.", 40.0), ("VA-010447", 200.0)], [(buyers, 40.0), ("BR-EK-24-0918", 200.0)]])
+        fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "de_DE", 2024) if e.assigned}
+        assert fields == {"purchase_order": "VA-010447"}, buyers
 
 
 def test_an_amount_keyed_as_another_currencys_equivalent_is_no_reading_of_the_amount_due():
