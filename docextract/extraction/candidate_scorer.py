@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass, replace
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from docextract.document import Document, WordRef
 from docextract.extraction.candidates import (
@@ -223,13 +223,22 @@ def _keyed_on_its_row(context: DocumentContext, scorer: CandidateScorer, chosen:
         # never a due date before the invoice's date (a scan's "29.11.2006" for "29.11.2026" after its key), nor an
         # early payment's ("Zahlbar bis 11.07.2024 abzüglich 2 % Skonto (23,70 EUR), bis 31.07.2024 ohne Abzug")
         issued = out["invoice_date"][0].value if label == "due_date" and "invoice_date" in out else None
-        keyed = [(c, p) for c in context.candidates[kind] if _keyed_on_row_or_in_header(context, c.words, label)
-                 and not never_the_value(context, c, label) and c.words not in taken
-                 and (p := scorer.fields[label].probability(features(context, c, label))) >= floor
-                 and (label != "due_date" or (issued is None or c.value >= issued) and not _before_a_discount(context, c))]
-        if len({value_key(c) for c, _ in keyed}) == 1:
-            out[label] = max(keyed, key=lambda scored: scored[1])
+        keyed = _the_one_value(context, scorer, label, floor, lambda c: (
+            _keyed_on_row_or_in_header(context, c.words, label) and c.words not in taken
+            and (label != "due_date" or (issued is None or c.value >= issued) and not _before_a_discount(context, c))))
+        if keyed is not None:
+            out[label] = keyed
     return out
+
+
+def _the_one_value(context: DocumentContext, scorer: CandidateScorer, label: str, floor: float,
+                   wanted: Callable[[Candidate], bool]) -> tuple[Candidate, float] | None:
+    """Of the candidates of ``label``'s kind that ``wanted`` takes, may be its value and that the scorer ranks at
+    ``floor`` or above, the most probable with its probability, where they all print one value; None otherwise."""
+    scored = [(c, p) for c in context.candidates[CANDIDATE_KINDS[label]] if wanted(c)
+              and not never_the_value(context, c, label)
+              and (p := scorer.fields[label].probability(features(context, c, label))) >= floor]
+    return max(scored, key=lambda pair: pair[1]) if len({value_key(c) for c, _ in scored}) == 1 else None
 
 
 # The buyer's own, in a key: "Ihre Bestellnr.", "Your order no.", "Votre commande", "Uw bestelling"
@@ -256,13 +265,8 @@ def _the_buyers_own_order(context: DocumentContext, scorer: CandidateScorer,
 
     if buyers(chosen["purchase_order"][0].words):
         return chosen
-    own = [(c, p) for c in context.candidates["identifier"] if buyers(c.words)
-           and not never_the_value(context, c, "purchase_order")
-           and (p := scorer.fields["purchase_order"].probability(features(context, c, "purchase_order")))
-           >= scorer.min_probability]
-    if len({value_key(c) for c, _ in own}) != 1:
-        return chosen
-    return {**chosen, "purchase_order": max(own, key=lambda scored: scored[1])}
+    own = _the_one_value(context, scorer, "purchase_order", scorer.min_probability, lambda c: buyers(c.words))
+    return chosen if own is None else {**chosen, "purchase_order": own}
 
 
 def _the_sellers_registered_tax_id(context: DocumentContext, scorer: CandidateScorer,
@@ -276,20 +280,17 @@ def _the_sellers_registered_tax_id(context: DocumentContext, scorer: CandidateSc
     current = chosen["vendor_tax_id"][0]
     if registration_number(str(current.value)) is None or _registered_elsewhere(context.doc, current):
         return chosen
-    registered = [(c, p) for c in context.candidates["identifier"] if value_key(c) != value_key(current)
-                  and registration_number(str(c.value)) is not None and _registered_elsewhere(context.doc, c)
-                  and not never_the_value(context, c, "vendor_tax_id")
-                  and (p := scorer.fields["vendor_tax_id"].probability(features(context, c, "vendor_tax_id")))
-                  >= scorer.min_probability]
-    if len({value_key(c) for c, _ in registered}) != 1:
-        return chosen
-    return {**chosen, "vendor_tax_id": max(registered, key=lambda scored: scored[1])}
+    registered = _the_one_value(context, scorer, "vendor_tax_id", scorer.min_probability, lambda c: (
+        value_key(c) != value_key(current) and _registered_elsewhere(context.doc, c)))
+    return chosen if registered is None else {**chosen, "vendor_tax_id": registered}
 
 
 def _registered_elsewhere(doc: Document, candidate: Candidate) -> bool:
     """Whether a page prints a VAT number's register number on a line apart from the number itself (its digits in
     the line's digits, the number's own taken out)."""
     number = registration_number(str(candidate.value))
+    if number is None:
+        return False
     own_digits = "".join(ch for ch in str(candidate.value) if ch.isdigit())
     own = set(candidate.words)
     for p, page in enumerate(doc.pages):

@@ -391,11 +391,11 @@ def _first_of_a_pair(doc: Document, line: Line, left: Sequence[WordRef], value: 
     after = words.index(value[-1]) + 1 if value[-1] in words else len(words)
     if after + 1 >= len(words) or not doc.word(words[after]).text.startswith("/"):
         return None
-    tokens = [t for r in left[:-1] for t in key_tokens(doc.word(r).text)] + key_tokens(last.split("/")[0])
-    keys, length = closing_keys(trim_context(tokens))
+    tokens = trim_context([t for r in left[:-1] for t in key_tokens(doc.word(r).text)] + key_tokens(last.split("/")[0]))
+    keys, length = closing_keys(tokens)
     if labels is not None:
         keys &= labels
-    if not keys or length != len(trim_context(tokens)):
+    if not keys or length != len(tokens):
         return None
     return KeyHit(frozenset(keys), tuple(left), 0.0)
 
