@@ -87,8 +87,8 @@ CHECKS_OF_FIELD = {
     "total": ("subtotal_plus_tax_equals_total",),
 }
 # a currency beside an amount: a code, a sign, a dollar with its country's letters ("HK$", "NZ$") or the real's "R$", the
-# ringgit's, the crowns', the złoty's and the rand's ("R 2 800,00")
-_CURRENCY_SHAPE = r"(?:[A-Z]{3}|[€$£¥₹]|[A-Z]{1,3}\$|CHF|Fr\.?|RM|kr\.?|zł|Kč|R)"
+# ringgit's, the crowns', the złoty's, the rand's ("R 2 800,00") and the rupee's ("Rs.1,19,454.00")
+_CURRENCY_SHAPE = r"(?:[A-Z]{3}|[€$£¥₹]|[A-Z]{1,3}\$|CHF|Fr\.?|RM|kr\.?|zł|Kč|Rs\.?|R)"
 _AMOUNT_SHAPE = re.compile(
     rf"[(\-−+]?\s*{_CURRENCY_SHAPE}?\s*[(\-−+]?\s*\d[\d.,'\s\u00a0\u202f]*\d?\s*-?\)?\s*{_CURRENCY_SHAPE}?\s*-?\)?",
     re.IGNORECASE)

@@ -136,7 +136,7 @@ _ORDINAL_DOT = re.compile(r"\b(\d{1,2})\.\s+(?=[A-Za-zÀ-ÿ])")  # "15. März 20
 
 CURRENCY_SYMBOLS = {"€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "zł": "PLN", "Kč": "CZK", "$": "USD", "US$": "USD",
                     "A$": "AUD", "C$": "CAD", "S$": "SGD", "HK$": "HKD", "NZ$": "NZD", "RM": "MYR", "kr": "SEK",
-                    "R": "ZAR"}
+                    "R": "ZAR", "Rs": "INR"}
 ISO_CURRENCIES = ("EUR", "USD", "GBP", "CHF", "JPY", "CAD", "AUD", "NZD", "MYR", "SGD", "HKD", "SEK", "NOK", "DKK",
                   "PLN", "CZK", "HUF", "RON", "BGN", "INR", "CNY", "ZAR", "BRL", "MXN",
                   # the Gulf's, Latin America's pesos, and others printed as codes on invoices (not "PEN", "TRY",
@@ -149,7 +149,8 @@ _RAND_AMOUNT = r"\d{1,3}(?:[ \u00a0,.]\d{3})*[.,]\d{2}(?![\d.,])"
 # "Ukraine" no "kr", "US" alone is a country). "$" may be glued to its prefix (US$, C$) and to digits.
 _CURRENCY = re.compile(
     r"(?<![^\W\d_])(" + "|".join(ISO_CURRENCIES) + r"|RM|kr|zł|Kč)(?![^\W\d_])"
-    r"|(?:(?<![^\W\d_])(US|HK|NZ|A|C|S))?\$|([€£¥₹]|(?<![^\W\d_])R(?=\s?" + _RAND_AMOUNT + r"))")
+    r"|(?:(?<![^\W\d_])(US|HK|NZ|A|C|S))?\$|([€£¥₹]|(?<![^\W\d_])R(?=\s?" + _RAND_AMOUNT + r")"
+    r"|(?<![^\W\d_])Rs(?=\.?\s?\d))")  # the rupee's "Rs.1,19,454.00", "Rs 500"
 _CURRENCY_ANY_CASE = re.compile(_CURRENCY.pattern.replace("|RM|kr|zł|Kč)", "|RM|KR|ZŁ|KČ)"))  # (of upper-cased text)
 _SYMBOLS_FOLDED = {symbol.casefold(): code for symbol, code in CURRENCY_SYMBOLS.items()}
 # Digit groups are separated by ".", ",", spaces, or (Swiss) an apostrophe, typeset as "’" too: "13’116.89"

@@ -26,6 +26,7 @@ from docextract.document import Document, WordRef
 from docextract.extraction.candidate_scorer import replace_unassigned
 from docextract.extraction.candidates import AMOUNT_KEY_LABELS, KEY_LABELS, Candidate, generate
 from docextract.extraction.entities import LINE_ITEM_PREFIX, Entity
+from docextract.extraction.field_keywords import key_tokens
 from docextract.extraction.key_context import (LineIndex, cell_around, key_above, key_left, line_above, line_index,
                                               whole_key, words_left_on_row)
 from docextract.extraction.key_values import mean_probability
@@ -52,6 +53,8 @@ def column_sums(doc: Document, locale: str, year: int | None) -> dict[str, tuple
         if len(parts) < 2 or header is None or sum(p.value for p in parts) != total.value:
             continue
         named = header.labels & AMOUNT_KEY_LABELS
+        if _heads_deductions(doc, header.words[0]):
+            continue
         # (no key on the sum's row but the row's own "Gesamt" or "Total" in its first cell)
         if len(named) == 1 and (key_left(index, total.words, KEY_LABELS) is None or _in_total_row(index, total)):
             sums.append((next(iter(named)), total, doc.word(header.words[0])))
@@ -223,6 +226,20 @@ def _stacked_parts(index: LineIndex, at_word: dict[WordRef, Candidate], total: C
         current = over[0]
         parts.append(current)
     return parts, None
+
+
+# A table's heading that says its rows are taken off the invoice's amount ("abzgl. bereits gestellter
+# Abschlagsrechnungen | netto | USt. | brutto", "Less: payments on account", "À déduire : situations précédentes"):
+# a final invoice deducting its partial invoices, whose sum row adds the deductions up, not the invoice's amounts
+DEDUCTION_WORDS = frozenset({"abzgl", "abzuglich", "less", "deduct", "deducted", "deduction", "deductions", "minus",
+                             "deduire", "moins", "af", "verminderd", "dedurre", "detraer"})
+
+
+def _heads_deductions(doc: Document, header: WordRef) -> bool:
+    """Whether the first word of the header key's row (its cells left of the key included) is a deduction word."""
+    row = words_left_on_row(doc, header) or [header]
+    tokens = key_tokens(doc.word(row[0]).text)
+    return bool(tokens) and tokens[0] in DEDUCTION_WORDS
 
 
 def _names_its_rate(doc: Document, words: Sequence[WordRef]) -> bool:

@@ -297,3 +297,12 @@ def test_a_date_that_closes_or_opens_a_parenthesis_is_read_without_it():
     assert parse_date("22.04.2024)", "de_DE") == date(2024, 4, 22)
     assert parse_date("(12/03/2024", "fr_FR") == date(2024, 3, 12)
     assert parse_date("(2.6)", "de_DE") is None  # a parenthesis around no date is still none
+
+
+def test_the_rupees_sign_glued_to_an_amount_names_its_currency_and_keeps_it_an_amount():
+    from docextract.extraction.evidence import odd_shape
+
+    assert currencies_in("Total Rs.1,19,454.00") == ["INR"]
+    assert currencies_in("Rs 500") == ["INR"]
+    assert currencies_in("Mrs. Smith") == [] and currencies_in("Rs.") == []  # a word, and the sign with no amount
+    assert not odd_shape("total", "amount", "Rs.1,19,454.00")

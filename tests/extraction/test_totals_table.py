@@ -175,3 +175,20 @@ def test_a_one_rate_vat_table_whose_rate_has_a_name_gives_the_net_the_tax_and_th
     out = with_column_sums(doc, signs, AMOUNTS, probabilities, "en_IE", 2024)
     assert {e.label: doc.word(e.words[0]).text for e in out if e.assigned} == {
         "subtotal": "€163.05", "total_tax": "€37.50", "total": "€200.55"}
+
+
+def _deductions_table(heading):
+    # a roofer's final invoice deducting its two partial invoices (net, VAT, gross each) and their sum row
+    return _page([[(heading, 40), ("netto", 330), ("USt.", 410), ("brutto", 480)],
+                  [("1. Abschlagsrechnung", 40), ("8.000,00", 330), ("1.520,00", 410), ("-9.520,00", 480)],
+                  [("2. Abschlagsrechnung", 40), ("6.000,00", 330), ("1.140,00", 410), ("-7.140,00", 480)],
+                  [("14.000,00", 330), ("2.660,00", 410), ("-16.660,00", 480)]])
+
+
+def test_the_sum_row_of_a_table_of_deductions_is_none_of_the_invoices_amounts():
+    # under "abzgl. ..." the rows are taken off the invoice's amount: their sum is no subtotal, tax or total of its own
+    # (the same table under another heading is a totals table, as ZUGFeRD 1's corrective invoices print one)
+    doc = _deductions_table("Zusammenstellung")
+    assert {label: doc.word(refs[0]).text for label, refs in column_sums(doc, "de_DE", 2024).items()} == {
+        "subtotal": "14.000,00", "total_tax": "2.660,00", "total": "-16.660,00"}
+    assert column_sums(_deductions_table("abzgl. Abschlagsrechnungen"), "de_DE", 2024) == {}
