@@ -93,6 +93,10 @@ _AREA_CODE = re.compile(r"\(\+?\d{1,5}\)")
 TELEPHONE_KEYS = frozenset({"tel", "tlf", "telefon", "telephone", "phone", "fax", "telefax", "telefoon", "mobil",
                             "mobile", "tfn", "puh", "puhelin", "tel no"})
 _SUBSCRIBER = re.compile(r"\d{2,4}(?:[-. ]?\d{2,4}){1,3}")
+# A Canadian tax account: the 9-digit business number (or Quebec's 10-digit QST number) and its program account,
+# printed apart ("79431 2587 RT0001", "1224583017 TQ0001"): one number, not a number and a code
+_PROGRAM_ACCOUNT = re.compile(r"(?:RT|RC|RP|RM|RR|RZ|TQ|IC)\d{4}")
+CANADIAN_ACCOUNT_DIGITS = (9, 10)
 _VERSION = re.compile(r"versi[oóe]", re.IGNORECASE)  # version, versión, versione, versie
 MAX_KEY_DISTANCE_OF_HEIGHT = 40.0  # a key farther than this many line heights counts as this far
 
@@ -266,6 +270,10 @@ def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> 
                                                        " ".join(texts[i:i + grouped]), telephone=True))
                     taken_until = i + grouped - 1
                     continue
+                account = _canadian_tax_account_length(texts, i, grouped or 1)
+                if account:
+                    out["identifier"].append(Candidate("identifier", _flat(refs[i:i + account]),
+                                                       "".join(texts[i:i + account])))
                 if grouped:  # "4012 3456 7890" after "Rechnungsnummer": one number printed in groups, not three
                     if i > 0 and i - 1 > taken_until and _series_prefix(doc, texts[i - 1], refs[i - 1], refs[i]):
                         # "FM 2406 8817 326": its series' letters too (the groups alone stay a candidate)
@@ -294,6 +302,16 @@ def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> 
                     # "45" under "Numero documento": too short for a number of its own, but its key names it
                     out["identifier"].append(Candidate("identifier", refs[i], text))
     return out
+
+
+def _canadian_tax_account_length(texts: Sequence[str], i: int, digit_words: int) -> int:
+    """The words of a Canadian tax account that starts at ``texts[i]`` (its number in ``digit_words`` words, then
+    its program account, :data:`_PROGRAM_ACCOUNT`), 0 where none does."""
+    number = "".join(texts[i:i + digit_words])
+    if (i + digit_words < len(texts) and number.isdigit() and len(number) in CANADIAN_ACCOUNT_DIGITS
+            and _PROGRAM_ACCOUNT.fullmatch(texts[i + digit_words])):
+        return digit_words + 1
+    return 0
 
 
 def _telephone_key(text: str) -> bool:

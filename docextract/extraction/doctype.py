@@ -39,7 +39,7 @@ INVOICE_TYPES = ("invoice", "credit_note", "receipt")
 INVOICE_TITLES = (
     "invoice", "tax invoice", "commercial invoice", "proforma invoice", "pro forma invoice", "invoice receipt",
     "rechnung", "handelsrechnung", "steuerrechnung", "abschlagsrechnung", "schlussrechnung", "teilrechnung",
-    "facture", "facture proforma", "factuur", "fattura", "factura", "faktura", "bill", "tax invoice receipt",
+    "facture", "facture proforma", "note d honoraires", "factuur", "fattura", "factura", "faktura", "bill", "tax invoice receipt",
     "beitragsrechnung", "kostenrechnung", "warenrechnung", "mietrechnung", "rechnung gutschrift",
     "lasku", "fatura", "fatura recibo", "fatura simplificada",
     "faktura vat", "rachunek", "faktura danovy doklad", "danovy doklad", "vyuctovani", "vyuctovani sluzeb",

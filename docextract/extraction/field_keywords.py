@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from docextract.extraction.normalize import without_marks
 
@@ -48,6 +48,7 @@ _OTHER_DATE = (
     "lieferschein datum", "bestelldatum", "bestell datum", "auftragsdatum", "auftrag datum", "leistungszeitraum",
     "vertragsdatum", "vertrags datum", "lieferzeitraum", "abrechnungszeitraum", "berechnungszeitraum", "rechnungszeitraum", "zeitraum",
     "date de livraison", "date de commande", "periode", "periode de facturation", "leverdatum", "besteldatum",
+    "afleverdatum", "leveringsdatum",
     "data di consegna", "data consegna", "data ordine", "periodo", "fecha de entrega", "fecha de pedido",
     # a hotel's stay, printed beside (or in a header row with) the bill's own date
     "arrival", "arrival date", "departure", "departure date", "check in", "check out", "anreise", "abreise",
@@ -109,7 +110,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "rechnungskorrektur no", "mietrechnung no", "beitragsrechnung no", "invoice ref", "booking id", "booking no",
         "facture no", "numero de facture", "no de facture", "facture", "numero facture", "no facture",
         "factuurnummer", "factuur no", "factuur", "nota no", "notanummer", "note no", "numero de note", "folio no",
-        "folio number", "folio", "serie y folio", "fattura no", "numero fattura", "fattura", "numero documento",
+        "folio number", "folio", "serie y folio", "note d honoraires", "note d honoraires no", "fattura no", "numero fattura", "fattura", "numero documento",
         "factura no", "numero de factura", "factura", "no factura", "bill number", "document number",
         *REFERENCE_KEYS,
         "fakturanummer", "faktura no", "faktura", "laskun numero", "laskunumero", "lasku no", "lasku",
@@ -138,6 +139,9 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "customer no", "customer number", "customer id", "kundennummer", "kunden no", "kunden id",
         "no client", "numero client", "numero de client", "code client", "reference client", "identifiant client",
         "id client", "klantnummer", "klant no",
+        # the seller's order confirmation the invoice follows (not the buyer's order)
+        "orderbevestiging", "orderbevestiging no", "auftragsbestatigung", "auftragsbestatigung no",
+        "order confirmation", "order confirmation no", "confirmation de commande",
         "numero cliente", "codice cliente", "cliente no", "no cliente", "numero de cliente",
         "room", "room no", "room number", "zimmer", "zimmer no", "zimmernummer", "chambre", "no chambre", "kamer",
         "kamernummer", "kamer no", "camera", "habitacion",
@@ -170,6 +174,11 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "versand", "versandkosten", "porto", "rabatt", "nachlass", "frais de port", "frais de livraison", "remise",
         "verzendkosten", "bezorgkosten", "korting", "spese di spedizione", "spedizione", "sconto", "gastos de envio",
         "descuento",
+        # a note d'honoraires' fees with their tax, before the disbursements (débours) the amount to pay adds
+        "total honoraires ttc", "honoraires ttc", "total debours", "debours",
+        # a progress or instalment invoice's contract sum, of which the invoice bills a share
+        "aanneemsom", "contractsom", "contract sum", "contract value", "contract amount", "auftragssumme",
+        "vertragssumme", "montant du marche", "montant du contrat",
         "frakt", "fraktavgift", "fragt", "porto og ekspedition", "rahti", "toimituskulut", "toimitusmaksu", "alennus",
         "portes", "transporte", "desconto",
         "rabat", "upust", "doprava", "postovne", "sleva",
@@ -207,10 +216,10 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "po reference", "customer order no", "order ref", "customer po",
         "customer po no", "customer po number", "customer order", "customer order number",
         "bestellnummer", "bestellung", "ihre bestellung", "auftragsnummer", "auftrag", "auftrag no", "bestell no",
-        "auftrags no",
+        "auftrags no", "ihre auftragsnummer", "ihre auftrags no", "ihr auftrag no",
         "bon de commande", "commande", "no de commande", "numero de commande", "numero de la commande", "reference de commande",
         "ref commande", "numero commande", "votre commande", "bestelnummer", "bestelling",
-        "commande no", "votre commande no", "bon de commande no", "votre bon de commande", "votre bon de commande no",
+        "commande no", "votre commande no", "bon de commande client", "commande client", "no commande client", "bon de commande no", "votre bon de commande", "votre bon de commande no",
         "reference commande", "bestellung no", "ihre bestellung no", "ihre bestellnummer", "no commande",
         "ihre bestell no",
         "bestelbon", "bestelbon no", "bestelbonnummer", "uw bestelbon", "uw bestelbon no", "uw bestelbonnummer",
@@ -221,6 +230,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "your reference", "your ref", "ihr zeichen", "votre reference", "vos references", "uw referentie",
         "uw kenmerk", "vostro riferimento", "su referencia",
         "p o s o no", "p o s o number",  # Wave's "P.O./S.O. Number"
+        "po nummer",
         "po number",
         "ordernummer", "bestallning", "bestallningsnummer", "ordrenummer", "ordre no", "bestilling",
         "bestillingsnummer", "rekvisition", "tilausnumero", "tilaus", "tilaus no", "encomenda", "no encomenda",
@@ -257,6 +267,9 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "uid", "uid no", "uid nummer", "mwst no", "mwst nummer",
         # Canada's GST/HST registration (the business number with its RT program account)
         "hst", "hst no", "gst hst", "gst hst no", "gst hst registration no", "hst registration no", "bn", "hst reg no",
+        # (Quebec's: the GST's "TPS" and the QST's "TVQ" numbers; a plain "TPS" keys the tax's amount)
+        "no tps", "tps no", "no tvq", "tvq no", "no tps tvh", "no de tps", "no de tvq", "numero de tps",
+        "numero de tvq", "no tps tvq",
         "gst hst reg no", "hst registration number", "business number",
         # New Zealand's GST number (the IRD number)
         "gst number", "gst reg no", "gst registration no", "gst registration number", "ird no", "ird number",
@@ -291,6 +304,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "nettosumme", "warenwert", "rechnungssumme ohne ust", "summe ohne ust", "nettowert", "total ht", "montant ht", "sous total", "total hors taxes", "subtotaal",
         "totaal excl btw", "netto bedrag", "imponibile", "totale imponibile", "subtotale", "base imponible",
         "total htva", "montant htva", "htva",  # Belgian: "hors TVA"
+        "total honoraires ht", "honoraires ht",  # an architect's or lawyer's "note d'honoraires"
         "maatstaf van heffing",  # Belgian: the taxable amount
         # a VAT table's base column: "Tarief | Grondslag | BTW", "Base HT | TVA", "Bemessungsgrundlage | USt."
         "grondslag", "grondslag btw", "btw grondslag", "heffingsgrondslag", "base ht", "base hors taxes",
@@ -324,7 +338,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "enthaltene ust", "waarvan btw", "di cui iva",
         "summe umsatzsteuer", "summe mwst", "montant de la tva", "tva totale", "mwst", "ust", "zzgl mwst",
         "zzgl ust", "umsatzsteuer", "steuerbetrag", "ust betrag", "mwst betrag", "umsatzsteuerbetrag", "mehrwertsteuer", "steuer", "tva", "montant tva", "total tva", "btw", "btw bedrag",
-        "totaal btw", "btw totaal", "totaal tva", "totale btw",
+        "totaal btw", "btw totaal", "totaal tva", "totale btw", "total des taxes", "total taxes",
         "iva", "imposta", "totale iva", "impuesto", "cuota iva",
         "igst", "igst amount",  # India's integrated GST: the whole tax of an interstate sale
         "hst", "gst hst",  # Canada's harmonized sales tax
@@ -340,7 +354,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "total gross", "invoice amount", "rechnungssumme", "rechnungssumme brutto", "summe brutto", "gesamtbetrag brutto",
         "total incl tax", "montant total ttc", "totaal te betalen", "total incl vat", "total inc vat", "total amount due",
         "amount", "gesamtbetrag", "gesamt", "gesamtsumme", "summe", "rechnungsbetrag", "endbetrag", "bruttobetrag",
-        "brutto", "gesamt brutto", "bruttosumme", "total ttc", "montant ttc", "montant total", "total a payer", "totaal",
+        "brutto", "gesamt brutto", "bruttosumme", "total ttc", "montant ttc", "montant total", "total a payer",
+        "total de la facture", "total facture", "montant de la facture", "totaal",
         "totaal incl btw", "totaalbedrag", "totale", "totale fattura", "totale documento", "importe total",
         "total factura", "total payable", "total to pay", "with vat", "total with vat", "total with tax", "total including vat", "total including tax",
         "inclusief btw", "totaal inclusief btw", "total charges", "total amount paid",
@@ -364,7 +379,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "restbetrag", "noch zu zahlen",
         "net a payer", "reste a payer", "a payer", "montant a payer", "solde", "te betalen", "nog te betalen",
         "openstaand bedrag", "openstaand", "openstaand saldo", "resterend saldo", "remaining balance", "balance to pay",
-        "solde a payer", "solde restant", "solde du", "restant du", "reste du",
+        "solde a payer", "solde restant", "solde du", "restant du", "reste du", "montant total du", "total du",
         "solde a regler", "reste a regler", "montant a regler", "net a regler", "a regler",
         "da pagare", "importo dovuto", "netto a pagare", "a pagar", "importe a pagar", "saldo",
         "att betala", "summa att betala", "belopp att betala", "kvar att betala", "at betale", "til betaling",
@@ -460,11 +475,19 @@ _KEYWORD_TOKENS: dict[str, tuple[tuple[str, ...], ...]] = {
 
 
 def trim_context(tokens: Iterable[str]) -> list[str]:
-    """Context tokens with trailing fillers (currency codes, rates like "19", small words) removed."""
+    """Context tokens with trailing fillers (currency codes, rates like "19", small words) removed, but for a filler
+    that ends a key word of its own and the context ("Montant total dû", "Fällig am", "Issued on"; not the "in" of
+    "GST in AUD")."""
     tokens = list(tokens)
+    if tokens and tokens[-1] in FILLER_TOKENS and _ends_in_a_key_word(tokens):
+        return tokens
     while tokens and (tokens[-1] in FILLER_TOKENS or tokens[-1].isdigit()):
         tokens.pop()
     return tokens
+
+
+def _ends_in_a_key_word(tokens: Sequence[str]) -> bool:
+    return any(tuple(tokens[-len(keyword):]) == keyword for keyword, _ in _KEYWORDS_BY_LAST_TOKEN.get(tokens[-1], ()))
 
 
 # Key words by their last token, longest first: the key words that can end a context are those ending in its last

@@ -185,6 +185,14 @@ def _ends_in_a_value(text: str) -> bool:
     return bool(NUMBER_IN_PARTS.search(text)) and not _DATE_LIKE.fullmatch(text)
 
 
+def _net_days(doc: Document, words: Sequence[WordRef]) -> bool:
+    """Whether ``words`` end in payment terms of net days ("Net 30", "Netto 14")."""
+    if len(words) < 2 or not doc.word(words[-1]).text.strip(":;,.").isdigit():
+        return False
+    return key_tokens(doc.word(words[-2]).text) in (["net"], ["netto"]) and int(doc.word(words[-1]).text.strip(":;,.")) <= MAX_NET_DAYS
+
+
+MAX_NET_DAYS = 120
 NUMBER_IN_PARTS = re.compile(r"\d[-/]\d")  # "19-32", "123/2024": a number printed in parts
 _DATE_LIKE = re.compile(r"\d{1,4}[./-]\d{1,2}(?:[./-]\d{2,4})?")
 
@@ -214,6 +222,8 @@ def whole_key(doc: Document, words: Sequence[WordRef], labels: frozenset[str] | 
         return None  # nor is the "PO" of "PO 88-114" a key of the "1/1" after it (a header row's values in one line)
     if _is_tax_category(doc, words[-1]):
         return None  # "19 % VAT (S)": a row's tax category, as EN 16931's visualisations print it, keys no amount
+    if _net_days(doc, words):
+        return None  # "Net 30" in a header row's TERMS column: payment terms, no subtotal's key of the value after it
     height = max(doc.word(words[-1]).box.height, 1e-6)
     best: KeyHit | None = None
     tokens: list[str] = []

@@ -149,3 +149,13 @@ def test_an_erp_reports_title_that_names_its_module_first_is_an_invoices():
             [("Lieferscheinnr.", 300), ("VL-098331", 420)], [("Rechnungsdatum: 15.11.2024", 40)],
             [("Summe netto", 300), ("8.534,30", 450)], [("Gesamtbetrag", 300), ("10.155,82", 450)]]
     assert document_type(_page(rows)).type == "invoice"
+
+
+def test_an_architects_note_dhonoraires_is_an_invoice_whose_title_says_its_number():
+    # a French liberal profession's invoice: "NOTE D'HONORAIRES N° NH-2024-07", under a file reference "N/Réf. : 2023-14"
+    doc = _page([[("Atelier Vasseur Architecture", 40)], [("N/Réf. : 2023-14 / CV", 40)],
+                 [("NOTE D'HONORAIRES N° NH-2024-07", 150)], [("Total honoraires HT", 300), ("4 450,00 €", 480)]])
+    decided = document_type(doc)
+    assert decided.type == "invoice"
+    found = {e.label: e.text(doc) for e in key_value_entities(doc, [], ("invoice_number", "subtotal"), {}, "fr_FR", 2024)}
+    assert found["invoice_number"] == "NH-2024-07" and found["subtotal"].startswith("4 450,00")

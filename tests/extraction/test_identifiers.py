@@ -2,7 +2,7 @@
 
 from docextract.extraction.checks import validate_invoice
 from docextract.extraction.entities import normalize_value
-from docextract.extraction.identifiers import check_bic, check_iban, check_tax_id
+from docextract.extraction.identifiers import check_bic, check_iban, check_tax_id, is_vat_number
 
 
 def test_iban_needs_its_countrys_length_not_just_the_checksum():
@@ -176,3 +176,9 @@ def test_a_swiss_uid_is_a_vat_number_for_the_rules_that_look_for_one():
     assert is_vat_number(check_tax_id("CHE-416.382.152"))
     assert is_vat_number(check_tax_id("FR75 812946739"))
     assert not is_vat_number(check_tax_id("812 946 739 00032", "FR"))  # a SIRET: valid, but no VAT number
+
+
+def test_a_canadian_business_number_with_its_gst_account_is_a_vat_number():
+    # the GST/HST registration: the business number and its "RT" program account; the number alone registers no tax
+    assert is_vat_number(check_tax_id("794312587RT0001", "CA"))
+    assert not is_vat_number(check_tax_id("794312587", "CA"))

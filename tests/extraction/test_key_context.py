@@ -831,3 +831,50 @@ def test_a_date_with_its_months_name_between_dashes_is_a_date():
     doc = _page([[("Invoice Date", 40), ("Due Date", 200)], [("03-Oct-2024", 40), ("30-Nov-2024", 200)]])
     dates = {c.value for c in generate(doc, LineIndex(doc), "en_GB", 2024)["date"]}
     assert dates == {date(2024, 10, 3), date(2024, 11, 30)}
+
+
+def test_a_key_that_ends_in_a_small_word_of_its_own_is_whole():
+    # "dû" ends a key of the amount due, which the page prints beside its total; not a filler to trim ("Total dû" is
+    # no "Total"). "Total de la facture" and "Total des taxes" are the total's and the tax's whole keys
+    doc = _page([[("Total des taxes", 300), ("855,72 $", 450)], [("Total de la facture", 300), ("6 570,04 $", 450)],
+                 [("Solde antérieur", 300), ("1 149,75 $", 450)], [("Montant total dû", 300), ("7 719,79 $", 450)]])
+    found = _rule_fields(doc, "fr_CA")
+    assert found["total_tax"].startswith("855,72")
+    assert found["total"].startswith("6 570,04")
+    assert found["amount_due"].startswith("7 719,79")
+    doc = _page([[("Rechnungsdatum", 40), ("02.09.2024", 200)], [("Fällig am", 40), ("16.09.2024", 200)]])
+    assert _rule_fields(doc, "de_DE")["due_date"] == "16.09.2024"
+
+
+def test_payment_terms_of_net_days_key_no_value_beside_them():
+    # a header row "TERMS | P.O. #" over "Net 30 | HPM-PO-20871": "Net" keys a subtotal, "Net 30" is the terms
+    doc = _page([[("TERMS", 40), ("P.O. #", 200)], [("Net 30", 40), ("HPM-PO-20871", 200)]])
+    index = LineIndex(doc)
+    value = next(r for r in index.line_of if doc.word(r).text == "HPM-PO-20871")
+    hit = key_left(index, (value,), KEY_LABELS)
+    assert hit is None or "subtotal" not in hit.labels
+    assert _rule_fields(doc)["purchase_order"] == "HPM-PO-20871"
+
+
+def test_a_canadian_tax_account_printed_apart_is_one_number_after_its_key():
+    # the business number in groups and its GST/HST program account ("RT0001"), Quebec's QST number and its "TQ0001"
+    doc = _page([[("HST # 79431 2587 RT0001", 40)], [("No TVQ : 1225483171 TQ0001", 40)]])
+    values = {c.value for c in generate(doc, LineIndex(doc), "en_CA", 2024)["identifier"]}
+    assert {"794312587RT0001", "1225483171TQ0001"} <= values
+    doc = _page([[("No TPS : 814720934 RT0001", 40)], [("Date : 2024-02-12", 40)]])
+    found = {e.label: e.text(doc) for e in key_value_entities(doc, [], ("vendor_tax_id",), {}, "fr_CA", 2024)}
+    assert found["vendor_tax_id"] == "814720934 RT0001"
+
+
+def test_the_buyers_order_keys_and_the_amounts_that_are_no_invoice_amount():
+    # "Ihre Auftragsnummer", "Bon de commande client", "PO-nummer" key the buyer's order; a progress invoice's contract
+    # sum ("Aanneemsom") and a note d'honoraires' fees before its disbursements ("Total honoraires TTC") key no amount
+    for key, value in (("Ihre Auftragsnummer", "IV-2024-318"), ("Bon de commande client :", "PO-4471"),
+                       ("PO-nummer", "4500012873")):
+        doc = _page([[(key, 40), (value, 200)]])
+        assert _rule_fields(doc, "de_DE")["purchase_order"] == value, key
+    for key in ("Aanneemsom", "Total honoraires TTC"):
+        doc = _page([[(key, 40), ("186.400,00", 300)]])
+        index = LineIndex(doc)
+        hit = key_left(index, (next(r for r in index.line_of if doc.word(r).text == "186.400,00"),), KEY_LABELS)
+        assert hit is not None and hit.labels == {"other_amount"}, key
