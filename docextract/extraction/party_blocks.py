@@ -55,6 +55,7 @@ SIDE_WORDS = {
     "customer_name": frozenset({
         "buyer", "customer", "client", "bill", "billed", "to", "invoice", "invoiced", "recipient", "kaufer", "kunde",
         "guest", "gast",
+        "eleve",  # a driving school's pupil (not a practice's "Patient", whose heading shares a row with "Behandlung")
         "tenant", "mieter", "locataire", "huurder", "arrendatario", "inquilino", "conduttore",  # a rent invoice's tenant
         "leistungsempfanger", "rechnungsempfanger", "empfanger", "auftraggeber", "acheteur", "destinataire",
         "koper", "klant", "afnemer", "acquirente", "committente", "cessionario", "comprador", "cliente",
@@ -384,8 +385,34 @@ def _headings(doc: Document) -> Iterator[tuple[str, int, Line]]:
             side = _side(_as_read_by_ocr(tokens) if page.text_source == "ocr" and tokens else tokens)
             if side is None:
                 side = _bilingual_side(doc, refs, page.text_source == "ocr")
-            if side is not None:
+            if side is not None and not _in_a_key_row(doc, p, line) and not _a_code_letter(doc, refs):
                 yield side, p, line
+
+
+def _a_code_letter(doc: Document, refs: Sequence[WordRef]) -> bool:
+    """Whether a line is one capital letter alone, without a colon: a table's code ("A" of a VAT code column), not
+    the French or Spanish "A :" / "À" of a letter's recipient."""
+    return len(refs) == 1 and len(text := doc.word(refs[0]).text) == 1 and text.isascii() and text.isupper()
+
+
+# The keys of a grid's header row ("Orderbevestiging | Afleverdatum | Afleveradres | Verkoper" over one row of values):
+# a party's word among them names a person of the order (its salesperson), no block of a party
+GRID_ROW_LABELS = frozenset({"invoice_date", "due_date", "other_date", "invoice_number", "other_number",
+                             "purchase_order"})
+MIN_GRID_ROW_KEYS = 2
+
+
+def _in_a_key_row(doc: Document, p: int, line: Line) -> bool:
+    """Whether ``line`` shares its row with at least :data:`MIN_GRID_ROW_KEYS` lines that are each a whole key of a
+    document's date or number."""
+    keys = 0
+    for other in doc.pages[p].lines:
+        if other is line or other.box.vertical_overlap(line.box) <= 0.5 * min(other.box.height, line.box.height):
+            continue
+        tokens = [t for w in other.word_indices for t in key_tokens(doc.pages[p].words[w].text)]
+        labels, length = closing_keys(tokens) if tokens else (frozenset(), 0)
+        keys += bool(tokens) and length == len(tokens) and bool(labels & GRID_ROW_LABELS)
+    return keys >= MIN_GRID_ROW_KEYS
 
 
 def _bilingual_side(doc: Document, refs: Sequence[WordRef], ocr: bool = False) -> str | None:
@@ -718,7 +745,11 @@ def trading_as_fields(doc: Document) -> dict[str, tuple[WordRef, ...]]:
                         if tuple(tokens[i:i + len(phrase)]) == phrase), None)  # the phrase's last word
             if end is None:
                 continue
-            name = [r for r in refs[end + 1:] if not is_separator(doc.word(r).text)]
+            # (up to the line's next part: "Jessica Harlow t/a Wattle & Bloom · ABN 51 824 753 556")
+            after = refs[end + 1:]
+            after = after[:next((i for i, r in enumerate(after) if i and doc.word(r).text in SENDER_SEPARATORS),
+                                len(after))]
+            name = [r for r in after if not is_separator(doc.word(r).text)]
             below = lines[n + 1:]
             if not name and below and under(doc, p, line, below[0], NAME_GAP_OF_HEIGHT):
                 name, below = [WordRef(p, w) for w in below[0].word_indices], below[1:]
@@ -1275,7 +1306,8 @@ def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> d
         words = first_cell(doc, p, line)
         if _dated(doc, words):
             return {}  # "Période facturée" | "du 01/11/2024 au 30/11/2024": a sidebar's key over its value
-        if keyed(line) and not ends_address(doc, words):  # "DE: 99199 MUSTERHAUSEN": a speck OCR read as a colon
+        # ("DE: 99199 MUSTERHAUSEN": a speck OCR read as a colon; "Attn: Accounts Payable" is whom it is for)
+        if keyed(line) and not ends_address(doc, words) and not _attention_line(doc, words):
             if _number_line(doc, words):
                 continue  # "Handelsname: 99999999800010" under the name: the party's registration number
             return {}  # a key's row before any postcode line: not an address label

@@ -45,6 +45,12 @@ TITLE_TOKENS = frozenset({"dr", "ing", "dipl", "prof", "mag", "rer", "nat", "med
                           "mr", "ma", "msc", "bsc", "mba", "phd"})
 
 
+def _reading_evidence(doc: Document, entity: Entity) -> int:
+    """:func:`company_evidence`, one less for a reading without a capital letter: a tagline's word ("fotografie" of
+    "fotografie voor bedrijven en events" under "Noor Lindeman"), which no name is."""
+    return company_evidence(doc, entity) - (not any(doc.word(r).text[:1].isupper() for r in entity.words))
+
+
 def _only_titles(doc: Document, entity: Entity) -> bool:
     tokens = [t for r in entity.words for t in key_tokens(doc.word(r).text)]
     return bool(tokens) and set(tokens) <= TITLE_TOKENS
@@ -60,7 +66,7 @@ def vendor_reading_by_evidence(doc: Document, entities: Sequence[Entity]) -> lis
     # (an academic title alone, "Dr.-Ing." of "Dr.-Ing. Felix Ruoff", names no one: its words printed again at other
     # lines' starts are the title's, no company's evidence)
     rivals = [e for e in readings if e.confidence >= best.confidence - READING_MARGIN and not _only_titles(doc, e)]
-    if rivals and company_evidence(doc, best) == 0:
+    if rivals and _reading_evidence(doc, best) <= 0:
         # a best reading with no sign of a company's name, a piece of its line ("Épicerie" of a wholesaler's tagline
         # "Épicerie fine - vins - produits régionaux en gros", 0.96): a reading at any probability whose name the page
         # prints again and that shows one more sign (its letterhead "Les Saveurs du Quercy", 0.58) competes too
@@ -68,5 +74,5 @@ def vendor_reading_by_evidence(doc: Document, entities: Sequence[Entity]) -> lis
                    and company_evidence(doc, e) >= STRONG_EVIDENCE and not _only_titles(doc, e)]
     if not rivals:
         return list(entities)
-    chosen = max(rivals, key=lambda e: (company_evidence(doc, e), e is best))
+    chosen = max(rivals, key=lambda e: (_reading_evidence(doc, e), e is best))
     return [replace(e, assigned=True) if e is chosen and e is not best else e for e in entities]

@@ -2603,3 +2603,39 @@ def test_a_key_that_runs_on_heads_another_address_and_leaves_the_block_a_label()
                        ("26 rue de l'Estanove", 330, 190, 8.5), ("34070 Montpellier", 330, 201, 8.5)])
     assert _party_texts(doc, labels) == {"customer_name": "M. et Mme Delorme",
                                          "billing_address": "9 impasse des Micocouliers 34170 Castelnau-le-Lez"}
+
+
+def test_a_trading_name_ends_at_its_lines_next_part():
+    from docextract.extraction.party_blocks import trading_as_fields
+
+    doc = _page([[("Jessica Harlow t/a Wattle & Bloom · ABN 51 824 753 556", 40)],
+                 [("Shop 3, 41 Terralong Street, Kiama NSW 2533", 40)]])
+    assert " ".join(doc.word(r).text for r in trading_as_fields(doc)["vendor_name"]) == "Wattle & Bloom"
+
+
+def test_a_partys_word_among_a_grids_keys_heads_no_block():
+    # a printer's grid of keys over one row of values: "Verkoper" (seller) names its salesperson, not the seller
+    doc = _page([[("Orderbevestiging", 40), ("Afleverdatum", 170), ("Afleveradres", 290), ("Verkoper", 450)],
+                 [("OB-24-7716", 40), ("27-09-2024", 170), ("Kolkweg 2", 290), ("Fenna de Wit", 450)],
+                 [("Trambaan 9", 450)], [("5283 ND Boxtel", 450)]], line_spacing=12)
+    assert "vendor_name" not in _party_texts(doc, ["vendor_name", "vendor_address"])
+
+
+def test_a_tables_code_letter_heads_no_block():
+    # a caterer's VAT code column, "A" and "B" under each other: the French "A :" of a letter's recipient is no code
+    doc = _page([[("Apéritif dînatoire", 40), ("A", 520)], [("Fondation Horizons", 40), ("B", 520)],
+                 [("Avenue de Rumine 33", 40), ("B", 520)], [("1005 Lausanne", 40), ("A", 520)]], line_spacing=12)
+    assert "customer_name" not in _party_texts(doc, ["customer_name", "billing_address"])
+
+
+def test_an_attention_line_under_the_name_keeps_the_block_an_address_label():
+    doc = _page([[("Bill to", 230)], [("Tamaki Freight Solutions Ltd", 230)], [("Attn: Accounts Payable", 230)],
+                 [("14 Neilpark Drive", 230)], [("Auckland 2013", 230)]], line_spacing=12)
+    assert _party_texts(doc, ["customer_name", "billing_address"]) == {
+        "customer_name": "Tamaki Freight Solutions Ltd", "billing_address": "14 Neilpark Drive Auckland 2013"}
+
+
+def test_a_driving_schools_pupil_heads_the_customers_block():
+    doc = _page([[("Élève", 40), ("Formation", 330)], [("Mme Inès Haddad", 40), ("Permis B", 330)],
+                 [("31 rue des Wetz", 40)], [("59500 Douai", 40)]], line_spacing=12)
+    assert _party_texts(doc, ["customer_name", "billing_address"])["customer_name"] == "Mme Inès Haddad"

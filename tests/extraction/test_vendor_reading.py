@@ -76,3 +76,20 @@ def test_a_word_cut_from_a_tagline_gives_way_to_a_letterhead_the_page_prints_aga
     doc = laid_out_page([[("Les Saveurs du Quercy", 50)], [("Épicerie fine - vins - produits régionaux en gros", 50)]],
                         line_spacing=13)
     assert _chosen(doc, [_reading(doc, "Épicerie", 0.96), _reading(doc, "Les Saveurs du Quercy", 0.58)]) == "Épicerie"
+
+
+def test_a_reading_without_a_capital_gives_way_to_the_name_the_page_prints_again():
+    # a photographer's name over her tagline, her block and footer printing "Noor Lindeman Fotografie": the tagger read
+    # the tagline's "fotografie" (0.946, printed again at an item's start) over the footer's name (0.888), each with
+    # one sign of a company's name; no name is written without a capital
+    doc = laid_out_page([
+        [("Noor Lindeman", 40)], [("fotografie voor bedrijven en events", 40)], [],
+        [("Noor Lindeman Fotografie", 40)], [("Vismarkt 3", 40)], [("9712 CB Groningen", 40)], [],
+        [("Fotografie jubileumfeest", 40), ("1.250,00", 450)],
+        [("Noor Lindeman Fotografie · KvK 80123459 · IBAN NL28 BUNQ 2374 1059 89", 40)],
+    ], line_spacing=13)
+    tagline = _reading(doc, "fotografie", 0.946)
+    footer = Entity("vendor_name", tuple(WordRef(0, w) for w in range(len(doc.pages[0].words) - 13,
+                                                                       len(doc.pages[0].words) - 10)), 0.888)
+    assert footer.text(doc) == "Noor Lindeman Fotografie"
+    assert _chosen(doc, [tagline, footer]) in ("Noor Lindeman Fotografie", "Noor Lindeman")
