@@ -31,6 +31,7 @@ from docextract.extraction.candidates import (
     OTHER_AMOUNT,
     Candidate,
     DocumentContext,
+    before_a_discount,
     features,
     generate,
     in_item_row,
@@ -124,6 +125,7 @@ def choose_fields(doc: Document, entities: Sequence[Entity], probabilities: Mapp
             chosen.update(_decode_kind(context, kind, labels, scorer))
     chosen = _the_buyers_own_order(context, scorer, _keyed_on_its_row(context, scorer, chosen, entities))
     chosen = _the_sellers_registered_tax_id(context, scorer, chosen)
+    chosen = _the_issue_date_over_the_tax_point(context, scorer, chosen)
     # a tagger's reading of a number the scorer left open, inside a number chosen for another field, is a piece of
     # that value ("0045" of the bill number "778 2213 0045", which a model on a scan tagged as the order number); a
     # date or an amount printed once may be two fields
@@ -139,7 +141,7 @@ def choose_fields(doc: Document, entities: Sequence[Entity], probabilities: Mapp
 
 
 # The fields whose value printed after its own key on its row wins over a value the scorer chose without a key.
-KEYED_ON_ITS_ROW = ("invoice_date", "due_date", "amount_due")
+KEYED_ON_ITS_ROW = ("invoice_date", "due_date", "amount_due", "invoice_number")
 # A header over a column of values names them all: only a key of more than a plain "Date" names the invoice's date
 # from above ("Factuurdatum" over "19-08-2024"; not a treatments table's "Datum" over its dates)
 PLAIN_DATE_KEYS = frozenset({"date", "datum", "data", "fecha", "dato", "pvm", "paivamaara"})
@@ -182,20 +184,6 @@ def _in_a_key_grid(context: DocumentContext, header: tuple[WordRef, ...], words:
                    for line in doc.pages[p].lines)
 
 
-# An early payment's discount, named within DISCOUNT_WORDS_AFTER words after the date its terms give
-DISCOUNT_WORDS = frozenset({"skonto", "escompte", "discount", "sconto", "descuento", "korting", "rabat", "kassarabatt"})
-DISCOUNT_WORDS_AFTER = 5
-
-
-def _before_a_discount(context: DocumentContext, candidate: Candidate) -> bool:
-    where = context.index.line_of.get(candidate.words[-1])
-    if where is None:
-        return False
-    page = context.doc.pages[candidate.words[-1].page_index]
-    after = page.lines[where[0]].word_indices[where[1] + 1:where[1] + 1 + DISCOUNT_WORDS_AFTER]
-    return any(set(key_tokens(page.words[w].text)) & DISCOUNT_WORDS for w in after)
-
-
 def _keyed_on_its_row(context: DocumentContext, scorer: CandidateScorer, chosen: dict[str, tuple[Candidate, float]],
                       entities: Sequence[Entity]) -> dict[str, tuple[Candidate, float]]:
     """``chosen`` with each field of :data:`KEYED_ON_ITS_ROW` the one value printed after its key on its row, where
@@ -225,7 +213,7 @@ def _keyed_on_its_row(context: DocumentContext, scorer: CandidateScorer, chosen:
         issued = out["invoice_date"][0].value if label == "due_date" and "invoice_date" in out else None
         keyed = _the_one_value(context, scorer, label, floor, lambda c: (
             _keyed_on_row_or_in_header(context, c.words, label) and c.words not in taken
-            and (label != "due_date" or (issued is None or c.value >= issued) and not _before_a_discount(context, c))))
+            and (label != "due_date" or (issued is None or c.value >= issued) and not before_a_discount(context, c))))
         if keyed is not None:
             out[label] = keyed
     return out
@@ -243,6 +231,8 @@ def _the_one_value(context: DocumentContext, scorer: CandidateScorer, label: str
 
 # The buyer's own, in a key: "Ihre Bestellnr.", "Your order no.", "Votre commande", "Uw bestelling"
 YOUR_WORDS = frozenset({"your", "ihre", "ihr", "votre", "vos", "uw", "vostro", "vostra", "su", "sua", "din", "deres"})
+# ... or a purchase order, which is the buyer's by its name ("Inkoopordernummer" beside a web shop's "Bestelnummer")
+PURCHASE_WORDS = frozenset({"purchase", "inkoopordernummer", "inkooporder", "inkoopnummer", "einkaufsbestellung"})
 # ... of an order, not a reference ("Ihr Zeichen: AB-312", "Your ref."), which names no order
 ORDER_WORDS = frozenset({"order", "po", "bestellung", "bestell", "bestellnummer", "auftrag", "commande", "cde",
                          "bestelling", "bestelbon", "bestelnummer", "ordernummer", "ordine", "pedido"})
@@ -259,7 +249,8 @@ def _the_buyers_own_order(context: DocumentContext, scorer: CandidateScorer,
     def buyers(words: tuple[WordRef, ...]) -> bool:
         for hit in context.keys(words):
             tokens = {t for r in hit.words for t in key_tokens(context.doc.word(r).text)} if hit is not None else set()
-            if hit is not None and "purchase_order" in hit.labels and tokens & YOUR_WORDS and tokens & ORDER_WORDS:
+            if hit is not None and "purchase_order" in hit.labels and (
+                    tokens & YOUR_WORDS and tokens & ORDER_WORDS or tokens & PURCHASE_WORDS):
                 return True
         return False
 
@@ -285,6 +276,32 @@ def _the_sellers_registered_tax_id(context: DocumentContext, scorer: CandidateSc
     return chosen if registered is None else {**chosen, "vendor_tax_id": registered}
 
 
+TAX_POINT_WORDS = frozenset({"point"})  # "Tax point": the date of supply, the invoice's date where no other is printed
+
+
+def _the_issue_date_over_the_tax_point(context: DocumentContext, scorer: CandidateScorer,
+                                       chosen: dict[str, tuple[Candidate, float]]) -> dict[str, tuple[Candidate, float]]:
+    """``chosen`` with the invoice's date the one value after a key of the issue ("Date of issue 24/04/2024") where the
+    scorer chose the date after "Tax point" or none keyed (01/05/2024, a lease's supply date that its due date and
+    rental period print again): the tax point is the invoice's date only where no issue date is printed, and keys a
+    second value beside it that :func:`_keyed_on_its_row` cannot choose between."""
+    if "invoice_date" not in chosen or "invoice_date" not in scorer.fields:
+        return chosen
+
+    def key_words(words: tuple[WordRef, ...]) -> set[str] | None:
+        left = context.keys(words)[0]
+        if left is None or "invoice_date" not in left.labels:
+            return None
+        return {t for r in left.words for t in key_tokens(context.doc.word(r).text)}
+
+    keyed = key_words(chosen["invoice_date"][0].words)
+    if keyed is not None and not keyed & TAX_POINT_WORDS:
+        return chosen
+    issued = _the_one_value(context, scorer, "invoice_date", 0.0, lambda c: (
+        (words := key_words(c.words)) is not None and not words & TAX_POINT_WORDS))
+    return chosen if issued is None else {**chosen, "invoice_date": issued}
+
+
 def _registered_elsewhere(doc: Document, candidate: Candidate) -> bool:
     """Whether a page prints a VAT number's register number on a line apart from the number itself (its digits in
     the line's digits, the number's own taken out)."""
@@ -308,10 +325,14 @@ def _tagger_choice_ranked(context: DocumentContext, scorer: CandidateScorer, lab
     tagger's several entities of the label, the one the scorer ranks highest is the field. A model on a layout never
     seen tags the dates beside "Beleg-Datum", "Leistungs-Datum" and "Bestell-Datum" alike, and its most confident
     is as often the delivery date as the issue date; the scorer's features (the key, the title line) tell them."""
+    entities = _whole_keyed_numbers(context, label, entities)
     rivals = [e for e in entities if e.label == label]
-    if not rivals:
-        return entities
     by_words = {c.words: c for c in context.candidates[CANDIDATE_KINDS[label]]}
+    if not rivals:
+        # no reading at all: the keyed number the scorer ranks highest, not the key rule's first in reading order
+        # (a marketplace's "Pagina 1" under its title "Factuur" before "Factuurnummer" over "GW25-004187")
+        keyed = _keyed_number_over_the_tagger(context, scorer, label, rivals, by_words, {})
+        return entities if keyed is None else [*entities, keyed]
     # the candidate of each reading: its words, or an amount's with the currency printed apart ("EUR" of "EUR
     # 5'699.30", which the tagger leaves out)
     amount = CANDIDATE_KINDS[label] == "amount"
@@ -348,6 +369,23 @@ def _tagger_choice_ranked(context: DocumentContext, scorer: CandidateScorer, lab
     return [replace(e, assigned=e is best) if e.label == label else e for e in entities]
 
 
+# The numbers a page prints in digit groups after their key ("Invoice no." over "9021 4418 063")
+GROUPED_NUMBER_LABELS = frozenset({"invoice_number", "purchase_order"})
+
+
+def _whole_keyed_numbers(context: DocumentContext, label: str, entities: list[Entity]) -> list[Entity]:
+    """``entities`` with each tagger's reading of ``label`` that is a piece of a number keyed as ``label`` read as
+    that whole number: a water bill's "063" of "9021 4418 063" under "Invoice no."."""
+    if label not in GROUPED_NUMBER_LABELS:
+        return entities
+    out = []
+    for e in entities:
+        whole = next((c for c in context.candidates["identifier"] if e.label == label and set(e.words) < set(c.words)
+                      and keyed_as(context, c, label) and not never_the_value(context, c, label)), None)
+        out.append(e if whole is None else replace(e, words=whole.words))
+    return out
+
+
 def _within_a_telephone(context: DocumentContext, words: tuple[WordRef, ...]) -> bool:
     """Whether a tagger's reading is part of a telephone number ("29 37 41 86" of "Tel. 030 29 37 41 86", which a
     model read as a Kleinunternehmer's tax id beside the Steuernummer in the footer)."""
@@ -357,8 +395,8 @@ def _within_a_telephone(context: DocumentContext, words: tuple[WordRef, ...]) ->
 def _keyed_number_over_the_tagger(context: DocumentContext, scorer: CandidateScorer, label: str,
                                   rivals: Sequence[Entity], by_words: Mapping[tuple, Candidate],
                                   probability: Mapping[int, float]) -> Entity | None:
-    """The invoice's number where no reading of the tagger (``rivals``, scored in ``probability``) has its key: the
-    value after that key that the scorer ranks above them all, though under the minimum too. A ZUGFeRD sample's
+    """The invoice's number where no reading of the tagger (``rivals``, scored in ``probability``; none at all too) has
+    its key: the value after that key that the scorer ranks above them all, though under the minimum too. A ZUGFeRD sample's
     "Rechnungsnummer 471102" over the tagger's "4102.V.e" (its rotated copyright line), which fold scorers rank
     0.19-0.20 against 0.14. Not the seller's tax id, which a page keys twice (the Steuernummer after its key
     outranked the VAT id on a layout never seen), nor an amount (a receipt's keyed "TOTAL" above the tagger's rounded
@@ -370,7 +408,7 @@ def _keyed_number_over_the_tagger(context: DocumentContext, scorer: CandidateSco
     keyed = [(scorer.fields[label].probability(features(context, c, label)), c) for c in by_words.values()
              if c.words not in tagged and keyed_as(context, c, label) and not never_the_value(context, c, label)]
     top = max(keyed, key=lambda scored: scored[0], default=None)
-    if top is None or top[0] <= max(probability.values(), default=1.0):
+    if top is None or top[0] <= max(probability.values(), default=1.0 if rivals else 0.0):
         return None
     return Entity(label, top[1].words, top[0], "candidates", assigned=True)
 

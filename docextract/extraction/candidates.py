@@ -629,15 +629,39 @@ def never_the_value(context: DocumentContext, candidate: Candidate, label: str) 
     sometimes), a number after a letter's reference key ("Our Ref:") where another stands after a key of the
     invoice's number proper ("INVOICE No. 24117"), an amount inside a sentence where the page keys the field on a
     row of its own (a credit note's "... faktura 100377 (fakturabeløb 1.547,90 kr.)": the corrected invoice's), a
-    date closing an aside as the invoice's date."""
+    date closing an aside as the invoice's date, an early payment's date before its discount as the due date, an
+    amount keyed on its row as one no field holds (a charge, a discount, a bill's previous balance)."""
     return (candidate.version_date or candidate.telephone or label == "vendor_tax_id" and candidate.party_side not in (None, "vendor_name")
             or label == "invoice_number" and _reference_keyed_beside_an_invoice_key(context, candidate)
             or label in context.amounts_keyed_on_rows and in_a_sentence(context.doc, candidate.words[0])
             or candidate.words in context.tendered or _keyed_another(context, candidate, label)
+            or candidate.kind == "amount" and _keyed_as_no_field(context, candidate)
             or candidate.words in context.one_rate_amounts.get(label, ())
-            or label == "due_date" and candidate.kind == "date" and len(context.dates) == 1
-            and not keyed_as(context, candidate, label)
+            or label == "due_date" and candidate.kind == "date" and (len(context.dates) == 1
+                                                                     and not keyed_as(context, candidate, label)
+                                                                     or before_a_discount(context, candidate))
             or label == "invoice_date" and candidate.kind == "date" and _closes_an_aside(context.doc, candidate))
+
+
+def _keyed_as_no_field(context: DocumentContext, candidate: Candidate) -> bool:
+    left = context.keys(candidate.words)[0]
+    return left is not None and left.labels == OTHER_AMOUNT
+
+
+# An early payment's discount, named within DISCOUNT_WORDS_AFTER words after the date its terms give
+DISCOUNT_WORDS = frozenset({"skonto", "escompte", "discount", "sconto", "descuento", "korting", "rabat", "kassarabatt"})
+DISCOUNT_WORDS_AFTER = 5
+
+
+def before_a_discount(context: DocumentContext, candidate: Candidate) -> bool:
+    """Whether a discount word follows the value within :data:`DISCOUNT_WORDS_AFTER` words on its line: an early
+    payment's date ("Zahlbar bis 18.12.2024 abzüglich 2 % Skonto ..., bis 03.01.2025 netto"), not the due date."""
+    where = context.index.line_of.get(candidate.words[-1])
+    if where is None:
+        return False
+    page = context.doc.pages[candidate.words[-1].page_index]
+    after = page.lines[where[0]].word_indices[where[1] + 1:where[1] + 1 + DISCOUNT_WORDS_AFTER]
+    return any(set(key_tokens(page.words[w].text)) & DISCOUNT_WORDS for w in after)
 
 
 def _closes_an_aside(doc: Document, candidate: Candidate) -> bool:

@@ -673,3 +673,71 @@ def test_a_plain_date_key_in_a_grid_of_keys_over_one_row_of_values_keys_the_invo
     tagged = [Entity("invoice_date", (WordRef(0, event),), 0.5, "model", assigned=True)]
     fields = {e.label: e.text(doc) for e in choose_fields(doc, tagged, {}, scorer, "fr_FR", 2024) if e.assigned}
     assert fields["invoice_date"] == "08/10/2024"
+
+
+def test_an_early_payments_date_before_its_discount_is_no_due_date():
+    # "Zahlbar bis 18.12.2024 abzüglich 2 % Skonto ..., bis 03.01.2025 netto": a scorer sure of the first date after
+    # its key (as the shipped one was, 0.95 against 0.87) takes the net date
+    doc = _page(["Rechnung Nr. 24-118 vom 04.12.2024",
+                 "Zahlbar bis 18.12.2024 abzüglich 2 % Skonto (3,84 EUR), bis 03.01.2025 netto."])
+    scorer = CandidateScorer(FEATURES, {"due_date": _model(-1.0, key_left_own=3.0, date_last=2.0)})
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "de_DE", 2024) if e.assigned}
+    assert fields["due_date"] == "03.01.2025"
+
+
+def test_the_issue_date_is_the_invoices_date_over_the_tax_point_and_a_date_printed_often():
+    # a car lease's "Date of issue 24/04/2024" beside its "Tax point 01/05/2024", whose date the due date and the
+    # rental period print again: a scorer fond of a date printed often takes the issue date still
+    doc = _page(["Document No. ALI-2405-004471", "Date of issue 24/04/2024", "Tax point 01/05/2024",
+                 "Due date 01/05/2024", "Rental period 01/05/2024 - 31/05/2024"])
+    scorer = CandidateScorer(FEATURES, {"invoice_date": _model(-1.0, key_left_own=1.0, recurs=2.5)})
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "en_IE", 2024) if e.assigned}
+    assert fields["invoice_date"] == "24/04/2024"
+    # where the tax point is the only date key, its date is the invoice's
+    doc = _page(["Invoice No. 4471", "Tax point 15/03/2024", "Delivered 15/03/2024"])
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "en_GB", 2024) if e.assigned}
+    assert fields["invoice_date"] == "15/03/2024"
+
+
+def test_a_purchase_order_number_is_the_buyers_over_a_web_shops_order_number():
+    doc = _page(["Factuurnummer 9012448317", "Bestelnummer 58817205", "Inkoopordernummer IO-25-0412"])
+    scorer = CandidateScorer(FEATURES, {"purchase_order": _model(-1.0, key_left_own=2.0, id_digits_only=1.0)})
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "nl_NL", 2025) if e.assigned}
+    assert fields["purchase_order"] == "IO-25-0412"
+
+
+def test_the_number_after_the_invoice_numbers_key_over_one_the_scorer_chose_without_a_key():
+    # a solicitor's fee note: "Fee Note No. 24/0913" under "Our Ref: DK/MF/4471-002", and a court record number in
+    # the matter's line that a scorer (as the shipped one, 0.65 against 0.32) prefers
+    doc = _page(["Our Ref: DK/MF/4471-002", "Fee Note No. 24/0913",
+                 "Re: Ballymore v Eastgate - High Court Record No. 2023/4471P"])
+    scorer = CandidateScorer(FEATURES, {"invoice_number": _model(-1.0, key_left_own=0.5, id_letters=1.5)})
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "en_IE", 2024) if e.assigned}
+    assert fields["invoice_number"] == "24/0913"
+
+
+def test_a_number_printed_in_groups_under_its_key_is_read_whole_and_a_keyed_number_with_no_reading_is_read():
+    from docextract.document import WordRef
+    from docextract.extraction.entities import Entity
+
+    # a water bill's "Invoice no." over "9021 4418 063", of which the tagger read the last group
+    doc = laid_out_page([[("Invoice no.", 150.0)], [("9021 4418 063", 150.0)]])
+    last = next(WordRef(0, w) for w, word in enumerate(doc.pages[0].words) if word.text == "063")
+    scorer = CandidateScorer(FEATURES, {"invoice_number": _model(-3.0, key_above_own=1.0)})
+    out = choose_fields(doc, [Entity("invoice_number", (last,), 0.6, assigned=True)], {}, scorer, "en_AU", 2024)
+    assert [e.text(doc) for e in out if e.label == "invoice_number" and e.assigned] == ["9021 4418 063"]
+    # no reading at all: the keyed number the scorer ranks highest, not the first keyed value on the page ("Pagina 1"
+    # under the title "Factuur")
+    doc = laid_out_page([[("Factuur", 40.0)], [("Pagina 1 van 1", 40.0)], [], [("Factuurnummer", 40.0)],
+                         [("GW25-004187", 40.0)]])
+    scorer = CandidateScorer(FEATURES, {"invoice_number": _model(-4.0, key_above_own=1.0, id_letters=1.0)})
+    out = choose_fields(doc, [], {}, scorer, "nl_NL", 2025)
+    assert [e.text(doc) for e in out if e.label == "invoice_number" and e.assigned] == ["GW25-004187"]
+
+
+def test_an_amount_keyed_as_no_field_is_never_chosen():
+    # a phone bill's account summary: "Previous balance $1,082.16", which a scorer fond of the largest amount takes
+    doc = _page(["Previous balance $1,082.16", "Payment received -$1,082.16", "Total amount due $399.79"])
+    scorer = CandidateScorer(FEATURES, {"amount_due": _model(-1.0, amount_largest=3.0)})
+    fields = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "en_CA", 2024) if e.assigned}
+    assert fields.get("amount_due") != "$1,082.16"
