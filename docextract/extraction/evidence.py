@@ -242,6 +242,9 @@ def letter_spaced(text: str) -> bool:
     return any(len(a) == 1 == len(b) and a.isalpha() and b.isalpha() for a, b in zip(words, words[1:]))
 
 
+NAME_JOINERS = frozenset({"and", "und", "et", "en", "y", "e", "&"})  # words that join two names, never end one
+
+
 def odd_shape(label: str, kind: str, text: str) -> bool:
     """The printed value does not look like its kind: an amount with letters or printed like a date, a date
     without two parts or that is a time, an identifier without a digit, a name or address without a letter
@@ -262,8 +265,10 @@ def odd_shape(label: str, kind: str, text: str) -> bool:
     if kind in ("string", "address"):
         if not any(ch.isalpha() for ch in text) or "&amp;" in text or "&#" in text:
             return True
-        # a party name that is only a legal form ("GmbH"): the model cut the name off
-        return label in PARTY_NAME_LABELS and set(key_tokens(text)) <= LEGAL_FORMS
+        # a party name that is only a legal form ("GmbH"), or that ends in a joiner ("Nettoyage industriel et" of a
+        # tagline): the model cut the name off
+        return label in PARTY_NAME_LABELS and (set(key_tokens(text)) <= LEGAL_FORMS
+                                               or text.split()[-1].lower() in NAME_JOINERS)
     return False
 
 

@@ -109,6 +109,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "credit note no", "credit note number", "kreditnota no", "kreditnotanummer", "kreditnota nummer",
         "rechnungskorrektur no", "mietrechnung no", "beitragsrechnung no", "invoice ref", "booking id", "booking no",
         "facture no", "numero de facture", "no de facture", "facture", "numero facture", "no facture",
+        "fee note no", "fee note number", "fee note",  # an Irish or British solicitor's invoice
+        "no de document", "numero de document",  # SAP Business One's French "N° de document" under "Facture client"
         "factuurnummer", "factuur no", "factuur", "nota no", "notanummer", "note no", "numero de note", "folio no",
         "folio number", "folio", "serie y folio", "note d honoraires", "note d honoraires no", "fattura no", "numero fattura", "fattura", "numero documento",
         "factura no", "numero de factura", "factura", "no factura", "bill number", "document number",
@@ -131,6 +133,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "sachbearbeiterin", "bearbeiter", "bearbeitet von", "interlocuteur", "votre interlocuteur", "votre contact",
         "contactpersoon", "uw contactpersoon", "behandeld door", "referente", "persona de contacto", "contacto",
         "account manager", "sales rep", "salesperson",
+        # an insurance broker's debit note names the insurer and the insured beside the client billed
+        "insurer", "insured", "underwriter", "versicherer", "assureur", "verzekeraar",
     ),
     # numbers an invoice prints beside its own that no output field holds: the number of another document a title
     # refers to ("Gutschrift zu Rechnung Nr.", named by key_context.titled_number_key), the buyer's customer number
@@ -139,6 +143,10 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "customer no", "customer number", "customer id", "kundennummer", "kunden no", "kunden id",
         "no client", "numero client", "numero de client", "code client", "reference client", "identifiant client",
         "id client", "klantnummer", "klant no",
+        # the buyer's own VAT number, under a key that says whose ("Uw btw-nummer", "Your VAT number")
+        "uw btw nummer", "uw btw no", "uw btw id", "your vat number", "your vat no", "your vat reg no",
+        "ihre ust idnr", "ihre ust id", "ihre ust id no", "votre no de tva", "votre numero de tva", "votre no tva",
+        "lieferung", "lieferung no",  # a delivery's number beside its date ("Lieferung | LV-24-01932 vom 15.11.2024")
         # the seller's order confirmation the invoice follows (not the buyer's order)
         "orderbevestiging", "orderbevestiging no", "auftragsbestatigung", "auftragsbestatigung no",
         "order confirmation", "order confirmation no", "confirmation de commande",
@@ -176,6 +184,12 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "descuento",
         # a note d'honoraires' fees with their tax, before the disbursements (débours) the amount to pay adds
         "total honoraires ttc", "honoraires ttc", "total debours", "debours",
+        # a restaurant's tip, outside the invoice's VAT base and total ("Pourboire (hors TVA)")
+        "tip", "gratuity", "pourboire", "trinkgeld", "fooi", "mancia", "propina",
+        # a bill's account summary before its charges: the balance of the last bill, and what is left of it
+        "previous balance", "balance forward", "balance brought forward", "balance carried forward",
+        "previous bill", "last bill", "amount of last bill", "vorheriger saldo", "saldo vortrag", "saldovortrag",
+        "solde precedent", "solde anterieur", "vorig saldo", "vorige factuur", "saldo precedente", "saldo anterior",
         # a progress or instalment invoice's contract sum, of which the invoice bills a share
         "aanneemsom", "contractsom", "contract sum", "contract value", "contract amount", "auftragssumme",
         "vertragssumme", "montant du marche", "montant du contrat",
@@ -212,14 +226,19 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     "purchase_order": (
         "po", "po no", "p o", "p o no", "p o number", "purchase order", "purchase order no", "order no", "order number",
         "order id",
-        "your order", "your order no", "your order number", "your po", "your po no", "your po ref", "po ref",
+        "your order", "your order no", "your order number", "your po", "your po no", "your po number", "your po ref",
+        "po ref", "sponsor po", "sponsor po no",
         "po reference", "customer order no", "order ref", "customer po",
         "customer po no", "customer po number", "customer order", "customer order number",
         "bestellnummer", "bestellung", "ihre bestellung", "auftragsnummer", "auftrag", "auftrag no", "bestell no",
         "auftrags no", "ihre auftragsnummer", "ihre auftrags no", "ihr auftrag no",
         "bon de commande", "commande", "no de commande", "numero de commande", "numero de la commande", "reference de commande",
         "ref commande", "numero commande", "votre commande", "bestelnummer", "bestelling",
-        "commande no", "votre commande no", "bon de commande client", "commande client", "no commande client", "bon de commande no", "votre bon de commande", "votre bon de commande no",
+        "commande no", "votre commande no", "bon de commande client", "commande client", "no commande client",
+        "ref commande client", "numero de commande client",
+        # a French public buyer's commitment number (Chorus Pro's "numéro d'engagement", the order it pays under)
+        "numero d engagement", "no d engagement", "no engagement", "numero d engagement juridique",
+        "no d engagement juridique", "engagement juridique", "bon de commande no", "votre bon de commande", "votre bon de commande no",
         "reference commande", "bestellung no", "ihre bestellung no", "ihre bestellnummer", "no commande",
         "ihre bestell no",
         "bestelbon", "bestelbon no", "bestelbonnummer", "uw bestelbon", "uw bestelbon no", "uw bestelbonnummer",
@@ -230,7 +249,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "your reference", "your ref", "ihr zeichen", "votre reference", "vos references", "uw referentie",
         "uw kenmerk", "vostro riferimento", "su referencia",
         "p o s o no", "p o s o number",  # Wave's "P.O./S.O. Number"
-        "po nummer",
+        "po nummer", "inkoopordernummer", "inkooporder", "inkooporder no", "inkoopnummer",
         "po number",
         "ordernummer", "bestallning", "bestallningsnummer", "ordrenummer", "ordre no", "bestilling",
         "bestillingsnummer", "rekvisition", "tilausnumero", "tilaus", "tilaus no", "encomenda", "no encomenda",
@@ -300,14 +319,17 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     "subtotal": (
         "subtotal", "sub total", "net", "net amount", "net total", "net total amount", "total net amount", "net value",
         "total excl", "amount excl vat", "summe waren", "warensumme", "rechnungssumme netto", "montant net", "total net", "total net", "total excl vat", "total excl tax",
-        "amount excl vat", "total before tax", "zwischensumme", "nettobetrag", "netto", "summe netto", "gesamt netto",
+        "amount excl vat", "total before tax", "total before vat", "total before taxes", "subtotal before taxes",
+        "subtotal before tax",
+        "net charges", "net charges after credits", "charges after credits",  # a cloud bill's usage less its credits
+        "total charges before vat", "charges before vat", "zwischensumme", "nettobetrag", "netto", "summe netto", "gesamt netto",
         "nettosumme", "warenwert", "rechnungssumme ohne ust", "summe ohne ust", "nettowert", "total ht", "montant ht", "sous total", "total hors taxes", "subtotaal",
         "totaal excl btw", "netto bedrag", "imponibile", "totale imponibile", "subtotale", "base imponible",
         "total htva", "montant htva", "htva",  # Belgian: "hors TVA"
         "total honoraires ht", "honoraires ht",  # an architect's or lawyer's "note d'honoraires"
         "maatstaf van heffing",  # Belgian: the taxable amount
         # a VAT table's base column: "Tarief | Grondslag | BTW", "Base HT | TVA", "Bemessungsgrundlage | USt."
-        "grondslag", "grondslag btw", "btw grondslag", "heffingsgrondslag", "base ht", "base hors taxes",
+        "grondslag", "grondslag btw", "btw grondslag", "heffingsgrondslag", "base ht", "base htva", "base hors tva", "base hors taxes",
         "base imposable", "bemessungsgrundlage", "tax base",
         "importe neto", "total neto", "neto gravado", "importe neto gravado",
         "taxable value", "taxable amount", "total taxable value",  # an Indian GST invoice's base
@@ -355,7 +377,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "total incl tax", "montant total ttc", "totaal te betalen", "total incl vat", "total inc vat", "total amount due",
         "amount", "gesamtbetrag", "gesamt", "gesamtsumme", "summe", "rechnungsbetrag", "endbetrag", "bruttobetrag",
         "brutto", "gesamt brutto", "bruttosumme", "total ttc", "montant ttc", "montant total", "total a payer",
-        "total de la facture", "total facture", "montant de la facture", "totaal",
+        "total de la facture", "total facture", "montant de la facture", "total for this invoice", "totaal",
         "totaal incl btw", "totaalbedrag", "totale", "totale fattura", "totale documento", "importe total",
         "total factura", "total payable", "total to pay", "with vat", "total with vat", "total with tax", "total including vat", "total including tax",
         "inclusief btw", "totaal inclusief btw", "total charges", "total amount paid",
@@ -374,6 +396,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     ),
     "amount_due": (
         "amount due", "balance due", "total due", "due", "amount payable", "please pay", "to pay", "balance",
+        "total amount due",  # the total's key too: one amount, both fields where nothing was paid before
         "open amount", "outstanding amount", "amount outstanding", "outstanding balance", "balance outstanding",
         "zahlbetrag", "zu zahlen", "zu zahlender betrag", "offener betrag", "offener saldo", "zahlungsbetrag",
         "restbetrag", "noch zu zahlen",
@@ -527,7 +550,7 @@ def _closing_keys(tokens: tuple[str, ...]) -> tuple[frozenset[str], int]:
 
 
 LEGAL_FORMS = frozenset({"gmbh", "ag", "kg", "ohg", "ug", "ev", "ltd", "llc", "llp", "inc", "plc", "co", "corp", "sa",
-                         "sas", "sarl", "eurl", "bv", "nv", "vof", "spa", "srl", "sl", "slu", "sdn", "bhd", "mbh", "und",
+                         "sas", "sarl", "eurl", "selarl", "selas", "selafa", "scp", "bv", "nv", "vof", "spa", "srl", "sl", "slu", "sdn", "bhd", "mbh", "und",
                          "and", "cie", "rl",  # ("rl": the "r.l." of "S.à r.l.")
                          "uc", "dac", "lda", "ltda", "pte", "pty", "aps", "oyj", "asa", "cv", "sapi",
                          "sp", "z", "oo", "sc", "spk", "sro", "vos",

@@ -209,9 +209,9 @@ def check_tax_id(text: str, country: str | None = None) -> CheckedIdentifier:
 
 def is_vat_number(checked: CheckedIdentifier) -> bool:
     """Whether a checked identifier is a valid VAT number: its country's prefix and check digits, or a Swiss UID
-    ("CHE-416.382.152", its "TVA" or "MWST" printed apart), or a Canadian business number with its GST/HST program
-    account ("794312587 RT0001")."""
-    return checked.valid is True and ((checked.scheme or "").endswith((".vat", "ch.uid"))
+    ("CHE-416.382.152", its "TVA" or "MWST" printed apart), a Canadian business number with its GST/HST program
+    account ("794312587 RT0001"), or an Australian ABN (the GST registration an Australian tax invoice prints)."""
+    return checked.valid is True and ((checked.scheme or "").endswith((".vat", "ch.uid")) or checked.scheme == "au.abn"
                                       or checked.scheme == "ca.bn" and "RT" in (checked.normalized or ""))
 
 

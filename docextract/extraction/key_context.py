@@ -380,7 +380,7 @@ def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] 
            or _place_before_its_date(doc, line, left, value))
     if hit is None and number_sign is not None and left and number_sign.word_index == left[-1].word_index + 1:
         hit = whole_key(doc, [*left, number_sign], labels)
-    hit = _first_of_a_pair(doc, line, left, value, labels) or hit
+    hit = _first_of_a_pair(doc, line, left, value, labels) or hit or _bare_number_over_a_date(doc, line, left, labels)
     if hit is None:
         return None
     hit = _date_of_the_invoice_referred_to(index, _date_of_the_number_before(index, _date_after_its_number(doc, hit,
@@ -388,6 +388,28 @@ def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] 
     if labels is not None and not hit.labels & labels:
         return None
     return KeyHit(hit.labels, hit.words, max(0.0, value_box.x0 - doc.word(hit.words[-1]).box.x1))
+
+
+def _bare_number_over_a_date(doc: Document, line: Line, left: Sequence[WordRef],
+                             labels: frozenset[str] | None) -> KeyHit | None:
+    """A bare "Numéro :" in a column of keys whose next line keys the invoice's date ("Numéro : F-2024-0241" over
+    "Date d'émission : 22/10/2024" under "Facture de solde"): the invoice number's key, as a header row's bare
+    "Numero" beside its "Data" is (:func:`_heading_beside_a_date`). None otherwise."""
+    if (labels is not None and "invoice_number" not in labels) or len(left) != 1 or left[0] != WordRef(
+            left[0].page_index, line.word_indices[0]) or key_tokens(doc.word(left[0]).text) not in ([t] for t in _NUMBER_HEADINGS):
+        return None
+    page = doc.pages[left[0].page_index]
+    height = max(line.box.height, 1e-6)
+    below = min((other for other in page.lines if other is not line and abs(other.box.x0 - line.box.x0) <= height
+                 and 0 <= other.box.top - line.box.bottom <= height), key=lambda other: other.box.top, default=None)
+    if below is None:
+        return None
+    words = [WordRef(left[0].page_index, w) for w in below.word_indices]
+    for end in range(1, min(len(words), MAX_KEY_WORDS + 1) + 1):
+        hit = whole_key(doc, words[:end])
+        if hit is not None and "invoice_date" in hit.labels and hit.words[0] == words[0]:
+            return KeyHit(frozenset({"invoice_number"}), tuple(left), 0.0)
+    return None
 
 
 def _first_of_a_pair(doc: Document, line: Line, left: Sequence[WordRef], value: Sequence[WordRef],

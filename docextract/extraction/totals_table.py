@@ -254,9 +254,11 @@ MAX_RATE_NAME_WORDS = 4
 
 
 def _values_only(doc: Document, words: Sequence[WordRef]) -> bool:
-    """Whether a line holds values only: numbers, signs, and currency codes."""
+    """Whether a line holds values only: numbers, signs, currency codes, and codes of capitals and digits (a VAT
+    table's tax code "TVA_C20", as Dynamics 365 prints it before its rate's amounts)."""
     for r in words:
-        letters = "".join(ch for ch in doc.word(r).text if ch.isalpha())
-        if letters and not (letters.isupper() and len(letters) <= MAX_CODE_LETTERS):
+        text = doc.word(r).text
+        letters = "".join(ch for ch in text if ch.isalpha())
+        if letters and not (letters.isupper() and (len(letters) <= MAX_CODE_LETTERS or any(ch.isdigit() for ch in text))):
             return False
     return True

@@ -182,3 +182,4 @@ def test_a_canadian_business_number_with_its_gst_account_is_a_vat_number():
     # the GST/HST registration: the business number and its "RT" program account; the number alone registers no tax
     assert is_vat_number(check_tax_id("794312587RT0001", "CA"))
     assert not is_vat_number(check_tax_id("794312587", "CA"))
+    assert is_vat_number(check_tax_id("48 418 822 075", "AU"))  # an Australian ABN, the GST registration

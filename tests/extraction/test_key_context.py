@@ -878,3 +878,42 @@ def test_the_buyers_order_keys_and_the_amounts_that_are_no_invoice_amount():
         index = LineIndex(doc)
         hit = key_left(index, (next(r for r in index.line_of if doc.word(r).text == "186.400,00"),), KEY_LABELS)
         assert hit is not None and hit.labels == {"other_amount"}, key
+
+
+def test_keys_of_public_buyers_orders_erp_document_numbers_and_amounts_no_field_holds():
+    # Chorus Pro's "Numéro d'engagement" is the public buyer's order; SAP Business One's "N° de document" the invoice's
+    # number; a bill's "Previous balance" and a restaurant's "Pourboire (hors TVA)" key no amount field; "Uw
+    # btw-nummer" is the buyer's VAT number, no seller's
+    doc = _page([[("Numéro d'engagement : 2100458712", 40)], [("N° de document", 40), ("2400871", 200)]])
+    found = _rule_fields(doc, "fr_FR")
+    assert found["purchase_order"] == "2100458712" and found["invoice_number"] == "2400871"
+    for key, labels in (("Previous balance", {"other_amount"}), ("Pourboire (hors TVA)", {"other_amount"}),
+                        ("Total charges before VAT", {"subtotal"}), ("Uw btw-nummer", {"other_number"})):
+        doc = _page([[(key, 40), ("1.082,16" if "btw" not in key else "NL414432605B01", 300)]])
+        index = LineIndex(doc)
+        value = next(r for r in index.line_of if doc.word(r).text in ("1.082,16", "NL414432605B01"))
+        hit = key_left(index, (value,), KEY_LABELS)
+        assert hit is not None and hit.labels == labels, key
+
+
+def test_a_bare_number_key_over_the_invoice_dates_key_keys_the_invoice_number():
+    # a French final invoice: "Numéro : F-2024-0241" over "Date d'émission : 22/10/2024" under its title, and a
+    # deposit invoice's "Facture d'acompte n° F-2024-0188 du 10/06/2024" in the right column
+    doc = _page([[("Facture de solde", 40)], [("Numéro : F-2024-0241", 40)],
+                 [("Date d'émission : 22/10/2024", 40)]], line_spacing=12)
+    index = LineIndex(doc)
+    value = next(r for r in index.line_of if doc.word(r).text == "F-2024-0241")
+    hit = key_left(index, (value,), KEY_LABELS)
+    assert hit is not None and hit.labels == {"invoice_number"}
+    doc = _page([[("Numéro : 4471", 40)], [("Quantité : 12", 40)]], line_spacing=12)  # no date's key under it
+    index = LineIndex(doc)
+    hit = key_left(index, (next(r for r in index.line_of if doc.word(r).text == "4471"),), KEY_LABELS)
+    assert hit is None or "invoice_number" not in hit.labels
+
+
+def test_a_date_after_a_deliverys_number_is_no_invoice_date():
+    doc = _page([[("Lieferung", 50), ("LV-24-01932 vom 15.11.2024", 160)]])
+    index = LineIndex(doc)
+    value = next(r for r in index.line_of if doc.word(r).text == "15.11.2024")
+    hit = key_left(index, (value,), KEY_LABELS)
+    assert hit is not None and hit.labels == {"other_date"}

@@ -192,3 +192,12 @@ def test_the_sum_row_of_a_table_of_deductions_is_none_of_the_invoices_amounts():
     assert {label: doc.word(refs[0]).text for label, refs in column_sums(doc, "de_DE", 2024).items()} == {
         "subtotal": "14.000,00", "total_tax": "2.660,00", "total": "-16.660,00"}
     assert column_sums(_deductions_table("abzgl. Abschlagsrechnungen"), "de_DE", 2024) == {}
+
+
+def test_a_one_rate_vat_row_that_opens_with_a_tax_code_gives_the_net_the_tax_and_the_gross():
+    # Dynamics 365's French VAT table: "TVA_C20" before the rate's base, rate, tax and again net, tax and gross
+    doc = _page([[("Montant HT", 290), ("TVA", 386), ("Montant TTC", 440)],
+                 [("TVA_C20", 40), ("5 538,16", 290), ("1 107,63", 380), ("6 645,79", 450)]])
+    found = column_sums(doc, "fr_FR", 2024)
+    assert {label: " ".join(doc.word(r).text for r in refs) for label, refs in found.items()} == {
+        "subtotal": "5 538,16", "total_tax": "1 107,63", "total": "6 645,79"}
