@@ -35,7 +35,7 @@ from docextract.document import Box, Document, WordRef
 from docextract.extraction.candidates import (CANDIDATE_KINDS, KEY_LABELS, generate, in_item_row, one_rate_amounts,
                                              with_party_sides)
 from docextract.extraction.entities import FIELD_TYPES, LINE_ITEM_PREFIX, Entity, same_line
-from docextract.extraction.evidence import PARTY_NAME_LABELS, odd_shape
+from docextract.extraction.evidence import NAME_JOINERS, PARTY_NAME_LABELS, odd_shape
 from docextract.extraction.field_keywords import (DEBIT_WORDS, closing_keys, is_legal_form, key_form, key_tokens,
                                                   trim_context)
 from docextract.extraction.identifiers import check_iban, check_tax_id, is_vat_number, misshapen
@@ -44,7 +44,7 @@ from docextract.extraction.key_context import (cell_around, cell_break, is_separ
 from docextract.extraction.normalize import is_currency_word, parse_currency, parse_date, parse_number
 from docextract.extraction.party_blocks import (ADDRESS_OF_SIDE, MIN_HEADING_NAME_CHARACTERS, SALUTATIONS,
                                                SHIPPING_SIDE, STACKED_GAP_OF_HEIGHT, addressed, block_extents,
-                                               company_over, compact_words, ends_with_postcode, headed_by,
+                                               company_over, compact_words, dated, ends_with_postcode, headed_by,
                                                heads_its_block, is_postcode_line, is_salutation, labels_side_by_side,
                                                name_over,
                                                named_block_address, only_title, party_fields, side_at,
@@ -260,7 +260,7 @@ def payee_name(doc: Document) -> tuple[WordRef, ...]:
                 continue
             for n, ref in enumerate(words[start:start + MAX_FOOTER_NAME_WORDS + 1]):
                 text = doc.word(ref).text
-                if n and _legal_form_word(text.rstrip(",;.")):
+                if n and _legal_form_word(text.rstrip(",;.")) and text.lower() not in NAME_JOINERS:
                     return tuple(words[start:start + n + 1])
                 if any(ch.isdigit() for ch in text) or text.endswith((",", ";", ":")):
                     break
@@ -718,6 +718,16 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     # says whose they are. The model's entities of the party fields on the block's words give way to it.
     block_labels = [label for label in BLOCK_LABELS if label in labels]
     parties = party_fields(doc, block_labels)
+    if "customer_name" in parties and "billing_address" in block_labels and "billing_address" not in parties:
+        # a heading's person alone, no address under it (a hotel folio's "Client" over its guest), where the window
+        # holds a company's label with its address (the guest's employer, billed): the window's is the customer
+        recipient = window_recipient(doc)
+        name = recipient.get("customer_name", ())
+        # (not a block another heading gives: "From" over the seller's "CloudDrop, LLC" beside "Bill to")
+        if "billing_address" in recipient and name and not set(name) & {r for words in parties.values() for r in words} \
+                and side_at(block_extents(doc), doc, name[0]) in (None, "customer_name") and (
+                _legal_form_word(doc.word(name[-1]).text.rstrip(",;."))):
+            parties.update({label: words for label, words in recipient.items() if label in block_labels})
     # where no heading names the parties, a window-envelope letter's return address and recipient block; its first
     # part is often a person ("Sandra Keller · Commerce Dr 1 · ..."), so the model's own vendor name stands
     model_named_vendor = any(e.label == "vendor_name" for e in entities)
@@ -759,11 +769,12 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
         # seller's register line "RPM Liège, division Namur"; nor words without a capital, "porte" of a sentence)
         # (a reading that holds the vendor's logo word spells its name too: "Studio Gletscherblau GmbH" of a QR-bill's
         # "Zahlbar an" beside the logo "gletscherblau")
-        tagged = [set(e.words) for e in entities if e.label == "customer_name" and compact_words(doc, e.words)
-                  not in spelled and not any(len(name) >= MIN_HEADING_NAME_CHARACTERS and name in compact_words(
-                      doc, e.words) for name in vendor_names) and not _keyed_as_another_field(doc, e)
-                  and not headed_by(doc, e.words[0], vendor_names - {""})
-                  and any(doc.word(r).text[:1].isupper() for r in e.words)]
+        readings = [e for e in entities if e.label == "customer_name" and compact_words(doc, e.words)
+                    not in spelled and not any(len(name) >= MIN_HEADING_NAME_CHARACTERS and name in compact_words(
+                        doc, e.words) for name in vendor_names) and not _keyed_as_another_field(doc, e)
+                    and not headed_by(doc, e.words[0], vendor_names - {""})
+                    and any(doc.word(r).text[:1].isupper() for r in e.words) and not _on_a_dated_line(doc, e)]
+        tagged = [set(e.words) for e in readings]
         # (where the tagger's customers stand elsewhere too, the label still stands if it heads its block and one of
         # them is on its name line, "Bakker" of "Fam. Bakker" beside "Keizersgracht" of the project line below, or a
         # salutation opens it, "M. et Mme Rousseau" where the tagger read the pet "Filou"; not inside a block: a
@@ -771,7 +782,12 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
         # (its name no part of the vendor's: a letterhead's second name line in the window's band is the sender's;
         # unless a salutation opens it, "Mevrouw S. Jansen", which the model took for the vendor's name)
         label_name = recipient.get("customer_name", ())
-        inside = bool(recipient) and (_inside_label(doc, {r for words in tagged for r in words}, recipient) or (
+        # (or the tagger's most confident reading is the contact under a company's name in the label, "Herrn
+        # Jan-Hendrik Wohlers" under "Zimmerei Wohlers GmbH", where it read a salesperson elsewhere too)
+        best = min(readings, key=Entity.rank, default=None)
+        contact = best is not None and bool(label_name) and _inside_label(doc, set(best.words), recipient) and (
+            _legal_form_word(doc.word(label_name[-1]).text.rstrip(",;.")))
+        inside = bool(recipient) and (contact or _inside_label(doc, {r for words in tagged for r in words}, recipient) or (
             heads_its_block(doc, label_name) and (any(words & set(label_name) for words in tagged)
                                                    or addressed(doc, label_name))))
         if inside and (addressed(doc, label_name) or not any(
@@ -782,7 +798,8 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     # name that heads the block of the seller's tax id ("Hotel Lakeview Residency" over its street and "GSTIN: ...")
     customer_words = set(parties.get("customer_name", ()))
     if "vendor_name" in block_labels and "vendor_name" not in parties and not any(
-            e.label == "vendor_name" and not set(e.words) <= customer_words for e in entities):
+            e.label == "vendor_name" and not set(e.words) <= customer_words
+            and not odd_shape("vendor_name", "string", e.text(doc)) for e in entities):
         # (the customer's name: its block's where one gave it, which overrides the model's)
         customers = {compact_words(doc, words) for words in ([parties["customer_name"]] if "customer_name" in parties
                                                             else [e.words for e in entities if e.label == "customer_name"])}
@@ -879,6 +896,12 @@ def _total_that_is_due(entities: list[Entity], doc: Document, labels: Sequence[s
     if hit is None or "total" not in {token for r in hit.words for token in key_tokens(doc.word(r).text)}:
         return entities
     return [*entities, Entity("total", due.words, mean_probability(due.words, "total", label_probabilities), "rule")]
+
+
+def _on_a_dated_line(doc: Document, entity: Entity) -> bool:
+    """Whether the reading's line holds a date: "Intervention atelier mobile le 21/11/24", no name's line."""
+    line = line_of(doc, entity.words[0])
+    return line is not None and dated(doc, [WordRef(entity.words[0].page_index, w) for w in line.word_indices])
 
 
 def _keyed_as_another_field(doc: Document, entity: Entity) -> bool:
@@ -1058,11 +1081,12 @@ def _only_vat_number(doc: Document, locale: str, year: int | None) -> tuple[Word
 def _unchecked_tax_ids(doc: Document, entities: Sequence[Entity], labels: Sequence[str], locale: str,
                        year: int | None) -> set[int]:
     """The ids of the tagger's tax-id entities that have no tax id's shape at all (:func:`misshapen`: not a wrong check
-    digit, which a sample's made-up number has too), where a key of the tax id stands before a VAT number whose
-    check digits hold; none otherwise."""
+    digit, which a sample's made-up number has too) or stand after another field's key, where a key of the tax id
+    stands before a VAT number whose check digits hold; none otherwise."""
     country = locale.split("_")[1] if "_" in locale else None
+    # (or a number after another field's key: a phone bill's "Account number 8 2047 3391" read as the tax id)
     unchecked = {id(e) for e in entities if e.label in TAX_ID_LABELS and e.label in labels
-                 and misshapen(check_tax_id(e.text(doc), country))}
+                 and (misshapen(check_tax_id(e.text(doc), country)) or _keyed_as_another_field(doc, e))}
     if not unchecked:
         return set()
     keyed = next((words for label, words in _keyed_candidates(doc, TAX_ID_LABELS, locale, year)

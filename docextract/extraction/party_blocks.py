@@ -817,6 +817,11 @@ def window_recipient(doc: Document) -> dict[str, tuple[WordRef, ...]]:
                 break
             line = _name_line_over(doc, lines, line)
             line = _salutation_over(doc, lines, line) or line  # "Herrn" set over the band, "Max Mustermann" in it
+            if _share_capital_line(doc, line):
+                # "SELARL au capital de 30 000 €" in the band, its name set over it in larger print (within
+                # NAME_GAP_OF_HEIGHT of its line heights, top to top)
+                reach = NAME_GAP_OF_HEIGHT / STACKED_GAP_OF_HEIGHT * line_height(doc, 0, line)
+                line = _first_page_line_over(lines, line, reach) or line
             # (from the block's first line where the band cuts into a block set higher and only a town over its
             # postcode, the postcode line, or an attention line stand in the band: Xero's buyer under the title,
             # "Bath" | "BA1 1HE"; "69120 Heidelberg" under a label set 32 mm down; "Jansen Webbureau" over "t.a.v.
@@ -945,6 +950,17 @@ def company_over(doc: Document, ref: WordRef) -> tuple[WordRef, ...]:
     return _name_cell(doc, p, over) if over is not None else ()
 
 
+SHARE_CAPITAL_WORDS = frozenset({"capital", "stammkapital", "kapital", "capitale", "kapitaal"})
+
+
+def _share_capital_line(doc: Document, line: Line) -> bool:
+    """Whether a line states a company's legal form and share capital ("SELARL au capital de 30 000 €"): the line under
+    its name, never a name."""
+    tokens = [t for w in line.word_indices for t in key_tokens(doc.pages[0].words[w].text)]
+    return bool(tokens) and is_legal_form(doc.pages[0].words[line.word_indices[0]].text) and bool(
+        set(tokens[1:4]) & SHARE_CAPITAL_WORDS)
+
+
 def _name_line_over(doc: Document, lines: Sequence[Line], line: Line) -> Line:
     """The line stacked right over ``line`` in its column where ``line`` starts with a street (a house number on it)
     and that line has no digit (a name: "Mevr. J. Jansen" over "Dorpsstraat 45", set a line above the window's band);
@@ -952,7 +968,10 @@ def _name_line_over(doc: Document, lines: Sequence[Line], line: Line) -> Line:
     words = [WordRef(0, w) for w in line.word_indices]
     if not has_digit(doc, words):
         return line
-    name = _first_page_line_over(lines, line, line_height(doc, 0, line))
+    # (within NAME_GAP_OF_HEIGHT of the street's line heights, top to top: "Corrib Physio Clinic" a 12 pt pitch over
+    # "Unit 4, Westside Enterprise Park" in 9 pt)
+    reach = NAME_GAP_OF_HEIGHT / STACKED_GAP_OF_HEIGHT * line_height(doc, 0, line)
+    name = _first_page_line_over(lines, line, reach)
     return line if name is None or has_digit(doc, [WordRef(0, w) for w in name.word_indices]) else name
 
 
@@ -1287,7 +1306,7 @@ def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> d
     if len(stacked) < 2:
         return {}
     name = first_cell(doc, p, stacked[0])
-    if (keyed(stacked[0]) or is_postcode_line(doc, name) or _dated(doc, name) or _side(_tokens(doc, name))
+    if (keyed(stacked[0]) or is_postcode_line(doc, name) or dated(doc, name) or _side(_tokens(doc, name))
             or _attention_line(doc, name)):
         return {}
     rest = stacked[1:]
@@ -1304,7 +1323,7 @@ def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> d
     ends_address = _place_line_test(doc, [first_cell(doc, p, line) for line in rest[:MAX_ADDRESS_LINES]])
     for line in rest[:MAX_ADDRESS_LINES]:
         words = first_cell(doc, p, line)
-        if _dated(doc, words):
+        if dated(doc, words):
             return {}  # "Période facturée" | "du 01/11/2024 au 30/11/2024": a sidebar's key over its value
         # ("DE: 99199 MUSTERHAUSEN": a speck OCR read as a colon; "Attn: Accounts Payable" is whom it is for)
         if keyed(line) and not ends_address(doc, words) and not _attention_line(doc, words):
@@ -1323,7 +1342,7 @@ def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> d
 _NUMERIC_DATE = re.compile(r"\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})")
 
 
-def _dated(doc: Document, refs: Sequence[WordRef]) -> bool:
+def dated(doc: Document, refs: Sequence[WordRef]) -> bool:
     """Whether words hold a numeric date ("01/11/2024"): no line of an address label does."""
     return any(_NUMERIC_DATE.fullmatch(doc.word(r).text.strip(".,;()")) for r in refs)
 

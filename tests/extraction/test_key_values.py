@@ -2639,3 +2639,105 @@ def test_a_driving_schools_pupil_heads_the_customers_block():
     doc = _page([[("Élève", 40), ("Formation", 330)], [("Mme Inès Haddad", 40), ("Permis B", 330)],
                  [("31 rue des Wetz", 40)], [("59500 Douai", 40)]], line_spacing=12)
     assert _party_texts(doc, ["customer_name", "billing_address"])["customer_name"] == "Mme Inès Haddad"
+
+
+def _reading(doc, label, text, confidence=0.9):
+    """The entity of ``label`` on the words of ``text``'s first occurrence."""
+    words = doc.pages[0].words
+    n = len(text.split())
+    start = next(i for i in range(len(words)) if " ".join(w.text for w in words[i:i + n]) == text)
+    return Entity(label, tuple(WordRef(0, i) for i in range(start, start + n)), confidence)
+
+
+PARTY_LABELS = ["vendor_name", "customer_name", "billing_address", "vendor_tax_id"]
+
+
+def _fields(doc, entities):
+    """Each label's value as the output takes it (its entities' first by rank), with its method."""
+    best = {}
+    for e in sorted(entities, key=Entity.rank):
+        best.setdefault(e.label, (e.text(doc), e.method))
+    return best
+
+
+def test_the_window_company_over_a_headed_guest_alone_and_over_its_contact_is_the_customer():
+    # a hotel folio billed to the guest's employer: the window's "ATELIERS MERCADIER SAS" over its address, and a
+    # "Client" heading over the guest's name alone (a loyalty card beside it), no address under it
+    rows = [[("HALCYON", 50)], [("", 50)], [("", 50)], [("", 50)], [("ATELIERS MERCADIER SAS", 350)],
+            [("Service comptabilité", 350)], [("42 rue de la Fonderie", 350)], [("87000 Limoges", 350)], [("", 50)],
+            [("Client", 50), ("Carte fidélité", 245)], [("M. Julien Mercadier", 50), ("3081 0311 2233 4455", 245)]]
+    doc = _page(rows, line_spacing=12)
+    found = _fields(doc, key_value_entities(doc, [], PARTY_LABELS, {}, "fr_FR", 2025))
+    assert found["customer_name"] == ("ATELIERS MERCADIER SAS", "block")
+    # a timber merchant's window: a carpenter's company over "Herrn Jan-Hendrik Wohlers", whom the tagger read most
+    # surely, beside a reference and a salesperson it read too in the key column under it
+    rows = [[("Holzhandel Ottersberg GmbH & Co. KG", 300)], [("", 50)], [("", 50)], [("", 50)],
+            [("Zimmerei und Holzbau Wohlers GmbH", 50)], [("Herrn Jan-Hendrik Wohlers", 50)], [("Lindenweg 8", 50)],
+            [("28865 Lilienthal", 50)], [("", 50)], [("Ihre Referenz", 50), ("BV Lilienthal, Hof Meyer", 140)],
+            [("Verkäufer", 50), ("Dirk Lüdeking", 140)]]
+    doc = _page(rows, line_spacing=12)
+    tagged = [_reading(doc, "customer_name", "Jan-Hendrik Wohlers", 0.978), _reading(doc, "customer_name", "Meyer", 0.41),
+              _reading(doc, "customer_name", "Dirk Lüdeking", 0.97)]
+    found = _fields(doc, key_value_entities(doc, tagged, PARTY_LABELS, {}, "de_DE", 2024))
+    assert found["customer_name"] == ("Zimmerei und Holzbau Wohlers GmbH", "block")
+
+
+def test_a_tagged_customer_on_a_dated_line_leaves_the_window_label_and_a_share_capital_line_names_no_one():
+    # a hydraulics workshop's "Intervention atelier mobile le 21/11/24", which the tagger read as the customer
+    rows = [[("GARONNE HYDRAULIQUE", 40)], [("", 40)], [("", 40)], [("", 40)], [("SAS TERRASSEMENTS DU VOLVESTRE", 330)],
+            [("Service comptabilité", 330)], [("Route de Montesquieu", 330)], [("31390 CARBONNE", 330)],
+            [("Intervention atelier mobile le 21/11/24", 40)]]
+    doc = _page(rows, line_spacing=12)
+    found = _fields(doc, key_value_entities(doc, [_reading(doc, "customer_name", "Intervention atelier", 0.87)],
+                                           PARTY_LABELS, {}, "fr_FR", 2024))
+    assert found["customer_name"] == ("SAS TERRASSEMENTS DU VOLVESTRE", "block")
+    # a law firm's name set over the band in larger print, its "SELARL au capital de 30 000 €" line in it
+    doc = _page([[("lignéo", 50)], [("", 50)], [("", 50)], [("Cabinet Roussel-Aubert Avocats", 50)],
+                 [("SELARL au capital de 30 000 €", 50)], [("18 cours Franklin Roosevelt", 50)], [("69006 Lyon", 50)]],
+                line_spacing=11.5)
+    from docextract.extraction.party_blocks import window_recipient
+
+    label = {k: " ".join(doc.word(r).text for r in v) for k, v in window_recipient(doc).items()}
+    assert label.get("customer_name") == "Cabinet Roussel-Aubert Avocats"
+
+
+def test_the_taggers_tax_id_after_another_fields_key_gives_way_to_a_keyed_registration():
+    # an insurance broker's debit note: the tagger read its number "DN-0231884" after "Debit Note No." as the tax id;
+    # the ABN after its key checks
+    rows = [[("Debit Note No.", 370), ("DN-0231884", 506)], [("Date of issue", 370), ("16/04/2024", 506)],
+            [("ABN 48 418 822 075", 40)]]
+    doc = _page(rows, line_spacing=12)
+    found = _fields(doc, key_value_entities(doc, [_reading(doc, "vendor_tax_id", "DN-0231884", 0.3)],
+                                           ["vendor_tax_id"], {}, "en_AU", 2024))
+    assert found["vendor_tax_id"] == ("48 418 822 075", "rule")
+
+
+def test_the_payees_name_ends_at_its_legal_form_not_at_a_joiner():
+    from docextract.extraction.key_values import payee_name
+
+    doc = _page([[("Make checks payable to Cedar Prairie State University and mail to: Bursar, PO Box 82210", 40)]])
+    assert payee_name(doc) == ()
+    doc = _page([[("Make checks payable to Summit Events Group LLC, PO Box 1180, Denver", 40)]])
+    assert " ".join(doc.word(r).text for r in payee_name(doc)) == "Summit Events Group LLC,"
+
+
+def test_a_vendor_reading_cut_at_a_joiner_gives_way_to_the_footers_company():
+    # a cleaning firm's tagline "Nettoyage industriel et tertiaire – Vitrerie", cut by the tagger after its "et"
+    rows = [[("NET'AZUR", 40)], [("Nettoyage industriel et tertiaire – Vitrerie", 40)], *[[("", 40)]] * 34,
+            [("Net'Azur Propreté SARL au capital de 20 000 € – RCS Nice 514 773 068", 40)]]  # its legal footer
+    doc = _page(rows)
+    found = _fields(doc, key_value_entities(doc, [_reading(doc, "vendor_name", "Nettoyage industriel et", 0.99)],
+                                            PARTY_LABELS, {}, "fr_FR", 2024))
+    assert found["vendor_name"][0] == "Net'Azur Propreté SARL"
+
+
+def test_a_window_labels_name_a_body_line_over_the_band_heads_its_street_line_in_it():
+    # an Irish broadband bill: "Corrib Physio Clinic" a 12 pt line over "Unit 4, Westside Enterprise Park", the band's
+    # first line
+    from docextract.extraction.party_blocks import window_recipient
+
+    doc = _page([[("tellwave", 40)], [("", 40)], [("Your bill for April 2024", 40)],
+                 [("Corrib Physio Clinic", 40)], [("Unit 4, Westside Enterprise Park", 40)], [("Seamus Quirke Road", 40)],
+                 [("Galway H91 X2T6", 40)]], line_spacing=15)  # 11 pt words: the name over the band's top, 113 pt
+    label = {k: " ".join(doc.word(r).text for r in v) for k, v in window_recipient(doc).items()}
+    assert label.get("customer_name") == "Corrib Physio Clinic"
