@@ -70,10 +70,9 @@ KNOWN_MISSES: dict[str, frozenset[str]] = {
     "gripp_termijn_installatie_nl": frozenset({"amount_due"}),
     "gdocs_template_us": frozenset({"total_tax"}),
     # (stop 68, batches 46-49) Odoo's "Référence client : BC 2024-0412", the buyer's order under a key of a customer's
-    # reference (as Dolibarr's above); a cloud bill whose amount due follows "TOTAL AMOUNT DUE ON May 2, 2024" (its
-    # date between key and amount), where the tagger's reading is the bank account's "4490221788" (in review)
+    # reference (as Dolibarr's above). (A cloud bill's amount due after "TOTAL AMOUNT DUE ON May 2, 2024", its date
+    # between key and amount, is read since the end of stop 68)
     "odoo_paiement_partiel_fr": frozenset({"purchase_order"}),
-    "cloud_credits_tx_us": frozenset({"amount_due"}),
 }
 
 WHAT = {

@@ -380,7 +380,8 @@ def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] 
            or _place_before_its_date(doc, line, left, value))
     if hit is None and number_sign is not None and left and number_sign.word_index == left[-1].word_index + 1:
         hit = whole_key(doc, [*left, number_sign], labels)
-    hit = _first_of_a_pair(doc, line, left, value, labels) or hit or _bare_number_over_a_date(doc, line, left, labels)
+    hit = (_first_of_a_pair(doc, line, left, value, labels) or hit or _bare_number_over_a_date(doc, line, left, labels)
+           or _key_before_its_date(doc, left, labels))
     if hit is None:
         return None
     hit = _date_of_the_invoice_referred_to(index, _date_of_the_number_before(index, _date_after_its_number(doc, hit,
@@ -388,6 +389,28 @@ def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] 
     if labels is not None and not hit.labels & labels:
         return None
     return KeyHit(hit.labels, hit.words, max(0.0, value_box.x0 - doc.word(hit.words[-1]).box.x1))
+
+
+# The words that put a date between a key and its amount: "TOTAL AMOUNT DUE ON May 2, 2024 $1,976.87", "Zu zahlen bis
+# 15.05.2024 123,40 EUR", "Montant dû le 02/05/2024 : 1 976,87 €"
+DATE_BETWEEN_WORDS = frozenset({"on", "by", "before", "until", "am", "bis", "le", "au", "avant", "op", "voor"})
+MAX_DATE_BETWEEN_WORDS = 4
+
+
+def _key_before_its_date(doc: Document, left: Sequence[WordRef], labels: frozenset[str] | None) -> KeyHit | None:
+    """The whole key before "on DATE" that ends the words left of a value (a cloud bill's "TOTAL AMOUNT DUE ON May 2,
+    2024" before its amount); None where the words do not end so."""
+    texts = [doc.word(r).text for r in left]
+    for at in range(len(left) - 2, max(0, len(left) - 2 - MAX_DATE_BETWEEN_WORDS), -1):
+        date = " ".join(texts[at + 1:])
+        if key_tokens(texts[at]) in ([word] for word in DATE_BETWEEN_WORDS) and _DATE_OF_WORDS.search(date) and any(
+                ch.isdigit() for ch in date):
+            return whole_key(doc, left[:at + 1], labels)
+    return None
+
+
+# A date printed with its month's name or in numbers ("May 2, 2024", "2 mai 2024", "15.05.2024"), ending its words
+_DATE_OF_WORDS = re.compile(r"(\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\b(19|20)\d\d)[.,:]?$")
 
 
 def _bare_number_over_a_date(doc: Document, line: Line, left: Sequence[WordRef],

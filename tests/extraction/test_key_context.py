@@ -917,3 +917,16 @@ def test_a_date_after_a_deliverys_number_is_no_invoice_date():
     value = next(r for r in index.line_of if doc.word(r).text == "15.11.2024")
     hit = key_left(index, (value,), KEY_LABELS)
     assert hit is not None and hit.labels == {"other_date"}
+
+
+def test_a_key_whose_date_stands_between_it_and_its_amount_still_keys_the_amount():
+    # a cloud bill's "TOTAL AMOUNT DUE ON May 2, 2024" in one cell, its amount in the next
+    doc = _page([[("TOTAL AMOUNT DUE ON May 2, 2024", 330), ("$1,976.87", 510)]])
+    index = LineIndex(doc)
+    hit = key_left(index, (next(r for r in index.line_of if doc.word(r).text == "$1,976.87"),), KEY_LABELS)
+    assert hit is not None and "amount_due" in hit.labels
+    # a date that ends the words without such a word before it keys nothing ("Invoice 2024")
+    doc = _page([[("Shipped 2 May 2024", 330), ("$1,976.87", 510)]])
+    index = LineIndex(doc)
+    hit = key_left(index, (next(r for r in index.line_of if doc.word(r).text == "$1,976.87"),), KEY_LABELS)
+    assert hit is None or "amount_due" not in hit.labels
