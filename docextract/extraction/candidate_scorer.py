@@ -28,7 +28,6 @@ from docextract.extraction.candidates import (
     CANDIDATE_KINDS,
     FEATURES,
     KEY_LABELS,
-    OTHER_AMOUNT,
     Candidate,
     DocumentContext,
     before_a_discount,
@@ -36,6 +35,7 @@ from docextract.extraction.candidates import (
     generate,
     in_item_row,
     keyed_as,
+    keyed_as_no_field,
     never_the_value,
     value_key,
     with_party_sides,
@@ -415,8 +415,7 @@ def _keyed_number_over_the_tagger(context: DocumentContext, scorer: CandidateSco
 
 def _never_any_amount_field(context: DocumentContext, label: str, words) -> bool:
     """Whether an amount is one rate's share beside another's, or keyed as a charge or discount no field holds."""
-    left = context.keys(words)[0]
-    return words in context.one_rate_amounts.get(label, ()) or left is not None and left.labels == OTHER_AMOUNT
+    return words in context.one_rate_amounts.get(label, ()) or keyed_as_no_field(context, words)
 
 
 def replace_unassigned(entity: Entity) -> Entity:

@@ -635,7 +635,7 @@ def never_the_value(context: DocumentContext, candidate: Candidate, label: str) 
             or label == "invoice_number" and _reference_keyed_beside_an_invoice_key(context, candidate)
             or label in context.amounts_keyed_on_rows and in_a_sentence(context.doc, candidate.words[0])
             or candidate.words in context.tendered or _keyed_another(context, candidate, label)
-            or candidate.kind == "amount" and _keyed_as_no_field(context, candidate)
+            or candidate.kind == "amount" and keyed_as_no_field(context, candidate.words)
             or candidate.words in context.one_rate_amounts.get(label, ())
             or label == "due_date" and candidate.kind == "date" and (len(context.dates) == 1
                                                                      and not keyed_as(context, candidate, label)
@@ -643,8 +643,10 @@ def never_the_value(context: DocumentContext, candidate: Candidate, label: str) 
             or label == "invoice_date" and candidate.kind == "date" and _closes_an_aside(context.doc, candidate))
 
 
-def _keyed_as_no_field(context: DocumentContext, candidate: Candidate) -> bool:
-    left = context.keys(candidate.words)[0]
+def keyed_as_no_field(context: DocumentContext, words: tuple[WordRef, ...]) -> bool:
+    """Whether an amount's key on its row names no field but an amount none holds (a charge, a discount, a tip, a
+    bill's previous balance: :data:`OTHER_AMOUNT`)."""
+    left = context.keys(words)[0]
     return left is not None and left.labels == OTHER_AMOUNT
 
 

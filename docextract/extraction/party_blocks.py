@@ -817,11 +817,8 @@ def window_recipient(doc: Document) -> dict[str, tuple[WordRef, ...]]:
                 break
             line = _name_line_over(doc, lines, line)
             line = _salutation_over(doc, lines, line) or line  # "Herrn" set over the band, "Max Mustermann" in it
-            if _share_capital_line(doc, line):
-                # "SELARL au capital de 30 000 €" in the band, its name set over it in larger print (within
-                # NAME_GAP_OF_HEIGHT of its line heights, top to top)
-                reach = NAME_GAP_OF_HEIGHT / STACKED_GAP_OF_HEIGHT * line_height(doc, 0, line)
-                line = _first_page_line_over(lines, line, reach) or line
+            if _share_capital_line(doc, line):  # "SELARL au capital de 30 000 €" in the band, its name set over it
+                line = _name_over_the_band(doc, lines, line) or line
             # (from the block's first line where the band cuts into a block set higher and only a town over its
             # postcode, the postcode line, or an attention line stand in the band: Xero's buyer under the title,
             # "Bath" | "BA1 1HE"; "69120 Heidelberg" under a label set 32 mm down; "Jansen Webbureau" over "t.a.v.
@@ -968,11 +965,15 @@ def _name_line_over(doc: Document, lines: Sequence[Line], line: Line) -> Line:
     words = [WordRef(0, w) for w in line.word_indices]
     if not has_digit(doc, words):
         return line
-    # (within NAME_GAP_OF_HEIGHT of the street's line heights, top to top: "Corrib Physio Clinic" a 12 pt pitch over
-    # "Unit 4, Westside Enterprise Park" in 9 pt)
-    reach = NAME_GAP_OF_HEIGHT / STACKED_GAP_OF_HEIGHT * line_height(doc, 0, line)
-    name = _first_page_line_over(lines, line, reach)
+    name = _name_over_the_band(doc, lines, line)
     return line if name is None or has_digit(doc, [WordRef(0, w) for w in name.word_indices]) else name
+
+
+def _name_over_the_band(doc: Document, lines: Sequence[Line], line: Line) -> Line | None:
+    """The line right over ``line`` in its column within :data:`NAME_GAP_OF_HEIGHT` of ``line``'s heights, top to
+    top: a window label's name set over the band in larger print or at the body's pitch ("Corrib Physio Clinic" a 12
+    pt line over "Unit 4, Westside Enterprise Park" in 9 pt)."""
+    return _first_page_line_over(lines, line, NAME_GAP_OF_HEIGHT / STACKED_GAP_OF_HEIGHT * line_height(doc, 0, line))
 
 
 def _first_page_line_over(lines: Sequence[Line], line: Line, height: float) -> Line | None:
