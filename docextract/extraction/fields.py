@@ -104,24 +104,7 @@ def decode_document_entities(doc: Document, tagged: Sequence[TaggedWord],
         entities = choose_fields(doc, entities, probabilities, scorer, locale, year)
     labels = sorted({label for p in probabilities.values() for label in p})
     entities = with_column_sums(doc, entities, labels, probabilities, locale, year)
-    return total_as_amount_due(doc, key_value_entities(doc, entities, labels, probabilities, locale, year), locale)
-
-
-def total_as_amount_due(doc: Document, entities: Sequence[Entity], locale: str) -> list[Entity]:
-    """``entities`` with the amount due as the total too, where no entity reads a total and the subtotal and the tax
-    add up to the amount due: nothing was paid before, and the one printed amount is both ("Maatstaf van heffing
-    8.634,41 | BTW verlegd 0,00 | Te betalen 8.634,41" under a reverse charge, no total printed)."""
-    chosen: dict[str, Entity] = {}
-    for entity in sorted(entities, key=Entity.rank):  # each label's field value first
-        if entity.label in ONE_VALUE_LABELS["amount"]:
-            chosen.setdefault(entity.label, entity)
-    if "total" in chosen or not {"subtotal", "total_tax", "amount_due"} <= set(chosen):
-        return list(entities)
-    subtotal, tax, due = (parse_number(chosen[label].text(doc), locale) for label in ("subtotal", "total_tax", "amount_due"))
-    if None in (subtotal, tax, due) or subtotal + tax != due:
-        return list(entities)
-    amount_due = chosen["amount_due"]
-    return [*entities, Entity("total", amount_due.words, amount_due.confidence, "rule", assigned=True)]
+    return key_value_entities(doc, entities, labels, probabilities, locale, year)
 
 
 def assign_one_value_labels(doc: Document, entities: Sequence[Entity],

@@ -659,6 +659,11 @@ def _legal_form_word(text: str) -> bool:
     return text.strip() == "&" or is_legal_form(text)
 
 
+def _ends_in_a_legal_form(doc: Document, name: Sequence[WordRef]) -> bool:
+    """Whether a name's last word is a legal form ("ATELIERS MERCADIER SAS"): a company's, not a person's."""
+    return _legal_form_word(doc.word(name[-1]).text.rstrip(",;."))
+
+
 def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequence[str],
                        label_probabilities: LabelProbabilities, locale: str, year: int | None) -> list[Entity]:
     """Rule entities for the ``labels`` (the model's) that no usable entity has (see the module docstring). A
@@ -725,8 +730,7 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
         name = recipient.get("customer_name", ())
         # (not a block another heading gives: "From" over the seller's "CloudDrop, LLC" beside "Bill to")
         if "billing_address" in recipient and name and not set(name) & {r for words in parties.values() for r in words} \
-                and side_at(block_extents(doc), doc, name[0]) in (None, "customer_name") and (
-                _legal_form_word(doc.word(name[-1]).text.rstrip(",;."))):
+                and side_at(block_extents(doc), doc, name[0]) in (None, "customer_name") and _ends_in_a_legal_form(doc, name):
             parties.update({label: words for label, words in recipient.items() if label in block_labels})
     # where no heading names the parties, a window-envelope letter's return address and recipient block; its first
     # part is often a person ("Sandra Keller · Commerce Dr 1 · ..."), so the model's own vendor name stands
@@ -786,7 +790,7 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
         # Jan-Hendrik Wohlers" under "Zimmerei Wohlers GmbH", where it read a salesperson elsewhere too)
         best = min(readings, key=Entity.rank, default=None)
         contact = best is not None and bool(label_name) and _inside_label(doc, set(best.words), recipient) and (
-            _legal_form_word(doc.word(label_name[-1]).text.rstrip(",;.")))
+            _ends_in_a_legal_form(doc, label_name))
         inside = bool(recipient) and (contact or _inside_label(doc, {r for words in tagged for r in words}, recipient) or (
             heads_its_block(doc, label_name) and (any(words & set(label_name) for words in tagged)
                                                    or addressed(doc, label_name))))
@@ -834,7 +838,7 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
                                             mean_probability(terms, "payment_terms", label_probabilities), "rule")
     # dropped: unusable entities of the labels found, and entities whose words a key gave to another label
     kept = [trimmed.get(id(e), e) for e in entities if e.label not in found and id(e) not in relabelled]
-    out = _total_that_is_due([*kept, *found.values()], doc, labels, label_probabilities)
+    out = total_that_is_due([*kept, *found.values()], doc, labels, label_probabilities, locale)
     return _currency_read_most(_currency_of_the_total(out, doc, labels, label_probabilities), doc)
 
 
@@ -882,20 +886,31 @@ def _currency_read_most(entities: list[Entity], doc: Document) -> list[Entity]:
     return [replace(e, assigned=e is chosen) if e.label == "currency" else e for e in entities]
 
 
-def _total_that_is_due(entities: list[Entity], doc: Document, labels: Sequence[str],
-                       label_probabilities: LabelProbabilities) -> list[Entity]:
+def total_that_is_due(entities: list[Entity], doc: Document, labels: Sequence[str],
+                      label_probabilities: LabelProbabilities, locale: str) -> list[Entity]:
     """``entities`` with the total read from the amount due where nothing else gave a total and the amount due's
     key names a total ("TOTAL DUE $385.65", "Total due £1,915.00": one amount under two names; where something was
-    paid before, the page prints its total under a key of its own)."""
+    paid before, the page prints its total under a key of its own), or the subtotal and the tax add up to the
+    amount due (nothing was paid before: "Maatstaf van heffing 8.634,41 | BTW verlegd 0,00 | Te betalen 8.634,41"
+    under a reverse charge, no total printed; the field's value then, assigned)."""
     if "total" not in labels or any(e.label == "total" for e in entities):
         return entities
-    due = min((e for e in entities if e.label == "amount_due"), key=Entity.rank, default=None)
+    first = {}  # each amount label's field value: its entities' first by rank
+    for entity in sorted(entities, key=Entity.rank):
+        if entity.label in ("subtotal", "total_tax", "amount_due"):
+            first.setdefault(entity.label, entity)
+    due = first.get("amount_due")
     if due is None:
         return entities
     hit = key_left(line_index(doc), due.words, KEY_LABELS)
-    if hit is None or "total" not in {token for r in hit.words for token in key_tokens(doc.word(r).text)}:
+    if hit is not None and "total" in {token for r in hit.words for token in key_tokens(doc.word(r).text)}:
+        return [*entities, Entity("total", due.words, mean_probability(due.words, "total", label_probabilities), "rule")]
+    if "subtotal" not in first or "total_tax" not in first:
         return entities
-    return [*entities, Entity("total", due.words, mean_probability(due.words, "total", label_probabilities), "rule")]
+    subtotal, tax, amount = (parse_number(first[label].text(doc), locale) for label in ("subtotal", "total_tax", "amount_due"))
+    if None in (subtotal, tax, amount) or subtotal + tax != amount:
+        return entities
+    return [*entities, Entity("total", due.words, due.confidence, "rule", assigned=True)]
 
 
 def _on_a_dated_line(doc: Document, entity: Entity) -> bool:

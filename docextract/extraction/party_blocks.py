@@ -36,7 +36,7 @@ from typing import Iterator, Sequence
 from docextract.document import Box, Document, Line, WordRef
 from docextract.extraction.field_keywords import closing_keys, is_legal_form, key_form, key_tokens
 from docextract.extraction.key_context import (OCR_TEXT_HEIGHT_OF_INK, cell_break, first_cell, is_separator,
-                                              is_title_word, line_of, line_right_of, whole_key)
+                                              is_title_word, line_of, line_right_of, row_keys, whole_key)
 from docextract.extraction.per_document import per_document
 
 SHIPPING_SIDE = "shipping_name"  # not an output field: the side of a shipping block, whose address is read
@@ -403,16 +403,9 @@ MIN_GRID_ROW_KEYS = 2
 
 
 def _in_a_key_row(doc: Document, p: int, line: Line) -> bool:
-    """Whether ``line`` shares its row with at least :data:`MIN_GRID_ROW_KEYS` lines that are each a whole key of a
-    document's date or number."""
-    keys = 0
-    for other in doc.pages[p].lines:
-        if other is line or other.box.vertical_overlap(line.box) <= 0.5 * min(other.box.height, line.box.height):
-            continue
-        tokens = [t for w in other.word_indices for t in key_tokens(doc.pages[p].words[w].text)]
-        labels, length = closing_keys(tokens) if tokens else (frozenset(), 0)
-        keys += bool(tokens) and length == len(tokens) and bool(labels & GRID_ROW_LABELS)
-    return keys >= MIN_GRID_ROW_KEYS
+    """Whether ``line``'s row is a header row whose cells key at least :data:`MIN_GRID_ROW_KEYS` of a document's dates
+    and numbers (key_context.row_keys)."""
+    return len(row_keys(doc, p, line) & GRID_ROW_LABELS) >= MIN_GRID_ROW_KEYS
 
 
 def _bilingual_side(doc: Document, refs: Sequence[WordRef], ocr: bool = False) -> str | None:

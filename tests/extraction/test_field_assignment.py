@@ -2,7 +2,8 @@
 
 from docextract.document import Box, Document, Page, Word, WordRef
 from docextract.extraction.entities import Entity, TaggedWord
-from docextract.extraction.fields import MIN_LABEL_PROBABILITY, decode_document_entities, total_as_amount_due
+from docextract.extraction.fields import MIN_LABEL_PROBABILITY, decode_document_entities
+from docextract.extraction.key_values import total_that_is_due
 from docextract.extraction.output import build_output
 from tests.layout_helpers import laid_out_page
 
@@ -162,6 +163,9 @@ def test_table_columns_are_not_digit_groups():
     assert [e.text(doc) for e in decode_document_entities(doc, tagged)] == ["12", "500,00"]
 
 
+AMOUNT_LABELS = ("subtotal", "total_tax", "total", "amount_due")
+
+
 def test_the_amount_due_is_the_total_too_where_the_subtotal_and_tax_add_up_to_it_and_no_total_is_read():
     # a reverse-charge invoice: "Maatstaf van heffing | BTW verlegd (0%) | Te betalen", no total printed
     doc = laid_out_page([[("Maatstaf van heffing", 340), ("8.634,41", 500)], [("BTW verlegd (0%)", 340), ("0,00", 500)],
@@ -171,8 +175,8 @@ def test_the_amount_due_is_the_total_too_where_the_subtotal_and_tax_add_up_to_it
     tax = Entity("total_tax", (ref["0,00"],), 0.7, "candidates", assigned=True)
     due = Entity("amount_due", (WordRef(0, len(doc.pages[0].words) - 1),), 0.99, "candidates", assigned=True)
     assert subtotal.text(doc) == due.text(doc) == "8.634,41"
-    (total,) = [e for e in total_as_amount_due(doc, [subtotal, tax, due], "nl_BE") if e.label == "total"]
+    (total,) = [e for e in total_that_is_due([subtotal, tax, due], doc, AMOUNT_LABELS, {}, "nl_BE") if e.label == "total"]
     assert total.words == due.words and total.assigned
     # where they do not add up (a deposit paid, disbursements added), the amount due is no total
     less = Entity("amount_due", (ref["0,00"],), 0.99, "candidates", assigned=True)
-    assert not [e for e in total_as_amount_due(doc, [subtotal, tax, less], "nl_BE") if e.label == "total"]
+    assert not [e for e in total_that_is_due([subtotal, tax, less], doc, AMOUNT_LABELS, {}, "nl_BE") if e.label == "total"]
