@@ -624,6 +624,8 @@ def _column_lines(doc: Document, p: int, value_line: Line, key_column: Sequence[
         if any(k.box.vertical_overlap(line.box) > 0 and k is not line for k in key_column):
             break  # a row of another key of the block
         words = [WordRef(p, w) for w in line.word_indices]
+        if direction < 0 and _number_line(doc, words):
+            break  # "0001231000000 (GLN)" over "Lieferant GmbH & Co. KG": the value of a key OCR set apart
         out = out + words if direction > 0 else words + out
         current = line
     return out
@@ -1321,7 +1323,7 @@ def _address_label(doc: Document, p: int, lines: Sequence[Line], side: str) -> d
             return {}  # "Période facturée" | "du 01/11/2024 au 30/11/2024": a sidebar's key over its value
         # ("DE: 99199 MUSTERHAUSEN": a speck OCR read as a colon; "Attn: Accounts Payable" is whom it is for)
         if keyed(line) and not ends_address(doc, words) and not _attention_line(doc, words):
-            if _number_line(doc, words):
+            if _number_line(doc, words) or doc.pages[p].text_source == "ocr" and _number_read_as_letters(doc, words):
                 continue  # "Handelsname: 99999999800010" under the name: the party's registration number
             return {}  # a key's row before any postcode line: not an address label
         if not _attention_line(doc, words):  # "z. Hd. Stefan Kaiser": whom to hand it to, not where
@@ -1419,8 +1421,11 @@ def _legal_form_part(text: str) -> bool:
 
 
 def _name_continues(doc: Document, words: Sequence[WordRef]) -> bool:
-    """A line under a party's name that ends it: no digit, and its last word a legal form ("... Musterstadt a.G.")."""
-    return bool(words) and not has_digit(doc, words) and is_legal_form(doc.word(words[-1]).text)
+    """A line under a party's name that ends it: no digit, no key ("Handelsname: IIIIIIIIEOO OO", a scan's number
+    read as letters, whose "OO" reads as the "o.o." of "Sp. z o.o."), and its last word a legal form ("...
+    Musterstadt a.G.")."""
+    return (bool(words) and not has_digit(doc, words) and not any(doc.word(r).text.endswith(":") for r in words)
+            and is_legal_form(doc.word(words[-1]).text))
 
 
 # A printed colon as Tesseract reads it on a 150-dpi scan: ":", or ";", ">", "+", "»" (seen on the e-invoices' scans)
@@ -1447,11 +1452,16 @@ def _number_key(doc: Document, p: int, line: Line) -> bool:
     return 0 < len(refs) <= 3 and not has_digit(doc, refs) and bool(tokens) and tokens[-1] in NUMBER_WORDS
 
 
+_NUMBER_THEN_KEY = re.compile(r"\d{8,}\s*\([A-Za-z][A-Za-z .-]{0,11}\)")  # "0001231000000 (GLN)"
+
+
 def _number_line(doc: Document, words: Sequence[WordRef]) -> bool:
-    """A key and one long number after it ("Handelsname:99999999800010", "GLN: 4000001987658", "GLN 4304171000002"),
-    or a tax id with its letters ("NIF: 51234560J", "CIF: B87654307" under a Spanish party's name): an identifier
-    line."""
+    """A key and one long number after it ("Handelsname:99999999800010", "GLN: 4000001987658", "GLN 4304171000002")
+    or before it in brackets ("0001231000000 (GLN)"), or a tax id with its letters ("NIF: 51234560J", "CIF:
+    B87654307" under a Spanish party's name): an identifier line."""
     text = " ".join(doc.word(r).text for r in words)
+    if _NUMBER_THEN_KEY.fullmatch(text):
+        return True
     key, _, value = text.rpartition(":") if ":" in text else text.rpartition(" ")
     value = value.strip()
     if not key.strip() or len(key.split()) > 3:
@@ -1459,6 +1469,14 @@ def _number_line(doc: Document, words: Sequence[WordRef]) -> bool:
     digits = sum(ch.isdigit() for ch in value)
     return (value.isdigit() and len(value) >= 8 or value.isalnum() and digits >= MIN_TAX_ID_DIGITS
             and len(value) - digits <= MAX_TAX_ID_LETTERS)
+
+
+def _number_read_as_letters(doc: Document, words: Sequence[WordRef]) -> bool:
+    """A key and, after its colon, capitals and digits only, eight or more: a scan's registration number whose digits
+    OCR read as letters ("Handelsname: IIIIIIIIEOO OO")."""
+    key, colon, value = " ".join(doc.word(r).text for r in words).partition(":")
+    value = "".join(value.split())
+    return bool(colon and key.strip() and len(value) >= 8 and re.fullmatch(r"[A-Z0-9]+", value))
 
 
 def _from_street(doc: Document, lines: list[list[WordRef]]) -> list[list[WordRef]]:

@@ -555,8 +555,10 @@ def test_a_party_name_the_model_missed_is_read_from_its_labelled_block():
 def test_a_block_without_keys_is_read_as_an_address_label():
     labels = ["vendor_name", "vendor_address", "customer_name", "billing_address", "shipping_address"]
 
-    def read(rows):
+    def read(rows, ocr=False):
         doc = _page(rows)
+        if ocr:
+            doc = replace(doc, pages=(replace(doc.pages[0], text_source="ocr"),))
         return _party_texts(doc, labels)
 
     assert read([
@@ -604,6 +606,14 @@ def test_a_block_without_keys_is_read_as_an_address_label():
     assert read([[("Verkäufer:", 40)], [("Lieferant GmbH", 40)], [("Handelsname: 99999999800010", 40)],
                  [("Lieferantenstraße 20", 40)], [("DE 80333 München", 40)]]) == {
         "vendor_name": "Lieferant GmbH", "vendor_address": "Lieferantenstraße 20 DE 80333 München"}
+    # nor, on a scan, one whose number OCR read as letters, the last of them "OO" as if the "o.o." of "Sp. z o.o."
+    assert read([[("Verkäufer:", 40)], [("Lieferant GmbH", 40)], [("Handelsname: IIIIIIIIEOO OO", 40)],
+                 [("Lieferantenstraße 20", 40)], [("DE 80333 München", 40)]], ocr=True) == {
+        "vendor_name": "Lieferant GmbH", "vendor_address": "Lieferantenstraße 20 DE 80333 München"}
+    # a GLN over the label with its key after it in brackets is no part of it either
+    assert read([[("Verkäufer", 40)], [("0001231000000 (GLN)", 40)], [("Lieferant GmbH & Co. KG", 40)],
+                 [("Lieferanten-Strasse 12-17", 40)], [("DE 98765 Lieferantenstadt", 40)]]) == {
+        "vendor_name": "Lieferant GmbH & Co. KG", "vendor_address": "Lieferanten-Strasse 12-17 DE 98765 Lieferantenstadt"}
     # a line far below the block is not its address
     assert read([[("Seller", 40)], [("Lieferant GmbH", 40)], [], [], [("80333 München", 40)]]) == {}
 
@@ -2741,3 +2751,13 @@ def test_a_window_labels_name_a_body_line_over_the_band_heads_its_street_line_in
                  [("Galway H91 X2T6", 40)]], line_spacing=15)  # 11 pt words: the name over the band's top, 113 pt
     label = {k: " ".join(doc.word(r).text for r in v) for k, v in window_recipient(doc).items()}
     assert label.get("customer_name") == "Corrib Physio Clinic"
+
+
+def test_a_number_over_a_keyed_name_in_its_column_is_no_part_of_it():
+    # a scan of a ZUGFeRD visualisation: "Globale Nummer" OCR set apart from its key column and a GLN printed with
+    # "(GLN)" after it, between the rows of "Nummer" and "Name": the value of a key, not the name's first line
+    doc = _cells_page([("Verkäufer", 40, 300, 9), ("Nummer", 40, 318, 6), ("0001231000000 (GLN)", 250, 330, 7),
+                       ("Name", 40, 343, 6), ("Lieferant GmbH & Co. KG", 250, 341, 9),
+                       ("Anschrift", 40, 369, 6), ("Lieferanten-Strasse 12-17", 250, 368, 7),
+                       ("DE 98765 Lieferantenstadt", 250, 380, 9)], ocr=True)
+    assert _party_texts(doc, ["vendor_name", "vendor_address"])["vendor_name"] == "Lieferant GmbH & Co. KG"
