@@ -42,8 +42,9 @@ from docextract.extraction.candidates import (
 )
 from docextract.extraction.entities import Entity
 from docextract.extraction.field_keywords import key_tokens
-from docextract.extraction.identifiers import registration_number
-from docextract.extraction.key_context import line_index, whole_key
+from docextract.extraction.identifiers import check_tax_id, is_vat_number, registration_number
+from docextract.extraction.key_context import in_a_totals_strip, line_index, whole_key
+from docextract.extraction.key_values import footer_company_name
 from docextract.modeling.model_folder import SCORER_KEY  # noqa: F401  (named here too: the candidate fit writes it)
 
 # A candidate under this probability never becomes a field by the scorer: the tagger's reading stays.
@@ -124,7 +125,8 @@ def choose_fields(doc: Document, entities: Sequence[Entity], probabilities: Mapp
         if labels and context.candidates[kind]:
             chosen.update(_decode_kind(context, kind, labels, scorer))
     chosen = _the_buyers_own_order(context, scorer, _keyed_on_its_row(context, scorer, chosen, entities))
-    chosen = _the_sellers_registered_tax_id(context, scorer, chosen)
+    chosen = _keyed_in_a_totals_strip(context, scorer, chosen)
+    chosen = _the_tax_id_on_the_sellers_legal_line(context, scorer, _the_sellers_registered_tax_id(context, scorer, chosen))
     chosen = _the_issue_date_over_the_tax_point(context, scorer, chosen)
     # a tagger's reading of a number the scorer left open, inside a number chosen for another field, is a piece of
     # that value ("0045" of the bill number "778 2213 0045", which a model on a scan tagged as the order number); a
@@ -214,6 +216,37 @@ def _keyed_on_its_row(context: DocumentContext, scorer: CandidateScorer, chosen:
         keyed = _the_one_value(context, scorer, label, floor, lambda c: (
             _keyed_on_row_or_in_header(context, c.words, label) and c.words not in taken
             and (label != "due_date" or (issued is None or c.value >= issued) and not before_a_discount(context, c))))
+        if keyed is None and label == "invoice_number":
+            # (under a grid of the invoice's own keys, whatever the scorer ranks it: a water bill's "Rechnungs-Nr. |
+            # Rechnungsdatum | Kunden-Nr. | Zahlbar bis" over "2024-20-07713" at 0.004, beside its meter's number)
+            keyed = _the_one_value(context, scorer, label, 0.0, lambda c: (
+                (above := context.keys(c.words)[1]) is not None and label in above.labels
+                and context.keys(c.words)[0] is None and _in_a_key_grid(context, above.words, c.words)))
+        if keyed is not None:
+            out[label] = keyed
+    return out
+
+
+STRIP_LABELS = ("subtotal", "total_tax", "total")
+
+
+def _keyed_in_a_totals_strip(context: DocumentContext, scorer: CandidateScorer,
+                             chosen: dict[str, tuple[Candidate, float]]) -> dict[str, tuple[Candidate, float]]:
+    """``chosen`` with each of :data:`STRIP_LABELS` the one value under its own key in a strip of totals
+    (:func:`~docextract.extraction.key_context.in_a_totals_strip`), where the scorer chose a value keyed neither so
+    nor on its row: a Spanish wholesaler's "Base imponible" over 624,52 beside "Importe bruto" over 637,27, the sum
+    before its early-payment discount (0.64 against 0.12). A strip's header says which value is which, as a key on
+    the value's row does."""
+    out = dict(chosen)
+    for label in STRIP_LABELS:
+        if label not in scorer.fields or label in out and _keyed_on_row_or_in_header(context, out[label][0].words, label):
+            continue
+
+        def in_the_strip(candidate: Candidate) -> bool:
+            above = context.keys(candidate.words)[1]
+            return (context.keys(candidate.words)[0] is None and above is not None and label in above.labels
+                    and in_a_totals_strip(context.index, above.words, candidate.words))
+        keyed = _the_one_value(context, scorer, label, 0.0, in_the_strip)
         if keyed is not None:
             out[label] = keyed
     return out
@@ -242,7 +275,9 @@ def _the_buyers_own_order(context: DocumentContext, scorer: CandidateScorer,
                           chosen: dict[str, tuple[Candidate, float]]) -> dict[str, tuple[Candidate, float]]:
     """``chosen`` with the order number keyed as the buyer's own ("Ihre Bestellnr. BR-EK-24-0918", 0.68) over one
     the scorer chose under a key that does not say whose ("Auftragsnr. VA-010447", 0.86: the seller's order
-    confirmation, as Business Central prints both), where one such value ranks above the scorer's minimum."""
+    confirmation, as Business Central prints both), whatever the scorer ranks it: the key says whose it is, where the
+    scorer weighs only that both are keyed as orders (a Liechtenstein installer's "Ihre Bestellung AB-117 vom
+    22.08.2024", 0.19, under its own "Auftrag A-24-0513", 0.42)."""
     if "purchase_order" not in chosen or "purchase_order" not in scorer.fields:
         return chosen
 
@@ -256,7 +291,7 @@ def _the_buyers_own_order(context: DocumentContext, scorer: CandidateScorer,
 
     if buyers(chosen["purchase_order"][0].words):
         return chosen
-    own = _the_one_value(context, scorer, "purchase_order", scorer.min_probability, lambda c: buyers(c.words))
+    own = _the_one_value(context, scorer, "purchase_order", 0.0, lambda c: buyers(c.words))
     return chosen if own is None else {**chosen, "purchase_order": own}
 
 
@@ -274,6 +309,42 @@ def _the_sellers_registered_tax_id(context: DocumentContext, scorer: CandidateSc
     registered = _the_one_value(context, scorer, "vendor_tax_id", scorer.min_probability, lambda c: (
         value_key(c) != value_key(current) and _registered_elsewhere(context.doc, c)))
     return chosen if registered is None else {**chosen, "vendor_tax_id": registered}
+
+
+def keyed_on_its_row(context: DocumentContext, candidate: Candidate, label: str) -> bool:
+    left = context.keys(candidate.words)[0]
+    return left is not None and label in left.labels
+
+
+def _a_vat_number(context: DocumentContext, candidate: Candidate) -> bool:
+    return is_vat_number(check_tax_id(" ".join(context.doc.word(r).text for r in candidate.words)))
+
+
+def _the_tax_id_on_the_sellers_legal_line(context: DocumentContext, scorer: CandidateScorer,
+                                          chosen: dict[str, tuple[Candidate, float]]) -> dict[str, tuple[Candidate, float]]:
+    """``chosen`` with the seller's tax id the one keyed on the footer's line that opens with a company's name
+    (:func:`~docextract.extraction.key_values.footer_company_name`: "SUMINISTROS ELÉCTRICOS ALMENARA, S.A. – C.I.F.
+    A50187426 – Inscrita en el Registro Mercantil ..."), over one chosen elsewhere: a Spanish header row's "N.I.F." over
+    the buyer's number (0.27 against the footer's 0.001, which the scorer ranks low for its place). The issuer's
+    legal line names its own registration."""
+    if "vendor_tax_id" not in scorer.fields:
+        return chosen
+    name = footer_company_name(context.doc)
+    if not name:
+        return chosen
+    line = context.index.line(name[0])
+    current = chosen["vendor_tax_id"][0] if "vendor_tax_id" in chosen else None
+    if current is None or context.index.line(current.words[0]) is line or keyed_on_its_row(
+            context, current, "vendor_tax_id"):
+        return chosen  # (one keyed on its own row elsewhere: a French page's "N° TVA : FR..." over its SIRET's line)
+    # (nor a registration number for a VAT number: SIRET on the legal line, the VAT number in an ERP's grid)
+    vat = _a_vat_number(context, current)
+    on_the_line = _the_one_value(context, scorer, "vendor_tax_id", 0.0, lambda c: (
+        context.index.line(c.words[0]) is line and keyed_on_its_row(context, c, "vendor_tax_id")
+        and (not vat or _a_vat_number(context, c))))
+    if on_the_line is None or value_key(on_the_line[0]) == value_key(current):
+        return chosen  # (the same number printed again in the footer: the chosen place stays)
+    return {**chosen, "vendor_tax_id": on_the_line}
 
 
 TAX_POINT_WORDS = frozenset({"point"})  # "Tax point": the date of supply, the invoice's date where no other is printed
@@ -325,7 +396,7 @@ def _tagger_choice_ranked(context: DocumentContext, scorer: CandidateScorer, lab
     tagger's several entities of the label, the one the scorer ranks highest is the field. A model on a layout never
     seen tags the dates beside "Beleg-Datum", "Leistungs-Datum" and "Bestell-Datum" alike, and its most confident
     is as often the delivery date as the issue date; the scorer's features (the key, the title line) tell them."""
-    entities = _whole_keyed_numbers(context, label, entities)
+    entities = _whole_keyed_numbers(context, label, _without_readings_of_no_date(context, label, entities))
     rivals = [e for e in entities if e.label == label]
     by_words = {c.words: c for c in context.candidates[CANDIDATE_KINDS[label]]}
     if not rivals:
@@ -342,8 +413,11 @@ def _tagger_choice_ranked(context: DocumentContext, scorer: CandidateScorer, lab
                    for e in rivals if id(e) in of and not never_the_value(context, of[id(e)], label)}
     never_any = amount and all(_never_any_amount_field(context, label, of[id(e)].words if id(e) in of else e.words)
                                for e in rivals)
-    if never_any or not amount and all(id(e) in of and id(e) not in probability
-                                       or _within_a_telephone(context, e.words) for e in rivals):
+    # (a reading of the tagger that is no candidate and not its choice counts for nothing: "42" of a street number
+    # beside the buyer's "NIF: ESB46218731", which it read as the seller's at 0.98)
+    weighed = [e for e in rivals if id(e) in of or e.assigned or _within_a_telephone(context, e.words)]
+    if never_any or not amount and weighed and all(id(e) in of and id(e) not in probability
+                                                   or _within_a_telephone(context, e.words) for e in weighed):
         # every reading of the tagger is never the value (a hotel bill's room number under "Kamer" as its number, its
         # "Netto 7 %" beside "Netto 19 %" as its subtotal, "Freight 18.00" under "Sales Tax 7.5% 25.65" as its tax):
         # none stays, and the key rules read the field where its key is printed ("Nota nr." over "48213"). Another
@@ -367,6 +441,15 @@ def _tagger_choice_ranked(context: DocumentContext, scorer: CandidateScorer, lab
     if not ruled_out and (id(assigned) not in probability or probability[id(best)] <= probability[id(assigned)]):
         return entities
     return [replace(e, assigned=e is best) if e.label == label else e for e in entities]
+
+
+def _without_readings_of_no_date(context: DocumentContext, label: str, entities: list[Entity]) -> list[Entity]:
+    """``entities`` without the tagger's readings of a date field that share no word with any date the page prints:
+    a Spanish wholesaler's invoice number "24/002318", which a model read as the due date at 0.04."""
+    if CANDIDATE_KINDS[label] != "date":
+        return entities
+    dated = {r for c in context.candidates["date"] for r in c.words}
+    return [e for e in entities if e.label != label or dated.intersection(e.words)]
 
 
 # The numbers a page prints in digit groups after their key ("Invoice no." over "9021 4418 063")

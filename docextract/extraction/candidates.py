@@ -38,8 +38,8 @@ from docextract.extraction.identifiers import dotted_vat_length, has_vat_module,
 from docextract.extraction.key_context import (NUMBER_IN_PARTS, KeyHit, LineIndex, is_title_word, key_above, key_left,
                                               line_of, row_keys, words_left_on_row)
 from docextract.extraction.per_document import per_document
-from docextract.extraction.normalize import (ISO_CURRENCIES, MONTH_NUMBERS, identifier_text, is_currency_word,
-                                           parse_currency, parse_date, parse_number)
+from docextract.extraction.normalize import (ISO_CURRENCIES, MAX_DATE_WORDS, MONTH_NUMBERS, identifier_text,
+                                             is_currency_word, parse_currency, parse_date, parse_number)
 from docextract.extraction.vat_shares import vat_shares
 from docextract.extraction.party_blocks import block_extents, side_at
 
@@ -63,7 +63,6 @@ KEYED_FROM_ABOVE = {"date": DATE_KEY_LABELS,
                     "identifier": frozenset({"invoice_number", "purchase_order", "other_number", "iban", "vendor_tax_id"})}
 TENDERED = frozenset({"tendered"})  # field_keywords' keys of cash handed over and change given back
 OTHER_AMOUNT = frozenset({"other_amount"})  # field_keywords' keys of a charge or discount no field holds
-MAX_DATE_WORDS = 4  # "1. Oktober 2023", "October 1, 2023"
 MIN_IDENTIFIER_CHARACTERS = 3
 MAX_IDENTIFIER_CHARACTERS = 40
 MAX_WHOLE_AMOUNT_GROUPS = 3  # digit groups of an amount printed without decimals, its currency after it ("8 500 Kč")
@@ -72,6 +71,7 @@ SERIES_GAP_OF_HEIGHT = 1.0  # a word's space, not a column's
 # A number printed in digit groups ("4012 3456 7890"): each group this many digits, all groups at least this many
 MIN_GROUP_DIGITS, MAX_GROUP_DIGITS, MIN_GROUPED_DIGITS = 2, 5, 8
 _DIGIT_GROUP_WORD = re.compile(rf"\d{{{MIN_GROUP_DIGITS},{MAX_GROUP_DIGITS}}}")
+_THOUSANDS_GROUP = re.compile(r"\d{3}")
 # Capitals that name what the number after them is, never a series of invoice numbers (registers, bank and tax codes)
 NOT_SERIES = frozenset({"NO", "REF", "ID", "GLN", "ILN", "EAN", "GTIN", "SKU", "ART", "POS", "BIC", "IBAN", "BLZ",
                         "KTO", "UID", "TEL", "FAX", "PO", "HRB", "HRA", "PLZ", "ABN", "ACN", "EIN", "RCS", "NAF",
@@ -157,6 +157,11 @@ def _date_shaped(span: str) -> bool:
 
 
 def _maybe_date_start(text: str) -> bool:
+    """Whether a date may start at a word: a digit in it (but a long number alone, "0987654321" of a subscriber's
+    number before "du 12 mars 2024", which the date's reader would read past; a compact date "20240312" starts one),
+    or a month's name."""
+    if text.isdigit() and len(text) > 4 and len(text) != 8:
+        return False
     return any(ch.isdigit() for ch in text) or _MONTH_WORD.fullmatch(text) is not None and \
         text.strip(".,").casefold() in MONTH_NUMBERS
 
@@ -332,8 +337,11 @@ def digit_groups_length(doc: Document, refs: Sequence[tuple[WordRef, ...]], text
     at least two groups of :data:`MIN_GROUP_DIGITS` to :data:`MAX_GROUP_DIGITS` digits, and
     :data:`MIN_GROUPED_DIGITS` digits in all (a table row's "12 34" is two numbers)."""
     end = i
-    while (end < len(texts) and _DIGIT_GROUP_WORD.fullmatch(texts[end])
-           and (end == i or word_space_apart(doc, refs[end - 1][-1], refs[end][0]))):
+    # (a first group of one digit before groups of three: Swiss Post's "9 400 318 775")
+    lead = i + 1 < len(texts) and texts[i].isdigit() and len(texts[i]) == 1 and _THOUSANDS_GROUP.fullmatch(texts[i + 1])
+    while (end < len(texts) and (_DIGIT_GROUP_WORD.fullmatch(texts[end]) or end == i and lead)
+           and (end == i or word_space_apart(doc, refs[end - 1][-1], refs[end][0]))
+           and (not lead or end == i or _THOUSANDS_GROUP.fullmatch(texts[end]))):
         end += 1
     length = end - i
     return length if length >= 2 and sum(len(t) for t in texts[i:end]) >= MIN_GROUPED_DIGITS else 0
@@ -630,17 +638,56 @@ def never_the_value(context: DocumentContext, candidate: Candidate, label: str) 
     invoice's number proper ("INVOICE No. 24117"), an amount inside a sentence where the page keys the field on a
     row of its own (a credit note's "... faktura 100377 (fakturabeløb 1.547,90 kr.)": the corrected invoice's), a
     date closing an aside as the invoice's date, an early payment's date before its discount as the due date, an
-    amount keyed on its row as one no field holds (a charge, a discount, a bill's previous balance)."""
+    amount keyed on its row as one no field holds (a charge, a discount, a bill's previous balance), a number printed
+    again after a tax id's key as the invoice's or order's number."""
     return (candidate.version_date or candidate.telephone or label == "vendor_tax_id" and candidate.party_side not in (None, "vendor_name")
             or label == "invoice_number" and _reference_keyed_beside_an_invoice_key(context, candidate)
             or label in context.amounts_keyed_on_rows and in_a_sentence(context.doc, candidate.words[0])
             or candidate.words in context.tendered or _keyed_another(context, candidate, label)
+            or label in NOT_TAX_IDS and _printed_as_a_tax_id(context, candidate)
             or candidate.kind == "amount" and keyed_as_no_field(context, candidate.words)
+            or label in ("total", "amount_due") and _before_another_amount_of_its_key(context, candidate)
             or candidate.words in context.one_rate_amounts.get(label, ())
             or label == "due_date" and candidate.kind == "date" and (len(context.dates) == 1
                                                                      and not keyed_as(context, candidate, label)
                                                                      or before_a_discount(context, candidate))
             or label == "invoice_date" and candidate.kind == "date" and _closes_an_aside(context.doc, candidate))
+
+
+NOT_TAX_IDS = frozenset({"invoice_number", "purchase_order"})
+
+
+def _printed_as_a_tax_id(context: DocumentContext, candidate: Candidate) -> bool:
+    """Whether an identifier's value stands elsewhere on the page right after a tax id's key: a seller's bare CIF in
+    its letterhead ("B97564322", which a tagger read as the order number at 0.91) is its "CIF B97564322" of the
+    footer."""
+    for other in context.occurrences.get(occurrence_key(candidate), ()):
+        left = context.keys(other.words)[0] if other.words != candidate.words else None
+        if left is not None and "vendor_tax_id" in left.labels and not left.labels & NOT_TAX_IDS:
+            return True
+    return False
+
+
+def _before_another_amount_of_its_key(context: DocumentContext, candidate: Candidate) -> bool:
+    """Whether another amount stands right of an amount on its row, keyed by the same key or by none: a table's row of
+    sums ("Summe | 453.321,00 | 313.134,88", a contract sum's column beside the work done), whose last amount alone may
+    be a total."""
+    if candidate.kind != "amount":
+        return False
+    left = context.keys(candidate.words)[0]
+    if left is None:
+        return False
+    doc = context.doc
+    box = doc.word(candidate.words[-1]).box
+    for other in context.candidates["amount"]:
+        other_box = doc.word(other.words[0]).box
+        if (other.words[0].page_index != candidate.words[0].page_index or other_box.x0 <= box.x1
+                or other_box.vertical_overlap(box) <= 0.5 * min(other_box.height, box.height)):
+            continue
+        other_left = context.keys(other.words)[0]
+        if other_left is None or other_left.words == left.words:
+            return True
+    return False
 
 
 def keyed_as_no_field(context: DocumentContext, words: tuple[WordRef, ...]) -> bool:
@@ -696,11 +743,16 @@ def is_reference_key(context: DocumentContext, hit: KeyHit, value: tuple[WordRef
     or a document's title word alone ("Abschlagsrechnung") before a number off the page's title line, which names
     another document (the partial invoice a final invoice deducts)."""
     tokens = [t for r in hit.words for t in key_tokens(context.doc.word(r).text)]
+    if tokens[-1:] == ["no"] and len(tokens) > 1 and set(tokens[:-1]) <= PARTIAL_INVOICE_WORDS:
+        tokens = tokens[:-1]  # "1. Teilrechnung Nr. 2024/0311 vom 28.06.2024" in a final invoice's deductions
     return " ".join(tokens) in _REFERENCE_KEYS or (
         bool(tokens) and all(is_title_word(t) for t in tokens) and not context.on_title_line(value[0]))
 
 
 _REFERENCE_KEYS = frozenset(REFERENCE_KEYS)
+# The titles of the partial and advance invoices a final or progress invoice lists and deducts, with their numbers
+PARTIAL_INVOICE_WORDS = frozenset({"teilrechnung", "abschlagsrechnung", "anzahlungsrechnung", "vorauszahlungsrechnung",
+                                   "akontorechnung"})
 
 
 def keyed_as(context: DocumentContext, candidate: Candidate, label: str) -> bool:

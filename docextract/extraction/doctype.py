@@ -30,7 +30,7 @@ from docextract.document import Document
 from docextract.extraction.candidates import AMOUNT_KEY_LABELS, KEY_LABELS, generate
 from docextract.extraction.entities import document_date_year, document_locale
 from docextract.extraction.field_keywords import key_tokens
-from docextract.extraction.key_context import key_left, line_index
+from docextract.extraction.key_context import key_above, key_left, line_index
 
 TYPES = ("invoice", "credit_note", "receipt", "contract", "other")
 INVOICE_TYPES = ("invoice", "credit_note", "receipt")
@@ -77,6 +77,12 @@ CONTRACT_WORDS = frozenset({"agreement", "agreements", "party", "parties", "here
                             "hereunder", "whereas", "shall", "governed", "confidential", "confidentiality", "witness",
                             "vertrag", "vereinbarung", "contrat", "overeenkomst", "contratto", "contrato", "avtal",
                             "aftale", "avtale", "sopimus", "umowa", "smlouva"})
+# A self-billed invoice: the buyer issues it for the supplier (UK self-billing, Germany's "Gutschrift" under § 14 (2)
+# UStG, France's "autofacturation"), so its letterhead and legal line are the buyer's and the vendor is the party
+# addressed. An invoice, not a credit note, whatever its title; its parties are never read without a person.
+SELF_BILLING_PHRASES = (("self", "billed"), ("self", "billing"), ("self", "bill"), ("selfbilling",),
+                        ("gutschriftsverfahren",), ("autofacturation",), ("autofacture",), ("autofactura",),
+                        ("autofattura",), ("zelffacturatie",))
 # Fields whose key before a typed value is invoice evidence: what receipts, letters and papers rarely print so.
 INVOICE_KEY_FIELDS = frozenset({"invoice_number", "invoice_date", "due_date", "purchase_order", "subtotal", "total_tax",
                                 "total", "amount_due", "iban"})
@@ -150,7 +156,9 @@ def line_keys_a_value(texts: list[str]) -> bool:
 
 
 def keyed_fields(doc: Document) -> set[str]:
-    """The invoice fields that a whole key names right before a value of their type, anywhere in the document."""
+    """The invoice fields that a whole key names right before a value of their type, anywhere in the document: on its
+    row, or over it in a header row ("Número | Fecha" over "24/002318 | 30/11/2024", "TOTAL FACTURA" over "719,80
+    €": a Spanish wholesaler's invoice that keys nothing on a row)."""
     index = line_index(doc)
     candidates = generate(doc, index, document_locale(doc), document_date_year(doc))
     kinds = {"identifier": {"invoice_number", "purchase_order"}, "date": {"invoice_date", "due_date"},
@@ -158,7 +166,7 @@ def keyed_fields(doc: Document) -> set[str]:
     found: set[str] = set()
     for kind, labels in kinds.items():
         for candidate in candidates[kind]:
-            hit = key_left(index, candidate.words, KEY_LABELS)
+            hit = key_left(index, candidate.words, KEY_LABELS) or key_above(index, candidate.words, KEY_LABELS)
             if hit is not None:
                 found |= hit.labels & labels
     text = [t for p in doc.pages for w in p.words for t in key_tokens(w.text)]
@@ -177,9 +185,11 @@ def document_type(doc: Document) -> DocumentType:
     other_titles = _standalone_titles(doc, NOT_INVOICE_TITLES) if not invoice_titles and not credit_titles else set()
     contract_density = sum(t in CONTRACT_WORDS for t in tokens) / words if words else 0.0
     receipt_words = {t for t in tokens if t in RECEIPT_WORDS}
+    self_billed = _self_billed(tokens)
     signals = {"words": words, "keyed_fields": sorted(keys), "invoice_titles": sorted(invoice_titles),
                "credit_titles": sorted(credit_titles), "contract_density": round(contract_density, 4),
-               "receipt_words": sorted(receipt_words), "other_titles": sorted(other_titles)}
+               "receipt_words": sorted(receipt_words), "other_titles": sorted(other_titles),
+               "self_billed": self_billed}
     amount_keys = keys & AMOUNT_KEY_LABELS
     strong = keys & STRONG_KEY_FIELDS
     titled = bool(invoice_titles or credit_titles)
@@ -189,7 +199,9 @@ def document_type(doc: Document) -> DocumentType:
         return DocumentType("contract", (f"contract wording ({contract_density:.1%} of {words} words)", keyed), signals)
     if other_titles:
         return DocumentType("other", (f"title of no invoice: {', '.join(sorted(other_titles))}", keyed), signals)
-    if invoice_like and credit_titles:
+    if invoice_like and self_billed:
+        return DocumentType("invoice", ("self-billed: issued by the buyer", keyed), signals)
+    if invoice_like and credit_titles and not _credit_named_in_the_body(doc, credit_titles, invoice_titles):
         return DocumentType("credit_note", (f"title: {', '.join(sorted(credit_titles))}", keyed), signals)
     if invoice_like:
         reasons = (f"title: {', '.join(sorted(invoice_titles))}",) if invoice_titles else ()
@@ -201,6 +213,19 @@ def document_type(doc: Document) -> DocumentType:
         evidence = ", ".join(sorted(receipt_words or invoice_titles))
         return DocumentType("receipt", (f"amounts and receipt words: {evidence}", keyed), signals)
     return DocumentType("other", (keyed, "no invoice, receipt or contract evidence"), signals)
+
+
+def _credit_named_in_the_body(doc: Document, credit_titles: set[str], invoice_titles: set[str]) -> bool:
+    """Whether the credit note's words open only a line of the body that refers to one ("Avoir n° 2024/A-041 du
+    15/10/2024 à déduire" on an invoice that deducts it) while an invoice's title stands as one ("FACTURE")."""
+    return (bool(invoice_titles) and not _standalone_titles(doc, credit_titles)
+            and bool(_standalone_titles(doc, invoice_titles)))
+
+
+def _self_billed(tokens: list[str]) -> bool:
+    """Whether the words say the invoice is self-billed (:data:`SELF_BILLING_PHRASES`)."""
+    phrases = set(SELF_BILLING_PHRASES)
+    return any(tuple(tokens[i:i + n]) in phrases for n in (1, 2) for i in range(len(tokens) - n + 1))
 
 
 def model_document_types(labels: Iterable[str]) -> tuple[str, ...] | None:

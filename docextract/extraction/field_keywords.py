@@ -31,6 +31,7 @@ _INVOICE_DATE = (
     "date de facture", "date de la facture", "date d emission", "date facture", "emise le", "le",
     "factuurdatum", "datum factuur", "data fattura", "data", "data di emissione", "data documento",
     "fecha", "fecha de factura", "fecha factura", "fecha de emision",
+    "fecha de expedicion", "fecha expedicion", "data doc", "data do documento",
     "bill date", "billing date", "document date", "invoice issued", "date de facturation",
     # an ERP's posting date, which its invoice report prints as the invoice's (Dynamics NAV: "Date comptabilisation")
     "posting date", "date comptabilisation", "date de comptabilisation",
@@ -42,6 +43,7 @@ _INVOICE_DATE = (
 # periods. Not an output field: their keys tell the candidates, the key rules and the evidence that a date after them
 # is not the invoice's ("Liefer- und Leistungsdatum" is EN 16931's delivery date, BT-72, not its issue date, BT-2).
 _OTHER_DATE = (
+    "fecha de operacion", "fecha operacion",  # a Spanish invoice's date of supply beside its date of issue
     "delivery date", "date of delivery", "date of supply", "supply date", "service date", "date of service",
     "shipping date", "ship date", "order date", "date of order", "billing period", "service period", "period",
     "lieferdatum", "liefer datum", "leistungsdatum", "leistungs datum", "liefer und leistungsdatum", "liefertag",
@@ -93,6 +95,18 @@ def _said_with_or_without_tax(*ways: str) -> tuple[str, ...]:
     "Amount exclusive of tax", "Total including VAT" (the tokens as :func:`key_tokens` gives them)."""
     heads = ("", "total ", "amount ", "total amount ", "total charges ", "charges ")
     return tuple(f"{head}{way} {tax}" for head in heads for way in ways for tax in ("vat", "tax", "gst"))
+
+
+def _said_with_or_without_vat(way: str, heads: tuple[str, ...]) -> tuple[str, ...]:
+    """A German, French or Dutch amount said with (``way`` "inkl"/"incl") or without ("exkl"/"excl") the VAT: "Total
+    exkl. MWST", "Summe inkl. MwSt.", "Total incl. TVA", "Totaal excl. btw" (tokens as :func:`key_tokens` gives them)."""
+    spelled = {"mwst": way, "ust": way, "tva": way.replace("k", "c"), "btw": way.replace("k", "c")}
+    return tuple(f"{head}{word} {tax}" for head in heads for tax, word in spelled.items())
+
+
+_NET_HEADS = ("", "total ", "summe ", "betrag ", "gesamt ", "netto ", "nettobetrag ", "montant ", "totaal ")
+_GROSS_HEADS = ("", "total ", "summe ", "betrag ", "gesamt ", "gesamtbetrag ", "brutto ", "rechnungsbetrag ",
+                "montant ", "totaal ")
 
 
 # A business letter's reference line: the sender's reference is the invoice's number on a letter-style invoice
@@ -150,7 +164,13 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         # the seller's order confirmation the invoice follows (not the buyer's order)
         "orderbevestiging", "orderbevestiging no", "auftragsbestatigung", "auftragsbestatigung no",
         "order confirmation", "order confirmation no", "confirmation de commande",
-        "numero cliente", "codice cliente", "cliente no", "no cliente", "numero de cliente",
+        "numero cliente", "codice cliente", "cliente no", "no cliente", "numero de cliente", "cod cliente",
+        "codigo cliente", "codigo de cliente",
+        "v no contrib", "v no contribuinte",  # a Portuguese buyer's tax number ("V/ N.º Contrib.": yours)
+        "commessa",  # an Italian job number
+        # a utility's meter: "Wasserzähler Nr. 21-44871", "Meter no.", "N° de compteur", "Meternummer"
+        "zahler no", "zahlernummer", "wasserzahler no", "stromzahler no", "gaszahler no", "meter no", "meter number",
+        "meter serial no", "no de compteur", "numero de compteur", "compteur no", "meternummer", "meter nummer",
         "room", "room no", "room number", "zimmer", "zimmer no", "zimmernummer", "chambre", "no chambre", "kamer",
         "kamernummer", "kamer no", "camera", "habitacion",
         # a bank's code beside an account number (no IBAN): "sort code 20-45-77", "BLZ 370 400 44", India's "IFSC";
@@ -182,6 +202,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "versand", "versandkosten", "porto", "rabatt", "nachlass", "frais de port", "frais de livraison", "remise",
         "verzendkosten", "bezorgkosten", "korting", "spese di spedizione", "spedizione", "sconto", "gastos de envio",
         "descuento",
+        # the 5-rappen (or cent) rounding between a Swiss total with its VAT and the amount billed
+        "rundungsdifferenz", "rundung", "arrondi", "arrotondamento", "afronding", "afrondingsverschil", "redondeo",
         # a note d'honoraires' fees with their tax, before the disbursements (débours) the amount to pay adds
         "total honoraires ttc", "honoraires ttc", "total debours", "debours",
         # a restaurant's tip, outside the invoice's VAT base and total ("Pourboire (hors TVA)")
@@ -192,7 +214,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "solde precedent", "solde anterieur", "vorig saldo", "vorige factuur", "saldo precedente", "saldo anterior",
         # a progress or instalment invoice's contract sum, of which the invoice bills a share
         "aanneemsom", "contractsom", "contract sum", "contract value", "contract amount", "auftragssumme",
-        "vertragssumme", "montant du marche", "montant du contrat",
+        "vertragssumme", "montant du marche", "montant du contrat", "opdrachtsom", "totale opdrachtsom",
         "frakt", "fraktavgift", "fragt", "porto og ekspedition", "rahti", "toimituskulut", "toimitusmaksu", "alennus",
         "portes", "transporte", "desconto",
         "rabat", "upust", "doprava", "postovne", "sleva",
@@ -216,7 +238,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "zahlungsziel bis",
         "echeance", "date d echeance", "date limite de paiement", "a payer avant le", "payable le",
         "vervaldatum", "vervaldag", "te betalen voor", "scadenza", "data di scadenza", "data scadenza",
-        "vencimiento", "fecha de vencimiento", "fecha vencimiento",
+        "vencimiento", "fecha de vencimiento", "fecha vencimiento", "data venc", "data vencimento",
         "forfallodatum", "forfallodag", "forfaller", "betala senast", "sista betalningsdag", "forfaldsdato",
         "betalingsdato", "sidste rettidige betalingsdag", "betales senest", "forfallsdato", "forfall", "betalingsfrist",
         "erapaiva", "data de vencimento", "vencimento", "data limite de pagamento", "data limite",
@@ -245,6 +267,10 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "uw bestelling", "uw bestelnummer", "uw ordernummer", "uw order", "bon de cde", "no cde", "votre cde",
         "ref cde", "cde no",
         "ordine", "numero ordine", "ordine no", "pedido", "orden de compra", "no pedido", "no de pedido",
+        "pedido cliente", "pedido del cliente", "pedido de cliente", "vs ordine", "vostro ordine", "v encomenda",
+        "sua encomenda", "encomenda cliente",
+        "opdrachtnummer", "uw opdrachtnummer", "uw opdracht", "opdracht no", "uw opdracht no",
+        "pedido no", "su pedido no",  # "Su pedido nº 4700021893 de fecha 01/03/2024"
         "numero de pedido",
         "your reference", "your ref", "ihr zeichen", "votre reference", "vos references", "uw referentie",
         "uw kenmerk", "vostro riferimento", "su referencia",
@@ -277,7 +303,10 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "numero de tva intracommunautaire", "tva intracom",
         "siret", "siren", "btw", "btw no", "btw nummer", "btw id", "partita iva", "p iva", "piva", "iva",
         "p iva e c f", "p iva e cf", "p iva c f",  # an Italian company's VAT number that is its tax code too
-        "nif", "cif", "nif cif", "abn", "gst", "gst no", "cuit", "rut", "r u t", "rfc", "gstin", "gstin no", "gst in",
+        "ide", "no ide", "ide tva", "no ide tva", "idi", "no idi",  # the Swiss UID in French and Italian ("N° IDE")
+        "nif", "cif", "nif cif", "contribuinte", "contribuinte no", "no contribuinte", "no de contribuinte",
+        "no i f", "c i f",  # "N.I.F.", "C.I.F." as key_tokens reads them (its "N." a number sign)
+        "abn", "gst", "gst no", "cuit", "rut", "r u t", "rfc", "gstin", "gstin no", "gst in",
         # the EU's VAT number and the US employer number as ERPs name their types (Tryton: "European VAT Number")
         "eu vat", "eu vat no", "eu vat number", "european vat", "european vat no", "european vat number",
         "europaische ust idnr", "numero de tva europeen", "europees btw nummer", "identificador fiscal europeo",
@@ -318,7 +347,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     ),
     "subtotal": (
         "subtotal", "sub total", "net", "net amount", "net total", "net total amount", "total net amount", "net value",
-        "total excl", "amount excl vat", "summe waren", "warensumme", "rechnungssumme netto", "montant net", "total net", "total net", "total excl vat", "total excl tax",
+        "total excl", "amount excl vat", "summe waren", "warensumme", "rechnungssumme netto", "rechnungsbetrag netto", "montant net", "total net", "total net", "total excl vat", "total excl tax",
         "amount excl vat", "total before tax", "total before vat", "total before taxes", "subtotal before taxes",
         "subtotal before tax",
         "net charges", "net charges after credits", "charges after credits",  # a cloud bill's usage less its credits
@@ -337,6 +366,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "without vat", "total without vat", "amount without vat", "without tax", "total without tax",
         "w/o vat", "total w/o vat", "amount w/o vat", "w/o tax", "total w/o tax",
         *_said_with_or_without_tax("excl", "exc", "excl of", "excluding", "exclusive of"),
+        *_said_with_or_without_vat("exkl", _NET_HEADS),
+        "totale iva esclusa", "iva esclusa", "total sin iva", "importe sin iva",
         "hors tva", "total hors tva", "montant hors tva", "exclusief btw", "totaal exclusief btw",
         "exkl moms", "summa exkl moms", "belopp exkl moms", "totalt exkl moms", "nettobelopp", "ekskl moms",
         "i alt ekskl moms", "beløb ekskl moms", "total ekskl moms", "nettobeløb", "eks mva", "sum eks mva",
@@ -361,7 +392,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "summe umsatzsteuer", "summe mwst", "montant de la tva", "tva totale", "mwst", "ust", "zzgl mwst",
         "zzgl ust", "umsatzsteuer", "steuerbetrag", "ust betrag", "mwst betrag", "umsatzsteuerbetrag", "mehrwertsteuer", "steuer", "tva", "montant tva", "total tva", "btw", "btw bedrag",
         "totaal btw", "btw totaal", "totaal tva", "totale btw", "total des taxes", "total taxes",
-        "iva", "imposta", "totale iva", "impuesto", "cuota iva",
+        "btw verlegd", "verlegde btw",  # a Dutch reverse charge's tax line: "Btw verlegd € 0,00"
+        "iva", "imposta", "totale iva", "totale imposta", "impuesto", "cuota iva",
         "igst", "igst amount",  # India's integrated GST: the whole tax of an interstate sale
         "hst", "gst hst",  # Canada's harmonized sales tax
         # the tax an insurance premium bears instead of VAT
@@ -374,11 +406,12 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     "total": (
         "total", "total amount", "invoice total", "grand total", "gross total", "gross total amount", "gross amount", "gross",
         "total gross", "invoice amount", "rechnungssumme", "rechnungssumme brutto", "summe brutto", "gesamtbetrag brutto",
+        "rechnungsbetrag brutto", "endbetrag brutto",
         "total incl tax", "montant total ttc", "totaal te betalen", "total incl vat", "total inc vat", "total amount due",
         "amount", "gesamtbetrag", "gesamt", "gesamtsumme", "summe", "rechnungsbetrag", "endbetrag", "bruttobetrag",
         "brutto", "gesamt brutto", "bruttosumme", "total ttc", "montant ttc", "montant total", "total a payer",
         "total de la facture", "total facture", "montant de la facture", "total for this invoice", "totaal",
-        "totaal incl btw", "totaalbedrag", "totale", "totale fattura", "totale documento", "importe total",
+        "totaal incl btw", "totaalbedrag", "factuurbedrag", "totaal factuurbedrag", "totale", "totale fattura", "totale documento", "importe total",
         "total factura", "total payable", "total to pay", "with vat", "total with vat", "total with tax", "total including vat", "total including tax",
         "inclusief btw", "totaal inclusief btw", "total charges", "total amount paid",
         # a telephone or utility bill's own charges, beside the balance brought forward that "Total to pay" adds
@@ -386,6 +419,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "total current charges", "this month s charges", "total this bill",
         "total tvac", "montant tvac", "tvac", "totaal btw inbegrepen",  # Belgian: "TVA comprise"
         *_said_with_or_without_tax("incl", "inc", "incl of", "including", "inclusive of"),
+        *_said_with_or_without_vat("inkl", _GROSS_HEADS),
+        "totale iva inclusa", "iva inclusa", "total con iva", "total iva incluido", "total iva incluida",
         "summa", "totalt", "totalbelopp", "fakturabelopp", "summa inkl moms", "totalt inkl moms", "belopp inkl moms",
         "i alt", "beløb i alt", "fakturabeløb", "total inkl moms", "i alt inkl moms", "krediteret i alt", "sum",
         "sum inkl mva",
@@ -401,6 +436,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "zahlbetrag", "zu zahlen", "zu zahlender betrag", "offener betrag", "offener saldo", "zahlungsbetrag",
         "restbetrag", "noch zu zahlen",
         "net a payer", "reste a payer", "a payer", "montant a payer", "solde", "te betalen", "nog te betalen",
+        "te incasseren", "bedrag te incasseren", "totaal te incasseren",  # a direct debit's amount
         "openstaand bedrag", "openstaand", "openstaand saldo", "resterend saldo", "remaining balance", "balance to pay",
         "solde a payer", "solde restant", "solde du", "restant du", "reste du", "montant total du", "total du",
         "solde a regler", "reste a regler", "montant a regler", "net a regler", "a regler",
@@ -554,9 +590,10 @@ LEGAL_FORMS = frozenset({"gmbh", "ag", "kg", "ohg", "ug", "ev", "ltd", "llc", "l
                          "and", "cie", "rl",  # ("rl": the "r.l." of "S.à r.l.")
                          "uc", "dac", "lda", "ltda", "pte", "pty", "aps", "oyj", "asa", "cv", "sapi",
                          "sp", "z", "oo", "sc", "spk", "sro", "vos",
-                         "fz", "fze", "fzco"})  # (Irish, Portuguese, Latin
+                         "fz", "fze", "fzco", "anstalt", "sagl", "kgaa", "gbr"})  # (Irish, Portuguese, Latin
 # American, Singaporean, Australian, Nordic, Polish and Czech forms: "Sp. z o.o.", "s.c.", "s.r.o."; the UAE's free-zone
-# "FZ-LLC", "FZE", "FZCO"; not "as", "ab", "oy": words too)
+# "FZ-LLC", "FZE", "FZCO"; Liechtenstein's "Anstalt", Ticino's "Sagl", German "KGaA" and "GbR"; not "as", "ab", "oy":
+# words too)
 
 
 def is_legal_form(text: str) -> bool:

@@ -380,6 +380,8 @@ def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] 
            or _place_before_its_date(doc, line, left, value))
     if hit is None and number_sign is not None and left and number_sign.word_index == left[-1].word_index + 1:
         hit = whole_key(doc, [*left, number_sign], labels)
+    if hit is None and (before := _before_an_aside(doc, left)):
+        hit = whole_key(doc, before, labels)
     hit = (_first_of_a_pair(doc, line, left, value, labels) or hit or _bare_number_over_a_date(doc, line, left, labels)
            or _key_before_its_date(doc, left, labels))
     if hit is None:
@@ -389,6 +391,21 @@ def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] 
     if labels is not None and not hit.labels & labels:
         return None
     return KeyHit(hit.labels, hit.words, max(0.0, value_box.x0 - doc.word(hit.words[-1]).box.x1))
+
+
+MAX_ASIDE_WORDS = 12
+
+
+def _before_an_aside(doc: Document, left: Sequence[WordRef]) -> list[WordRef]:
+    """The words before an aside in brackets that ends them ("MWST 0.0 %" of "MWST 0.0 % (Ausfuhr, Art. 23 Abs. 2
+    Ziff. 1 MWSTG) 0.00": an export's tax, its legal ground between key and value); [] where none ends them. An aside
+    of one word is a code, part of what the words say ("7 % VAT (S)": an allowance's tax category, no key)."""
+    if not left or not doc.word(left[-1]).text.endswith(")"):
+        return []
+    for i in range(len(left) - 2, max(-1, len(left) - 1 - MAX_ASIDE_WORDS), -1):
+        if doc.word(left[i]).text.startswith("("):
+            return list(left[:i])
+    return []
 
 
 # The words that put a date between a key and its amount: "TOTAL AMOUNT DUE ON May 2, 2024 $1,976.87", "Zu zahlen bis
@@ -692,8 +709,12 @@ _REFERENCE_HEADINGS = frozenset({"reference", "ref", "referenz", "referentie", "
 # A bare "Number" heading ("Numero | Data" under "FATTURA"), which names the invoice's number only in a row of the
 # invoice's own keys: an item table's "No. | Date | Description | Amount" numbers its rows
 _NUMBER_HEADINGS = frozenset({"numero", "nummer", "number", "no", "numer", "cislo"})
+# A page number's or series' heading, which a header row prints beside the invoice's number and date ("Número | Fecha |
+# Página", "Serie | Número | Fecha")
+_PAGE_HEADINGS = frozenset({"page", "pagina", "seite", "blatt", "pag", "hoja", "folha", "pg", "serie", "series"})
 # The fields whose keys share a header row with the invoice's number and date
-_INVOICE_HEADER_FIELDS = frozenset({"invoice_date", "date", "due_date", "other_date", "purchase_order", "other_number"})
+_INVOICE_HEADER_FIELDS = frozenset({"invoice_date", "date", "due_date", "other_date", "purchase_order", "other_number",
+                                    "vendor_tax_id"})  # (a Spanish header row's "N.I.F.": the buyer's)
 
 
 def _heading_beside_a_date(index: LineIndex, above: Line, cell: Sequence[WordRef],
@@ -701,7 +722,8 @@ def _heading_beside_a_date(index: LineIndex, above: Line, cell: Sequence[WordRef
     """A header row's bare "Référence" or "Numero" cell as the invoice number's key, where a cell of the same row
     keys the invoice date ("Référence | Date de facture | Date d'échéance" over a French hosting bill's values,
     "Numero | Data" under an Italian "FATTURA"): alone, a reference is anybody's and a number any row's. A number
-    heading's every other cell must be a key of the invoice's own header (:data:`_INVOICE_HEADER_FIELDS`)."""
+    heading's every other cell must be a key of the invoice's own header (:data:`_INVOICE_HEADER_FIELDS`) or a page
+    number's (:data:`_PAGE_HEADINGS`)."""
     doc = index.doc
     tokens = [t for r in cell for t in key_tokens(doc.word(r).text)]
     if (labels is not None and "invoice_number" not in labels) or len(tokens) != 1:
@@ -710,7 +732,8 @@ def _heading_beside_a_date(index: LineIndex, above: Line, cell: Sequence[WordRef
     if tokens[0] in _REFERENCE_HEADINGS:
         beside = "invoice_date" in row_keys(doc, page_index, above)
     elif tokens[0] in _NUMBER_HEADINGS:
-        others = [_cell_key(doc, other) for other in row_cells(doc, page_index, above) if other[0] != cell[0]]
+        others = [_cell_key(doc, other) for other in row_cells(doc, page_index, above) if other[0] != cell[0]
+                  and not set(t for r in other for t in key_tokens(doc.word(r).text)) <= _PAGE_HEADINGS]
         beside = bool(others) and all(hit is not None and hit.labels <= _INVOICE_HEADER_FIELDS for hit in others) and any(
             "invoice_date" in hit.labels for hit in others)
     else:
@@ -744,6 +767,33 @@ def row_keys(doc: Document, page_index: int, header: Line) -> frozenset[str]:
     """The fields the cells of a header row name (:func:`row_cells`), each cell a whole key."""
     return frozenset().union(*(hit.labels for cell in row_cells(doc, page_index, header)
                                if (hit := _cell_key(doc, cell)) is not None))
+
+
+MIN_TOTALS_STRIP_KEYS = 2
+_AMOUNT_FIELDS = frozenset({"subtotal", "total_tax", "total", "amount_due"})
+_DOCUMENT_ROW_FIELDS = frozenset({"invoice_number", "invoice_date", "other_date", "other_number", "due_date"})
+
+
+def in_a_totals_strip(index: LineIndex, header: Sequence[WordRef], words: Sequence[WordRef]) -> bool:
+    """Whether an amount stands under its key in a strip of totals: a header row whose cells key at least
+    :data:`MIN_TOTALS_STRIP_KEYS` of the document's amounts ("Totale imponibile | Totale imposta | Importo bollo |
+    Totale documento", "Importe bruto | Base imponible | Total IVA | TOTAL FACTURA") over one row of values right
+    under it, no value right under this one in its column (a line-item table's "Total" column runs on)."""
+    doc = index.doc
+    header_line, value_line = index.line(header[0]), index.line(words[0])
+    if header_line is None or value_line is None:
+        return False
+    p = header[0].page_index
+    keys = row_keys(doc, p, header_line)
+    if len(keys & _AMOUNT_FIELDS) < MIN_TOTALS_STRIP_KEYS or keys & _DOCUMENT_ROW_FIELDS:
+        return False  # (a row that keys a document's number or date lists other documents: "Rechnung | vom | netto")
+    height = max(value_line.box.height, 1e-6)
+    if value_line.box.top - header_line.box.bottom > height:
+        return False  # not the row right under the header: a line-item table's rows under "USt | Gesamt netto"
+    value = doc.word(words[0]).box
+    return not any(0 <= line.box.top - value_line.box.bottom <= height and line.box.x0 <= value.x1
+                   and line.box.x1 >= value.x0 and any(ch.isdigit() for ch in doc.word(
+                       WordRef(p, line.word_indices[0])).text) for line in doc.pages[p].lines)
 
 
 def words_left_on_row(doc: Document, first: WordRef, slack: float = 0.0) -> list[WordRef]:

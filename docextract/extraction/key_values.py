@@ -39,9 +39,11 @@ from docextract.extraction.evidence import NAME_JOINERS, PARTY_NAME_LABELS, odd_
 from docextract.extraction.field_keywords import (DEBIT_WORDS, closing_keys, is_legal_form, key_form, key_tokens,
                                                   trim_context)
 from docextract.extraction.identifiers import check_iban, check_tax_id, is_vat_number, misshapen
-from docextract.extraction.key_context import (cell_around, cell_break, is_separator, is_title_word, key_above, key_left,
-                                              line_index, line_of, line_right_of, whole_key, words_left_on_row)
-from docextract.extraction.normalize import is_currency_word, parse_currency, parse_date, parse_number
+from docextract.extraction.key_context import (cell_around, cell_break, in_a_totals_strip, is_separator, is_title_word,
+                                              key_above, key_left, line_index, line_of, line_right_of, whole_key,
+                                              words_left_on_row)
+from docextract.extraction.normalize import (MAX_DATE_WORDS, is_currency_word, parse_currency, parse_date,
+                                             parse_number)
 from docextract.extraction.party_blocks import (ADDRESS_OF_SIDE, MIN_HEADING_NAME_CHARACTERS, SALUTATIONS,
                                                SHIPPING_SIDE, STACKED_GAP_OF_HEIGHT, addressed, block_extents,
                                                company_over, compact_words, dated, ends_with_postcode, headed_by,
@@ -59,7 +61,6 @@ IDENTIFIER_LABELS = ("invoice_number", "purchase_order")
 # the seller's tax id: read from its key only where its check digits hold (for the page's country where it is
 # printed without a prefix: "CIF: B12345674") and outside the buyer's and the delivery's blocks
 TAX_ID_LABELS = ("vendor_tax_id",)
-MAX_DATE_WORDS = 4  # "1. Oktober 2023", "October 1, 2023"
 MAX_KEY_WORDS = 6  # a key is a short label, not a sentence
 MAX_IBAN_WORDS = 9  # an IBAN printed in groups of four: "DE89 3704 0044 0532 0130 00"
 MIN_IDENTIFIER_CHARACTERS = 3
@@ -111,7 +112,8 @@ def complete_ibans(doc: Document, entities: Sequence[Entity]) -> list[Entity]:
     for i, entity in enumerate(out):
         if entity.label != "iban":
             continue
-        entity = out[i] = _iban_around(doc, _iban_with_country_before(doc, _iban_without_run_on(doc, entity)))
+        entity = out[i] = _iban_printed_again(doc, _iban_around(doc, _iban_with_country_before(
+            doc, _iban_without_run_on(doc, entity))))
         if len(doc.word(entity.words[-1]).text) != 4:
             continue
         compact = "".join(doc.word(r).text for r in entity.words)
@@ -195,9 +197,9 @@ def complete_party_names(doc: Document, entities: Sequence[Entity],
         if read.label not in PARTY_NAME_LABELS:
             continue
         entity = _without_owner_key(doc, _name_end(doc, _letterhead_name(doc, _name_start(
-            doc, _name_after_salutation(doc, _without_own_key_line(doc, _without_smaller_line(doc, _name_printed_twice(
+            doc, _name_after_salutation(doc, _without_own_key_line(doc, _without_smaller_line(doc, _without_line_after_legal_form(doc, _name_printed_twice(
                 doc, _name_in_one_cell(doc, _without_address_line(doc, _company_over_attention_line(
-                    doc, _name_read_on_elsewhere(doc, read))))))))))))
+                    doc, _name_read_on_elsewhere(doc, read)))))))))))))
         if word_probability is not None and set(entity.words) < set(read.words):
             entity = replace(entity, confidence=sum(word_probability[r] for r in entity.words) / len(entity.words))
         out[i] = entity
@@ -423,6 +425,21 @@ def _without_smaller_line(doc: Document, entity: Entity) -> Entity:
         return entity
     smaller = max(doc.word(r).box.height for r in rest)
     return replace(entity, words=on_first) if first.box.height >= LETTERHEAD_OF_BODY * smaller else entity
+
+
+def _without_line_after_legal_form(doc: Document, entity: Entity) -> Entity:
+    """``entity`` (a party's name over two lines) as its first line alone where that line ends in a legal form and the
+    next holds other words: a letterhead's "Rheintal Elektrotechnik Anstalt" over its trades "Elektroinstallationen ·
+    Telematik", which a model read on (a legal form ends a company's name; "... GmbH & Co." over "KG" goes on)."""
+    first = line_of(doc, entity.words[0])
+    on_first = tuple(r for r in entity.words if line_of(doc, r) is first)
+    rest = entity.words[len(on_first):]
+    if first is None or not rest or entity.words[:len(on_first)] != on_first:
+        return entity
+    last = doc.word(on_first[-1]).text.rstrip(",")
+    if not is_legal_form(last) or all(_legal_form_word(doc.word(r).text) for r in rest):
+        return entity
+    return replace(entity, words=on_first)
 
 
 def _name_printed_twice(doc: Document, entity: Entity) -> Entity:
@@ -694,7 +711,9 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
         for label, words in _keyed_candidates(doc, wanted, locale, year):
             if label in found or label == "iban" and debited_account(doc, words):
                 continue
-            owners = {id(taken[r]): taken[r] for r in words if r in taken}
+            # (a sentence's words are another field's value too: a legal footer line "Gemeindewerke Buchtal · MWST-Nr.
+            # CHE-402.047.204 MWST · Einwendungen ...", which a model read as the payment terms, holds the VAT number)
+            owners = {id(taken[r]): taken[r] for r in words if r in taken and taken[r].label not in SENTENCE_LABELS}
             strays = {key for key, owner in owners.items() if not _may_take(doc, label, owner, words, decided)
                       and _stray_line(doc, owner, words)}
             if all(_may_take(doc, label, owner, words, decided) or key in strays for key, owner in owners.items()):
@@ -951,7 +970,8 @@ def _keyed_candidates(doc: Document, wanted: Sequence[str], locale: str, year: i
                       ) -> Iterator[tuple[str, tuple[WordRef, ...]]]:
     """(label, value words) for each value of a wanted label's type that a whole key of that label (and of no other
     field of its type) stands before: left of it on its row, or, for dates and identifiers, over it in its column
-    (an amount under a "Total" column header is a line item's). Values with a key on their row first, then in
+    (an amount under a "Total" column header is a line item's; but for one in a strip of totals,
+    :func:`~docextract.extraction.key_context.in_a_totals_strip`). Values with a key on their row first, then in
     reading order, a key that names no field of another type before one that does ("Steuerbetrag" before "VAT",
     also the VAT id's); an IBAN is read as a whole run of groups after "IBAN:"."""
     index = line_index(doc)
@@ -972,7 +992,9 @@ def _keyed_candidates(doc: Document, wanted: Sequence[str], locale: str, year: i
                 # vom 10.11.2025": the release of a template, though "vom" keys invoice dates
                 continue
             left = amount_keys[candidate.words] if kind == "amount" else key_left(index, candidate.words, KEY_LABELS)
-            above = key_above(index, candidate.words, KEY_LABELS) if kind != "amount" and left is None else None
+            above = key_above(index, candidate.words, KEY_LABELS) if left is None else None
+            if kind == "amount" and above is not None and not in_a_totals_strip(index, above.words, candidate.words):
+                above = None
             for hit, out in ((left, rows), (above, columns)):
                 named = hit.labels & same_kind if hit is not None else set()
                 if len(named) == 1 and (label := next(iter(named))) in kinds:
@@ -1197,21 +1219,45 @@ def _value(doc: Document, label: str, words: list[WordRef], locale: str, year: i
 
 def _first_iban(doc: Document, taken: set[WordRef]) -> tuple[WordRef, ...]:
     """The first run of words on a line that is a valid IBAN (check digits hold), in reading order."""
+    return next((words for words in _valid_ibans(doc) if not taken.intersection(words)), ())
+
+
+def _valid_ibans(doc: Document, opening: re.Pattern = re.compile(r".*[A-Za-z0-9]")) -> Iterator[tuple[WordRef, ...]]:
+    """Each run of words on a line that is a valid IBAN (check digits hold) and no debited account, in reading order
+    (of runs that start at one word, the shortest), its first word one that ``opening`` matches."""
     for p, page in enumerate(doc.pages):
         for line in page.lines:
             words = [WordRef(p, w) for w in line.word_indices]
             for start in range(len(words)):
-                if not any(ch.isalnum() for ch in doc.word(words[start]).text):
-                    continue  # a colon OCR read apart from its key is no part of the IBAN after it
+                if not opening.match(doc.word(words[start]).text):
+                    continue  # (a colon OCR read apart from its key is no part of the IBAN after it)
                 text = ""
                 for end in range(start, min(start + MAX_IBAN_WORDS, len(words))):
                     text += doc.word(words[end]).text
                     if len(text) > 34:  # the longest IBAN
                         break
-                    if (len(text) >= 15 and check_iban(text).valid is True and not taken.intersection(words[start:end + 1])
+                    if (len(text) >= 15 and check_iban(text).valid is True
                             and not debited_account(doc, words[start:end + 1])):
-                        return tuple(words[start:end + 1])
-    return ()
+                        yield tuple(words[start:end + 1])
+                        break
+
+
+# An IBAN's first word as a text layer prints it: its country code and check digits ("CH18", "DE89370400440532013000")
+_IBAN_OPENING = re.compile(r"[A-Z]{2}\d{2}")
+
+
+def _iban_printed_again(doc: Document, entity: Entity) -> Entity:
+    """``entity`` (a valid IBAN the page prints once) as the one other valid IBAN the page prints more than once,
+    where there is one: the account a payment slip repeats (a Swiss QR-bill's receipt and payment part print the EUR
+    account under "Zahlung in EUR", the footer lists the CHF account too, which a model took)."""
+    counts: dict[str, list[tuple[WordRef, ...]]] = {}
+    for words in _valid_ibans(doc, _IBAN_OPENING):
+        counts.setdefault(check_iban(" ".join(doc.word(r).text for r in words)).normalized, []).append(words)
+    own = check_iban(entity.text(doc))
+    if not own.valid or len(counts.get(own.normalized, ())) != 1:
+        return entity
+    again = [runs for value, runs in counts.items() if value != own.normalized and len(runs) > 1]
+    return replace(entity, words=again[0][0]) if len(again) == 1 else entity
 
 
 # A Dutch G-rekening: the blocked account a contractor's wage-tax share is paid into under the chain-liability act

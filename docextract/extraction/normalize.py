@@ -191,6 +191,11 @@ def _clean(text: str) -> str:
     return unicodedata.normalize("NFKC", text).strip()
 
 
+# The words of the longest date a line prints: "1. Oktober 2023", "October 1, 2023", Spanish and Portuguese "15 de
+# abril de 2024"
+MAX_DATE_WORDS = 5
+
+
 def parse_date(text: str, locale: str = DEFAULT_LOCALE, default_year: int | None = None) -> date | None:
     """A printed date -> ``datetime.date``, day-first unless the locale writes month first (en_US).
 

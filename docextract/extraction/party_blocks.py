@@ -101,6 +101,9 @@ MIN_JOINED_HEADING_WORD = 8
 PHRASE_SIDES = {("pay", "to"): "vendor_name", ("remit", "to"): "vendor_name", ("payee",): "vendor_name",
                 ("sold", "to"): "customer_name", ("issued", "to"): "customer_name", ("billed", "by"): "vendor_name",
                 ("rechnung", "an"): "customer_name",
+                # the debtor's block of a Swiss QR-bill's receipt and payment part, in its four languages
+                ("zahlbar", "durch"): "customer_name", ("payable", "par"): "customer_name",
+                ("pagabile", "da"): "customer_name", ("payable", "by"): "customer_name",
                 ("titular", "del", "contrato"): "customer_name",  # a Spanish utility's contract holder
                 # the Italian invoice's holder: "Intestatario fattura" (the buyer)
                 ("intestatario",): "customer_name", ("intestatario", "fattura"): "customer_name"}
@@ -385,7 +388,8 @@ def _headings(doc: Document) -> Iterator[tuple[str, int, Line]]:
             side = _side(_as_read_by_ocr(tokens) if page.text_source == "ocr" and tokens else tokens)
             if side is None:
                 side = _bilingual_side(doc, refs, page.text_source == "ocr")
-            if side is not None and not _in_a_key_row(doc, p, line) and not _a_code_letter(doc, refs):
+            if side is not None and not _a_code_letter(doc, refs) and (not _in_a_key_row(doc, p, line) or (
+                    side == "customer_name" and _over_an_address(doc, p, line))):
                 yield side, p, line
 
 
@@ -406,6 +410,14 @@ def _in_a_key_row(doc: Document, p: int, line: Line) -> bool:
     """Whether ``line``'s row is a header row whose cells key at least :data:`MIN_GRID_ROW_KEYS` of a document's dates
     and numbers (key_context.row_keys)."""
     return len(row_keys(doc, p, line) & GRID_ROW_LABELS) >= MIN_GRID_ROW_KEYS
+
+
+def _over_an_address(doc: Document, p: int, heading: Line) -> bool:
+    """Whether a postcode line stands in a heading's column within :data:`MAX_ADDRESS_LINES` lines under it: the
+    buyer's address label under a header row's "CLIENTE" (a grid's "Verkoper" names the seller's salesperson, whatever
+    stands under it)."""
+    lines = _block_lines(doc, p, heading, ())[:MAX_ADDRESS_LINES + 1]
+    return any(is_postcode_line(doc, first_cell(doc, p, line)) for line in lines)
 
 
 def _bilingual_side(doc: Document, refs: Sequence[WordRef], ocr: bool = False) -> str | None:

@@ -48,6 +48,9 @@ POLICY_SOURCES = {
 # gap it leaves is as wide as a real space (0.2-0.5 of the word's height against 0.22 and up, README "Stop 66"), so
 # the value is never joined, only sent to review.
 SPLIT_NUMBER_LABELS = ("invoice_number", "purchase_order")
+# The fields a self-billed invoice's sides decide: its letterhead, legal line and bank details are the buyer's
+SELF_BILLED_REVIEW_FIELDS = frozenset({"vendor_name", "vendor_address", "vendor_tax_id", "iban", "customer_name",
+                                       "billing_address"})
 SPLIT_GAP_OF_HEIGHT = 1.0
 
 
@@ -154,11 +157,19 @@ class FieldScoring:
             if kind.type not in made_for:  # nothing the model reads on such a page is what its policy measured
                 for field in fields.values():
                     field["status"] = REVIEW
+            elif kind.signals.get("self_billed"):  # the buyer's letterhead, the seller addressed: sides swapped
+                for label in SELF_BILLED_REVIEW_FIELDS & set(fields):
+                    fields[label]["status"] = REVIEW
         required = required_fields(self.labels)
         if required:
             document["validation"] = review_validation(document["validation"], fields, required)
         elif any(fields[label]["confidence"] != c for label, c in before.items()):  # its low-confidence reasons moved
             document["validation"] = validate_invoice(fields, document["line_items"])
+        if kind is not None and kind.signals.get("self_billed") and required:
+            validation = document["validation"]
+            document["validation"] = {**validation, "needs_review": True, "review_reasons": [
+                "self-billed: issued by the buyer, the parties read from it need a person",
+                *validation.get("review_reasons", [])]}
         if kind is not None and kind.type not in made_for:
             reason = f"document type: {kind.type}, not one this model reads ({', '.join(made_for)})"
             validation = document["validation"]

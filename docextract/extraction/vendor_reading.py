@@ -52,8 +52,10 @@ def _reading_evidence(doc: Document, entity: Entity) -> int:
 
 
 def _only_titles(doc: Document, entity: Entity) -> bool:
+    """Whether a reading is an academic title alone, or a legal form alone ("B.V." of "Timmer- en Montagebedrijf Van
+    Wijngaarden B.V.", whose other words the tagger left out): neither names anyone."""
     tokens = [t for r in entity.words for t in key_tokens(doc.word(r).text)]
-    return bool(tokens) and set(tokens) <= TITLE_TOKENS
+    return bool(tokens) and (set(tokens) <= TITLE_TOKENS or all(is_legal_form(doc.word(r).text) for r in entity.words))
 
 
 def vendor_reading_by_evidence(doc: Document, entities: Sequence[Entity]) -> list[Entity]:
