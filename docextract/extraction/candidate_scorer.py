@@ -234,12 +234,14 @@ def _keyed_in_a_totals_strip(context: DocumentContext, scorer: CandidateScorer,
                              chosen: dict[str, tuple[Candidate, float]]) -> dict[str, tuple[Candidate, float]]:
     """``chosen`` with each of :data:`STRIP_LABELS` the one value under its own key in a strip of totals
     (:func:`~docextract.extraction.key_context.in_a_totals_strip`), where the scorer chose a value keyed neither so
-    nor on its row: a Spanish wholesaler's "Base imponible" over 624,52 beside "Importe bruto" over 637,27, the sum
+    nor on its row (never where it chose none): a Spanish wholesaler's "Base imponible" over 624,52 beside "Importe bruto" over 637,27, the sum
     before its early-payment discount (0.64 against 0.12). A strip's header says which value is which, as a key on
     the value's row does."""
     out = dict(chosen)
     for label in STRIP_LABELS:
-        if label not in scorer.fields or label in out and _keyed_on_row_or_in_header(context, out[label][0].words, label):
+        # (only over a choice of the scorer's: a receipt's GST summary "Amount (RM) | GST (RM)" over its net, where the
+        # scorer chose no total and the tagger's "ROUNDING RM 169.80" stays)
+        if label not in scorer.fields or label not in out or _keyed_on_row_or_in_header(context, out[label][0].words, label):
             continue
 
         def in_the_strip(candidate: Candidate) -> bool:

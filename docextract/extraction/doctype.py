@@ -157,8 +157,8 @@ def line_keys_a_value(texts: list[str]) -> bool:
 
 def keyed_fields(doc: Document) -> set[str]:
     """The invoice fields that a whole key names right before a value of their type, anywhere in the document: on its
-    row, or over it in a header row ("Número | Fecha" over "24/002318 | 30/11/2024", "TOTAL FACTURA" over "719,80
-    €": a Spanish wholesaler's invoice that keys nothing on a row)."""
+    row, or, for a number or date, over it in a header row ("Número | Fecha" over "24/002318 | 30/11/2024": a Spanish
+    wholesaler's invoice that keys nothing on a row; an amount under "TOTAL" is a receipt's as often)."""
     index = line_index(doc)
     candidates = generate(doc, index, document_locale(doc), document_date_year(doc))
     kinds = {"identifier": {"invoice_number", "purchase_order"}, "date": {"invoice_date", "due_date"},
@@ -166,7 +166,8 @@ def keyed_fields(doc: Document) -> set[str]:
     found: set[str] = set()
     for kind, labels in kinds.items():
         for candidate in candidates[kind]:
-            hit = key_left(index, candidate.words, KEY_LABELS) or key_above(index, candidate.words, KEY_LABELS)
+            hit = key_left(index, candidate.words, KEY_LABELS) or (
+                key_above(index, candidate.words, KEY_LABELS) if kind != "amount" else None)
             if hit is not None:
                 found |= hit.labels & labels
     text = [t for p in doc.pages for w in p.words for t in key_tokens(w.text)]

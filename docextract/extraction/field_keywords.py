@@ -393,7 +393,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "zzgl ust", "umsatzsteuer", "steuerbetrag", "ust betrag", "mwst betrag", "umsatzsteuerbetrag", "mehrwertsteuer", "steuer", "tva", "montant tva", "total tva", "btw", "btw bedrag",
         "totaal btw", "btw totaal", "totaal tva", "totale btw", "total des taxes", "total taxes",
         "btw verlegd", "verlegde btw",  # a Dutch reverse charge's tax line: "Btw verlegd € 0,00"
-        "iva", "imposta", "totale iva", "totale imposta", "impuesto", "cuota iva",
+        "iva", "imposta", "totale iva", "totale imposta", "impuesto", "cuota iva", "total iva", "importe iva",
         "igst", "igst amount",  # India's integrated GST: the whole tax of an interstate sale
         "hst", "gst hst",  # Canada's harmonized sales tax
         # the tax an insurance premium bears instead of VAT

@@ -769,7 +769,7 @@ def row_keys(doc: Document, page_index: int, header: Line) -> frozenset[str]:
                                if (hit := _cell_key(doc, cell)) is not None))
 
 
-MIN_TOTALS_STRIP_KEYS = 2
+MIN_TOTALS_STRIP_KEYS = 3  # (two, "Amount | GST", head a receipt's GST summary over its net)
 _AMOUNT_FIELDS = frozenset({"subtotal", "total_tax", "total", "amount_due"})
 _DOCUMENT_ROW_FIELDS = frozenset({"invoice_number", "invoice_date", "other_date", "other_number", "due_date"})
 
