@@ -126,7 +126,8 @@ def choose_fields(doc: Document, entities: Sequence[Entity], probabilities: Mapp
             chosen.update(_decode_kind(context, kind, labels, scorer))
     chosen = _the_buyers_own_order(context, scorer, _keyed_on_its_row(context, scorer, chosen, entities))
     chosen = _keyed_in_a_totals_strip(context, scorer, chosen)
-    chosen = _the_tax_id_on_the_sellers_legal_line(context, scorer, _the_sellers_registered_tax_id(context, scorer, chosen))
+    chosen = _the_sellers_registered_tax_id(context, scorer, chosen)
+    chosen = _the_tax_id_on_the_sellers_legal_line(context, scorer, chosen)
     chosen = _the_issue_date_over_the_tax_point(context, scorer, chosen)
     # a tagger's reading of a number the scorer left open, inside a number chosen for another field, is a piece of
     # that value ("0045" of the bill number "778 2213 0045", which a model on a scan tagged as the order number); a
@@ -234,14 +235,15 @@ def _keyed_in_a_totals_strip(context: DocumentContext, scorer: CandidateScorer,
                              chosen: dict[str, tuple[Candidate, float]]) -> dict[str, tuple[Candidate, float]]:
     """``chosen`` with each of :data:`STRIP_LABELS` the one value under its own key in a strip of totals
     (:func:`~docextract.extraction.key_context.in_a_totals_strip`), where the scorer chose a value keyed neither so
-    nor on its row (never where it chose none): a Spanish wholesaler's "Base imponible" over 624,52 beside "Importe bruto" over 637,27, the sum
-    before its early-payment discount (0.64 against 0.12). A strip's header says which value is which, as a key on
-    the value's row does."""
+    nor on its row (never where it chose none): a Spanish wholesaler's "Base imponible" over 624,52 beside "Importe
+    bruto" over 637,27, the sum before its early-payment discount (0.64 against 0.12). A strip's header says which
+    value is which, as a key on the value's row does."""
     out = dict(chosen)
     for label in STRIP_LABELS:
         # (only over a choice of the scorer's: a receipt's GST summary "Amount (RM) | GST (RM)" over its net, where the
         # scorer chose no total and the tagger's "ROUNDING RM 169.80" stays)
-        if label not in scorer.fields or label not in out or _keyed_on_row_or_in_header(context, out[label][0].words, label):
+        if (label not in scorer.fields or label not in out
+                or _keyed_on_row_or_in_header(context, out[label][0].words, label)):
             continue
 
         def in_the_strip(candidate: Candidate) -> bool:
@@ -313,7 +315,8 @@ def _the_sellers_registered_tax_id(context: DocumentContext, scorer: CandidateSc
     return chosen if registered is None else {**chosen, "vendor_tax_id": registered}
 
 
-def keyed_on_its_row(context: DocumentContext, candidate: Candidate, label: str) -> bool:
+def _keyed_left_as(context: DocumentContext, candidate: Candidate, label: str) -> bool:
+    """Whether the key on a candidate's row names ``label``."""
     left = context.keys(candidate.words)[0]
     return left is not None and label in left.labels
 
@@ -336,13 +339,13 @@ def _the_tax_id_on_the_sellers_legal_line(context: DocumentContext, scorer: Cand
         return chosen
     line = context.index.line(name[0])
     current = chosen["vendor_tax_id"][0] if "vendor_tax_id" in chosen else None
-    if current is None or context.index.line(current.words[0]) is line or keyed_on_its_row(
+    if current is None or context.index.line(current.words[0]) is line or _keyed_left_as(
             context, current, "vendor_tax_id"):
         return chosen  # (one keyed on its own row elsewhere: a French page's "N° TVA : FR..." over its SIRET's line)
     # (nor a registration number for a VAT number: SIRET on the legal line, the VAT number in an ERP's grid)
     vat = _a_vat_number(context, current)
     on_the_line = _the_one_value(context, scorer, "vendor_tax_id", 0.0, lambda c: (
-        context.index.line(c.words[0]) is line and keyed_on_its_row(context, c, "vendor_tax_id")
+        context.index.line(c.words[0]) is line and _keyed_left_as(context, c, "vendor_tax_id")
         and (not vat or _a_vat_number(context, c))))
     if on_the_line is None or value_key(on_the_line[0]) == value_key(current):
         return chosen  # (the same number printed again in the footer: the chosen place stays)

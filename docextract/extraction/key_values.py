@@ -197,9 +197,10 @@ def complete_party_names(doc: Document, entities: Sequence[Entity],
         if read.label not in PARTY_NAME_LABELS:
             continue
         entity = _without_owner_key(doc, _name_end(doc, _letterhead_name(doc, _name_start(
-            doc, _name_after_salutation(doc, _without_own_key_line(doc, _without_smaller_line(doc, _without_line_after_legal_form(doc, _name_printed_twice(
-                doc, _name_in_one_cell(doc, _without_address_line(doc, _company_over_attention_line(
-                    doc, _name_read_on_elsewhere(doc, read)))))))))))))
+            doc, _name_after_salutation(doc, _without_own_key_line(doc, _without_smaller_line(
+                doc, _without_line_after_legal_form(doc, _name_printed_twice(doc, _name_in_one_cell(
+                    doc, _without_address_line(doc, _company_over_attention_line(
+                        doc, _name_read_on_elsewhere(doc, read)))))))))))))
         if word_probability is not None and set(entity.words) < set(read.words):
             entity = replace(entity, confidence=sum(word_probability[r] for r in entity.words) / len(entity.words))
         out[i] = entity
@@ -1222,7 +1223,10 @@ def _first_iban(doc: Document, taken: set[WordRef]) -> tuple[WordRef, ...]:
     return next((words for words in _valid_ibans(doc) if not taken.intersection(words)), ())
 
 
-def _valid_ibans(doc: Document, opening: re.Pattern = re.compile(r".*[A-Za-z0-9]")) -> Iterator[tuple[WordRef, ...]]:
+_ANY_OPENING = re.compile(r".*[A-Za-z0-9]")  # a word with a letter or digit: a colon alone opens no IBAN
+
+
+def _valid_ibans(doc: Document, opening: re.Pattern = _ANY_OPENING) -> Iterator[tuple[WordRef, ...]]:
     """Each run of words on a line that is a valid IBAN (check digits hold) and no debited account, in reading order
     (of runs that start at one word, the shortest), its first word one that ``opening`` matches."""
     for p, page in enumerate(doc.pages):
