@@ -83,6 +83,7 @@ CONTRACT_WORDS = frozenset({"agreement", "agreements", "party", "parties", "here
 SELF_BILLING_PHRASES = (("self", "billed"), ("self", "billing"), ("self", "bill"), ("selfbilling",),
                         ("gutschriftsverfahren",), ("autofacturation",), ("autofacture",), ("autofactura",),
                         ("autofattura",), ("zelffacturatie",))
+_SELF_BILLING = frozenset(SELF_BILLING_PHRASES)
 # Fields whose key before a typed value is invoice evidence: what receipts, letters and papers rarely print so.
 INVOICE_KEY_FIELDS = frozenset({"invoice_number", "invoice_date", "due_date", "purchase_order", "subtotal", "total_tax",
                                 "total", "amount_due", "iban"})
@@ -225,8 +226,7 @@ def _credit_named_in_the_body(doc: Document, credit_titles: set[str], invoice_ti
 
 def _self_billed(tokens: list[str]) -> bool:
     """Whether the words say the invoice is self-billed (:data:`SELF_BILLING_PHRASES`)."""
-    phrases = set(SELF_BILLING_PHRASES)
-    return any(tuple(tokens[i:i + n]) in phrases for n in (1, 2) for i in range(len(tokens) - n + 1))
+    return any(tuple(tokens[i:i + n]) in _SELF_BILLING for n in (1, 2) for i in range(len(tokens) - n + 1))
 
 
 def model_document_types(labels: Iterable[str]) -> tuple[str, ...] | None:

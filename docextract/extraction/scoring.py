@@ -166,15 +166,16 @@ class FieldScoring:
         elif any(fields[label]["confidence"] != c for label, c in before.items()):  # its low-confidence reasons moved
             document["validation"] = validate_invoice(fields, document["line_items"])
         if kind is not None and kind.signals.get("self_billed") and required:
-            validation = document["validation"]
-            document["validation"] = {**validation, "needs_review": True, "review_reasons": [
-                "self-billed: issued by the buyer, the parties read from it need a person",
-                *validation.get("review_reasons", [])]}
+            document["validation"] = _needing_review(
+                document["validation"], "self-billed: issued by the buyer, the parties read from it need a person")
         if kind is not None and kind.type not in made_for:
-            reason = f"document type: {kind.type}, not one this model reads ({', '.join(made_for)})"
-            validation = document["validation"]
-            document["validation"] = {**validation, "needs_review": True,
-                                      "review_reasons": [reason, *validation.get("review_reasons", [])]}
+            document["validation"] = _needing_review(
+                document["validation"], f"document type: {kind.type}, not one this model reads ({', '.join(made_for)})")
+
+
+def _needing_review(validation: Mapping[str, Any], reason: str) -> dict[str, Any]:
+    """``validation`` with the document needing review, ``reason`` first among its reasons."""
+    return {**validation, "needs_review": True, "review_reasons": [reason, *validation.get("review_reasons", [])]}
 
 
 def document_evidence(doc: Document, document: Mapping[str, Any], entities: Sequence[Entity]
