@@ -264,3 +264,14 @@ def test_an_invoice_that_deducts_a_credit_note_stays_an_invoice():
     note = _page([[("AVOIR", 40)], [("N° d'avoir :", 40), ("2024/A-041", 135)], [("Date :", 40), ("15/10/2024", 135)],
                   [("Facture n° 2024/1011 du 30/09/2024", 40)], [("Total TTC", 330), ("-140,36 €", 510)]])
     assert document_type(note).type == "credit_note"
+
+
+def test_a_receipts_gst_summary_of_two_keys_is_no_strip_of_totals():
+    # "Amount (RM) | GST (RM)" over one row: a receipt's net and its tax, not its total (7 of SROIE's first 100 totals)
+    doc = _page([[("GST Summary", 40), ("Amount (RM)", 200), ("Tax (RM)", 330)],
+                 [("SR @ 6%", 40), ("160.17", 200), ("9.61", 330)]], line_spacing=12)
+    found = {e.label for e in key_value_entities(doc, [], ["total", "total_tax"], {}, "en_MY", 2018)}
+    assert "total" not in found
+    # nor does the scorer take the net for a total it chose none for
+    scorer = CandidateScorer(FEATURES, {"total": _model(-9.0)})
+    assert "total" not in _chosen(doc, [], scorer, "en_MY")
