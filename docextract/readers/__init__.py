@@ -25,6 +25,7 @@ from docextract.errors import InputError, UsageError
 from docextract.readers import detect
 from docextract.readers.limits import DEFAULT_OCR_TIMEOUT
 from docextract.readers.source import Source
+from docextract.readers.standard_codes import without_standard_codes
 
 OCR_MODES = ("auto", "always", "never")
 DEFAULT_DPI = 300  # dots per inch: OCR word recall is 100% on clean pages at 200 and 300 dpi (measured)
@@ -75,6 +76,8 @@ def read_document(path: str | Path | Source, *, ocr: str = "auto", lang: str = "
     except FileNotFoundError as exc:
         raise InputError("the file disappeared while it was being read", path=source.name,
                          code="INPUT_NOT_FOUND", stage="open") from exc
+    if kind != detect.KIND_WORDS_JSON:  # a words file is the user's own words, their labels by index: kept whole
+        pages = tuple(without_standard_codes(page) for page in pages)
     return Document(source=source.name, pages=pages, mime_type=detect.MIME_TYPES[kind], sha256=sha256,
                     warnings=warnings)
 
