@@ -32,6 +32,7 @@ from docextract.extraction.candidates import (
     DocumentContext,
     before_a_discount,
     features,
+    first_of_a_row_of_sums,
     generate,
     in_item_row,
     keyed_as,
@@ -41,7 +42,7 @@ from docextract.extraction.candidates import (
     with_party_sides,
 )
 from docextract.extraction.entities import Entity
-from docextract.extraction.field_keywords import key_tokens
+from docextract.extraction.field_keywords import key_tokens, names_the_buyers_order
 from docextract.extraction.identifiers import check_tax_id, is_vat_number, registration_number
 from docextract.extraction.key_context import in_a_totals_strip, line_index, whole_key
 from docextract.extraction.key_values import footer_company_name
@@ -266,13 +267,6 @@ def _the_one_value(context: DocumentContext, scorer: CandidateScorer, label: str
     return max(scored, key=lambda pair: pair[1]) if len({value_key(c) for c, _ in scored}) == 1 else None
 
 
-# The buyer's own, in a key: "Ihre Bestellnr.", "Your order no.", "Votre commande", "Uw bestelling"
-YOUR_WORDS = frozenset({"your", "ihre", "ihr", "votre", "vos", "uw", "vostro", "vostra", "su", "sua", "din", "deres"})
-# ... or a purchase order, which is the buyer's by its name ("Inkoopordernummer" beside a web shop's "Bestelnummer")
-PURCHASE_WORDS = frozenset({"purchase", "inkoopordernummer", "inkooporder", "inkoopnummer", "einkaufsbestellung"})
-# ... of an order, not a reference ("Ihr Zeichen: AB-312", "Your ref."), which names no order
-ORDER_WORDS = frozenset({"order", "po", "bestellung", "bestell", "bestellnummer", "auftrag", "commande", "cde",
-                         "bestelling", "bestelbon", "bestelnummer", "ordernummer", "ordine", "pedido"})
 
 
 def _the_buyers_own_order(context: DocumentContext, scorer: CandidateScorer,
@@ -286,12 +280,8 @@ def _the_buyers_own_order(context: DocumentContext, scorer: CandidateScorer,
         return chosen
 
     def buyers(words: tuple[WordRef, ...]) -> bool:
-        for hit in context.keys(words):
-            tokens = {t for r in hit.words for t in key_tokens(context.doc.word(r).text)} if hit is not None else set()
-            if hit is not None and "purchase_order" in hit.labels and (
-                    tokens & YOUR_WORDS and tokens & ORDER_WORDS or tokens & PURCHASE_WORDS):
-                return True
-        return False
+        return any(hit is not None and "purchase_order" in hit.labels and names_the_buyers_order(
+            [t for r in hit.words for t in key_tokens(context.doc.word(r).text)]) for hit in context.keys(words))
 
     if buyers(chosen["purchase_order"][0].words):
         return chosen
@@ -417,7 +407,7 @@ def _tagger_choice_ranked(context: DocumentContext, scorer: CandidateScorer, lab
     probability = {id(e): scorer.fields[label].probability(features(context, of[id(e)], label))
                    for e in rivals if id(e) in of and not never_the_value(context, of[id(e)], label)}
     never_any = amount and all(_never_any_amount_field(context, label, of[id(e)].words if id(e) in of else e.words)
-                               for e in rivals)
+                               or id(e) in of and first_of_a_row_of_sums(context, of[id(e)], label) for e in rivals)
     # (a reading of the tagger that is no candidate and not its choice counts for nothing: "42" of a street number
     # beside the buyer's "NIF: ESB46218731", which it read as the seller's at 0.98)
     weighed = [e for e in rivals if id(e) in of or e.assigned or _within_a_telephone(context, e.words)]
@@ -429,7 +419,8 @@ def _tagger_choice_ranked(context: DocumentContext, scorer: CandidateScorer, lab
         # amount ruled out stays: a receipt's "ROUNDING RM 169.80" is its total, after a key that is mostly the
         # change's, and its "NET TOTAL RM18.30" after the rounding, whose key names a subtotal elsewhere. An amount
         # keyed as a charge, a discount or another currency's equivalent no field holds goes, whatever its score
-        # ("Gegenwert EUR (Kurs 1.0651, informativ) EUR 5'699.30" under a Swiss invoice's total, read as due)
+        # ("Gegenwert EUR (Kurs 1.0651, informativ) EUR 5'699.30" under a Swiss invoice's total, read as due); so does
+        # the first amount of a row of sums ("Sous-total | 865,00 | 120,00 | 985,00", read as the subtotal)
         return [e for e in entities if e.label != label]
     keyed = _keyed_number_over_the_tagger(context, scorer, label, rivals, by_words, probability)
     if keyed is not None:
@@ -574,9 +565,11 @@ def _decode_kind(context: DocumentContext, kind: str, labels: Sequence[str], sco
 def _checks_met(kind: str, values: Mapping[str, Any]) -> int:
     if kind == "amount":
         subtotal, tax, total = (values.get(k) for k in ("subtotal", "total_tax", "total"))
-        if None in (subtotal, tax, total):
+        if None in (subtotal, tax, total) or tax < 0 < min(subtotal, total):
+            # (a deduction printed negative between two positive amounts is no tax: "Gross value 186,420.00 | Less
+            # retention (9,321.00) | Net valuation 177,099.00" adds up only read backwards)
             return 0
-        return int(abs(subtotal) + abs(tax) == abs(total))
+        return int(abs(subtotal) + abs(tax) == abs(total))  # signs aside: a credit note prints some of them negative
     return 0  # dates: a due date on or after the issue date checks nothing (most pairs of an invoice's dates are)
 
 

@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal, InvalidOperation
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from docextract.document import Document, WordRef, touching
 from docextract.extraction.entities import Entity, continues_digit_group, is_open_digit_group, word_space_apart
@@ -144,7 +144,12 @@ def _identifier(text: str, locale: str, year: int | None) -> str | None:
         return None  # "1.190,00": an amount
     if _NUMERIC_DATE.fullmatch(value) and not value.isdigit() and parse_date(value, locale, year) is not None:
         return None  # "05.03.2018"; an 8-digit number stays an identifier (and is a date candidate too)
+    if _ORDINAL.fullmatch(value):
+        return None  # "1er bimestre", "2nd quarter", "3ème trimestre": a count, no number of a document
     return value
+
+
+_ORDINAL = re.compile(r"\d{1,2}(?:er|re|e|eme|ème|ère|st|nd|rd|th|º|ª|°)", re.IGNORECASE)
 
 
 def _date_shaped(span: str) -> bool:
@@ -639,14 +644,16 @@ def never_the_value(context: DocumentContext, candidate: Candidate, label: str) 
     row of its own (a credit note's "... faktura 100377 (fakturabeløb 1.547,90 kr.)": the corrected invoice's), a
     date closing an aside as the invoice's date, an early payment's date before its discount as the due date, an
     amount keyed on its row as one no field holds (a charge, a discount, a bill's previous balance), a number printed
-    again after a tax id's key as the invoice's or order's number."""
+    again after a tax id's key as the invoice's or order's number, the first amount of a row of sums as its field
+    (:func:`first_of_a_row_of_sums`), the base a rate is reckoned on as the total (:func:`base_of_a_rate`)."""
     return (candidate.version_date or candidate.telephone or label == "vendor_tax_id" and candidate.party_side not in (None, "vendor_name")
             or label == "invoice_number" and _reference_keyed_beside_an_invoice_key(context, candidate)
             or label in context.amounts_keyed_on_rows and in_a_sentence(context.doc, candidate.words[0])
             or candidate.words in context.tendered or _keyed_another(context, candidate, label)
             or label in NOT_TAX_IDS and _printed_as_a_tax_id(context, candidate)
             or candidate.kind == "amount" and keyed_as_no_field(context, candidate.words)
-            or label in ("total", "amount_due") and _before_another_amount_of_its_key(context, candidate)
+            or first_of_a_row_of_sums(context, candidate, label)
+            or label in ("total", "amount_due") and candidate.kind == "amount" and base_of_a_rate(context.doc, candidate)
             or candidate.words in context.one_rate_amounts.get(label, ())
             or label == "due_date" and candidate.kind == "date" and (len(context.dates) == 1
                                                                      and not keyed_as(context, candidate, label)
@@ -655,6 +662,19 @@ def never_the_value(context: DocumentContext, candidate: Candidate, label: str) 
 
 
 NOT_TAX_IDS = frozenset({"invoice_number", "purchase_order"})
+# The fields a table's row of sums under their key gives only its last amount, if any ("Totaal | 6.033,61 | 348,70 |
+# 20,20 | 368,90": the insurer's share, the patient's, the supplements, the patient's total; "Sous-total | 865,00 |
+# 120,00 | 985,00": the members' fees, the insurance, their sum). Not the tax: "MwSt 19 % | 100,00 | 19,00" keys its
+# base first. The subtotal only under its own key: a VAT summary's "Total | 40,53 | 4,92 | 45,45" sums the bases first
+SUM_ROW_FIELDS = frozenset({"subtotal", "total", "amount_due"})
+
+
+def first_of_a_row_of_sums(context: DocumentContext, candidate: Candidate, label: str) -> bool:
+    """Whether ``candidate`` is an amount of a row of sums before its last, as ``label`` (:data:`SUM_ROW_FIELDS`)."""
+    if label not in SUM_ROW_FIELDS or not before_another_amount_of_its_key(context, candidate):
+        return False
+    left = context.keys(candidate.words)[0]
+    return label != "subtotal" or left is not None and "subtotal" in left.labels
 
 
 def _printed_as_a_tax_id(context: DocumentContext, candidate: Candidate) -> bool:
@@ -668,23 +688,28 @@ def _printed_as_a_tax_id(context: DocumentContext, candidate: Candidate) -> bool
     return False
 
 
-def _before_another_amount_of_its_key(context: DocumentContext, candidate: Candidate) -> bool:
-    """Whether another amount stands right of an amount on its row, keyed by the same key or by none: a table's row of
-    sums ("Summe | 453.321,00 | 313.134,88", a contract sum's column beside the work done), whose last amount alone may
-    be a total."""
-    if candidate.kind != "amount":
-        return False
-    left = context.keys(candidate.words)[0]
+def before_another_amount_of_its_key(context: DocumentContext, candidate: Candidate) -> bool:
+    """:func:`amount_before_another_of_its_key` for a candidate, with the scorer's keys."""
+    return candidate.kind == "amount" and amount_before_another_of_its_key(
+        context.doc, context.candidates["amount"], candidate, lambda words: context.keys(words)[0])
+
+
+def amount_before_another_of_its_key(doc: Document, amounts: Sequence[Candidate], candidate: Candidate,
+                                     key_of: Callable[[tuple[WordRef, ...]], KeyHit | None]) -> bool:
+    """Whether another of the page's ``amounts`` stands right of an amount on its row, keyed (``key_of``: an amount's
+    key on its row) by the same key or by none: a table's row of sums ("Summe | 453.321,00 | 313.134,88", a contract
+    sum's column beside the work done, a hospital's "Totaal | 6.033,61 | 348,70 | 20,20 | 368,90"), whose last amount
+    alone may be a total."""
+    left = key_of(candidate.words)
     if left is None:
         return False
-    doc = context.doc
     box = doc.word(candidate.words[-1]).box
-    for other in context.candidates["amount"]:
+    for other in amounts:
         other_box = doc.word(other.words[0]).box
         if (other.words[0].page_index != candidate.words[0].page_index or other_box.x0 <= box.x1
                 or other_box.vertical_overlap(box) <= 0.5 * min(other_box.height, box.height)):
             continue
-        other_left = context.keys(other.words)[0]
+        other_left = key_of(other.words)
         if other_left is None or other_left.words == left.words:
             return True
     return False
@@ -711,6 +736,28 @@ def before_a_discount(context: DocumentContext, candidate: Candidate) -> bool:
     page = context.doc.pages[candidate.words[-1].page_index]
     after = page.lines[where[0]].word_indices[where[1] + 1:where[1] + 1 + DISCOUNT_WORDS_AFTER]
     return any(set(key_tokens(page.words[w].text)) & DISCOUNT_WORDS for w in after)
+
+
+# A rate and the word that says what it is reckoned on: "8% s/ 406,18", "2 % op 315.000,00", "21% x 50,54 €", "3,0 v. T.
+# aus 287.500,00 €" (per thousand)
+_RATE = re.compile(r"\(?\d+(?:[.,]\d+)?\s?[%‰]|[%‰]|T\.")
+BASE_WORDS = frozenset({"s/", "op", "aus", "von", "of", "on", "sur", "su", "sobre", "van", "x", "×", "de", "di"})
+
+
+def base_of_a_rate(doc: Document, candidate: Candidate) -> bool:
+    """Whether an amount is the base a rate is reckoned on, right after the rate and its "of" (a registration duty's
+    "2 % op 315.000,00", a building permit's "3,0 v. T. aus 287.500,00 €", an insurer's "0,07‰ s/ 275.000,00 €"):
+    the price or the sum insured, never the invoice's total. Not where a discount is named before it on its line: a
+    cash discount's "Skonto 2 % von 1.190,00" is reckoned on the total."""
+    line = line_of(doc, candidate.words[0])
+    if line is None:
+        return False
+    page = doc.pages[candidate.words[0].page_index]
+    indices = list(line.word_indices)
+    before = [page.words[w].text for w in indices[:indices.index(candidate.words[0].word_index)]]
+    if len(before) < 2 or before[-1].casefold() not in BASE_WORDS or not _RATE.fullmatch(before[-2]):
+        return False
+    return not any(set(key_tokens(text)) & DISCOUNT_WORDS for text in before)
 
 
 def _closes_an_aside(doc: Document, candidate: Candidate) -> bool:
@@ -745,8 +792,24 @@ def is_reference_key(context: DocumentContext, hit: KeyHit, value: tuple[WordRef
     tokens = [t for r in hit.words for t in key_tokens(context.doc.word(r).text)]
     if tokens[-1:] == ["no"] and len(tokens) > 1 and set(tokens[:-1]) <= PARTIAL_INVOICE_WORDS:
         tokens = tokens[:-1]  # "1. Teilrechnung Nr. 2024/0311 vom 28.06.2024" in a final invoice's deductions
-    return " ".join(tokens) in _REFERENCE_KEYS or (
-        bool(tokens) and all(is_title_word(t) for t in tokens) and not context.on_title_line(value[0]))
+    return " ".join(tokens) in _REFERENCE_KEYS or not context.on_title_line(value[0]) and (
+        bool(tokens) and all(is_title_word(t) for t in tokens) or _dated_and_priced_after(context.doc, value))
+
+
+LISTED_INVOICE_WORDS_AFTER = 6
+
+
+def _dated_and_priced_after(doc: Document, value: tuple[WordRef, ...]) -> bool:
+    """Whether a number is followed on its line by a date and then an amount: an invoice the page lists with its own
+    date and sum ("Bolletta n. 412300761140 del 09/01/2024 di 168,92 € pagata il 29/01/2024"), not its own number."""
+    line = line_of(doc, value[-1])
+    if line is None:
+        return False
+    indices = list(line.word_indices)
+    at = indices.index(value[-1].word_index)
+    after = [doc.pages[value[-1].page_index].words[w].text for w in indices[at + 1:at + 1 + LISTED_INVOICE_WORDS_AFTER]]
+    dated = next((i for i, text in enumerate(after) if _NUMERIC_DATE.fullmatch(text.strip(".,;:()"))), None)
+    return dated is not None and any(_AMOUNT_WITH_DECIMALS.search(text) for text in after[dated + 1:])
 
 
 _REFERENCE_KEYS = frozenset(REFERENCE_KEYS)

@@ -30,7 +30,7 @@ _INVOICE_DATE = (
     "rechnungsdatum", "rechnungs datum", "datum", "vom", "belegdatum", "beleg datum", "ausstellungsdatum",
     "date de facture", "date de la facture", "date d emission", "date facture", "emise le", "le",
     "factuurdatum", "datum factuur", "data fattura", "data", "data di emissione", "data documento",
-    "fecha", "fecha de factura", "fecha factura", "fecha de emision",
+    "fecha", "fecha de factura", "fecha factura", "fecha de emision", "fecha emision",
     "fecha de expedicion", "fecha expedicion", "data doc", "data do documento",
     "bill date", "billing date", "document date", "invoice issued", "date de facturation",
     # an ERP's posting date, which its invoice report prints as the invoice's (Dynamics NAV: "Date comptabilisation")
@@ -79,6 +79,7 @@ _PARTY_TO = (
     "nabywca", "platnik", "odberatel", "kupujici",
     # a rent invoice's tenant, a utility bill's contract holder
     "tenant", "mieter", "locataire", "huurder", "arrendatario", "inquilino", "conduttore", "titular del contrato",
+    "titular",
 )
 
 
@@ -115,19 +116,57 @@ _GROSS_HEADS = ("", "total ", "summe ", "betrag ", "gesamt ", "gesamtbetrag ", "
 REFERENCE_KEYS = ("our reference", "our ref", "unser zeichen", "notre reference", "nos references", "onze referentie",
                   "ons kenmerk", "nostro riferimento", "nuestra referencia")
 
+# The number keys of documents that are no invoice: a quotation's, a reminder's, a statement's, a pro forma's, a
+# delivery note's, a remittance's ("N° de devis", "Angebots-Nr.", "Statement No."). Another number for the invoice
+# reader; for the document type, a page that keys one and no invoice's number is that document
+NOT_INVOICE_NUMBER_KEYS = (
+    "quote no", "quote number", "quotation no", "quotation number", "estimate no", "estimate number",
+    "remittance no", "payment no", "proposal no",  # (not "Statement No.": a US doctor's bill is its statement)
+    "angebot no", "angebots no", "angebotsnummer", "kostenvoranschlag no", "mahnung no", "auszug no", "ab no",
+    "lieferschein no", "lieferscheinnummer", "pro forma no", "proforma no",
+    "no de devis", "devis no", "numero de devis", "no de rappel", "rappel no", "releve no", "no de releve",
+    "offerte no", "offertenummer", "pakbon no", "pakbonnummer", "betalings no", "herinnering no",
+    "no offerta", "offerta no", "numero offerta", "preventivo no", "no preventivo", "sollecito no",
+    "no presupuesto", "presupuesto no", "no de presupuesto", "numero de presupuesto", "albaran no", "no albaran",
+)
+
+# The buyer's own, in a key: "Ihre Bestellnr.", "Your order no.", "Votre commande", "Uw bestelling", "Vs. ordine",
+# "Bestellnummer des Kunden"
+# (not "client", "customer": a French ERP's "Commande client" and an Italian's "Ordine cliente" are the seller's
+# order of the customer's, the buyer's order beside it a "Numéro d'engagement" or "Vs. ordine")
+YOUR_WORDS = frozenset({"your", "ihre", "ihr", "votre", "vos", "uw", "vostro", "vostra", "vs", "su", "sua", "din", "deres",
+                        "kunden"})
+# ... or a purchase order, which is the buyer's by its name ("Inkoopordernummer" beside a web shop's "Bestelnummer")
+PURCHASE_WORDS = frozenset({"purchase", "inkoopordernummer", "inkooporder", "inkoopnummer", "einkaufsbestellung",
+                            "kundenbestellnummer", "kundenbestellung"})
+# ... of an order, not a reference ("Ihr Zeichen: AB-312", "Your ref."), which names no order
+ORDER_WORDS = frozenset({"order", "po", "bestellung", "bestell", "bestellnummer", "auftrag", "commande", "cde",
+                         "bestelling", "bestelbon", "bestelnummer", "ordernummer", "ordine", "pedido"})
+
+
+def names_the_buyers_order(tokens: Sequence[str]) -> bool:
+    """Whether a key's tokens say the order is the buyer's own (:data:`YOUR_WORDS` with :data:`ORDER_WORDS`, or
+    :data:`PURCHASE_WORDS`), not an order that may be the seller's ("Auftrag", "Order No.")."""
+    words = set(tokens)
+    return bool(words & YOUR_WORDS and words & ORDER_WORDS or words & PURCHASE_WORDS)
+
+
 FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     "invoice_number": (
         "invoice no", "invoice number", "invoice", "invoice id", "inv no", "bill no", "document no",
+        "tax invoice no", "tax invoice number", "vat invoice no", "vat invoice number",  # the title said before the key
         "rechnungsnummer", "rechnung no", "rechnungs no", "rechnung", "belegnummer", "beleg no", "handelsrechnung no",
         "abschlagsrechnung no", "schlussrechnung no", "teilrechnung no", "gutschrift no", "gutschriftsnummer",
         "credit note no", "credit note number", "kreditnota no", "kreditnotanummer", "kreditnota nummer",
         "rechnungskorrektur no", "mietrechnung no", "beitragsrechnung no", "invoice ref", "booking id", "booking no",
+        "kassenzeichen",  # a German public body's fee notice (Gebührenbescheid): the number its payment must quote
         "facture no", "numero de facture", "no de facture", "facture", "numero facture", "no facture",
         "fee note no", "fee note number", "fee note",  # an Irish or British solicitor's invoice
         "no de document", "numero de document",  # SAP Business One's French "N° de document" under "Facture client"
         "factuurnummer", "factuur no", "factuur", "nota no", "notanummer", "note no", "numero de note", "folio no",
-        "folio number", "folio", "serie y folio", "note d honoraires", "note d honoraires no", "fattura no", "numero fattura", "fattura", "numero documento",
-        "factura no", "numero de factura", "factura", "no factura", "bill number", "document number",
+        "folio number", "folio", "serie y folio", "note d honoraires", "note d honoraires no", "fattura no", "numero fattura", "fattura",
+        "numero bolletta", "bolletta no", "no bolletta",  # an Italian utility's bill "numero documento",
+        "factura no", "numero de factura", "factura", "no factura", "no de factura", "bill number", "document number",
         *REFERENCE_KEYS,
         "fakturanummer", "faktura no", "faktura", "laskun numero", "laskunumero", "lasku no", "lasku",
         "fatura no", "numero da fatura", "no da fatura", "fatura", "fatura recibo", "fatura recibo no",
@@ -164,6 +203,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         # the seller's order confirmation the invoice follows (not the buyer's order)
         "orderbevestiging", "orderbevestiging no", "auftragsbestatigung", "auftragsbestatigung no",
         "order confirmation", "order confirmation no", "confirmation de commande",
+        *NOT_INVOICE_NUMBER_KEYS,
         "numero cliente", "codice cliente", "cliente no", "no cliente", "numero de cliente", "cod cliente",
         "codigo cliente", "codigo de cliente",
         "v no contrib", "v no contribuinte",  # a Portuguese buyer's tax number ("V/ N.º Contrib.": yours)
@@ -215,6 +255,13 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         # a progress or instalment invoice's contract sum, of which the invoice bills a share
         "aanneemsom", "contractsom", "contract sum", "contract value", "contract amount", "auftragssumme",
         "vertragssumme", "montant du marche", "montant du contrat", "opdrachtsom", "totale opdrachtsom",
+        "original contract sum", "contract sum to date", "revised contract sum", "adjusted contract sum",
+        # the base a fee, a tax or a premium is reckoned on: a notary's purchase price, a solicitor's sale price, an
+        # architect's or a building permit's building cost, an insurer's sums insured
+        "aankoopprijs", "koopprijs", "verkoopprijs", "kaufpreis", "prix de vente", "prix d achat", "purchase price",
+        "sale price", "bouwkost", "raming bouwkost", "baukosten", "cout des travaux", "montant des travaux",
+        "sum insured", "sums insured", "versicherungssumme", "somme assuree", "verzekerd bedrag", "capitale assicurato",
+        "suma asegurada", "capital asegurado", "total capitales",
         "frakt", "fraktavgift", "fragt", "porto og ekspedition", "rahti", "toimituskulut", "toimitusmaksu", "alennus",
         "portes", "transporte", "desconto",
         "rabat", "upust", "doprava", "postovne", "sleva",
@@ -247,6 +294,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     ),
     "purchase_order": (
         "po", "po no", "p o", "p o no", "p o number", "purchase order", "purchase order no", "order no", "order number",
+        "owner p o no", "owner po no", "sub contract order", "subcontract order",  # a construction contract's order
+        "bestellnummer des kunden", "bestellung des kunden", "kundenbestellnummer", "kundenbestellung",  # SAP's
         "order id",
         "your order", "your order no", "your order number", "your po", "your po no", "your po number", "your po ref",
         "po ref", "sponsor po", "sponsor po no",
@@ -267,7 +316,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "uw bestelling", "uw bestelnummer", "uw ordernummer", "uw order", "bon de cde", "no cde", "votre cde",
         "ref cde", "cde no",
         "ordine", "numero ordine", "ordine no", "pedido", "orden de compra", "no pedido", "no de pedido",
-        "pedido cliente", "pedido del cliente", "pedido de cliente", "vs ordine", "vostro ordine", "v encomenda",
+        "pedido cliente", "pedido del cliente", "pedido de cliente", "vs ordine", "vs ordine no", "vostro ordine", "vostro ordine no", "v encomenda",
         "sua encomenda", "encomenda cliente",
         "opdrachtnummer", "uw opdrachtnummer", "uw opdracht", "opdracht no", "uw opdracht no",
         "pedido no", "su pedido no",  # "Su pedido nº 4700021893 de fecha 01/03/2024"
@@ -367,6 +416,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "w/o vat", "total w/o vat", "amount w/o vat", "w/o tax", "total w/o tax",
         *_said_with_or_without_tax("excl", "exc", "excl of", "excluding", "exclusive of"),
         *_said_with_or_without_vat("exkl", _NET_HEADS),
+        "gesamtbetrag ohne umsatzsteuer", "summe ohne umsatzsteuer",  # EN 16931 (BT-109), as XRechnung viewers say it
         "totale iva esclusa", "iva esclusa", "total sin iva", "importe sin iva",
         "hors tva", "total hors tva", "montant hors tva", "exclusief btw", "totaal exclusief btw",
         "exkl moms", "summa exkl moms", "belopp exkl moms", "totalt exkl moms", "nettobelopp", "ekskl moms",
@@ -406,12 +456,16 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     "total": (
         "total", "total amount", "invoice total", "grand total", "gross total", "gross total amount", "gross amount", "gross",
         "total gross", "invoice amount", "rechnungssumme", "rechnungssumme brutto", "summe brutto", "gesamtbetrag brutto",
-        "rechnungsbetrag brutto", "endbetrag brutto",
+        "rechnungsbetrag brutto", "endbetrag brutto", "kosten insgesamt", "gesamtkosten", "totaal kosten",
+        "total de l etat", "total recibo", "total del recibo", "importe del recibo",  # a cost statement's, a premium's
+        # EN 16931's own German names, as XRechnung viewers print them (BT-112, BT-109, BT-115 below)
+        "gesamtbetrag einschliesslich umsatzsteuer", "rechnungsbetrag einschliesslich umsatzsteuer",
         "total incl tax", "montant total ttc", "totaal te betalen", "total incl vat", "total inc vat", "total amount due",
         "amount", "gesamtbetrag", "gesamt", "gesamtsumme", "summe", "rechnungsbetrag", "endbetrag", "bruttobetrag",
         "brutto", "gesamt brutto", "bruttosumme", "total ttc", "montant ttc", "montant total", "total a payer",
         "total de la facture", "total facture", "montant de la facture", "total for this invoice", "totaal",
         "totaal incl btw", "totaalbedrag", "factuurbedrag", "totaal factuurbedrag", "totale", "totale fattura", "totale documento", "importe total",
+        "importo totale", "totale importo", "total importe",
         "total factura", "total payable", "total to pay", "with vat", "total with vat", "total with tax", "total including vat", "total including tax",
         "inclusief btw", "totaal inclusief btw", "total charges", "total amount paid",
         # a telephone or utility bill's own charges, beside the balance brought forward that "Total to pay" adds
@@ -434,13 +488,16 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "total amount due",  # the total's key too: one amount, both fields where nothing was paid before
         "open amount", "outstanding amount", "amount outstanding", "outstanding balance", "balance outstanding",
         "zahlbetrag", "zu zahlen", "zu zahlender betrag", "offener betrag", "offener saldo", "zahlungsbetrag",
-        "restbetrag", "noch zu zahlen",
+        "current payment due",  # an AIA G702 application for payment's line 8
+        "restbetrag", "noch zu zahlen", "falliger zahlungsbetrag", "falliger betrag", "saldo te betalen",
+        "solde a nous verser",
         "net a payer", "reste a payer", "a payer", "montant a payer", "solde", "te betalen", "nog te betalen",
         "te incasseren", "bedrag te incasseren", "totaal te incasseren",  # a direct debit's amount
         "openstaand bedrag", "openstaand", "openstaand saldo", "resterend saldo", "remaining balance", "balance to pay",
         "solde a payer", "solde restant", "solde du", "restant du", "reste du", "montant total du", "total du",
         "solde a regler", "reste a regler", "montant a regler", "net a regler", "a regler",
-        "da pagare", "importo dovuto", "netto a pagare", "a pagar", "importe a pagar", "saldo",
+        "da pagare", "importo dovuto", "netto a pagare", "importo da pagare", "totale da pagare",
+        "importo totale da pagare", "totale importo da pagare", "a pagar", "importe a pagar", "saldo",
         "att betala", "summa att betala", "belopp att betala", "kvar att betala", "at betale", "til betaling",
         "beløb at betale", "i alt at betale", "a betale", "beløp a betale", "sum a betale", "maksettava", "maksettavaa",
         "maksettava yhteensa", "total a pagar", "valor a pagar", "montante a pagar",

@@ -384,13 +384,24 @@ def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] 
         hit = whole_key(doc, before, labels)
     hit = (_first_of_a_pair(doc, line, left, value, labels) or hit or _bare_number_over_a_date(doc, line, left, labels)
            or _key_before_its_date(doc, left, labels))
-    if hit is None:
+    if hit is None or _a_registers_folio(doc, line, hit):
         return None
     hit = _date_of_the_invoice_referred_to(index, _date_of_the_number_before(index, _date_after_its_number(doc, hit,
                                                                                                        value)))
     if labels is not None and not hit.labels & labels:
         return None
     return KeyHit(hit.labels, hit.words, max(0.0, value_box.x0 - doc.word(hit.words[-1]).box.x1))
+
+
+def _a_registers_folio(doc: Document, line: Line, hit: KeyHit) -> bool:
+    """Whether a "Folio" key is a trade register's page ("Registro Mercantil de Salamanca, Tomo 388, Folio 142, Hoja
+    SA-11873" in a Spanish seller's legal line), not a Mexican invoice's folio: a "Tomo" before it on its line."""
+    if [t for r in hit.words for t in key_tokens(doc.word(r).text)] != ["folio"]:
+        return False
+    if hit.words[0].word_index not in line.word_indices:
+        return False  # the key in a column of its own, left of the value's line
+    before = line.word_indices[:line.word_indices.index(hit.words[0].word_index)]
+    return any("tomo" in key_tokens(doc.pages[hit.words[0].page_index].words[w].text) for w in before)
 
 
 MAX_ASIDE_WORDS = 12

@@ -32,15 +32,17 @@ from dataclasses import replace
 from typing import Iterator, Mapping, Sequence
 
 from docextract.document import Box, Document, WordRef
-from docextract.extraction.candidates import (CANDIDATE_KINDS, KEY_LABELS, generate, in_item_row, one_rate_amounts,
-                                             with_party_sides)
+from docextract.extraction.candidates import (CANDIDATE_KINDS, KEY_LABELS, SUM_ROW_FIELDS,
+                                             amount_before_another_of_its_key, generate, in_item_row,
+                                             one_rate_amounts, with_party_sides)
 from docextract.extraction.entities import FIELD_TYPES, LINE_ITEM_PREFIX, Entity, same_line
 from docextract.extraction.evidence import NAME_JOINERS, PARTY_NAME_LABELS, odd_shape
 from docextract.extraction.field_keywords import (DEBIT_WORDS, closing_keys, is_legal_form, key_form, key_tokens,
-                                                  trim_context)
+                                                  names_the_buyers_order, trim_context)
 from docextract.extraction.identifiers import check_iban, check_tax_id, is_vat_number, misshapen
-from docextract.extraction.key_context import (cell_around, cell_break, in_a_totals_strip, is_separator, is_title_word,
-                                              key_above, key_left, line_index, line_of, line_right_of, whole_key,
+from docextract.extraction.key_context import (KeyHit, LineIndex, cell_around, cell_break, first_cell,
+                                              in_a_totals_strip, is_separator, is_title_word, key_above, key_left,
+                                              line_above, line_index, line_of, line_right_of, whole_key,
                                               words_left_on_row)
 from docextract.extraction.normalize import (MAX_DATE_WORDS, is_currency_word, parse_currency, parse_date,
                                              parse_number)
@@ -58,6 +60,7 @@ from docextract.extraction.terms_section import MAX_TERMS_WORDS, continued, term
 DATE_LABELS = ("invoice_date", "due_date")
 AMOUNT_LABELS = ("subtotal", "total_tax", "total", "amount_due")
 IDENTIFIER_LABELS = ("invoice_number", "purchase_order")
+CUSTOMER_LABELS = frozenset({"customer_name"})
 # the seller's tax id: read from its key only where its check digits hold (for the page's country where it is
 # printed without a prefix: "CIF: B12345674") and outside the buyer's and the delivery's blocks
 TAX_ID_LABELS = ("vendor_tax_id",)
@@ -526,6 +529,17 @@ def _name_start(doc: Document, entity: Entity) -> Entity:
     return replace(entity, words=tuple(before) + entity.words)
 
 
+def _without_salutation_line(doc: Document, name: tuple[WordRef, ...]) -> tuple[WordRef, ...]:
+    """A block's name without the salutation that stands alone on the line over it ("Herrn" | "Dr. Matthias
+    Brenneke", "Mevrouw – Madame" | "Anne-Sophie Verlinden"): whom the letter addresses, not their name. The blocks
+    keep it while they decide whose label it is (a salutation says a recipient's)."""
+    line = _line_words(doc, name[0])
+    head = tuple(r for r in name if r in line)
+    if len(head) < len(name) and is_salutation(doc, head):
+        return name[len(head):]
+    return name
+
+
 def _name_word(text: str, any_case: bool = False) -> bool:
     text = text.strip()
     tokens = key_tokens(text.replace("-", ""))  # one word, hyphenated or not ("Méca-Alsace")
@@ -847,6 +861,7 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     for label, words in parties.items():
         owners = {id(taken[r]): taken[r] for r in words if r in taken}
         if all(_block_may_take(owner, block_words, decided) or id(owner) in unusable for owner in owners.values()):
+            words = _without_salutation_line(doc, tuple(words)) if label == "customer_name" else words
             found[label] = Entity(label, words, mean_probability(words, label, label_probabilities), "block")
             relabelled |= set(owners)
     # payment terms under a heading of their own, over the model's (which, on a layout never seen, reads the line
@@ -1001,9 +1016,17 @@ def _keyed_candidates(doc: Document, wanted: Sequence[str], locale: str, year: i
                 if len(named) == 1 and (label := next(iter(named))) in kinds:
                     if candidate.words in one_rate.get(label, ()):
                         continue  # "MwSt 7 % 15,57" beside "MwSt 19 % 7,66": one rate's share, not the field
-                    if label in TAX_ID_LABELS and not _sellers_tax_id(doc, extents, candidate.words, locale):
+                    if label in SUM_ROW_FIELDS and hit is left and amount_before_another_of_its_key(
+                            doc, candidates["amount"], candidate, amount_keys.get):
+                        continue  # "Totaal | 6.033,61 | 348,70 | 368,90": a row of column sums, not the total
+                    if label in TAX_ID_LABELS and (not _sellers_tax_id(doc, extents, candidate.words, locale)
+                                                   or _under_the_customers_key(index, hit)):
                         continue
-                    out.append((len(hit.labels) > 1, label, candidate.words))
+                    # the buyer's order by its key ("Bestellnummer des Kunden") before an order that may be the
+                    # seller's ("Auftrag" in SAP's header grid, earlier in the reading order)
+                    sellers = label == "purchase_order" and not names_the_buyers_order(
+                        [t for r in hit.words for t in key_tokens(doc.word(r).text)])
+                    out.append(((sellers, len(hit.labels) > 1), label, candidate.words))
     # a key that names this field alone first: "Steuerbetrag 20,16" over "19 % VAT (S) -1,00" earlier in the
     # reading order, whose "VAT" also keys the VAT id (sorted is stable: reading order within each)
     for _, label, words in [*sorted(rows, key=lambda row: row[0]), *sorted(columns, key=lambda row: row[0])]:
@@ -1028,6 +1051,17 @@ def _sellers_tax_id(doc: Document, extents, words: Sequence[WordRef], locale: st
 
 
 MIN_UNCHECKED_TAX_ID_DIGITS = 9  # a keyed tax id no scheme checks: the UAE's 15-digit TRN, not a "No. 12"
+
+
+def _under_the_customers_key(index: LineIndex, hit: KeyHit) -> bool:
+    """Whether a tax id's key stands right under a key of the customer in a key column ("Titular: Javier Moreno" |
+    "NIF: 28734519K" in a utility bill's contract data): the buyer's id, not the seller's."""
+    found = line_above(index, hit.words)
+    if found is None:
+        return False
+    cell = first_cell(index.doc, hit.words[0].page_index, found[0])
+    above = whole_key(index.doc, [r for r in cell if not is_separator(index.doc.word(r).text)], CUSTOMER_LABELS)
+    return above is not None and index.doc.word(cell[0]).box.horizontal_overlap(found[1]) > 0
 
 
 def _closes_parenthetical(doc: Document, words: Sequence[WordRef]) -> bool:

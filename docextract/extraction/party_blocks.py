@@ -1382,8 +1382,13 @@ def _line_pitch(lines: Sequence[Line]) -> float:
 
 
 def is_salutation(doc: Document, words: Sequence[WordRef], salutations: frozenset = SALUTATIONS) -> bool:
-    """A name line that is only a salutation ("Herrn" | "Max Mustermann"): the name goes on below it."""
-    return tuple(key_tokens(" ".join(doc.word(r).text for r in words))) in salutations
+    """A name line that is only a salutation ("Herrn" | "Max Mustermann"), in one language or two ("Mevrouw –
+    Madame", "Mevr./Mme"): the name goes on below it."""
+    parts = _BILINGUAL.split(" ".join(doc.word(r).text for r in words))
+    return all(tuple(key_tokens(part)) in salutations for part in parts)
+
+
+_BILINGUAL = re.compile(r"\s*[/–]\s*")  # a Belgian page's two languages side by side: "Mevrouw – Madame"
 
 
 def addressed(doc: Document, name: Sequence[WordRef]) -> bool:
