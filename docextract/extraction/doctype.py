@@ -29,17 +29,17 @@ from typing import Iterable
 from docextract.document import Document
 from docextract.extraction.candidates import AMOUNT_KEY_LABELS, KEY_LABELS, generate
 from docextract.extraction.entities import document_date_year, document_locale
-from docextract.extraction.field_keywords import key_tokens
-from docextract.extraction.key_context import key_above, key_left, line_index
+from docextract.extraction.field_keywords import NOT_INVOICE_NUMBER_KEYS, key_tokens
+from docextract.extraction.key_context import key_above, key_left, line_index, line_right_of
 
 TYPES = ("invoice", "credit_note", "receipt", "contract", "other")
 INVOICE_TYPES = ("invoice", "credit_note", "receipt")
 
 # Titles, as whole lines or a line's first words (after key_tokens: accents off, case-folded).
 INVOICE_TITLES = (
-    "invoice", "tax invoice", "commercial invoice", "proforma invoice", "pro forma invoice", "invoice receipt",
+    "invoice", "tax invoice", "commercial invoice", "invoice receipt", "self billed invoice", "self billing invoice",
     "rechnung", "handelsrechnung", "steuerrechnung", "abschlagsrechnung", "schlussrechnung", "teilrechnung",
-    "facture", "facture proforma", "note d honoraires", "factuur", "fattura", "factura", "faktura", "bill", "tax invoice receipt",
+    "facture", "note d honoraires", "factuur", "fattura", "factura", "faktura", "bill", "tax invoice receipt",
     "beitragsrechnung", "kostenrechnung", "warenrechnung", "mietrechnung", "rechnung gutschrift",
     "lasku", "fatura", "fatura recibo", "fatura simplificada",
     "faktura vat", "rachunek", "faktura danovy doklad", "danovy doklad", "vyuctovani", "vyuctovani sluzeb",
@@ -69,7 +69,36 @@ NOT_INVOICE_TITLES = (
     "orderbekraftelse", "ordrebekræftelse", "ordrebekreftelse", "tilausvahvistus",
     "oferta", "wycena", "zamowienie", "potwierdzenie zamowienia", "dowod dostawy", "nabidka", "cenova nabidka",
     "dodaci list", "objednavka", "potvrzeni objednavky",
+    # a pro forma: an invoice's form, for customs or a prepayment, that demands nothing
+    "pro forma", "proforma", "pro forma invoice", "proforma invoice", "pro forma rechnung", "proforma rechnung",
+    "proformarechnung", "facture pro forma", "facture proforma", "pro forma factuur", "proforma factuur",
+    "fattura proforma", "factura proforma",
+    # what follows an invoice: a reminder, a statement of the account, the payer's advice, a payment's confirmation
+    "reminder", "payment reminder", "final demand", "final reminder", "letter before action",
+    "statement of account", "account statement", "customer statement",  # (a US doctor's "Statement" is its bill)
+    "remittance advice", "payment advice", "payment confirmation",
+    "mahnung", "zahlungserinnerung", "kontoauszug", "zahlungsavis", "zahlungsbestatigung",
+    "rappel", "relance", "releve de compte", "avis de paiement", "confirmation de paiement",
+    "herinnering", "betalingsherinnering", "aanmaning", "rekeninguittreksel", "betalingsbericht",
+    "betalingsbevestiging", "bevestiging ontvangst betaling",
+    "sollecito", "sollecito di pagamento", "estratto conto", "avviso di pagamento",
+    "recordatorio de pago", "extracto de cuenta", "aviso de pago", "justificante de transferencia",
+    "transferencia sepa", "transferencia sepa emitida",
+    # orders a buyer sends, and a seller's acknowledgement of one
+    "purchase order", "sales order", "order acknowledgement", "order acknowledgment", "sales order acknowledgement",
+    "bestelbon", "ordine d acquisto",
+    # a supplier's account being opened
+    "vendor registration", "supplier registration",
 )
+# Words a reminder or a letter's subject puts before its title ("1. Mahnung", "Deuxième rappel", "Oggetto: sollecito
+# di pagamento", "Betreft: bevestiging ontvangst betaling"), as key_tokens gives them
+TITLE_ORDINALS = frozenset({"1", "2", "3", "1e", "2e", "3e", "1er", "1re", "2eme", "3eme", "erste", "zweite", "dritte",
+                            "letzte", "premier", "premiere", "deuxieme", "troisieme", "dernier", "first", "second",
+                            "third", "eerste", "tweede", "derde", "laatste", "primo", "secondo", "terzo", "ultimo",
+                            "primer", "segundo", "tercer", "ultimo"})
+SUBJECT_KEYS = frozenset({"betreft", "betreff", "oggetto", "objet", "asunto", "subject", "re", "concerne", "onderwerp"})
+# Words of a line that end its title: "Deuxième rappel – factures impayées", "BETALINGSBERICHT · AVIS DE PAIEMENT"
+_TITLE_ENDS = frozenset({"–", "—", "-", "·", "|", "/"})
 RECEIPT_WORDS = frozenset({"receipt", "cash", "change", "tendered", "cashier", "quittung", "kassenbon", "beleg", "recu",
                            "ticket", "kassa", "scontrino", "recibo", "rounding", "gst", "qty", "kvitto", "kvittering",
                            "kuitti", "paragon", "uctenka"})
@@ -111,8 +140,15 @@ class DocumentType:
 
 
 def _titles(doc: Document, phrases: Iterable[str]) -> set[str]:
+    return {phrase for phrase, _ in _opening_titles(doc, phrases)}
+
+
+def _opening_titles(doc: Document, phrases: Iterable[str]) -> list[tuple[str, float]]:
+    """(phrase, top) of each line of the first two pages that opens with one of ``phrases`` (the second page's tops
+    below the first's)."""
     wanted = {tuple(key_tokens(p)) for p in phrases}
-    found = set()
+    found = []
+    offset = 0.0
     for page in doc.pages[:2]:
         for line in page.lines:
             texts = [page.words[w].text for w in line.word_indices]
@@ -122,26 +158,73 @@ def _titles(doc: Document, phrases: Iterable[str]) -> set[str]:
             for n in range(1, min(len(tokens), MAX_TITLE_LINE_TOKENS) + 1):
                 # (not a party's heading: "Bill To", "Invoice to", "Rechnung an")
                 if tuple(tokens[:n]) in wanted and tokens[n:n + 1] not in (["to"], ["an"], ["aan"], ["a"]):
-                    found.add(" ".join(tokens[:n]))
+                    found.append((" ".join(tokens[:n]), offset + line.box.top))
+        offset += page.height
     return found
 
 
 def _standalone_titles(doc: Document, phrases: Iterable[str]) -> set[str]:
     """Of ``phrases``, those that stand as a title on the first two pages: a whole line, or the first words of a
     short line followed only by a number's sign and the number ("Angebot Nr. 2024-017", "QUOTATION #88")."""
+    return {title.phrase for title in _title_lines(doc, phrases)}
+
+
+@dataclass(frozen=True)
+class _Title:
+    phrase: str
+    top: float  # from the top of the first page, the second page's below it
+    numbered: bool  # "Angebot Nr. 2024-017", not a line of its own ("QUOTATION")
+
+
+def _title_lines(doc: Document, phrases: Iterable[str], led: bool = False) -> list[_Title]:
+    """The lines of the first two pages that stand as a title of ``phrases``: the whole line, or its first words
+    followed only by a number's sign and the number. ``led``: also after a subject's key or an ordinal ("Betreft:
+    bevestiging ontvangst betaling", "1. Mahnung", "Deuxième rappel"), and up to a dash or a dot that ends the title
+    ("FINAL DEMAND – overdue account BRL-0092"), with a short tail of numbers and a date after the title words
+    ("Kostenvoranschlag Nr. KV-24-0617", "Relevé de compte au 30/06/2024")."""
     wanted = {tuple(key_tokens(p)) for p in phrases}
-    found = set()
+    found = []
+    offset = 0.0
     for page in doc.pages[:2]:
         for line in page.lines:
             texts = [page.words[w].text for w in line.word_indices]
+            if not texts or texts[-1].endswith(":") or _keys_a_value_right_of_it(page, line):
+                continue  # "Bestellung: | B123456789", "Ordine n. | B303954830" in a key column: keys, no titles
+            if led:
+                texts = _title_head(texts)
             tokens = [t for text in texts for t in key_tokens(text)]
             for n in range(1, min(len(tokens), MAX_TITLE_LINE_TOKENS) + 1):
                 rest = tokens[n:]
                 numbered = bool(rest) and (rest[0] in _NUMBER_SIGNS or _has_digit(rest[0])) and all(
-                    _has_digit(token) for token in rest[1:])
+                    _has_digit(token) for token in rest[1:]) and any(_has_digit(token) for token in rest)
+                if led and not numbered and rest and len(rest) <= MAX_TITLE_TAIL_TOKENS:
+                    numbered = any(_has_digit(token) for token in rest)
                 if tuple(tokens[:n]) in wanted and (not rest or numbered and not line_keys_a_value(texts)):
-                    found.add(" ".join(tokens[:n]))
+                    found.append(_Title(" ".join(tokens[:n]), offset + line.box.top, bool(rest)))
+        offset += page.height
     return found
+
+
+MAX_TITLE_TAIL_TOKENS = 4
+MAX_TITLE_TOP_OF_PAGE = 0.4  # a title of no invoice stands in the first page's top 40 %
+
+
+def _keys_a_value_right_of_it(page, line) -> bool:
+    """Whether the nearest line right of ``line`` on its row opens with a number: a key column's row."""
+    right = line_right_of(page.lines, line)
+    return right is not None and _has_digit(page.words[right.word_indices[0]].text)
+
+
+def _title_head(texts: list[str]) -> list[str]:
+    """A line's words as a title: without a subject's key or an ordinal before it, up to a word that ends it."""
+    if texts and key_tokens(texts[0]) and key_tokens(texts[0])[-1] in SUBJECT_KEYS and texts[0].endswith(":"):
+        texts = texts[1:]
+    elif len(texts) > 1 and texts[1] == ":" and key_tokens(texts[0]) and key_tokens(texts[0])[-1] in SUBJECT_KEYS:
+        texts = texts[2:]  # "Objet : ..."
+    if texts and key_tokens(texts[0]) and all(t in TITLE_ORDINALS for t in key_tokens(texts[0])):
+        texts = texts[1:]
+    end = next((i for i, text in enumerate(texts) if text in _TITLE_ENDS), len(texts))
+    return texts[:end]
 
 
 _NUMBER_SIGNS = frozenset({"no", "nr", "n", "number", "nummer", "numero", "num"})
@@ -184,7 +267,7 @@ def document_type(doc: Document) -> DocumentType:
     keys = keyed_fields(doc) if words else set()
     invoice_titles = _titles(doc, INVOICE_TITLES)
     credit_titles = _titles(doc, CREDIT_TITLES)
-    other_titles = _standalone_titles(doc, NOT_INVOICE_TITLES) if not invoice_titles and not credit_titles else set()
+    other_titles = _titles_of_no_invoice(doc, keys, bool(invoice_titles or credit_titles))
     contract_density = sum(t in CONTRACT_WORDS for t in tokens) / words if words else 0.0
     receipt_words = {t for t in tokens if t in RECEIPT_WORDS}
     self_billed = _self_billed(tokens)
@@ -215,6 +298,40 @@ def document_type(doc: Document) -> DocumentType:
         evidence = ", ".join(sorted(receipt_words or invoice_titles))
         return DocumentType("receipt", (f"amounts and receipt words: {evidence}", keyed), signals)
     return DocumentType("other", (keyed, "no invoice, receipt or contract evidence"), signals)
+
+
+def _titles_of_no_invoice(doc: Document, keys: set[str], invoice_titled: bool) -> set[str]:
+    """The titles that say the page is no invoice (:data:`NOT_INVOICE_TITLES`), where they are its title: above any
+    line that opens with an invoice's or a credit note's title ("1. Mahnung" over a table headed "Rechnungs-Nr.",
+    "Deuxième rappel – factures impayées" over "Facture n°"), or a number of no invoice keyed and none of an
+    invoice ("N° de devis | Date" over "D-24-118 | 12/06/2024" under the letterhead, the word "Devis" nowhere else).
+    Where some line opens with an invoice's title, a title with a number after it ("Sales order 4500123") is only
+    a reference when the page keys an invoice's number too."""
+    # (a title heads the first page: not a remittance slip at its foot)
+    others = [title for title in _title_lines(doc, NOT_INVOICE_TITLES, led=True)
+              if title.top < MAX_TITLE_TOP_OF_PAGE * doc.pages[0].height]
+    if invoice_titled and "invoice_number" in keys:
+        others = [title for title in others if not title.numbered]
+    invoices = [top for _, top in _opening_titles(doc, INVOICE_TITLES + CREDIT_TITLES)]
+    if others and (not invoices or min(t.top for t in others) < min(invoices)):
+        return {title.phrase for title in others}
+    if not invoices and "invoice_number" not in keys and (numbers := _numbers_of_no_invoice(doc)):
+        return numbers
+    return set()
+
+
+def _numbers_of_no_invoice(doc: Document) -> set[str]:
+    """The keys of a number of no invoice (:data:`NOT_INVOICE_NUMBER_KEYS`) that stand before or over a number."""
+    wanted = frozenset(NOT_INVOICE_NUMBER_KEYS)
+    index = line_index(doc)
+    found = set()
+    for candidate in generate(doc, index, document_locale(doc), document_date_year(doc))["identifier"]:
+        hit = key_left(index, candidate.words, KEY_LABELS) or key_above(index, candidate.words, KEY_LABELS)
+        if hit is not None and "other_number" in hit.labels:
+            phrase = " ".join(t for r in hit.words for t in key_tokens(doc.word(r).text))
+            if phrase in wanted:
+                found.add(phrase)
+    return found
 
 
 def _credit_named_in_the_body(doc: Document, credit_titles: set[str], invoice_titles: set[str]) -> bool:
