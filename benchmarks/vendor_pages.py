@@ -41,7 +41,7 @@ def scan_of(pdf: Path) -> Path:
 def measure(model: str, scans: bool = False) -> dict:
     from docextract.evaluation.extraction_eval import judge_output
     from docextract.pipeline import RunOptions, extract_file
-    from tests.vendor_pages import NOT_INVOICES, PAGES, TRUTH, WHAT, draw, draw_not_invoice, truth
+    from tests.vendor_pages import NO_INVOICE_KINDS, NOT_INVOICE_NAMES, PAGES, TRUTH, WHAT, draw, draw_not_invoice, truth
 
     options = RunOptions(model=model)
     pages = {}
@@ -57,12 +57,14 @@ def measure(model: str, scans: bool = False) -> dict:
                                    "right": j.correct, "status": (fields.get(j.key) or {}).get("status")}
                            for j in judged},
             }
-        # pages that print an invoice's keys but are no invoice (a quotation, a delivery note): typed, and accepted
+        # pages that print an invoice's keys but are no invoice (a quotation, a delivery note, a reminder, a statement):
+        # typed, and accepted
         not_invoices = {}
-        for name in NOT_INVOICES:
+        for name in NOT_INVOICE_NAMES:
             source = draw_not_invoice(name, Path(folder) / f"{name}.pdf")
             document = extract_file(str(scan_of(source) if scans else source), options)["documents"][0]
-            not_invoices[name] = {"type": document["document_type"]["type"],
+            not_invoices[name] = {"kind": NO_INVOICE_KINDS.get(name, "made from an invoice page"),
+                                  "type": document["document_type"]["type"],
                                   "accepted": sorted(k for k, f in document["fields"].items()
                                                      if f.get("status") == "accepted")}
     every = [f for page in pages.values() for f in page["fields"].values()]
@@ -88,11 +90,13 @@ def markdown(report: dict) -> str:
         lines.append(f"| {name} | {right}/{len(page['fields'])} | {'; '.join(wrong)} |")
     others = report.get("not_invoices", {})
     if others:
-        lines += ["", f"Pages that are no invoice (quotations, an order confirmation, a delivery note): "
-                      f"{sum(o['type'] == 'other' for o in others.values())} of {len(others)} typed other, "
-                      f"{sum(len(o['accepted']) for o in others.values())} fields accepted on them.", "",
-                  "| page | type | accepted |", "|---|---|---|"]
-        lines += [f"| {name} | {o['type']} | {', '.join(o['accepted'])} |" for name, o in others.items()]
+        lines += ["", f"Pages that are no invoice (quotations, order confirmations, delivery notes, reminders, statements, "
+                      f"pro formas, remittances, ...): {sum(o['type'] == 'other' for o in others.values())} of "
+                      f"{len(others)} typed other, {sum(bool(o['accepted']) for o in others.values())} with a field "
+                      f"accepted ({sum(len(o['accepted']) for o in others.values())} fields).", "",
+                  "| page | what it is | type | accepted |", "|---|---|---|---|"]
+        lines += [f"| {name} | {o.get('kind', '')} | {o['type']} | {', '.join(o['accepted'])} |"
+                  for name, o in others.items()]
     return "\n".join(lines) + "\n"
 
 

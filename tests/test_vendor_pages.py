@@ -10,7 +10,8 @@ import pytest
 
 from docextract.evaluation.extraction_eval import judge_output
 from docextract.pipeline import RunOptions, extract_file
-from tests.vendor_pages import CREDIT_NOTES, KNOWN_MISSES, NOT_INVOICES, PAGES, WHAT, draw, truth
+from tests.vendor_pages import (CREDIT_NOTES, KNOWN_MISSES, NO_INVOICE_MISSES, NOT_INVOICE_NAMES, PAGES, WHAT, draw,
+                                truth)
 
 
 @pytest.fixture(scope="module")
@@ -48,11 +49,15 @@ def test_no_field_of_the_vendor_layouts_is_accepted_wrong(outputs):
     assert not accepted_wrong
 
 
-@pytest.mark.parametrize("name", sorted(NOT_INVOICES))
-def test_a_quotation_order_confirmation_or_delivery_note_gets_no_accepted_field(tmp_path, name):
+@pytest.mark.parametrize("name", sorted(NOT_INVOICE_NAMES))
+def test_a_page_that_is_no_invoice_gets_no_accepted_field(tmp_path, name):
+    """A quotation, an order confirmation, a delivery note made from an invoice page (NOT_INVOICES), and business
+    documents written on their own (NO_INVOICE_PAGES: reminders, statements, pro formas, remittances, ...): typed
+    other, no field accepted, but the known misses (NO_INVOICE_MISSES), which must stay misses."""
     from tests.vendor_pages import draw_not_invoice
 
     output = extract_file(str(draw_not_invoice(name, tmp_path / f"{name}.pdf")), RunOptions(model="invoice"))
     document = output["documents"][0]
-    assert document["document_type"]["type"] == "other"
-    assert not [key for key, field in document["fields"].items() if field.get("status") == "accepted"]
+    accepted = [key for key, field in document["fields"].items() if field.get("status") == "accepted"]
+    missed = document["document_type"]["type"] != "other" or bool(accepted)
+    assert missed == (name in NO_INVOICE_MISSES), f"{name} ({WHAT[name]}): {document['document_type']}, {accepted}"
