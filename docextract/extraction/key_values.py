@@ -529,17 +529,6 @@ def _name_start(doc: Document, entity: Entity) -> Entity:
     return replace(entity, words=tuple(before) + entity.words)
 
 
-def _without_salutation_line(doc: Document, name: tuple[WordRef, ...]) -> tuple[WordRef, ...]:
-    """A block's name without the salutation that stands alone on the line over it ("Herrn" | "Dr. Matthias
-    Brenneke", "Mevrouw – Madame" | "Anne-Sophie Verlinden"): whom the letter addresses, not their name. The blocks
-    keep it while they decide whose label it is (a salutation says a recipient's)."""
-    line = _line_words(doc, name[0])
-    head = tuple(r for r in name if r in line)
-    if len(head) < len(name) and is_salutation(doc, head):
-        return name[len(head):]
-    return name
-
-
 def _name_word(text: str, any_case: bool = False) -> bool:
     text = text.strip()
     tokens = key_tokens(text.replace("-", ""))  # one word, hyphenated or not ("Méca-Alsace")
@@ -861,7 +850,6 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     for label, words in parties.items():
         owners = {id(taken[r]): taken[r] for r in words if r in taken}
         if all(_block_may_take(owner, block_words, decided) or id(owner) in unusable for owner in owners.values()):
-            words = _without_salutation_line(doc, tuple(words)) if label == "customer_name" else words
             found[label] = Entity(label, words, mean_probability(words, label, label_probabilities), "block")
             relabelled |= set(owners)
     # payment terms under a heading of their own, over the model's (which, on a layout never seen, reads the line

@@ -53,11 +53,13 @@ def test_keys_of_this_round_name_their_fields():
     assert _keys("N° de devis") == {"other_number"} and _keys("Angebots-Nr.") == {"other_number"}
 
 
-def test_a_salutation_alone_over_the_name_is_no_part_of_it():
+def test_a_salutation_alone_in_two_languages_over_the_name_is_no_name_of_its_own():
+    # a Belgian hospital's "Mevrouw – Madame" over its patient: the label goes on to the name, as "Herrn" does (the
+    # salutation stays with it, as the e-invoices' own buyer names print it: "Herrn Max Mustermann")
     for salutation, name in (("Herrn", "Dr. Matthias Brenneke"), ("Mevrouw – Madame", "Anne-Sophie Verlinden")):
         doc = _page([[("Rechnungsempfänger", 48)], [(salutation, 48)], [(name, 48)], [("Lindenallee 27", 48)],
                      [("34302 Ebersfeld", 48)]], line_spacing=12)
-        assert _keyed(doc, ["customer_name", "billing_address"])["customer_name"] == name
+        assert _keyed(doc, ["customer_name", "billing_address"])["customer_name"] == f"{salutation}\n{name}"
 
 
 def test_a_tax_id_keyed_under_the_contract_holder_is_the_buyers():
