@@ -89,6 +89,15 @@ NOT_INVOICE_TITLES = (
     "bestelbon", "ordine d acquisto",
     # a supplier's account being opened
     "vendor registration", "supplier registration",
+    # (stop 70, a second batch) reminders and pro formas in the Nordic and Slavic languages, a hotel's booking
+    # confirmation, an instalment plan, a certificate of insurance
+    "betalningspaminnelse", "paminnelse", "betalingspamindelse", "rykker", "betalingspaminnelse", "purring",
+    "maksumuistutus", "maksukehotus", "wezwanie do zaplaty", "przedsadowe wezwanie do zaplaty", "upominka",
+    "upomienka", "faktura pro forma", "faktura proforma", "proforma faktura", "nota de encomenda",
+    "booking confirmation", "reservation confirmation", "varausvahvistus", "bokningsbekraftelse",
+    "buchungsbestatigung", "reservierungsbestatigung", "confirmation de reservation", "reserveringsbevestiging",
+    "payment plan", "payment plan agreement", "instalment plan", "installment plan", "ratenzahlungsvereinbarung",
+    "certificate of currency", "certificate of insurance",
 )
 # Words a reminder or a letter's subject puts before its title ("1. Mahnung", "Deuxième rappel", "Oggetto: sollecito
 # di pagamento", "Betreft: bevestiging ontvangst betaling"), as key_tokens gives them
@@ -205,7 +214,8 @@ def _title_lines(doc: Document, phrases: Iterable[str], led: bool = False) -> li
     return found
 
 
-MAX_TITLE_TAIL_TOKENS = 4
+MAX_TITLE_TAIL_TOKENS = 6
+_INVOICE_TITLE_HEADS = tuple(" ".join(key_tokens(title)) + " " for title in INVOICE_TITLES)
 MAX_TITLE_TOP_OF_PAGE = 0.4  # a title of no invoice stands in the first page's top 40 %
 
 
@@ -311,9 +321,11 @@ def _titles_of_no_invoice(doc: Document, keys: set[str], invoice_titled: bool) -
     others = [title for title in _title_lines(doc, NOT_INVOICE_TITLES, led=True)
               if title.top < MAX_TITLE_TOP_OF_PAGE * doc.pages[0].height]
     if invoice_titled and "invoice_number" in keys:
-        others = [title for title in others if not title.numbered]
+        # (but "Faktura pro forma nr PF 112/11/2024": the invoice's title word is the other title's own)
+        others = [title for title in others if not title.numbered or title.phrase.startswith(_INVOICE_TITLE_HEADS)]
     invoices = [top for _, top in _opening_titles(doc, INVOICE_TITLES + CREDIT_TITLES)]
-    if others and (not invoices or min(t.top for t in others) < min(invoices)):
+    # (on one line, the longer title of no invoice: "Faktura pro forma" opens with an invoice's "Faktura")
+    if others and (not invoices or min(t.top for t in others) <= min(invoices)):
         return {title.phrase for title in others}
     if not invoices and "invoice_number" not in keys and (numbers := _numbers_of_no_invoice(doc)):
         return numbers

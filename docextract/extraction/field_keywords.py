@@ -138,7 +138,8 @@ YOUR_WORDS = frozenset({"your", "ihre", "ihr", "votre", "vos", "uw", "vostro", "
                         "kunden"})
 # ... or a purchase order, which is the buyer's by its name ("Inkoopordernummer" beside a web shop's "Bestelnummer")
 PURCHASE_WORDS = frozenset({"purchase", "inkoopordernummer", "inkooporder", "inkoopnummer", "einkaufsbestellung",
-                            "kundenbestellnummer", "kundenbestellung"})
+                            "kundenbestellnummer", "kundenbestellung", "rekvisition", "rekvisitions",
+                            "rekvisitionsnummer"})  # a Danish public buyer's requisition
 # ... of an order, not a reference ("Ihr Zeichen: AB-312", "Your ref."), which names no order
 ORDER_WORDS = frozenset({"order", "po", "bestellung", "bestell", "bestellnummer", "auftrag", "commande", "cde",
                          "bestelling", "bestelbon", "bestelnummer", "ordernummer", "ordine", "pedido"})
@@ -327,7 +328,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "po nummer", "inkoopordernummer", "inkooporder", "inkooporder no", "inkoopnummer",
         "po number",
         "ordernummer", "bestallning", "bestallningsnummer", "ordrenummer", "ordre no", "bestilling",
-        "bestillingsnummer", "rekvisition", "tilausnumero", "tilaus", "tilaus no", "encomenda", "no encomenda",
+        "bestillingsnummer", "rekvisition", "rekvisitions no", "rekvisitionsnummer", "rekvisition no", "tilausnumero", "tilaus", "tilaus no", "encomenda", "no encomenda",
         "nota de encomenda", "v referencia", "v ref", "sua referencia", "requisicao", "v requisicao", "sua requisicao", "er referens", "er ref", "ert ordernummer",
         "deres ref", "deres referanse", "deres reference", "viitteenne",
         "zamowienie", "no zamowienia", "numer zamowienia", "objednavka", "cislo objednavky", "vase objednavka",

@@ -46,6 +46,7 @@ def test_keys_of_this_round_name_their_fields():
     assert _keys("Nº DE FACTURA") == {"invoice_number"} and _keys("Kassenzeichen") == {"invoice_number"}
     assert _keys("Fecha emisión") == {"invoice_date", "date"}
     assert _keys("Owner P.O. No.") == {"purchase_order"} and _keys("Sub-contract order") == {"purchase_order"}
+    assert _keys("Rekvisitionsnr.") == {"purchase_order"}
     # what a fee or a premium is reckoned on: no field's amount
     assert _keys("Aankoopprijs") == {"other_amount"} and _keys("Total capitales") == {"other_amount"}
     assert _keys("Original contract sum") == {"other_amount"} and _keys("Raming bouwkost") == {"other_amount"}
@@ -128,7 +129,8 @@ def test_pages_titled_as_no_invoice_are_other_whatever_invoice_keys_they_print()
             [("RE-24-0311", 48), ("02.04.2024", 150), ("02.05.2024", 250), ("2.315,20", 480)],
             [("Gesamtforderung", 300), ("2.364,40", 480)], [("IBAN DE84 4005 0150 0095 6772 13", 48)]]
     for title in ("1. Mahnung", "Deuxième rappel – factures impayées", "Betreft: bevestiging ontvangst betaling",
-                  "STATEMENT OF ACCOUNT", "PRO-FORMA-RECHNUNG"):
+                  "STATEMENT OF ACCOUNT", "PRO-FORMA-RECHNUNG", "Faktura pro forma nr PF 112/11/2024",
+                  "Betalningspåminnelse"):
         assert document_type(_page([[(title, 48)], *rows], line_spacing=14)).type == "other", title
     # the same keys under an invoice's title are an invoice's; a reminder listed in its body is no title
     assert document_type(_page([[("RECHNUNG", 48)], *rows], line_spacing=14)).type == "invoice"
