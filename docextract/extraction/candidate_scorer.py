@@ -267,8 +267,6 @@ def _the_one_value(context: DocumentContext, scorer: CandidateScorer, label: str
     return max(scored, key=lambda pair: pair[1]) if len({value_key(c) for c, _ in scored}) == 1 else None
 
 
-
-
 def _the_buyers_own_order(context: DocumentContext, scorer: CandidateScorer,
                           chosen: dict[str, tuple[Candidate, float]]) -> dict[str, tuple[Candidate, float]]:
     """``chosen`` with the order number keyed as the buyer's own ("Ihre Bestellnr. BR-EK-24-0918", 0.68) over one

@@ -11,8 +11,11 @@ made for. :func:`document_type` decides from the page's own words and layout, in
   "Factura", "Tax invoice"); a credit note's title names it so ("Credit note", "Gutschrift", "Avoir", ...);
 * a receipt prints a total and amounts, but no invoice number, due date or bank details, on a short page;
 * a contract is prose about parties ("Agreement", "the Parties", "hereby", "shall", "governed by");
-* a quotation, order confirmation or delivery note prints an invoice's keys and amounts under its own title
-  ("Quotation", "Angebot", "Devis", "Offerte", "Lieferschein", ...: :data:`NOT_INVOICE_TITLES`): ``other``;
+* a quotation, order confirmation, delivery note, pro forma, reminder, statement of account, remittance advice or
+  purchase order prints an invoice's keys and amounts under its own title ("Quotation", "Angebot", "Devis",
+  "Lieferschein", "1. Mahnung", "Statement of Account", "Remittance advice", ...: :data:`NOT_INVOICE_TITLES`), above
+  any line that opens with an invoice's title (a reminder lists its invoices under "Rechnungs-Nr."), or keys a
+  number of its own and none of an invoice ("N° de devis"): ``other``;
 * anything else is ``other``.
 
 The decision is a few counted signals and fixed thresholds (:data:`MIN_STRONG_KEYS` and the rules in
@@ -26,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from docextract.document import Document
+from docextract.document import Document, Line, Page
 from docextract.extraction.candidates import AMOUNT_KEY_LABELS, KEY_LABELS, generate
 from docextract.extraction.entities import document_date_year, document_locale
 from docextract.extraction.field_keywords import NOT_INVOICE_NUMBER_KEYS, key_tokens
@@ -91,7 +94,7 @@ NOT_INVOICE_TITLES = (
     "vendor registration", "supplier registration",
     # (stop 70, a second batch) reminders and pro formas in the Nordic and Slavic languages, a hotel's booking
     # confirmation, an instalment plan, a certificate of insurance
-    "betalningspaminnelse", "paminnelse", "betalingspamindelse", "rykker", "betalingspaminnelse", "purring",
+    "betalningspaminnelse", "paminnelse", "betalingspamindelse", "rykker", "purring",
     "maksumuistutus", "maksukehotus", "wezwanie do zaplaty", "przedsadowe wezwanie do zaplaty", "upominka",
     "upomienka", "faktura pro forma", "faktura proforma", "proforma faktura", "nota de encomenda",
     "booking confirmation", "reservation confirmation", "varausvahvistus", "bokningsbekraftelse",
@@ -104,7 +107,7 @@ NOT_INVOICE_TITLES = (
 TITLE_ORDINALS = frozenset({"1", "2", "3", "1e", "2e", "3e", "1er", "1re", "2eme", "3eme", "erste", "zweite", "dritte",
                             "letzte", "premier", "premiere", "deuxieme", "troisieme", "dernier", "first", "second",
                             "third", "eerste", "tweede", "derde", "laatste", "primo", "secondo", "terzo", "ultimo",
-                            "primer", "segundo", "tercer", "ultimo"})
+                            "primer", "segundo", "tercer"})
 SUBJECT_KEYS = frozenset({"betreft", "betreff", "oggetto", "objet", "asunto", "subject", "re", "concerne", "onderwerp"})
 # Words of a line that end its title: "Deuxième rappel – factures impayées", "BETALINGSBERICHT · AVIS DE PAIEMENT"
 _TITLE_ENDS = frozenset({"–", "—", "-", "·", "|", "/"})
@@ -219,7 +222,7 @@ _INVOICE_TITLE_HEADS = tuple(" ".join(key_tokens(title)) + " " for title in INVO
 MAX_TITLE_TOP_OF_PAGE = 0.4  # a title of no invoice stands in the first page's top 40 %
 
 
-def _keys_a_value_right_of_it(page, line) -> bool:
+def _keys_a_value_right_of_it(page: Page, line: Line) -> bool:
     """Whether the nearest line right of ``line`` on its row opens with a number: a key column's row."""
     right = line_right_of(page.lines, line)
     return right is not None and _has_digit(page.words[right.word_indices[0]].text)
