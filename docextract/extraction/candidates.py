@@ -144,11 +144,11 @@ def _identifier(text: str, locale: str, year: int | None) -> str | None:
         return None  # "1.190,00": an amount
     if _NUMERIC_DATE.fullmatch(value) and not value.isdigit() and parse_date(value, locale, year) is not None:
         return None  # "05.03.2018"; an 8-digit number stays an identifier (and is a date candidate too)
-    if _ORDINAL.fullmatch(value):
-        return None  # "1er bimestre", "2nd quarter", "3ème trimestre": a count, no number of a document
     return value
 
 
+# An ordinal: a count, no number of a document ("1er bimestre", "2nd quarter", "3ème trimestre"). A candidate still
+# (the scorers are fitted on every identifier the page prints), never an invoice's or an order's number
 _ORDINAL = re.compile(r"\d{1,2}(?:er|re|e|eme|ème|ère|st|nd|rd|th|º|ª|°)", re.IGNORECASE)
 
 
@@ -644,13 +644,14 @@ def never_the_value(context: DocumentContext, candidate: Candidate, label: str) 
     row of its own (a credit note's "... faktura 100377 (fakturabeløb 1.547,90 kr.)": the corrected invoice's), a
     date closing an aside as the invoice's date, an early payment's date before its discount as the due date, an
     amount keyed on its row as one no field holds (a charge, a discount, a bill's previous balance), a number printed
-    again after a tax id's key as the invoice's or order's number, the first amount of a row of sums as its field
+    again after a tax id's key or an ordinal ("1er") as the invoice's or order's number, the first amount of a row of sums as its field
     (:func:`first_of_a_row_of_sums`), the base a rate is reckoned on as the total (:func:`base_of_a_rate`)."""
     return (candidate.version_date or candidate.telephone or label == "vendor_tax_id" and candidate.party_side not in (None, "vendor_name")
             or label == "invoice_number" and _reference_keyed_beside_an_invoice_key(context, candidate)
             or label in context.amounts_keyed_on_rows and in_a_sentence(context.doc, candidate.words[0])
             or candidate.words in context.tendered or _keyed_another(context, candidate, label)
-            or label in NOT_TAX_IDS and _printed_as_a_tax_id(context, candidate)
+            or label in NOT_TAX_IDS and (_printed_as_a_tax_id(context, candidate)
+                                         or candidate.kind == "identifier" and _ORDINAL.fullmatch(candidate.value))
             or candidate.kind == "amount" and keyed_as_no_field(context, candidate.words)
             or first_of_a_row_of_sums(context, candidate, label)
             or label in ("total", "amount_due") and candidate.kind == "amount" and base_of_a_rate(context.doc, candidate)
