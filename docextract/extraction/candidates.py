@@ -671,11 +671,15 @@ SUM_ROW_FIELDS = frozenset({"subtotal", "total", "amount_due"})
 
 
 def first_of_a_row_of_sums(context: DocumentContext, candidate: Candidate, label: str) -> bool:
-    """Whether ``candidate`` is an amount of a row of sums before its last, as ``label`` (:data:`SUM_ROW_FIELDS`)."""
-    if label not in SUM_ROW_FIELDS or not before_another_amount_of_its_key(context, candidate):
+    """Whether ``candidate`` is an amount of a row of sums before its last, as ``label`` (:data:`SUM_ROW_FIELDS`):
+    :func:`amount_before_another_of_its_key` with the scorer's keys."""
+    if label not in SUM_ROW_FIELDS or candidate.kind != "amount":
         return False
     left = context.keys(candidate.words)[0]
-    return label != "subtotal" or left is not None and "subtotal" in left.labels
+    if label == "subtotal" and (left is None or "subtotal" not in left.labels):
+        return False
+    return amount_before_another_of_its_key(context.doc, context.candidates["amount"], candidate,
+                                            lambda words: context.keys(words)[0])
 
 
 def _printed_as_a_tax_id(context: DocumentContext, candidate: Candidate) -> bool:
@@ -687,12 +691,6 @@ def _printed_as_a_tax_id(context: DocumentContext, candidate: Candidate) -> bool
         if left is not None and "vendor_tax_id" in left.labels and not left.labels & NOT_TAX_IDS:
             return True
     return False
-
-
-def before_another_amount_of_its_key(context: DocumentContext, candidate: Candidate) -> bool:
-    """:func:`amount_before_another_of_its_key` for a candidate, with the scorer's keys."""
-    return candidate.kind == "amount" and amount_before_another_of_its_key(
-        context.doc, context.candidates["amount"], candidate, lambda words: context.keys(words)[0])
 
 
 def amount_before_another_of_its_key(doc: Document, amounts: Sequence[Candidate], candidate: Candidate,

@@ -252,35 +252,46 @@ def line_keys_a_value(texts: list[str]) -> bool:
     return any(text.endswith(":") or text == ":" for text in texts[:-1])
 
 
-def keyed_fields(doc: Document) -> set[str]:
+def _keys_before_values(doc: Document) -> tuple[set[str], set[str]]:
     """The invoice fields that a whole key names right before a value of their type, anywhere in the document: on its
     row, or, for a number or date, over it in a header row ("Número | Fecha" over "24/002318 | 30/11/2024": a Spanish
-    wholesaler's invoice that keys nothing on a row; an amount under "TOTAL" is a receipt's as often)."""
+    wholesaler's invoice that keys nothing on a row; an amount under "TOTAL" is a receipt's as often); and, from the
+    same pass, the keys of a number of no invoice (:data:`NOT_INVOICE_NUMBER_KEYS`: "N° de devis", "Angebots-Nr.")
+    that stand before or over a number."""
     index = line_index(doc)
     candidates = generate(doc, index, document_locale(doc), document_date_year(doc))
     kinds = {"identifier": {"invoice_number", "purchase_order"}, "date": {"invoice_date", "due_date"},
              "amount": set(AMOUNT_KEY_LABELS)}
     found: set[str] = set()
+    numbers_of_no_invoice: set[str] = set()
     for kind, labels in kinds.items():
         for candidate in candidates[kind]:
             hit = key_left(index, candidate.words, KEY_LABELS) or (
                 key_above(index, candidate.words, KEY_LABELS) if kind != "amount" else None)
-            if hit is not None:
-                found |= hit.labels & labels
+            if hit is None:
+                continue
+            found |= hit.labels & labels
+            if kind == "identifier" and "other_number" in hit.labels:
+                phrase = " ".join(t for r in hit.words for t in key_tokens(doc.word(r).text))
+                if phrase in _NOT_INVOICE_NUMBER_KEYS:
+                    numbers_of_no_invoice.add(phrase)
     text = [t for p in doc.pages for w in p.words for t in key_tokens(w.text)]
     if "iban" in text:
         found.add("iban")
-    return found & INVOICE_KEY_FIELDS
+    return found & INVOICE_KEY_FIELDS, numbers_of_no_invoice
+
+
+_NOT_INVOICE_NUMBER_KEYS = frozenset(NOT_INVOICE_NUMBER_KEYS)
 
 
 def document_type(doc: Document) -> DocumentType:
     """The document's type and the signals that decided it."""
     tokens = [t for page in doc.pages for w in page.words for t in key_tokens(w.text)]
     words = len(tokens)
-    keys = keyed_fields(doc) if words else set()
+    keys, numbers_of_no_invoice = _keys_before_values(doc) if words else (set(), set())
     invoice_titles = _titles(doc, INVOICE_TITLES)
     credit_titles = _titles(doc, CREDIT_TITLES)
-    other_titles = _titles_of_no_invoice(doc, keys, bool(invoice_titles or credit_titles))
+    other_titles = _titles_of_no_invoice(doc, keys, numbers_of_no_invoice, bool(invoice_titles or credit_titles))
     contract_density = sum(t in CONTRACT_WORDS for t in tokens) / words if words else 0.0
     receipt_words = {t for t in tokens if t in RECEIPT_WORDS}
     self_billed = _self_billed(tokens)
@@ -313,7 +324,8 @@ def document_type(doc: Document) -> DocumentType:
     return DocumentType("other", (keyed, "no invoice, receipt or contract evidence"), signals)
 
 
-def _titles_of_no_invoice(doc: Document, keys: set[str], invoice_titled: bool) -> set[str]:
+def _titles_of_no_invoice(doc: Document, keys: set[str], numbers_of_no_invoice: set[str],
+                          invoice_titled: bool) -> set[str]:
     """The titles that say the page is no invoice (:data:`NOT_INVOICE_TITLES`), where they are its title: above any
     line that opens with an invoice's or a credit note's title ("1. Mahnung" over a table headed "Rechnungs-Nr.",
     "Deuxième rappel – factures impayées" over "Facture n°"), or a number of no invoice keyed and none of an
@@ -330,23 +342,9 @@ def _titles_of_no_invoice(doc: Document, keys: set[str], invoice_titled: bool) -
     # (on one line, the longer title of no invoice: "Faktura pro forma" opens with an invoice's "Faktura")
     if others and (not invoices or min(t.top for t in others) <= min(invoices)):
         return {title.phrase for title in others}
-    if not invoices and "invoice_number" not in keys and (numbers := _numbers_of_no_invoice(doc)):
-        return numbers
+    if not invoices and "invoice_number" not in keys:
+        return numbers_of_no_invoice
     return set()
-
-
-def _numbers_of_no_invoice(doc: Document) -> set[str]:
-    """The keys of a number of no invoice (:data:`NOT_INVOICE_NUMBER_KEYS`) that stand before or over a number."""
-    wanted = frozenset(NOT_INVOICE_NUMBER_KEYS)
-    index = line_index(doc)
-    found = set()
-    for candidate in generate(doc, index, document_locale(doc), document_date_year(doc))["identifier"]:
-        hit = key_left(index, candidate.words, KEY_LABELS) or key_above(index, candidate.words, KEY_LABELS)
-        if hit is not None and "other_number" in hit.labels:
-            phrase = " ".join(t for r in hit.words for t in key_tokens(doc.word(r).text))
-            if phrase in wanted:
-                found.add(phrase)
-    return found
 
 
 def _credit_named_in_the_body(doc: Document, credit_titles: set[str], invoice_titles: set[str]) -> bool:
