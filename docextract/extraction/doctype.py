@@ -50,6 +50,11 @@ INVOICE_TITLES = (
     # an ERP report's title that names its module first: Business Central's "Verkauf - Rechnung", "Sales - Invoice"
     "verkauf rechnung", "verkaufsrechnung", "sales invoice", "vente facture", "verkoop factuur", "verkoopfactuur",
 )
+# Titles of an invoice only where they stand as one (the whole line, or before its number): a Dutch bill ("REKENING",
+# a school's "SCHOOLREKENING 1"; "Rekening: NL91 ..." opens a bank line), an Italian e-invoice's printed courtesy copy,
+# a Spanish bill of a community's or an insurer's dues
+STANDALONE_INVOICE_TITLES = ("rekening", "schoolrekening", "copia di cortesia", "recibo de cuotas", "recibo de cuota",
+                             "recibo de prima")
 CREDIT_TITLES = (
     "credit note", "credit memo", "gutschrift", "rechnungskorrektur", "rechnungs korrektur", "stornorechnung", "avoir",
     "facture d avoir",
@@ -101,7 +106,51 @@ NOT_INVOICE_TITLES = (
     "buchungsbestatigung", "reservierungsbestatigung", "confirmation de reservation", "reserveringsbevestiging",
     "payment plan", "payment plan agreement", "instalment plan", "installment plan", "ratenzahlungsvereinbarung",
     "certificate of currency", "certificate of insurance",
+    # (stop 71, read off a third batch) a final notice, a Dutch statement, an Italian professional's notice of fees
+    "final notice", "rekeningoverzicht", "overzicht openstaande posten", "avviso di parcella", "preavviso di fattura",
+    "preavviso di parcella",
+    # a ZUGFeRD MINIMUM or BASIC WL file's view: "Buchungshilfe - KEINE Rechnung Nr. 471102", a booking aid
+    "buchungshilfe",
+    # (stop 71, read off a fourth batch of no invoice, of kinds the lists had none of) tax assessments, transport
+    # documents, bank and card statements, payslips, insurance schedules, expense reports, customs declarations,
+    # loan schedules
+    "steuerbescheid", "gewerbesteuerbescheid", "grundsteuerbescheid", "einkommensteuerbescheid", "aanslagbiljet",
+    "avis d imposition", "notice of assessment", "tax assessment", "bescheid uber gewerbesteuer",
+    "bescheid uber grundsteuer", "bescheid uber einkommensteuer", "bescheid uber umsatzsteuer",
+    "lettre de voiture", "lettre de voiture internationale", "frachtbrief", "internationaler frachtbrief", "cmr",
+    "vrachtbrief", "bill of lading", "consignment note", "carta de porte", "lettera di vettura",
+    "rekeningafschrift", "bankafschrift", "bank statement", "card statement", "credit card statement",
+    "releve bancaire", "kreditkartenabrechnung", "extracto bancario",
+    "entgeltabrechnung", "gehaltsabrechnung", "lohnabrechnung", "verdienstabrechnung", "payslip", "pay slip",
+    "bulletin de paie", "bulletin de salaire", "loonstrook", "salarisstrook", "busta paga", "cedolino",
+    "recibo de salarios", "conditions particulieres", "policy schedule", "versicherungsschein",
+    "expense report", "expense claim", "note de frais", "reisekostenabrechnung", "spesenabrechnung", "nota spese",
+    "informe de gastos", "liquidacion de gastos", "customs declaration", "zollanmeldung", "declaration en douane",
+    "dichiarazione doganale", "prospetto dichiarazione doganale", "tilgungsplan", "amortisation schedule",
+    "amortization schedule", "repayment schedule", "tableau d amortissement", "cuadro de amortizacion",
+    "piano di ammortamento", "aflossingsschema",
+    # (stop 71, read off a fifth batch, after its first contact) a collection agency's statement of claim, an
+    # auditor's balance confirmation, a purchase requisition
+    "forderungsaufstellung", "forderungsaufstellung und zahlungsaufforderung", "saldobevestiging",
+    "verzoek tot saldobevestiging", "saldenbestatigung", "confirmation de solde", "balance confirmation",
+    "purchase requisition",
 )
+# What a business document that is no invoice says of itself, in a sentence of its own ("This is not a VAT
+# invoice. A VAT invoice will be issued on receipt of payment.", "Este documento não serve de fatura", Portugal's
+# certified software on every quotation and order; "La presente conferma d'ordine non costituisce fattura"). Only
+# sentences about the page itself: an annual gas bill says its instalment notice "ist keine Rechnung im Sinne des UStG"
+NOT_AN_INVOICE_SENTENCES = (
+    "this is not a vat invoice", "this is not a tax invoice", "this is not an invoice", "this document is not an invoice",
+    "this is not a valid tax invoice", "not a vat invoice", "not a tax invoice",
+    "dies ist keine rechnung", "dieses dokument ist keine rechnung", "dieses schreiben ist keine rechnung",
+    "ceci n'est pas une facture", "ce document n'est pas une facture", "ne constitue pas une facture",
+    "ne vaut pas facture", "dit is geen factuur", "dit document is geen factuur", "geldt niet als factuur",
+    "non costituisce fattura", "non è una fattura", "non ha valore di fattura",
+    "no es una factura", "no constituye factura", "no constituye una factura", "no tiene validez como factura",
+    "não serve de fatura", "não é uma fatura", "não constitui fatura",
+)
+_NOT_AN_INVOICE = tuple(tuple(t for word in sentence.split() for t in key_tokens(word))
+                        for sentence in NOT_AN_INVOICE_SENTENCES)
 # Words a reminder or a letter's subject puts before its title ("1. Mahnung", "Deuxième rappel", "Oggetto: sollecito
 # di pagamento", "Betreft: bevestiging ontvangst betaling"), as key_tokens gives them
 TITLE_ORDINALS = frozenset({"1", "2", "3", "1e", "2e", "3e", "1er", "1re", "2eme", "3eme", "erste", "zweite", "dritte",
@@ -186,6 +235,7 @@ class _Title:
     phrase: str
     top: float  # from the top of the first page, the second page's below it
     numbered: bool  # "Angebot Nr. 2024-017", not a line of its own ("QUOTATION")
+    names_an_invoice: bool = False  # "Zahlungserinnerung zur Rechnung Nr. RE-2024-118": about an invoice
 
 
 def _title_lines(doc: Document, phrases: Iterable[str], led: bool = False) -> list[_Title]:
@@ -200,24 +250,53 @@ def _title_lines(doc: Document, phrases: Iterable[str], led: bool = False) -> li
     for page in doc.pages[:2]:
         for line in page.lines:
             texts = [page.words[w].text for w in line.word_indices]
-            if not texts or texts[-1].endswith(":") or _keys_a_value_right_of_it(page, line):
-                continue  # "Bestellung: | B123456789", "Ordine n. | B303954830" in a key column: keys, no titles
-            if led:
-                texts = _title_head(texts)
-            tokens = [t for text in texts for t in key_tokens(text)]
-            for n in range(1, min(len(tokens), MAX_TITLE_LINE_TOKENS) + 1):
-                rest = tokens[n:]
-                numbered = bool(rest) and (rest[0] in _NUMBER_SIGNS or _has_digit(rest[0])) and all(
-                    _has_digit(token) for token in rest[1:]) and any(_has_digit(token) for token in rest)
-                if led and not numbered and rest and len(rest) <= MAX_TITLE_TAIL_TOKENS:
-                    numbered = any(_has_digit(token) for token in rest)
-                if tuple(tokens[:n]) in wanted and (not rest or numbered and not line_keys_a_value(texts)):
-                    found.append(_Title(" ".join(tokens[:n]), offset + line.box.top, bool(rest)))
+            if (not texts or texts[-1].endswith(":") or _keys_a_value_right_of_it(page, line)
+                    or _heads_a_column(page, line)):
+                continue  # "Bestellung: | B123456789", "Ordine n. | B303954830" in a key column, "Vrachtbrief" in
+                # a header row over its number: keys, no titles
+            heads = _title_heads(texts) if led else [texts]
+            for head in heads:
+                title = _title_of(head, wanted, led)
+                if title is not None:
+                    found.append(_Title(title[0], offset + line.box.top, title[1], title[2]))
         offset += page.height
     return found
 
 
+def _title_of(texts: list[str], wanted: set[tuple[str, ...]], led: bool) -> tuple[str, bool, bool] | None:
+    """(phrase, numbered, names an invoice) where ``texts`` stand as a title of ``wanted``, else None."""
+    tokens = [t for text in texts for t in key_tokens(text)]
+    for n in range(1, min(len(tokens), MAX_TITLE_LINE_TOKENS) + 1):
+        if tuple(tokens[:n]) not in wanted:
+            continue
+        rest = tokens[n:]
+        numbered = bool(rest) and (rest[0] in _NUMBER_SIGNS or _has_digit(rest[0])) and all(
+            _has_digit(token) for token in rest[1:]) and any(_has_digit(token) for token in rest)
+        names_an_invoice = led and _names_an_invoice(rest)
+        if led and not numbered and rest and len(rest) <= MAX_TITLE_TAIL_TOKENS:
+            numbered = any(_has_digit(token) for token in rest) or names_an_invoice
+        elif led and not numbered and names_an_invoice:  # "Rappel : facture n° F-2024-0412 du 15/03/2024 impayée"
+            numbered = len(rest) <= MAX_TITLE_TAIL_TOKENS_ABOUT_AN_INVOICE
+        # (a key with a colon before its value is no title, "Lieferschein-Nr.: 4711", unless the value is the
+        # invoice the document is about: "Rappel : facture n° F-2024-0412 impayée")
+        if not rest or numbered and (names_an_invoice or not line_keys_a_value(texts)):
+            return " ".join(tokens[:n]), bool(rest), names_an_invoice
+    return None
+
+
+# An invoice named in a title's tail: the invoice the document is about ("Zahlungserinnerung zur Rechnung Nr.
+# RE-2024-118", "Lieferschein zu Rechnung 4711", "Rekeningoverzicht facturen")
+_INVOICE_WORDS = frozenset(t for title in ("invoice", "invoices", "rechnung", "rechnungen", "facture", "factures",
+                                           "factuur", "facturen", "fattura", "fatture", "factura", "facturas")
+                           for t in key_tokens(title))
+
+
+def _names_an_invoice(tokens: list[str]) -> bool:
+    return any(token in _INVOICE_WORDS for token in tokens)
+
+
 MAX_TITLE_TAIL_TOKENS = 6
+MAX_TITLE_TAIL_TOKENS_ABOUT_AN_INVOICE = 10
 _INVOICE_TITLE_HEADS = tuple(" ".join(key_tokens(title)) + " " for title in INVOICE_TITLES)
 MAX_TITLE_TOP_OF_PAGE = 0.4  # a title of no invoice stands in the first page's top 40 %
 
@@ -228,16 +307,52 @@ def _keys_a_value_right_of_it(page: Page, line: Line) -> bool:
     return right is not None and _has_digit(page.words[right.word_indices[0]].text)
 
 
-def _title_head(texts: list[str]) -> list[str]:
-    """A line's words as a title: without a subject's key or an ordinal before it, up to a word that ends it."""
+def _heads_a_column(page: Page, line: Line) -> bool:
+    """Whether ``line`` is a cell of a header row ("Factuurnr. | Datum | Vrachtbrief" over "2400731 | 08-03-2024 |
+    VB-118"): another line shares its row, and the nearest line under it, overlapping it, holds a number."""
+    height = max(line.box.height, 1e-6)
+    row = [other for other in page.lines
+           if other is not line and other.box.vertical_overlap(line.box) > 0.5 * min(other.box.height, height)]
+    if len(row) < MIN_OTHER_HEADER_CELLS:
+        return False
+    below = [other for other in page.lines if other.box.top >= line.box.bottom - 0.3 * height
+             and other.box.top - line.box.bottom <= HEADER_GAP_OF_HEIGHT * height
+             and other.box.horizontal_overlap(line.box) > 0]
+    if not below:
+        return False
+    nearest = min(below, key=lambda other: other.box.top)
+    return abs(nearest.box.x0 - line.box.x0) <= height and _has_digit(page.words[nearest.word_indices[0]].text)
+
+
+HEADER_GAP_OF_HEIGHT = 1.5  # a header cell's value stands within this many of its heights under it, aligned
+MIN_OTHER_HEADER_CELLS = 2  # a header row has three cells or more (a title may share its row with a date)
+
+
+def _title_heads(texts: list[str]) -> list[list[str]]:
+    """A line's words as a title: without a subject's key or an ordinal before it, up to a word that ends it; and
+    in a subject's line, each part after such a word that is a whole title ("Re: Invoice INV-3318 – final notice")."""
+    subject = False
     if texts and key_tokens(texts[0]) and key_tokens(texts[0])[-1] in SUBJECT_KEYS and texts[0].endswith(":"):
-        texts = texts[1:]
+        texts, subject = texts[1:], True
     elif len(texts) > 1 and texts[1] == ":" and key_tokens(texts[0]) and key_tokens(texts[0])[-1] in SUBJECT_KEYS:
-        texts = texts[2:]  # "Objet : ..."
+        texts, subject = texts[2:], True  # "Objet : ..."
+    parts: list[list[str]] = [[]]
+    for text in texts:
+        if text in _TITLE_ENDS:
+            parts.append([])
+        else:
+            parts[-1].append(text)
+    heads = [_without_ordinal(parts[0])]
+    if subject:  # (a part after the first only as a whole title, never with a number: "Rechnung 12 – Angebot 7")
+        heads += [part for part in map(_without_ordinal, parts[1:])
+                  if part and not any(_has_digit(text) for text in part)]
+    return heads
+
+
+def _without_ordinal(texts: list[str]) -> list[str]:
     if texts and key_tokens(texts[0]) and all(t in TITLE_ORDINALS for t in key_tokens(texts[0])):
-        texts = texts[1:]
-    end = next((i for i, text in enumerate(texts) if text in _TITLE_ENDS), len(texts))
-    return texts[:end]
+        return texts[1:]
+    return texts
 
 
 _NUMBER_SIGNS = frozenset({"no", "nr", "n", "number", "nummer", "numero", "num"})
@@ -252,18 +367,26 @@ def line_keys_a_value(texts: list[str]) -> bool:
     return any(text.endswith(":") or text == ":" for text in texts[:-1])
 
 
-def _keys_before_values(doc: Document) -> tuple[set[str], set[str]]:
+@dataclass(frozen=True)
+class _KeyedValues:
+    fields: set[str]  # the invoice fields keyed before a value of their type
+    numbers_of_no_invoice: set[str]  # the keys of a number of no invoice before or over a number
+    invoice_in_a_key: bool  # some key of them names an invoice ("Rechnungsbetrag", "Invoice date")
+
+
+def _keys_before_values(doc: Document) -> _KeyedValues:
     """The invoice fields that a whole key names right before a value of their type, anywhere in the document: on its
     row, or, for a number or date, over it in a header row ("Número | Fecha" over "24/002318 | 30/11/2024": a Spanish
     wholesaler's invoice that keys nothing on a row; an amount under "TOTAL" is a receipt's as often); and, from the
     same pass, the keys of a number of no invoice (:data:`NOT_INVOICE_NUMBER_KEYS`: "N° de devis", "Angebots-Nr.")
-    that stand before or over a number."""
+    that stand before or over a number, and whether a key of an invoice field names an invoice."""
     index = line_index(doc)
     candidates = generate(doc, index, document_locale(doc), document_date_year(doc))
     kinds = {"identifier": {"invoice_number", "purchase_order"}, "date": {"invoice_date", "due_date"},
              "amount": set(AMOUNT_KEY_LABELS)}
     found: set[str] = set()
     numbers_of_no_invoice: set[str] = set()
+    invoice_in_a_key = False
     for kind, labels in kinds.items():
         for candidate in candidates[kind]:
             hit = key_left(index, candidate.words, KEY_LABELS) or (
@@ -271,14 +394,18 @@ def _keys_before_values(doc: Document) -> tuple[set[str], set[str]]:
             if hit is None:
                 continue
             found |= hit.labels & labels
-            if kind == "identifier" and "other_number" in hit.labels:
-                phrase = " ".join(t for r in hit.words for t in key_tokens(doc.word(r).text))
-                if phrase in _NOT_INVOICE_NUMBER_KEYS:
-                    numbers_of_no_invoice.add(phrase)
+            tokens = [t for r in hit.words for t in key_tokens(doc.word(r).text)]
+            invoice_in_a_key |= bool(hit.labels & labels) and any(t.startswith(_INVOICE_STEMS) for t in tokens)
+            if kind == "identifier" and "other_number" in hit.labels and " ".join(tokens) in _NOT_INVOICE_NUMBER_KEYS:
+                numbers_of_no_invoice.add(" ".join(tokens))
     text = [t for p in doc.pages for w in p.words for t in key_tokens(w.text)]
     if "iban" in text:
         found.add("iban")
-    return found & INVOICE_KEY_FIELDS, numbers_of_no_invoice
+    return _KeyedValues(found & INVOICE_KEY_FIELDS, numbers_of_no_invoice, invoice_in_a_key)
+
+
+# A key's word that names an invoice: "Rechnungsbetrag", "Invoice date", "Montant facture", "Factuurbedrag"
+_INVOICE_STEMS = ("invoice", "rechnung", "factur", "fattur", "faktur", "lasku", "fatura")
 
 
 _NOT_INVOICE_NUMBER_KEYS = frozenset(NOT_INVOICE_NUMBER_KEYS)
@@ -288,26 +415,35 @@ def document_type(doc: Document) -> DocumentType:
     """The document's type and the signals that decided it."""
     tokens = [t for page in doc.pages for w in page.words for t in key_tokens(w.text)]
     words = len(tokens)
-    keys, numbers_of_no_invoice = _keys_before_values(doc) if words else (set(), set())
-    invoice_titles = _titles(doc, INVOICE_TITLES)
+    keyed_values = _keys_before_values(doc) if words else _KeyedValues(set(), set(), False)
+    keys = keyed_values.fields
+    invoice_titles = _titles(doc, INVOICE_TITLES) | _standalone_titles(doc, STANDALONE_INVOICE_TITLES)
     credit_titles = _titles(doc, CREDIT_TITLES)
-    other_titles = _titles_of_no_invoice(doc, keys, numbers_of_no_invoice, bool(invoice_titles or credit_titles))
+    other_titles = _titles_of_no_invoice(doc, keys, keyed_values.numbers_of_no_invoice,
+                                         bool(invoice_titles or credit_titles))
     contract_density = sum(t in CONTRACT_WORDS for t in tokens) / words if words else 0.0
     receipt_words = {t for t in tokens if t in RECEIPT_WORDS}
     self_billed = _self_billed(tokens)
+    not_an_invoice = _says_it_is_no_invoice(tokens)
     signals = {"words": words, "keyed_fields": sorted(keys), "invoice_titles": sorted(invoice_titles),
                "credit_titles": sorted(credit_titles), "contract_density": round(contract_density, 4),
                "receipt_words": sorted(receipt_words), "other_titles": sorted(other_titles),
-               "self_billed": self_billed}
+               "self_billed": self_billed, "says_it_is_no_invoice": bool(not_an_invoice)}
     amount_keys = keys & AMOUNT_KEY_LABELS
     strong = keys & STRONG_KEY_FIELDS
     titled = bool(invoice_titles or credit_titles)
     invoice_like = len(strong) >= MIN_STRONG_KEYS or titled and bool(strong) or len(keys) >= MIN_INVOICE_KEYS and bool(strong)
+    # an invoice says it is one: by its title or in a key ("Rechnungsnummer", an insurer's untitled premium bill's
+    # "Rechnungsbetrag"); a payslip, a tax assessment, a card statement key amounts, dates and an IBAN as an invoice
+    # does, and name no invoice
+    invoice_like = invoice_like and (titled or "invoice_number" in keys or keyed_values.invoice_in_a_key or self_billed)
     keyed = f"keys before values: {', '.join(sorted(keys))}" if keys else "no invoice key before a value"
     if words >= MIN_CONTRACT_WORDS and contract_density >= MIN_CONTRACT_DENSITY and not invoice_like:
         return DocumentType("contract", (f"contract wording ({contract_density:.1%} of {words} words)", keyed), signals)
     if other_titles:
         return DocumentType("other", (f"title of no invoice: {', '.join(sorted(other_titles))}", keyed), signals)
+    if not_an_invoice:
+        return DocumentType("other", (f"says it is no invoice: {' '.join(not_an_invoice)}", keyed), signals)
     if invoice_like and self_billed:
         return DocumentType("invoice", ("self-billed: issued by the buyer", keyed), signals)
     if invoice_like and credit_titles and not _credit_named_in_the_body(doc, credit_titles, invoice_titles):
@@ -337,7 +473,9 @@ def _titles_of_no_invoice(doc: Document, keys: set[str], numbers_of_no_invoice: 
               if title.top < MAX_TITLE_TOP_OF_PAGE * doc.pages[0].height]
     if invoice_titled and "invoice_number" in keys:
         # (but "Faktura pro forma nr PF 112/11/2024": the invoice's title word is the other title's own)
-        others = [title for title in others if not title.numbered or title.phrase.startswith(_INVOICE_TITLE_HEADS)]
+        # and "Lieferschein zu Rechnung 4711": a title about an invoice names its number)
+        others = [title for title in others if not title.numbered or title.names_an_invoice
+                  or title.phrase.startswith(_INVOICE_TITLE_HEADS)]
     invoices = [top for _, top in _opening_titles(doc, INVOICE_TITLES + CREDIT_TITLES)]
     # (on one line, the longer title of no invoice: "Faktura pro forma" opens with an invoice's "Faktura")
     if others and (not invoices or min(t.top for t in others) <= min(invoices)):
@@ -352,6 +490,17 @@ def _credit_named_in_the_body(doc: Document, credit_titles: set[str], invoice_ti
     15/10/2024 à déduire" on an invoice that deducts it) while an invoice's title stands as one ("FACTURE")."""
     return (bool(invoice_titles) and not _standalone_titles(doc, credit_titles)
             and bool(_standalone_titles(doc, invoice_titles)))
+
+
+def _says_it_is_no_invoice(tokens: list[str]) -> tuple[str, ...]:
+    """The first of :data:`NOT_AN_INVOICE_SENTENCES` the words say (as key_tokens gives them), () where none."""
+    starts = {sentence[0] for sentence in _NOT_AN_INVOICE}
+    for i, token in enumerate(tokens):
+        if token in starts:
+            for sentence in _NOT_AN_INVOICE:
+                if tuple(tokens[i:i + len(sentence)]) == sentence:
+                    return sentence
+    return ()
 
 
 def _self_billed(tokens: list[str]) -> bool:
