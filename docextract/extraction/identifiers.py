@@ -142,8 +142,15 @@ def _check_digits_reading(compact: str) -> str | None:
     return country + "".join(_DIGIT_READ_AS.get(ch, ch) for ch in compact[2:4]) + compact[4:]
 
 
+# A Polish account number (NRB) is its IBAN without the country code: 26 digits, check digits first ("02 1240 1747
+# 1111 0010 4567 8901"), as Polish invoices print the seller's account
+_NRB = re.compile(r"\d{26}")
+
+
 def check_iban(text: str) -> CheckedIdentifier:
     compact = _compact(text)
+    if _NRB.fullmatch(compact) and iban.is_valid("PL" + compact):
+        return CheckedIdentifier(iban.validate("PL" + compact), True, "iban")
     if not iban.is_valid(compact):
         repaired = {reading for reading in _ocr_readings(compact)
                     if _IBAN_SHAPE.fullmatch(reading) and iban.is_valid(reading)}

@@ -115,8 +115,10 @@ def complete_ibans(doc: Document, entities: Sequence[Entity]) -> list[Entity]:
     for i, entity in enumerate(out):
         if entity.label != "iban":
             continue
-        entity = out[i] = _iban_printed_again(doc, _iban_around(doc, _iban_with_country_before(
-            doc, _iban_without_run_on(doc, entity))))
+        # (run-on cut again once the country's group is back: "CZ67 0300 ... 3102" | "20240418", the variable
+        # symbol in the next column, read on by a model that had left "CZ67" out)
+        entity = out[i] = _iban_printed_again(doc, _iban_around(doc, _iban_without_run_on(
+            doc, _iban_with_country_before(doc, _iban_without_run_on(doc, entity)))))
         if len(doc.word(entity.words[-1]).text) != 4:
             continue
         compact = "".join(doc.word(r).text for r in entity.words)
@@ -1294,9 +1296,27 @@ BLOCKED_ACCOUNT_WORDS = frozenset({"grekening", "ketenaansprakelijkheid"})
 def debited_account(doc: Document, words: Sequence[WordRef]) -> bool:
     """Whether ``words`` (an IBAN) follow a word of debiting on their row (:data:`DEBIT_WORDS`): the buyer's account
     the amount is taken from, which a payer does not pay into; or a blocked account's (:data:`BLOCKED_ACCOUNT_WORDS`),
-    which takes a share only."""
+    which takes a share only; or a refund's (:data:`REFUND_WORDS`), on their row or, where nothing stands left of
+    them, on the line over them ("Sposób zwrotu: przelew na rachunek nabywcy" over the buyer's account)."""
     row = [key_tokens(doc.word(r).text) for r in words_left_on_row(doc, words[0])]
-    return any(set(tokens) & DEBIT_WORDS or "".join(tokens) in BLOCKED_ACCOUNT_WORDS for tokens in row)
+    debits = [i for i, tokens in enumerate(row) if set(tokens) & DEBIT_WORDS or "".join(tokens) in BLOCKED_ACCOUNT_WORDS]
+    transfers = [i for i, tokens in enumerate(row) if set(tokens) & TRANSFER_WORDS]
+    # (a transfer after the debit: "In caso di revoca dell'addebito: bonifico su IBAN IT46 ...", the payee's account)
+    if debits and not (transfers and transfers[-1] > debits[-1]):
+        return True
+    if not row and (above := line_above(line_index(doc), words)) is not None:
+        page = doc.pages[words[0].page_index]
+        row = [key_tokens(page.words[w].text) for w in above[0].word_indices]
+    return any(set(tokens) & REFUND_WORDS for tokens in row)
+
+
+# A transfer the payer makes, into the account named after it
+TRANSFER_WORDS = frozenset({"transfer", "bonifico", "uberweisung", "uberweisen", "virement", "overschrijving",
+                            "overmaken", "transferencia"})
+# An account a refund is paid into: the buyer's, on a credit note
+REFUND_WORDS = frozenset({"refund", "refunded", "erstattung", "ruckerstattung", "erstatten", "remboursement",
+                          "rembourse", "terugbetaling", "terugbetaald", "rimborso", "rimborsato", "reembolso",
+                          "devolucion", "zwrot", "zwrotu"})
 
 
 def _compact(text: str) -> str:
