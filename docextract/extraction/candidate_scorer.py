@@ -34,6 +34,7 @@ from docextract.extraction.candidates import (
     features,
     first_of_a_row_of_sums,
     generate,
+    in_a_sentence,
     in_item_row,
     keyed_as,
     keyed_as_no_field,
@@ -210,8 +211,11 @@ def _keyed_on_its_row(context: DocumentContext, scorer: CandidateScorer, chosen:
         kind = CANDIDATE_KINDS[label]
         taken = {c.words for other, (c, _) in out.items() if other != label} if kind == "date" else set()
         # (a date after its key needs no floor: a physiotherapist's "Handelsrechnung (380) Nr. R25-31 vom 03.10.2025"
-        # stood under the scorer's minimum beside a treatment's "24.09.2025;" on a producer left out; an amount does)
-        floor = 0.0 if kind == "date" else scorer.min_probability
+        # stood under the scorer's minimum beside a treatment's "24.09.2025;" on a producer left out; an amount does,
+        # but over readings inside running text: a telecom's "Importo da pagare" over "€ 292,62" at 0.09, under a
+        # tag of the last bill's sum, "la fattura n. 8Z24041877 del 10/05/2024 di € 298,15 risulta pagata")
+        in_sentences = bool(readings) and all(in_a_sentence(context.doc, words[0]) for words in readings)
+        floor = 0.0 if kind == "date" or in_sentences else scorer.min_probability
         # never a due date before the invoice's date (a scan's "29.11.2006" for "29.11.2026" after its key), nor an
         # early payment's ("Zahlbar bis 11.07.2024 abzüglich 2 % Skonto (23,70 EUR), bis 31.07.2024 ohne Abzug")
         issued = out["invoice_date"][0].value if label == "due_date" and "invoice_date" in out else None

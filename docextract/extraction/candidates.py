@@ -161,12 +161,17 @@ def _date_shaped(span: str) -> bool:
     return any(part.casefold() in MONTH_NUMBERS for part in re.split(r"[\s\-/.,]+", span))
 
 
+_COUNT_AND_YEAR = re.compile(r"(\d{1,4})/(?:19|20)\d\d")
+
+
 def _maybe_date_start(text: str) -> bool:
     """Whether a date may start at a word: a digit in it (but a long number alone, "0987654321" of a subscriber's
     number before "du 12 mars 2024", which the date's reader would read past; a compact date "20240312" starts one),
     or a month's name."""
     if text.isdigit() and len(text) > 4 and len(text) != 8:
         return False
+    if (count := _COUNT_AND_YEAR.fullmatch(text)) and int(count[1]) > 12:
+        return False  # "18/2024", an invoice's count and year, before "del 9 settembre 2024", the date the parser reads on to
     return any(ch.isdigit() for ch in text) or _MONTH_WORD.fullmatch(text) is not None and \
         text.strip(".,").casefold() in MONTH_NUMBERS
 
@@ -245,6 +250,12 @@ def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> 
                                 # "Faktura nr 7/04/2024": a number shaped like a date after a number sign is a
                                 # number (a Polish invoice's count, month and year); the date stays a candidate too
                                 out["identifier"].append(Candidate("identifier", refs[i], identifier_text(text)))
+                            elif (n == 1 and i - 1 > taken_until and "/" in text
+                                  and _series_prefix(doc, texts[i - 1], refs[i - 1], refs[i])):
+                                # "FV 2024/03/17", "KFS 14/03/2024": a series' letters before a number in a date's
+                                # shape (a Polish invoice's series, then year, month and count)
+                                out["identifier"].append(Candidate("identifier", _flat(refs[i - 1:i + 1]),
+                                                                   f"{texts[i - 1]} {identifier_text(text)}"))
                             taken_until = i + n - 1
                             break
                 if i <= taken_until:
@@ -301,7 +312,8 @@ def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> 
                     continue
                 if value is not None:
                     if (i > 0 and i - 1 > taken_until and not _YEAR.fullmatch(value)
-                            and _series_prefix(doc, texts[i - 1], refs[i - 1], refs[i])):
+                            and _series_prefix(doc, texts[i - 1], refs[i - 1], refs[i],
+                                               after_a_key=i > 1 and texts[i - 2].endswith(":"))):
                         # "RK 19-32": a series' letters printed apart from its number are part of it; the number
                         # alone stays a candidate too, and the scorer weighs the two. A year is no number of a
                         # series ("© DWC 2025")
@@ -352,15 +364,18 @@ def digit_groups_length(doc: Document, refs: Sequence[tuple[WordRef, ...]], text
     return length if length >= 2 and sum(len(t) for t in texts[i:end]) >= MIN_GROUPED_DIGITS else 0
 
 
-def _series_prefix(doc: Document, text: str, prefix: tuple[WordRef, ...], number: tuple[WordRef, ...]) -> bool:
+def _series_prefix(doc: Document, text: str, prefix: tuple[WordRef, ...], number: tuple[WordRef, ...],
+                   after_a_key: bool = False) -> bool:
     """Whether ``text`` is the letters of an invoice series printed before its number ("RK" of "RK 19-32", "INV"
     of "INV 0042"): 2-4 capitals (one before a number in parts: "F 24-94"), a word's space from the number, and
-    neither a key word ("NO", "NR") nor a currency ("EUR 500")."""
+    neither a key word ("NO", "NR"; but after a key's colon, "Uw ordernummer: PO 2024-0779", the letters are the
+    value's) nor a currency ("EUR 500")."""
     fewest = 1 if NUMBER_IN_PARTS.search(doc.word(number[0]).text) else MIN_SERIES_LETTERS
     if not (fewest <= len(text) <= MAX_SERIES_LETTERS and text.isalpha() and text.isupper()):
         return False
-    if (text in ISO_CURRENCIES or text in NOT_SERIES or key_tokens(text) != [text.casefold()]
-            or closing_keys(key_tokens(text))[0]):
+    if text in ISO_CURRENCIES or key_tokens(text) != [text.casefold()]:
+        return False
+    if not after_a_key and (text in NOT_SERIES or closing_keys(key_tokens(text))[0]):
         return False
     left, right = doc.word(prefix[-1]).box, doc.word(number[0]).box
     return 0 <= right.x0 - left.x1 <= SERIES_GAP_OF_HEIGHT * max(left.height, 1e-6)

@@ -383,7 +383,7 @@ def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] 
     if hit is None and (before := _before_an_aside(doc, left)):
         hit = whole_key(doc, before, labels)
     hit = (_first_of_a_pair(doc, line, left, value, labels) or hit or _bare_number_over_a_date(doc, line, left, labels)
-           or _key_before_its_date(doc, left, labels))
+           or _key_before_its_date(doc, left, labels) or _sign_under_its_title(index, line, left))
     if hit is None or _a_registers_folio(doc, line, hit):
         return None
     hit = _date_of_the_invoice_referred_to(index, _date_of_the_number_before(index, _date_after_its_number(doc, hit,
@@ -391,6 +391,26 @@ def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] 
     if labels is not None and not hit.labels & labels:
         return None
     return KeyHit(hit.labels, hit.words, max(0.0, value_box.x0 - doc.word(hit.words[-1]).box.x1))
+
+
+def _sign_under_its_title(index: LineIndex, line: Line, left: Sequence[WordRef]) -> KeyHit | None:
+    """The invoice number's key where a line opens with a number sign alone right under a title line of a few words
+    ("Fattura" over "n. 18/2024 del 9 settembre 2024", "FAKTURA – DAŇOVÝ DOKLAD" over "č. 2410400157"): the title's
+    "Nr." wrapped onto the next line."""
+    doc = index.doc
+    if len(left) != 1 or left[0].word_index != line.word_indices[0] or key_tokens(doc.word(left[0]).text) != ["no"]:
+        return None
+    found = line_above(index, left)
+    if found is None:
+        return None
+    page = doc.pages[left[0].page_index]
+    tokens = [t for w in found[0].word_indices for t in key_tokens(page.words[w].text)]
+    if not tokens or not is_title_word(tokens[0]) or len(tokens) > MAX_TITLE_WORDS_OVER_A_SIGN:
+        return None
+    return KeyHit(frozenset({"invoice_number"}), tuple(left), 0.0)
+
+
+MAX_TITLE_WORDS_OVER_A_SIGN = 4
 
 
 def _a_registers_folio(doc: Document, line: Line, hit: KeyHit) -> bool:
@@ -622,12 +642,18 @@ def _date_of_the_number_before(index: LineIndex, hit: KeyHit) -> KeyHit:
     order number ("Rechnung gemäß Bestellung Nr. 2025-471331 vom 01.03.2025."), on its line or, where "vom" opens
     a line, at the end of the line it continues."""
     doc = index.doc
-    if len(hit.words) != 1 or key_tokens(doc.word(hit.words[0]).text) != ["vom"]:
+    if len(hit.words) != 1 or key_tokens(doc.word(hit.words[0]).text) not in (["vom"], *_OF_THE_DAY):
         return hit
     where = index.line_of.get(hit.words[0])
     if where is None:
         return hit
     line, at = doc.pages[hit.words[0].page_index].lines[where[0]], where[1]
+    of_the_day = key_tokens(doc.word(hit.words[0]).text) in _OF_THE_DAY
+    if of_the_day:  # "Umowa nr 14/K/2024 z dnia 05.02.2024": the "z" between the number and its date's key
+        if at < 2 or key_tokens(doc.word(WordRef(hit.words[0].page_index, line.word_indices[at - 1])).text) not in (
+                ["z"], ["ze"], ["zo"]):
+            return hit
+        at -= 1
     if at == 0:  # "vom 01.03.2013." opening the line under "... Bestellung Nr. 2013-471331": the sentence wrapped
         above = line_above(index, hit.words)
         key_box = doc.word(hit.words[0]).box
@@ -641,9 +667,14 @@ def _date_of_the_number_before(index: LineIndex, hit: KeyHit) -> KeyHit:
     if number_key is not None and "invoice_number" in number_key.labels:
         return hit
     named_before = [WordRef(before.page_index, w) for w in line.word_indices[max(0, at - 1 - MAX_KEY_WORDS):at - 1]]
-    if number_key is None and not any(_names_another_number(doc, r) for r in named_before):
+    # (the Polish and Czech "z dnia", "ze dne" after a number: the invoice's date has its own key, "Data wystawienia")
+    if number_key is None and not of_the_day and not any(_names_another_number(doc, r) for r in named_before):
         return hit
     return KeyHit(frozenset({"other_date"}), hit.words, hit.distance)
+
+
+# Polish, Czech and Slovak "of the day" ("z dnia", "ze dne", "zo dňa"), which key the date of the number before them
+_OF_THE_DAY = (["dnia"], ["dne"], ["dna"])
 
 
 # Words by which a credit note's key column names the invoice it corrects ("Against invoice", "Original invoice",
