@@ -38,6 +38,7 @@ _INVOICE_DATE = (
     "fakturadatum", "fakturadato", "dato", "laskun paivamaara", "laskun pvm", "laskupaiva", "paivamaara", "pvm",
     "data da fatura", "data de emissao", "data do documento", "data fatura",
     "data wystawienia", "data wystawienia faktury", "dnia", "datum vystaveni", "datum vystaveni dokladu",
+    "datum vyhotovenia", "datum vystavenia", "datum vyhotovenia faktury",
 )
 # Dates an invoice prints beside its issue date: delivery and service dates, order and delivery-note dates, billing
 # periods. Not an output field: their keys tell the candidates, the key rules and the evidence that a date after them
@@ -68,11 +69,14 @@ _OTHER_DATE = (
     "data sprzedazy", "data wykonania uslugi", "data dostawy", "data dostawy uslugi", "data zakonczenia dostawy",
     "okres rozliczeniowy", "datum zdanitelneho plneni", "datum zdanit plneni", "datum uskutecneni zdanitelneho plneni",
     "duzp", "datum plneni", "zuctovaci obdobi", "obdobi",
+    "datum dodania", "datum dodania tovaru", "datum dodania sluzby",
 )
 _PARTY_TO = (
     "bill to", "billed to", "invoice to", "sold to", "customer", "client", "to", "recipient",
     "rechnungsempfanger", "kunde", "an", "empfanger", "leistungsempfanger",
     "facture a", "factures a", "destinataire", "klant", "factuur aan", "cliente", "destinatario", "receptor", "spett le",
+    "factureren aan", "gefactureerd aan", "facturar a", "facturado a", "fatturare a", "fatturato a", "billing to",
+    "rechnung an", "facturer a", "facture au nom de",
     "adressee a", "facture adressee a",
     "kund", "mottagare", "fakturamottagare", "modtager", "mottaker", "fakturamottaker", "asiakas",
     "vastaanottaja", "laskun saaja", "adquirente",
@@ -233,6 +237,10 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         # id DIČ) and the Czech payment references (variabilní, konstantní, specifický symbol)
         "numer klienta", "no klienta", "id klienta", "krs", "regon", "ic", "ico", "variabilni symbol", "vs",
         "konstantni symbol", "specificky symbol", "cislo zakaznika", "zakaznicke cislo",
+        # a Czech or Slovak job's and contract's numbers ("Zakázka: Z24-0332", "Číslo smlouvy", "Zmluva o dielo"),
+        # Slovak payment references
+        "zakazka", "cislo zakazky", "zakazka no", "cislo smlouvy", "smlouva", "smlouva o dilo", "cislo zmluvy",
+        "zmluva", "zmluva o dielo", "variabilny symbol", "konstantny symbol", "specificky symbol",
     ),
     # amounts an invoice adds or takes off between its subtotal and its total that no output field holds: freight,
     # postage, a discount. "Freight 18.00" under "Sales Tax 7.5% 25.65" is no tax (a model on a layout never seen
@@ -332,6 +340,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "nota de encomenda", "v referencia", "v ref", "sua referencia", "requisicao", "v requisicao", "sua requisicao", "er referens", "er ref", "ert ordernummer",
         "deres ref", "deres referanse", "deres reference", "viitteenne",
         "zamowienie", "no zamowienia", "numer zamowienia", "objednavka", "cislo objednavky", "vase objednavka",
+        "no zamowienia nabywcy", "zamowienie nabywcy", "numer zamowienia nabywcy", "objednavka no",
+        "objednavka odberatele", "objednavka odberatela", "no objednavky",
     ),
     "vendor_name": (
         "from", "seller", "supplier", "vendor", "issued by", "verkaufer", "lieferant", "rechnungssteller",
@@ -354,7 +364,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "siret", "siren", "btw", "btw no", "btw nummer", "btw id", "partita iva", "p iva", "piva", "iva",
         "p iva e c f", "p iva e cf", "p iva c f",  # an Italian company's VAT number that is its tax code too
         "ide", "no ide", "ide tva", "no ide tva", "idi", "no idi",  # the Swiss UID in French and Italian ("N° IDE")
-        "nif", "cif", "nif cif", "contribuinte", "contribuinte no", "no contribuinte", "no de contribuinte",
+        "nif", "cif", "nif cif", "nie", "contribuinte", "contribuinte no", "no contribuinte", "no de contribuinte",
         "no i f", "c i f",  # "N.I.F.", "C.I.F." as key_tokens reads them (its "N." a number sign)
         "abn", "gst", "gst no", "cuit", "rut", "r u t", "rfc", "gstin", "gstin no", "gst in",
         # the EU's VAT number and the US employer number as ERPs name their types (Tryton: "European VAT Number")
@@ -428,6 +438,9 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "total s iva", "valor sem iva", "base tributavel",
         "wartosc netto", "razem netto", "suma netto", "kwota netto", "zaklad dane", "cena bez dph",
         "celkem bez dph", "bez dph", "castka bez dph",
+        # (a Czech and Slovak VAT recap's base column: "Základ v Kč", "Základ DPH"; Slovak sums)
+        "zaklad", "zaklad dph", "spolu bez dph", "celkom bez dph", "suma bez dph", "zaklad v kc", "zaklad v",
+        "zaklad dph v kc", "zaklad dph v", "zaklad dane v",  # (the currency after "v", "in", is a filler; "v" is none)
     ),
     "total_tax": (
         "vat", "tax", "sales tax", "vat amount", "tax amount", "total tax", "total vat", "gst", "value added tax",
@@ -453,6 +466,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "merverdiavgift", "herav mva", "sum mva", "mva belop", "alv", "arvonlisavero", "alv yhteensa", "alv osuus",
         "valor iva", "valor do iva", "total do iva",
         "kwota vat", "razem vat", "podatek vat", "suma vat", "dph", "celkem dph", "vyse dph", "castka dph",
+        "dph spolu", "spolu dph", "vyska dph", "suma dph", "dph v kc", "dph v",
     ),
     "total": (
         "total", "total amount", "invoice total", "grand total", "gross total", "gross total amount", "gross amount", "gross",
@@ -483,6 +497,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "yhteensa verollinen", "total documento", "total do documento", "valor total", "total geral",
         "wartosc brutto", "razem brutto", "suma brutto", "kwota brutto", "ogolem", "lacznie", "celkem",
         "celkem s dph", "cena s dph", "celkova castka", "celkem vc dph", "castka celkem",
+        "spolu", "spolu s dph", "celkom", "celkom s dph", "suma s dph", "celkova suma", "celkem s dph v kc",
+        "celkem s dph v", "celkem v kc", "celkem v",
     ),
     "amount_due": (
         "amount due", "balance due", "total due", "due", "amount payable", "please pay", "to pay", "balance",
@@ -504,6 +520,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "maksettava yhteensa", "total a pagar", "valor a pagar", "montante a pagar",
         "do zaplaty", "razem do zaplaty", "kwota do zaplaty", "pozostalo do zaplaty", "suma do zaplaty", "k uhrade",
         "celkem k uhrade", "castka k uhrade", "k zaplaceni", "celkem k zaplaceni", "zbyva uhradit",
+        "spolu na uhradu", "na uhradu", "celkom k uhrade", "suma na uhradu", "zostava uhradit", "suma k uhrade",
     ),
     "currency": ("currency", "wahrung", "devise", "monnaie", "valuta", "moneda", "divisa", "valuutta", "moeda", "waluta",
                  "mena"),

@@ -52,6 +52,8 @@ REGION_WORDS: dict[str, tuple[str, ...]] = {
     "es_MX": ("rfc", "cfdi", "mexico", "méxico", "sat", "c v", "m n"),  # "S.A. de C.V.", "PESOS 00/100 M.N."
     "es_AR": ("cuit", "afip", "argentina", "caba", "ingresos brutos"),
     "es_CL": ("rut", "sii", "chile", "santiago", "giro"),
+    "es_US": ("ein", "sales tax", "usa", "ee uu", "estados unidos", "florida", "texas", "california", "miami",
+              "houston", "los angeles", "new york", "ach", "routing"),
 }
 
 # Printed shapes that point to a region as its words do: a Canadian postal code ("L8P 1A1", "H3A 1H6": letter,

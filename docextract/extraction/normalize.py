@@ -49,6 +49,8 @@ LOCALE_CONVENTIONS: dict[str, LocaleConventions] = {
     "es_MX": LocaleConventions("es", True, ".", ("MXN",)),  # "$11,600.00": a decimal point, pesos
     "es_AR": LocaleConventions("es", True, ",", ("ARS",)),
     "es_CL": LocaleConventions("es", True, ",", ("CLP",)),
+    # Spanish as written in the US: month-first dates, dollars (a Miami florist's "06/08/2024" is June 8)
+    "es_US": LocaleConventions("es", False, ".", ("USD",)),
     "sv_SE": LocaleConventions("sv", True, ",", ("SEK",)),
     "da_DK": LocaleConventions("da", True, ",", ("DKK",)),
     "nb_NO": LocaleConventions("nb", True, ",", ("NOK",)),

@@ -49,6 +49,7 @@ SIDE_WORDS = {
         "datos", "del",  # "Datos del proveedor"
         "sold", "by",  # a marketplace's "Sold by" block beside the buyer's addresses
         "vendu", "par", "venduto", "vendido", "por", "verkauft",  # "Vendu par", "Venduto da", "Verkauft von"
+        "da", "van",  # an office template's "DA" over the seller beside "A" over the buyer; Dutch "Van" beside "Aan"
         "leverantor", "saljare", "leverandør", "sælger", "selger", "myyja", "toimittaja", "fornecedor", "emitente",
         "sprzedawca", "dostawca", "wystawca", "dodavatel", "prodavajici",
         "landlord", "vermieter", "bailleur", "verhuurder", "arrendador", "locatore"}),  # a rent invoice's landlord
@@ -65,6 +66,7 @@ SIDE_WORDS = {
         "billing", "address", "adresse", "de", "facturation", "rechnungsadresse", "rechnungsanschrift",
         "factuuradres",
         "adressee", "facture", "a", "facturer",  # "Adressée à", "Facturé à", Quebec's "Facturer à" ("Facture" alone is the title)
+        "factureren", "gefactureerd", "aan", "facturar", "facturado", "fatturare", "fatturato",  # "Factureren aan", "Facturar a"
         "datos", "del", "facturacion",  # "Datos del cliente", "Datos de facturación"
         "kund", "kopare", "køber", "kjøper", "mottagare", "modtager", "mottaker", "fakturaadress", "fakturaadresse",
         "faktureringsadress", "faktureringsadresse", "asiakas", "ostaja", "vastaanottaja", "laskutusosoite",
@@ -388,9 +390,17 @@ def _headings(doc: Document) -> Iterator[tuple[str, int, Line]]:
             side = _side(_as_read_by_ocr(tokens) if page.text_source == "ocr" and tokens else tokens)
             if side is None:
                 side = _bilingual_side(doc, refs, page.text_source == "ocr")
-            if side is not None and not _a_code_letter(doc, refs) and (not _in_a_key_row(doc, p, line) or (
-                    side == "customer_name" and _over_an_address(doc, p, line))):
+            if side is not None and not (_a_code_letter(doc, refs) and not _beside_a_from(doc, p, line)) and (
+                    not _in_a_key_row(doc, p, line) or (side == "customer_name" and _over_an_address(doc, p, line))):
                 yield side, p, line
+
+
+def _beside_a_from(doc: Document, p: int, line: Line) -> bool:
+    """Whether the line's row holds a letter's "from" alone ("DA" beside "A", an Italian template's seller and buyer)."""
+    page = doc.pages[p]
+    return any(other is not line and other.box.vertical_overlap(line.box) > 0.5 * min(other.box.height, line.box.height)
+               and LETTER_SIDES.get(" ".join(_tokens(doc, [WordRef(p, w) for w in other.word_indices]))) == "vendor_name"
+               for other in page.lines)
 
 
 def _a_code_letter(doc: Document, refs: Sequence[WordRef]) -> bool:
