@@ -8,14 +8,17 @@ made for. :func:`document_type` decides from the page's own words and layout, in
 * an invoice proves itself by its *keyed values*: a whole key of an invoice field before a value of that field's
   type (:mod:`docextract.extraction.key_context`: "Invoice No. 4711", "Total 1.190,00", "Rechnungsdatum 05.03.2018",
   "IBAN DE89 ..."), and by a title that names it ("Invoice", "Rechnung", "Facture", "Factuur", "Fattura",
-  "Factura", "Tax invoice"); a credit note's title names it so ("Credit note", "Gutschrift", "Avoir", ...);
+  "Factura", "Tax invoice"); a credit note's title names it so ("Credit note", "Gutschrift", "Avoir", ...). It names
+  itself, by such a title, its number's key or an invoice word in another key ("Rechnungsbetrag"): a payslip, a tax
+  assessment, a card statement key amounts, dates and an IBAN too, and name no invoice;
 * a receipt prints a total and amounts, but no invoice number, due date or bank details, on a short page;
 * a contract is prose about parties ("Agreement", "the Parties", "hereby", "shall", "governed by");
 * a quotation, order confirmation, delivery note, pro forma, reminder, statement of account, remittance advice or
   purchase order prints an invoice's keys and amounts under its own title ("Quotation", "Angebot", "Devis",
   "Lieferschein", "1. Mahnung", "Statement of Account", "Remittance advice", ...: :data:`NOT_INVOICE_TITLES`), above
   any line that opens with an invoice's title (a reminder lists its invoices under "Rechnungs-Nr."), or keys a
-  number of its own and none of an invoice ("N° de devis"): ``other``;
+  number of its own and none of an invoice ("N° de devis"), or says it is none (:data:`NOT_AN_INVOICE_SENTENCES`:
+  "This is not a VAT invoice"): ``other``;
 * anything else is ``other``.
 
 The decision is a few counted signals and fixed thresholds (:data:`MIN_STRONG_KEYS` and the rules in
@@ -309,7 +312,8 @@ def _keys_a_value_right_of_it(page: Page, line: Line) -> bool:
 
 def _heads_a_column(page: Page, line: Line) -> bool:
     """Whether ``line`` is a cell of a header row ("Factuurnr. | Datum | Vrachtbrief" over "2400731 | 08-03-2024 |
-    VB-118"): another line shares its row, and the nearest line under it, overlapping it, holds a number."""
+    VB-118"): two more lines share its row, and the nearest line under it, overlapping it and aligned with it, opens
+    with a number."""
     height = max(line.box.height, 1e-6)
     row = [other for other in page.lines
            if other is not line and other.box.vertical_overlap(line.box) > 0.5 * min(other.box.height, height)]

@@ -650,8 +650,7 @@ def _date_of_the_number_before(index: LineIndex, hit: KeyHit) -> KeyHit:
     line, at = doc.pages[hit.words[0].page_index].lines[where[0]], where[1]
     of_the_day = key_tokens(doc.word(hit.words[0]).text) in _OF_THE_DAY
     if of_the_day:  # "Umowa nr 14/K/2024 z dnia 05.02.2024": the "z" between the number and its date's key
-        if at < 2 or key_tokens(doc.word(WordRef(hit.words[0].page_index, line.word_indices[at - 1])).text) not in (
-                ["z"], ["ze"], ["zo"]):
+        if at < 2 or key_tokens(doc.word(WordRef(hit.words[0].page_index, line.word_indices[at - 1])).text) != ["z"]:
             return hit
         at -= 1
     if at == 0:  # "vom 01.03.2013." opening the line under "... Bestellung Nr. 2013-471331": the sentence wrapped
@@ -667,14 +666,14 @@ def _date_of_the_number_before(index: LineIndex, hit: KeyHit) -> KeyHit:
     if number_key is not None and "invoice_number" in number_key.labels:
         return hit
     named_before = [WordRef(before.page_index, w) for w in line.word_indices[max(0, at - 1 - MAX_KEY_WORDS):at - 1]]
-    # (the Polish and Czech "z dnia", "ze dne" after a number: the invoice's date has its own key, "Data wystawienia")
+    # (the Polish "z dnia" after a number: the invoice's date has its own key, "Data wystawienia")
     if number_key is None and not of_the_day and not any(_names_another_number(doc, r) for r in named_before):
         return hit
     return KeyHit(frozenset({"other_date"}), hit.words, hit.distance)
 
 
-# Polish, Czech and Slovak "of the day" ("z dnia", "ze dne", "zo dňa"), which key the date of the number before them
-_OF_THE_DAY = (["dnia"], ["dne"], ["dna"])
+# The Polish "of the day" ("z dnia"), an invoice date's key that keys the date of the number before it
+_OF_THE_DAY = (["dnia"],)
 
 
 # Words by which a credit note's key column names the invoice it corrects ("Against invoice", "Original invoice",
