@@ -32,11 +32,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from docextract.document import Document, Line, Page
+from docextract.document import Box, Document, Line, Page, WordRef
 from docextract.extraction.candidates import AMOUNT_KEY_LABELS, KEY_LABELS, generate
 from docextract.extraction.entities import document_date_year, document_locale
 from docextract.extraction.field_keywords import NOT_INVOICE_NUMBER_KEYS, key_tokens
-from docextract.extraction.key_context import key_above, key_left, line_index, line_right_of
+from docextract.extraction.key_context import LineIndex, key_above, key_left, line_above, line_index, line_right_of
 
 TYPES = ("invoice", "credit_note", "receipt", "contract", "other")
 INVOICE_TYPES = ("invoice", "credit_note", "receipt")
@@ -137,6 +137,10 @@ NOT_INVOICE_TITLES = (
     "forderungsaufstellung", "forderungsaufstellung und zahlungsaufforderung", "saldobevestiging",
     "verzoek tot saldobevestiging", "saldenbestatigung", "confirmation de solde", "balance confirmation",
     "purchase requisition",
+    # (stop 72, read off a batch of documents that cite an invoice by its own keys) a debt collector's demand, a
+    # factoring bank's notice of assignment, a credit insurer's claim, a dispute of an invoice
+    "inkassokrav", "abtretungsanzeige", "zessionsanzeige", "schadeaangifte", "melding niet betaling",
+    "contestation", "demande d avoir",
 )
 # What a business document that is no invoice says of itself, in a sentence of its own ("This is not a VAT
 # invoice. A VAT invoice will be issued on receipt of payment.", "Este documento não serve de fatura", Portugal's
@@ -160,7 +164,8 @@ TITLE_ORDINALS = frozenset({"1", "2", "3", "1e", "2e", "3e", "1er", "1re", "2eme
                             "letzte", "premier", "premiere", "deuxieme", "troisieme", "dernier", "first", "second",
                             "third", "eerste", "tweede", "derde", "laatste", "primo", "secondo", "terzo", "ultimo",
                             "primer", "segundo", "tercer"})
-SUBJECT_KEYS = frozenset({"betreft", "betreff", "oggetto", "objet", "asunto", "subject", "re", "concerne", "onderwerp"})
+SUBJECT_KEYS = frozenset({"betreft", "betreff", "oggetto", "objet", "asunto", "subject", "re", "concerne", "onderwerp",
+                          "assunto", "amne", "emne", "aihe", "dotyczy", "vec", "vedr", "vedrørende"})
 # Words of a line that end its title: "Deuxième rappel – factures impayées", "BETALINGSBERICHT · AVIS DE PAIEMENT"
 _TITLE_ENDS = frozenset({"–", "—", "-", "·", "|", "/"})
 RECEIPT_WORDS = frozenset({"receipt", "cash", "change", "tendered", "cashier", "quittung", "kassenbon", "beleg", "recu",
@@ -207,14 +212,17 @@ def _titles(doc: Document, phrases: Iterable[str]) -> set[str]:
     return {phrase for phrase, _ in _opening_titles(doc, phrases)}
 
 
-def _opening_titles(doc: Document, phrases: Iterable[str]) -> list[tuple[str, float]]:
+def _opening_titles(doc: Document, phrases: Iterable[str], without_keys: bool = False) -> list[tuple[str, float]]:
     """(phrase, top) of each line of the first two pages that opens with one of ``phrases`` (the second page's tops
-    below the first's)."""
+    below the first's). ``without_keys``: not a key column's row or a header row's cell ("Fattura n. | 118/2024"
+    under "Estremi del documento", the invoice a reminder is about)."""
     wanted = {tuple(key_tokens(p)) for p in phrases}
     found = []
     offset = 0.0
     for page in doc.pages[:2]:
         for line in page.lines:
+            if without_keys and (_keys_a_value_right_of_it(page, line) or _heads_a_column(page, line)):
+                continue
             texts = [page.words[w].text for w in line.word_indices]
             if len(texts) > 2 and all(len(t) == 1 for t in texts):  # a letter-spaced title: "R E C H N U N G"
                 texts = ["".join(texts)]
@@ -258,16 +266,21 @@ def _title_lines(doc: Document, phrases: Iterable[str], led: bool = False) -> li
                 continue  # "Bestellung: | B123456789", "Ordine n. | B303954830" in a key column, "Vrachtbrief" in
                 # a header row over its number: keys, no titles
             heads = _title_heads(texts) if led else [texts]
+            subject = led and _is_a_subject(texts)
             for head in heads:
-                title = _title_of(head, wanted, led)
+                title = _title_of(head, wanted, led, subject)
                 if title is not None:
                     found.append(_Title(title[0], offset + line.box.top, title[1], title[2]))
         offset += page.height
     return found
 
 
-def _title_of(texts: list[str], wanted: set[tuple[str, ...]], led: bool) -> tuple[str, bool, bool] | None:
-    """(phrase, numbered, names an invoice) where ``texts`` stand as a title of ``wanted``, else None."""
+def _title_of(texts: list[str], wanted: set[tuple[str, ...]], led: bool,
+              subject: bool = False) -> tuple[str, bool, bool] | None:
+    """(phrase, numbered, names an invoice) where ``texts`` stand as a title of ``wanted``, else None. ``subject``: the
+    words follow a subject's key, where a title may go on in words ("Assunto: Pedido de emissão de nota de
+    crédito")."""
+    texts = [text for text in texts if not (text.startswith("(") and text.endswith(")"))]  # "(Zessionsanzeige)"
     tokens = [t for text in texts for t in key_tokens(text)]
     for n in range(1, min(len(tokens), MAX_TITLE_LINE_TOKENS) + 1):
         if tuple(tokens[:n]) not in wanted:
@@ -276,14 +289,16 @@ def _title_of(texts: list[str], wanted: set[tuple[str, ...]], led: bool) -> tupl
         numbered = bool(rest) and (rest[0] in _NUMBER_SIGNS or _has_digit(rest[0])) and all(
             _has_digit(token) for token in rest[1:]) and any(_has_digit(token) for token in rest)
         names_an_invoice = led and _names_an_invoice(rest)
+        worded = False  # a subject's title that goes on in words
         if led and not numbered and rest and len(rest) <= MAX_TITLE_TAIL_TOKENS:
             numbered = any(_has_digit(token) for token in rest) or names_an_invoice
+            worded = subject and not numbered
         elif led and not numbered and names_an_invoice:  # "Rappel : facture n° F-2024-0412 du 15/03/2024 impayée"
             numbered = len(rest) <= MAX_TITLE_TAIL_TOKENS_ABOUT_AN_INVOICE
         # (a key with a colon before its value is no title, "Lieferschein-Nr.: 4711", unless the value is the
         # invoice the document is about: "Rappel : facture n° F-2024-0412 impayée")
-        if not rest or numbered and (names_an_invoice or not line_keys_a_value(texts)):
-            return " ".join(tokens[:n]), bool(rest), names_an_invoice
+        if not rest or worded or numbered and (names_an_invoice or not line_keys_a_value(texts)):
+            return " ".join(tokens[:n]), numbered, names_an_invoice
     return None
 
 
@@ -330,6 +345,12 @@ def _heads_a_column(page: Page, line: Line) -> bool:
 
 HEADER_GAP_OF_HEIGHT = 1.5  # a header cell's value stands within this many of its heights under it, aligned
 MIN_OTHER_HEADER_CELLS = 2  # a header row has three cells or more (a title may share its row with a date)
+
+
+def _is_a_subject(texts: list[str]) -> bool:
+    """Whether a line opens with a subject's key ("Betreff:", "Objet :")."""
+    first = key_tokens(texts[0]) if texts else []
+    return bool(first) and first[-1] in SUBJECT_KEYS and (texts[0].endswith(":") or texts[1:2] == [":"])
 
 
 def _title_heads(texts: list[str]) -> list[list[str]]:
@@ -392,9 +413,11 @@ def _keys_before_values(doc: Document) -> _KeyedValues:
     numbers_of_no_invoice: set[str] = set()
     invoice_in_a_key = False
     for kind, labels in kinds.items():
+        listed = _over_another_of_their_kind(index, candidates[kind]) if kind != "amount" else set()
         for candidate in candidates[kind]:
-            hit = key_left(index, candidate.words, KEY_LABELS) or (
-                key_above(index, candidate.words, KEY_LABELS) if kind != "amount" else None)
+            hit = key_left(index, candidate.words, KEY_LABELS)
+            if hit is None and kind != "amount" and candidate.words[0] not in listed:
+                hit = key_above(index, candidate.words, KEY_LABELS)
             if hit is None:
                 continue
             found |= hit.labels & labels
@@ -406,6 +429,32 @@ def _keys_before_values(doc: Document) -> _KeyedValues:
     if "iban" in text:
         found.add("iban")
     return _KeyedValues(found & INVOICE_KEY_FIELDS, numbers_of_no_invoice, invoice_in_a_key)
+
+
+def _over_another_of_their_kind(index: LineIndex, candidates: list) -> set[WordRef]:
+    """The first words of the values that stand over another value of their kind in their column: the first row of a
+    list ("Rechnungs-Nr. | Rechnungsdatum" over four invoices' numbers and dates in a factoring bank's notice, a
+    statement, a credit insurer's claim), whose header keys the invoices listed, not the page's own."""
+    doc = index.doc
+    by_word = {ref: candidate for candidate in candidates for ref in candidate.words}
+    listed: set[WordRef] = set()
+    for candidate in candidates:
+        first = candidate.words[0]
+        line = index.line(first)
+        if line is None or line.word_indices[0] != first.word_index:
+            continue  # (a cell of its own: not "Su pedido nº 4700021893" under the invoice's number)
+        found = line_above(index, candidate.words)
+        if found is None:
+            continue
+        above, box = found
+        for w in above.word_indices:
+            ref = WordRef(first.page_index, w)
+            if ref not in by_word or by_word[ref].words[0] != ref:
+                continue
+            over = Box.enclosing([doc.word(r).box for r in by_word[ref].words])
+            if min(abs(over.x0 - box.x0), abs(over.x1 - box.x1)) <= box.height:  # aligned in its column
+                listed.add(ref)
+    return listed
 
 
 # A key's word that names an invoice: "Rechnungsbetrag", "Invoice date", "Montant facture", "Factuurbedrag"
@@ -480,7 +529,9 @@ def _titles_of_no_invoice(doc: Document, keys: set[str], numbers_of_no_invoice: 
         # and "Lieferschein zu Rechnung 4711": a title about an invoice names its number)
         others = [title for title in others if not title.numbered or title.names_an_invoice
                   or title.phrase.startswith(_INVOICE_TITLE_HEADS)]
-    invoices = [top for _, top in _opening_titles(doc, INVOICE_TITLES + CREDIT_TITLES)]
+    # (an invoice's keys in a key column or a header row are the invoice a letter is about: "Fattura n. | 118/2024"
+    # over "Oggetto: sollecito di pagamento", "Faktura nr. | 20418" beside a "FØLGESEDDEL")
+    invoices = [top for _, top in _opening_titles(doc, INVOICE_TITLES + CREDIT_TITLES, without_keys=True)]
     # (on one line, the longer title of no invoice: "Faktura pro forma" opens with an invoice's "Faktura")
     if others and (not invoices or min(t.top for t in others) <= min(invoices)):
         return {title.phrase for title in others}
