@@ -131,6 +131,7 @@ def choose_fields(doc: Document, entities: Sequence[Entity], probabilities: Mapp
     chosen = _the_sellers_registered_tax_id(context, scorer, chosen)
     chosen = _the_tax_id_on_the_sellers_legal_line(context, scorer, chosen)
     chosen = _the_issue_date_over_the_tax_point(context, scorer, chosen)
+    chosen = _the_date_of_the_invoices_own_number(context, scorer, chosen)
     # a tagger's reading of a number the scorer left open, inside a number chosen for another field, is a piece of
     # that value ("0045" of the bill number "778 2213 0045", which a model on a scan tagged as the order number); a
     # date or an amount printed once may be two fields
@@ -370,6 +371,44 @@ def _the_issue_date_over_the_tax_point(context: DocumentContext, scorer: Candida
     issued = _the_one_value(context, scorer, "invoice_date", 0.0, lambda c: (
         (words := key_words(c.words)) is not None and not words & TAX_POINT_WORDS))
     return chosen if issued is None else {**chosen, "invoice_date": issued}
+
+
+# A one-word key that dates the number printed before it ("Bill No. 117902 dated 03/08/24", "Rechnung 4711 vom
+# 05.06.2025", "Facture 2024-118 du 04/09/2024"), as key_tokens gives it
+DATING_WORDS = frozenset({"dated", "vom", "du", "del", "van", "dnia", "dne"})
+
+
+def _the_date_of_the_invoices_own_number(context: DocumentContext, scorer: CandidateScorer,
+                                         chosen: dict[str, tuple[Candidate, float]]) -> dict[str, tuple[Candidate, float]]:
+    """``chosen`` with the invoice's date the one value after a key of its own on its row or over it, where the scorer
+    chose a date that a word dates another number with: a law firm's bill keys "Bill Date | April 12, 2024" and
+    lists an unpaid earlier one as "Bill No. 117902 dated 03/08/24" (accepted as the invoice's date, 0.84), while the
+    invoice's number chosen is 118274. Never where the number before it is the invoice's own."""
+    if "invoice_date" not in chosen or "invoice_number" not in chosen or "invoice_date" not in scorer.fields:
+        return chosen
+    doc, index = context.doc, context.index
+    date_words = chosen["invoice_date"][0].words
+    left = context.keys(date_words)[0]
+    if not _dated_by_a_word(context, date_words):
+        return chosen
+    where = index.line_of.get(left.words[0])
+    if where is None or where[1] == 0:
+        return chosen
+    line = doc.pages[left.words[0].page_index].lines[where[0]]
+    before = WordRef(left.words[0].page_index, line.word_indices[where[1] - 1])
+    if before in chosen["invoice_number"][0].words or not any(ch.isdigit() for ch in doc.word(before).text):
+        return chosen
+    own = _the_one_value(context, scorer, "invoice_date", 0.0, lambda c: (
+        c.words != date_words and _keyed_on_row_or_in_header(context, c.words, "invoice_date")
+        and not _dated_by_a_word(context, c.words)))
+    return chosen if own is None else {**chosen, "invoice_date": own}
+
+
+def _dated_by_a_word(context: DocumentContext, words: tuple[WordRef, ...]) -> bool:
+    """Whether the key left of the date is one word of :data:`DATING_WORDS`."""
+    left = context.keys(words)[0]
+    return (left is not None and len(left.words) == 1
+            and tuple(key_tokens(context.doc.word(left.words[0]).text)) in {(word,) for word in DATING_WORDS})
 
 
 def _registered_elsewhere(doc: Document, candidate: Candidate) -> bool:

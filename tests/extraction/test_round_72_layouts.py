@@ -1,10 +1,20 @@
 """Stop 72's pages that are no invoice but cite one by the invoice's own keys (a factoring bank's notice listing the
 invoices assigned, a credit insurer's claim form, a reminder whose "Fattura n. | 118/2024" block stands over its
-subject, a delivery note keying its invoice's number beside its title, a dispute letter): each test a mechanism read
-off one of them, on a small page laid out as `run` lays one out."""
+subject, a delivery note keying its invoice's number beside its title, a dispute letter) and of its bills that do not
+call themselves invoices (a law firm's bill listing an earlier one): each test a mechanism read off one of them, on a
+small page laid out as `run` lays one out."""
 
+from docextract.extraction.candidate_scorer import CandidateScorer, FieldModel, choose_fields
+from docextract.extraction.candidates import FEATURES
 from docextract.extraction.doctype import document_type
 from tests.layout_helpers import laid_out_page as _page
+
+
+def model(intercept: float, **weights: float) -> FieldModel:
+    """A scorer's field model of the given weights (features unscaled)."""
+    return FieldModel((0.0,) * len(FEATURES), (1.0,) * len(FEATURES), tuple(weights.get(name, 0.0) for name in FEATURES),
+                      intercept)
+
 
 _LETTERHEAD = [[("Hollandse Kredietverzekering", 48)], [("Kredietverzekering · Incasso", 48)]]
 _INVOICE_LIST = [[("Factuurnummer", 48), ("Factuurdatum", 150), ("Vervaldatum", 250), ("Factuurbedrag", 400)],
@@ -70,3 +80,20 @@ def test_a_subjects_title_may_go_on_in_words_and_a_parenthetical_is_no_tail():
                   "Abtretungsanzeige (Zessionsanzeige) – Zahlungsumleitung", "Ämne: Inkassokrav"):
         kind = document_type(_page([*invoice_block, [(title, 48)]], line_spacing=14))
         assert kind.type == "other", (title, kind.reasons)
+
+
+def test_a_date_that_dates_another_bills_number_is_not_the_invoices():
+    # "Bill Date | April 12, 2024" beside the bill's own number, and an unpaid earlier bill listed as "Bill No. 117902
+    # dated 03/08/24" (held out: accepted as the invoice's date at 0.84); the invoice's number chosen is 118274
+    doc = _page([[("Bill No.", 360), ("118274", 440)], [("Bill Date", 360), ("April 12, 2024", 440)], [], [],
+                 [("Previous balance", 300)], [("Bill No. 117902 dated 03/08/24", 40), ("1,980.00", 480)]],
+                line_spacing=14)
+    scorer = CandidateScorer(FEATURES, {"invoice_number": model(-2.0, key_left_own=4.0, y=-3.0),
+                                        "invoice_date": model(-2.0, key_left_own=2.0, y=3.0)})
+    chosen = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "en_US", 2024) if e.assigned}
+    assert chosen["invoice_number"] == "118274"
+    assert chosen["invoice_date"] == "April 12, 2024"
+    # where the number dated is the invoice's own, its date stays: "Bill No. 117902 dated 03/08/24" alone
+    doc = _page([[("Bill No. 117902 dated 03/08/24", 40)], [("Total", 300), ("1,980.00", 480)]], line_spacing=14)
+    chosen = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "en_US", 2024) if e.assigned}
+    assert chosen == {"invoice_number": "117902", "invoice_date": "03/08/24"}
