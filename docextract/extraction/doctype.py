@@ -141,6 +141,9 @@ NOT_INVOICE_TITLES = (
     # factoring bank's notice of assignment, a credit insurer's claim, a dispute of an invoice
     "inkassokrav", "abtretungsanzeige", "zessionsanzeige", "schadeaangifte", "melding niet betaling",
     "contestation", "demande d avoir",
+    # (stop 72, read off a second such batch after its first contact) an accounts-payable approval slip, a bank's
+    # payment guarantee, the e-invoicing exchange's rejection notice
+    "attestblad", "betalingsgaranti", "bankgaranti", "payment guarantee", "notifica di scarto",
 )
 # What a business document that is no invoice says of itself, in a sentence of its own ("This is not a VAT
 # invoice. A VAT invoice will be issued on receipt of payment.", "Este documento não serve de fatura", Portugal's
