@@ -196,6 +196,19 @@ KNOWN_MISSES: dict[str, frozenset[str]] = {
     "service_charge_demand_leasehold_uk": frozenset({"document_type"}),
 }
 
+# Fields whose reading depends on the CPU: the model runs in ONNX Runtime with int8 weights, whose kernels differ
+# between CPUs with AVX-512 VNNI and without (their float parts sum in another order), and these pages' decisions stand
+# at a thin margin (a total under "Invoice Total" beside a larger gross value, a seller known by a brand line). Read
+# right on stops 64-71's 2-core EPYC without VNNI and wrong, in review, on stop 72's with it: either passes here (never
+# accepted wrong: test_no_field_of_the_vendor_layouts_is_accepted_wrong holds on both)
+CPU_SENSITIVE: dict[str, frozenset[str]] = {
+    "lexoffice_de": frozenset({"vendor_name"}),
+    "ebp_fr": frozenset({"vendor_name"}),
+    "quadra_fr": frozenset({"total_tax"}),
+    "sanitari_acconto_lugano_it_ch": frozenset({"amount_due"}),
+    "rct_valuation_mande_ie": frozenset({"total", "total_tax"}),
+}
+
 WHAT = {
     'telecom_fr': "a French telephone company's bill: the number and date in one title line ('Facture n° ... du 12 mars 2024'), the amount to pay large, the VAT id in a small footer",
     'hosting_en': "a hosting company's English invoice: key column right of the buyer's block, the amount due as a headline",

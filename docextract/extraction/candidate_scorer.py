@@ -468,6 +468,12 @@ def _tagger_choice_ranked(context: DocumentContext, scorer: CandidateScorer, lab
     keyed = _keyed_number_over_the_tagger(context, scorer, label, rivals, by_words, probability)
     if keyed is not None:
         return [*(replace_unassigned(e) if e.label == label else e for e in entities), keyed]
+    if not amount and not any(e.assigned for e in rivals) and any(id(e) in probability for e in rivals):
+        # (none chosen: the most confident reading becomes the field, so a reading that is never the value goes where
+        # another may be: the buyer's "TVA / VAT: FR17832417950" under "CLIENTE / BILL TO" (0.94) over the seller's
+        # "NIF/VAT: ESB91734202" (0.44), which a model read so on a CPU with VNNI and accepted)
+        ruled_out = {id(e) for e in rivals if id(e) in of and id(e) not in probability}
+        return [e for e in entities if id(e) not in ruled_out]
     if len(rivals) < 2 or not any(e.assigned for e in rivals):
         return entities
     assigned = next(e for e in rivals if e.assigned)
