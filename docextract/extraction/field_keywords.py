@@ -143,7 +143,9 @@ YOUR_WORDS = frozenset({"your", "ihre", "ihr", "votre", "vos", "uw", "vostro", "
 # ... or a purchase order, which is the buyer's by its name ("Inkoopordernummer" beside a web shop's "Bestelnummer")
 PURCHASE_WORDS = frozenset({"purchase", "inkoopordernummer", "inkooporder", "inkoopnummer", "einkaufsbestellung",
                             "kundenbestellnummer", "kundenbestellung", "rekvisition", "rekvisitions",
-                            "rekvisitionsnummer"})  # a Danish public buyer's requisition
+                            "rekvisitionsnummer",  # a Danish public buyer's requisition
+                            "bestillingsreferanse", "ordrereferanse", "bestallningsreferens", "orderreferens",
+                            "tilausviite"})  # an e-invoice view's order reference (UBL's OrderReference)
 # ... of an order, not a reference ("Ihr Zeichen: AB-312", "Your ref."), which names no order
 ORDER_WORDS = frozenset({"order", "po", "bestellung", "bestell", "bestellnummer", "auftrag", "commande", "cde",
                          "bestelling", "bestelbon", "bestelnummer", "ordernummer", "ordine", "pedido"})
@@ -339,6 +341,12 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "bestillingsnummer", "rekvisition", "rekvisitions no", "rekvisitionsnummer", "rekvisition no", "tilausnumero", "tilaus", "tilaus no", "encomenda", "no encomenda",
         "nota de encomenda", "v referencia", "v ref", "sua referencia", "requisicao", "v requisicao", "sua requisicao", "er referens", "er ref", "ert ordernummer",
         "deres ref", "deres referanse", "deres reference", "viitteenne",
+        # an EHF, Svefaktura or Finvoice view's order reference (UBL's OrderReference): the buyer's, by its name
+        "bestillingsreferanse", "ordrereferanse", "bestallningsreferens", "orderreferens", "tilausviite",
+        # (stop 72) e-invoice views' order references: ebInterface's "Auftragsreferenz", Facturae's "Referencia del
+        # pedido del receptor", FatturaPA's "Rif. ordine d'acquisto n.", KSeF's "Zamówienia:"
+        "auftragsreferenz", "referencia del pedido", "referencia del pedido del receptor", "rif ordine d acquisto",
+        "rif ordine d acquisto no", "riferimento ordine", "zamowienia",
         "zamowienie", "no zamowienia", "numer zamowienia", "objednavka", "cislo objednavky", "vase objednavka",
         "no zamowienia nabywcy", "zamowienie nabywcy", "numer zamowienia nabywcy", "objednavka no",
         "objednavka odberatele", "objednavka odberatela", "no objednavky",
