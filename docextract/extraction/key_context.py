@@ -23,7 +23,7 @@ from typing import Sequence
 
 from docextract.document import Box, Document, Line, WordRef
 from docextract.extraction.field_keywords import closing_keys, is_legal_form, key_tokens, trim_context
-from docextract.extraction.normalize import MONTH_NUMBERS, number_sign_glued
+from docextract.extraction.normalize import MONTH_NUMBERS, glued_sign, number_sign_glued
 from docextract.extraction.per_document import per_document
 
 MAX_KEY_WORDS = 6  # a key is a short label, not a sentence
@@ -229,7 +229,9 @@ def whole_key(doc: Document, words: Sequence[WordRef], labels: frozenset[str] | 
     tokens: list[str] = []
     for start in range(len(words) - 1, max(-1, len(words) - 1 - MAX_KEY_WORDS), -1):
         glued = sign_glued and start == len(words) - 1
-        tokens = (["no"] if glued else key_tokens(doc.word(words[start]).text)) + tokens
+        # (a glued sign keys as a number's sign, a glued "Factura:" as itself)
+        tokens = ((key_tokens(glued_sign(doc.word(words[start]).text)) or ["no"]) if glued
+                  else key_tokens(doc.word(words[start]).text)) + tokens
         trimmed = trim_context(tokens)
         if not trimmed:
             continue

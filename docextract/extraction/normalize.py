@@ -163,8 +163,11 @@ _AMOUNT_NUMBER = re.compile(r"[-−(]?\d[\d.,'\u2019\u02bc \u00a0\u202f]*")
 _GROUP_SEPARATORS = re.compile(r"[.,'\u2019\u02bc \u00a0\u202f]")
 
 
-# An identifier's leading number sign, glued or not: "#4711", "n°562", "Nr.4711", "No:4711".
-_NUMBER_SIGN = re.compile(r"^(?:#|n[°º]\.?|nr\.|no\.|nr:|no:)\s*", re.IGNORECASE)
+# An identifier's leading number sign, glued or not: "#4711", "n°562", "Nr.4711", "No:4711"; or the word for invoice
+# glued to it by a colon, as a template sets "Nº Factura:FM-24/0871" without a space (it had been read and accepted as
+# the number "Factura:FM-24/0871")
+_NUMBER_SIGN = re.compile(r"^(?:#|n[°º]\.?|nr\.|no\.|nr:|no:|(?:invoice|factura|fattura|facture|factuur|faktura|rechnung):)"
+                          r"\s*", re.IGNORECASE)
 
 
 def number_sign_glued(text: str) -> bool:
@@ -172,6 +175,13 @@ def number_sign_glued(text: str) -> bool:
     to its value where the print sets them tight; a text layer keeps them apart."""
     sign = _NUMBER_SIGN.match(text.strip())
     return sign is not None and any(ch.isdigit() for ch in text.strip()[sign.end():])
+
+
+def glued_sign(text: str) -> str:
+    """The number sign (or glued word for invoice) a word opens with: "Nr." of "Nr.4711", "Factura:" of
+    "Factura:FM-24/0871"; "" where none."""
+    sign = _NUMBER_SIGN.match(text.strip())
+    return sign.group(0) if sign else ""
 
 
 def identifier_text(text: str) -> str:

@@ -97,3 +97,16 @@ def test_a_date_that_dates_another_bills_number_is_not_the_invoices():
     doc = _page([[("Bill No. 117902 dated 03/08/24", 40)], [("Total", 300), ("1,980.00", 480)]], line_spacing=14)
     chosen = {e.label: e.text(doc) for e in choose_fields(doc, [], {}, scorer, "en_US", 2024) if e.assigned}
     assert chosen == {"invoice_number": "117902", "invoice_date": "03/08/24"}
+
+
+def test_the_word_for_invoice_glued_to_its_number_by_a_colon_is_no_part_of_it():
+    # a clinic's template sets "Nº Factura:FM-24/0871" without a space (held out: accepted as "Factura:FM-24/0871")
+    from docextract.extraction.normalize import identifier_text, number_sign_glued
+
+    assert identifier_text("Factura:FM-24/0871") == "FM-24/0871" and number_sign_glued("Factura:FM-24/0871")
+    assert identifier_text("Rechnung:RE-24-0311") == "RE-24-0311"
+    assert identifier_text("INV-2024:01") == "INV-2024:01"  # a colon inside a number stays
+    doc = _page([[("Nº Factura:FM-24/0871", 40)], [("Total", 300), ("1.210,00", 420)]], line_spacing=14)
+    scorer = CandidateScorer(FEATURES, {"invoice_number": model(-2.0, key_left_own=4.0)})
+    chosen = [e for e in choose_fields(doc, [], {}, scorer, "es_ES", 2024) if e.assigned and e.label == "invoice_number"]
+    assert [identifier_text(e.text(doc)) for e in chosen] == ["FM-24/0871"]
