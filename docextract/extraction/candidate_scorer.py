@@ -388,9 +388,9 @@ def _the_date_of_the_invoices_own_number(context: DocumentContext, scorer: Candi
         return chosen
     doc, index = context.doc, context.index
     date_words = chosen["invoice_date"][0].words
-    left = context.keys(date_words)[0]
     if not _dated_by_a_word(context, date_words):
         return chosen
+    left = context.keys(date_words)[0]
     where = index.line_of.get(left.words[0])
     if where is None or where[1] == 0:
         return chosen

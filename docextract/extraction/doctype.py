@@ -30,10 +30,10 @@ a document of another type gets no accepted field (:mod:`docextract.extraction.s
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from docextract.document import Box, Document, Line, Page, WordRef
-from docextract.extraction.candidates import AMOUNT_KEY_LABELS, KEY_LABELS, generate
+from docextract.extraction.candidates import AMOUNT_KEY_LABELS, KEY_LABELS, Candidate, generate
 from docextract.extraction.entities import document_date_year, document_locale
 from docextract.extraction.field_keywords import NOT_INVOICE_NUMBER_KEYS, key_tokens
 from docextract.extraction.key_context import LineIndex, key_above, key_left, line_above, line_index, line_right_of
@@ -434,7 +434,7 @@ def _keys_before_values(doc: Document) -> _KeyedValues:
     return _KeyedValues(found & INVOICE_KEY_FIELDS, numbers_of_no_invoice, invoice_in_a_key)
 
 
-def _over_another_of_their_kind(index: LineIndex, candidates: list) -> set[WordRef]:
+def _over_another_of_their_kind(index: LineIndex, candidates: Sequence[Candidate]) -> set[WordRef]:
     """The first words of the values that stand over another value of their kind in their column: the first row of a
     list ("Rechnungs-Nr. | Rechnungsdatum" over four invoices' numbers and dates in a factoring bank's notice, a
     statement, a credit insurer's claim), whose header keys the invoices listed, not the page's own."""
