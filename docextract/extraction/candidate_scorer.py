@@ -407,8 +407,10 @@ def _the_date_of_the_invoices_own_number(context: DocumentContext, scorer: Candi
 def _dated_by_a_word(context: DocumentContext, words: tuple[WordRef, ...]) -> bool:
     """Whether the key left of the date is one word of :data:`DATING_WORDS`."""
     left = context.keys(words)[0]
-    return (left is not None and len(left.words) == 1
-            and tuple(key_tokens(context.doc.word(left.words[0]).text)) in {(word,) for word in DATING_WORDS})
+    if left is None or len(left.words) != 1:
+        return False
+    tokens = key_tokens(context.doc.word(left.words[0]).text)
+    return len(tokens) == 1 and tokens[0] in DATING_WORDS
 
 
 def _registered_elsewhere(doc: Document, candidate: Candidate) -> bool:

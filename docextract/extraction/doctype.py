@@ -224,7 +224,7 @@ def _opening_titles(doc: Document, phrases: Iterable[str], without_keys: bool = 
     offset = 0.0
     for page in doc.pages[:2]:
         for line in page.lines:
-            if without_keys and (_keys_a_value_right_of_it(page, line) or _heads_a_column(page, line)):
+            if without_keys and _a_key_cell(page, line):
                 continue
             texts = [page.words[w].text for w in line.word_indices]
             if len(texts) > 2 and all(len(t) == 1 for t in texts):  # a letter-spaced title: "R E C H N U N G"
@@ -264,8 +264,7 @@ def _title_lines(doc: Document, phrases: Iterable[str], led: bool = False) -> li
     for page in doc.pages[:2]:
         for line in page.lines:
             texts = [page.words[w].text for w in line.word_indices]
-            if (not texts or texts[-1].endswith(":") or _keys_a_value_right_of_it(page, line)
-                    or _heads_a_column(page, line)):
+            if not texts or texts[-1].endswith(":") or _a_key_cell(page, line):
                 continue  # "Bestellung: | B123456789", "Ordine n. | B303954830" in a key column, "Vrachtbrief" in
                 # a header row over its number: keys, no titles
             heads = _title_heads(texts) if led else [texts]
@@ -322,6 +321,11 @@ _INVOICE_TITLE_HEADS = tuple(" ".join(key_tokens(title)) + " " for title in INVO
 MAX_TITLE_TOP_OF_PAGE = 0.4  # a title of no invoice stands in the first page's top 40 %
 
 
+def _a_key_cell(page: Page, line: Line) -> bool:
+    """Whether a line is a key's cell, not a title: a key column's row or a header row's cell."""
+    return _keys_a_value_right_of_it(page, line) or _heads_a_column(page, line)
+
+
 def _keys_a_value_right_of_it(page: Page, line: Line) -> bool:
     """Whether the nearest line right of ``line`` on its row opens with a number: a key column's row."""
     right = line_right_of(page.lines, line)
@@ -359,11 +363,9 @@ def _is_a_subject(texts: list[str]) -> bool:
 def _title_heads(texts: list[str]) -> list[list[str]]:
     """A line's words as a title: without a subject's key or an ordinal before it, up to a word that ends it; and
     in a subject's line, each part after such a word that is a whole title ("Re: Invoice INV-3318 – final notice")."""
-    subject = False
-    if texts and key_tokens(texts[0]) and key_tokens(texts[0])[-1] in SUBJECT_KEYS and texts[0].endswith(":"):
-        texts, subject = texts[1:], True
-    elif len(texts) > 1 and texts[1] == ":" and key_tokens(texts[0]) and key_tokens(texts[0])[-1] in SUBJECT_KEYS:
-        texts, subject = texts[2:], True  # "Objet : ..."
+    subject = _is_a_subject(texts)
+    if subject:
+        texts = texts[1:] if texts[0].endswith(":") else texts[2:]  # "Betreff: ...", "Objet : ..."
     parts: list[list[str]] = [[]]
     for text in texts:
         if text in _TITLE_ENDS:

@@ -173,8 +173,8 @@ _NUMBER_SIGN = re.compile(r"^(?:#|n[°º]\.?|nr\.|no\.|nr:|no:|(?:invoice|factur
 def number_sign_glued(text: str) -> bool:
     """Whether a word is a number sign and a value read as one ("Nr.471102", "#4711", "n°562"): OCR joins a key
     to its value where the print sets them tight; a text layer keeps them apart."""
-    sign = _NUMBER_SIGN.match(text.strip())
-    return sign is not None and any(ch.isdigit() for ch in text.strip()[sign.end():])
+    sign = glued_sign(text)
+    return bool(sign) and any(ch.isdigit() for ch in text.strip()[len(sign):])
 
 
 def glued_sign(text: str) -> str:
