@@ -110,3 +110,22 @@ def test_the_word_for_invoice_glued_to_its_number_by_a_colon_is_no_part_of_it():
     scorer = CandidateScorer(FEATURES, {"invoice_number": model(-2.0, key_left_own=4.0)})
     chosen = [e for e in choose_fields(doc, [], {}, scorer, "es_ES", 2024) if e.assigned and e.label == "invoice_number"]
     assert [identifier_text(e.text(doc)) for e in chosen] == ["FM-24/0871"]
+
+
+def test_a_reading_in_the_buyers_block_gives_way_to_one_that_may_be_the_sellers():
+    # the tagger chose none of its two readings of the seller's VAT id; the more confident one stands in the block
+    # headed "BILL TO" (the buyer's, never the seller's: accepted as the seller's on a CPU with VNNI), the other under
+    # "FROM": only that one stays
+    from docextract.document import WordRef
+    from docextract.extraction.entities import Entity
+
+    doc = _page([[("FROM", 40), ("BILL TO", 310)],
+                 [("Nodo Sur Software, S.L.", 40), ("Maison Lumière Distribution SAS", 310)],
+                 [("VAT: ESB91734202", 40), ("VAT: FR17832417950", 310)], [("41092 Sevilla", 40), ("69002 Lyon", 310)]],
+                line_spacing=14)
+    texts = [w.text for w in doc.pages[0].words]
+    readings = [Entity("vendor_tax_id", (WordRef(0, texts.index("FR17832417950")),), 0.94),
+                Entity("vendor_tax_id", (WordRef(0, texts.index("ESB91734202")),), 0.44)]
+    scorer = CandidateScorer(FEATURES, {"vendor_tax_id": model(-20.0)})  # every candidate under its minimum
+    out = choose_fields(doc, readings, {}, scorer, "es_ES", 2024)
+    assert [e.text(doc) for e in out if e.label == "vendor_tax_id"] == ["ESB91734202"]
