@@ -224,16 +224,16 @@ def _opening_titles(doc: Document, phrases: Iterable[str], without_keys: bool = 
     offset = 0.0
     for page in doc.pages[:2]:
         for line in page.lines:
-            if without_keys and _a_key_cell(page, line):
-                continue
             texts = [page.words[w].text for w in line.word_indices]
             if len(texts) > 2 and all(len(t) == 1 for t in texts):  # a letter-spaced title: "R E C H N U N G"
                 texts = ["".join(texts)]
             tokens = [t for text in texts for t in key_tokens(text)]
-            for n in range(1, min(len(tokens), MAX_TITLE_LINE_TOKENS) + 1):
-                # (not a party's heading: "Bill To", "Invoice to", "Rechnung an")
-                if tuple(tokens[:n]) in wanted and tokens[n:n + 1] not in (["to"], ["an"], ["aan"], ["a"]):
-                    found.append((" ".join(tokens[:n]), offset + line.box.top))
+            # (not a party's heading: "Bill To", "Invoice to", "Rechnung an")
+            opening = [" ".join(tokens[:n]) for n in range(1, min(len(tokens), MAX_TITLE_LINE_TOKENS) + 1)
+                       if tuple(tokens[:n]) in wanted and tokens[n:n + 1] not in (["to"], ["an"], ["aan"], ["a"])]
+            # (the key cell's test, which looks along the row and down the column, only for a line that opens so)
+            if opening and not (without_keys and _a_key_cell(page, line)):
+                found.extend((phrase, offset + line.box.top) for phrase in opening)
         offset += page.height
     return found
 
@@ -264,15 +264,14 @@ def _title_lines(doc: Document, phrases: Iterable[str], led: bool = False) -> li
     for page in doc.pages[:2]:
         for line in page.lines:
             texts = [page.words[w].text for w in line.word_indices]
-            if not texts or texts[-1].endswith(":") or _a_key_cell(page, line):
-                continue  # "Bestellung: | B123456789", "Ordine n. | B303954830" in a key column, "Vrachtbrief" in
-                # a header row over its number: keys, no titles
+            if not texts or texts[-1].endswith(":"):
+                continue
             heads = _title_heads(texts) if led else [texts]
             subject = led and _is_a_subject(texts)
-            for head in heads:
-                title = _title_of(head, wanted, led, subject)
-                if title is not None:
-                    found.append(_Title(title[0], offset + line.box.top, title[1], title[2]))
+            titles = [title for title in (_title_of(head, wanted, led, subject) for head in heads) if title is not None]
+            if titles and not _a_key_cell(page, line):  # "Bestellung: | B123456789", "Ordine n. | B303954830" in a
+                # key column, "Vrachtbrief" in a header row over its number: keys, no titles
+                found.extend(_Title(title[0], offset + line.box.top, title[1], title[2]) for title in titles)
         offset += page.height
     return found
 
