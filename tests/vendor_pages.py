@@ -108,7 +108,6 @@ KNOWN_MISSES: dict[str, frozenset[str]] = {
     # Belgian school's "Rekeningnr." header (a bill's number, read as an account's)
     "stadtwerke_jahresabrechnung_strom_nachzahlung_de": frozenset({"amount_due", "due_date"}),
     "baugenehmigung_gebuehrenbescheid_kassenzeichen_de": frozenset({"customer_name"}),
-    "hochschule_pruefauftrag_zweisprachig_kassenzeichen_de": frozenset({"vendor_name"}),
     "getraenkegrosshandel_pfand_leergut_saldo_at": frozenset({"vendor_tax_id"}),
     "landesamt_laboranalytik_uebertrag_seite2_de": frozenset({"customer_name", "vendor_name"}),
     "bolletta_luce_fasce_canone_rai_it": frozenset({"customer_name", "subtotal"}),

@@ -110,6 +110,12 @@ PHRASE_SIDES = {("pay", "to"): "vendor_name", ("remit", "to"): "vendor_name", ("
                 # the Italian invoice's holder: "Intestatario fattura" (the buyer)
                 ("intestatario",): "customer_name", ("intestatario", "fattura"): "customer_name"}
 _PHRASE_WORDS = frozenset(word for phrase in PHRASE_SIDES for word in phrase)  # read as printed, never as a closer
+# A payee's heading ("Remit to", "Pay to", "Payee", "Betaal aan / Remit to") names whom to pay, and under it an agency
+# or a consultancy prints the bank that holds its account ("Barclays Bank UK PLC" | "1 Churchill Place" | "Sort
+# code ..."): a block whose first line names a bank (one of BANK_NAME_WORDS, or a word ending in "bank": "Rabobank",
+# "Commerzbank") is the bank's: its first line names neither the seller nor its address (a name key in it still does)
+PAYEE_WORDS = frozenset({"remit", "pay", "payee"})
+BANK_NAME_WORDS = frozenset({"bank", "banque", "banca", "banco", "sparkasse", "bankas", "banka", "bankverbindung"})
 # heading word by OCR's correction: "Issued" is no misread "Issuer"
 HEADING_QUALIFIERS = frozenset({"service", "details", "information"})  # "Guest Details": the side its other words name
 # A letter's "From:" and "To:" in the six languages: alone on their line, headings of the two parties
@@ -662,6 +668,8 @@ def party_fields(doc: Document, labels: Sequence[str]) -> dict[str, tuple[WordRe
     for side, p, heading in headings:
         address = ADDRESS_OF_SIDE[side]
         lines = _block_lines(doc, p, heading, headings)
+        # (a payee's bank names no seller, but may key it: "Account Name: Avery Davis Design" under "Borcelle Bank")
+        payees_bank = side == "vendor_name" and bool(lines) and _a_payees_bank(doc, p, heading, lines[0])
         for line in lines:
             for label, keys, lines_below in ((side, NAME_KEYS, False), (address, ADDRESS_KEYS, True)):
                 if label not in labels or label in found:
@@ -677,7 +685,7 @@ def party_fields(doc: Document, labels: Sequence[str]) -> dict[str, tuple[WordRe
                     value += _name_wrapped(doc, p, value_line)
                 found[label] = value
                 break
-        if side not in found and address not in found and not _has_block_keys(doc, p, lines):
+        if side not in found and address not in found and not payees_bank and not _has_block_keys(doc, p, lines):
             block = _address_label(doc, p, lines, side) or (_one_line_label(doc, p, lines[0], side) if lines else {})
             if not block and lines and lines[0].box.top >= heading.box.bottom - line_height(doc, p, heading) / 2 and (
                     _name_continues(doc, first_cell(doc, p, lines[0])) or not any(
@@ -688,6 +696,15 @@ def party_fields(doc: Document, labels: Sequence[str]) -> dict[str, tuple[WordRe
                 block = _name_line_label(doc, p, lines[0], side)
             found.update({label: words for label, words in block.items() if label in labels})
     return found
+
+
+def _a_payees_bank(doc: Document, p: int, heading: Line, first: Line) -> bool:
+    """Whether a payee's heading (:data:`PAYEE_WORDS`) heads a block whose first line names a bank
+    (:data:`BANK_NAME_WORDS`): the payee's bank, not the payee."""
+    if not PAYEE_WORDS & set(_tokens(doc, [WordRef(p, w) for w in heading.word_indices])):
+        return False
+    names = _tokens(doc, [WordRef(p, w) for w in first.word_indices])
+    return any(token in BANK_NAME_WORDS or token.endswith("bank") for token in names)
 
 
 def _one_line_label(doc: Document, p: int, line: Line, side: str) -> dict[str, tuple[WordRef, ...]]:
