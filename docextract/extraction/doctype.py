@@ -161,6 +161,15 @@ NOT_AN_INVOICE_SENTENCES = (
 )
 _NOT_AN_INVOICE = tuple(tuple(t for word in sentence.split() for t in key_tokens(word))
                         for sentence in NOT_AN_INVOICE_SENTENCES)
+# And what a bill that is titled otherwise says to make itself an invoice: a French insurer's "AVIS D'ÉCHÉANCE" over
+# "valant facture", a German "Lieferschein gilt als Rechnung"; read as an invoice's title (none of them is said by a
+# page of no invoice, whose sentences say "ne vaut pas facture", "geldt niet als factuur")
+AN_INVOICE_SENTENCES = (
+    "valant facture", "vaut facture", "tenant lieu de facture", "gilt als rechnung", "dient als rechnung",
+    "geldt als factuur", "vale como factura", "vale quale fattura", "valido come fattura", "vale como fatura",
+    "serves as an invoice", "serves as a tax invoice", "serves as your tax invoice",
+)
+_AN_INVOICE = tuple(tuple(t for word in sentence.split() for t in key_tokens(word)) for sentence in AN_INVOICE_SENTENCES)
 # Words a reminder or a letter's subject puts before its title ("1. Mahnung", "Deuxième rappel", "Oggetto: sollecito
 # di pagamento", "Betreft: bevestiging ontvangst betaling"), as key_tokens gives them
 TITLE_ORDINALS = frozenset({"1", "2", "3", "1e", "2e", "3e", "1er", "1re", "2eme", "3eme", "erste", "zweite", "dritte",
@@ -481,14 +490,16 @@ def document_type(doc: Document) -> DocumentType:
     contract_density = sum(t in CONTRACT_WORDS for t in tokens) / words if words else 0.0
     receipt_words = {t for t in tokens if t in RECEIPT_WORDS}
     self_billed = _self_billed(tokens)
-    not_an_invoice = _says_it_is_no_invoice(tokens)
+    not_an_invoice = _said(tokens, _NOT_AN_INVOICE)
+    an_invoice = _said(tokens, _AN_INVOICE)
     signals = {"words": words, "keyed_fields": sorted(keys), "invoice_titles": sorted(invoice_titles),
                "credit_titles": sorted(credit_titles), "contract_density": round(contract_density, 4),
                "receipt_words": sorted(receipt_words), "other_titles": sorted(other_titles),
-               "self_billed": self_billed, "says_it_is_no_invoice": bool(not_an_invoice)}
+               "self_billed": self_billed, "says_it_is_no_invoice": bool(not_an_invoice),
+               "says_it_is_an_invoice": bool(an_invoice)}
     amount_keys = keys & AMOUNT_KEY_LABELS
     strong = keys & STRONG_KEY_FIELDS
-    titled = bool(invoice_titles or credit_titles)
+    titled = bool(invoice_titles or credit_titles or an_invoice)
     invoice_like = len(strong) >= MIN_STRONG_KEYS or titled and bool(strong) or len(keys) >= MIN_INVOICE_KEYS and bool(strong)
     # an invoice says it is one: by its title or in a key ("Rechnungsnummer", an insurer's untitled premium bill's
     # "Rechnungsbetrag"); a payslip, a tax assessment, a card statement key amounts, dates and an IBAN as an invoice
@@ -506,7 +517,8 @@ def document_type(doc: Document) -> DocumentType:
     if invoice_like and credit_titles and not _credit_named_in_the_body(doc, credit_titles, invoice_titles):
         return DocumentType("credit_note", (f"title: {', '.join(sorted(credit_titles))}", keyed), signals)
     if invoice_like:
-        reasons = (f"title: {', '.join(sorted(invoice_titles))}",) if invoice_titles else ()
+        reasons = (f"title: {', '.join(sorted(invoice_titles))}",) if invoice_titles else (
+            (f"says it is an invoice: {' '.join(an_invoice)}",) if an_invoice else ())
         return DocumentType("invoice", (*reasons, keyed), signals)
     amounts = len(generate(doc, line_index(doc), "en_US", None)["amount"]) if words <= MAX_RECEIPT_WORDS else 0
     receipt_like = (amount_keys and (receipt_words or invoice_titles)
@@ -551,12 +563,13 @@ def _credit_named_in_the_body(doc: Document, credit_titles: set[str], invoice_ti
             and bool(_standalone_titles(doc, invoice_titles)))
 
 
-def _says_it_is_no_invoice(tokens: list[str]) -> tuple[str, ...]:
-    """The first of :data:`NOT_AN_INVOICE_SENTENCES` the words say (as key_tokens gives them), () where none."""
-    starts = {sentence[0] for sentence in _NOT_AN_INVOICE}
+def _said(tokens: list[str], sentences: tuple[tuple[str, ...], ...]) -> tuple[str, ...]:
+    """The first of ``sentences`` (:data:`NOT_AN_INVOICE_SENTENCES`, :data:`AN_INVOICE_SENTENCES` as key_tokens gives
+    them) the words say, () where none."""
+    starts = {sentence[0] for sentence in sentences}
     for i, token in enumerate(tokens):
         if token in starts:
-            for sentence in _NOT_AN_INVOICE:
+            for sentence in sentences:
                 if tuple(tokens[i:i + len(sentence)]) == sentence:
                     return sentence
     return ()
