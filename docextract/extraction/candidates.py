@@ -71,6 +71,8 @@ SERIES_GAP_OF_HEIGHT = 1.0  # a word's space, not a column's
 # A number printed in digit groups ("4012 3456 7890"): each group this many digits, all groups at least this many
 MIN_GROUP_DIGITS, MAX_GROUP_DIGITS, MIN_GROUPED_DIGITS = 2, 5, 8
 _DIGIT_GROUP_WORD = re.compile(rf"\d{{{MIN_GROUP_DIGITS},{MAX_GROUP_DIGITS}}}")
+# the last group may end a sentence: "VAT registration number 896 6178 57." in a UK footer
+_LAST_DIGIT_GROUP_WORD = re.compile(rf"\d{{{MIN_GROUP_DIGITS},{MAX_GROUP_DIGITS}}}[.,;]")
 _THOUSANDS_GROUP = re.compile(r"\d{3}")
 # Capitals that name what the number after them is, never a series of invoice numbers (registers, bank and tax codes)
 NOT_SERIES = frozenset({"NO", "REF", "ID", "GLN", "ILN", "EAN", "GTIN", "SKU", "ART", "POS", "BIC", "IBAN", "BLZ",
@@ -356,10 +358,13 @@ def digit_groups_length(doc: Document, refs: Sequence[tuple[WordRef, ...]], text
     end = i
     # (a first group of one digit before groups of three: Swiss Post's "9 400 318 775")
     lead = i + 1 < len(texts) and texts[i].isdigit() and len(texts[i]) == 1 and _THOUSANDS_GROUP.fullmatch(texts[i + 1])
-    while (end < len(texts) and (_DIGIT_GROUP_WORD.fullmatch(texts[end]) or end == i and lead)
+    while (end < len(texts) and (_DIGIT_GROUP_WORD.fullmatch(texts[end]) or end == i and lead
+                                 or end > i and _LAST_DIGIT_GROUP_WORD.fullmatch(texts[end]))
            and (end == i or word_space_apart(doc, refs[end - 1][-1], refs[end][0]))
            and (not lead or end == i or _THOUSANDS_GROUP.fullmatch(texts[end]))):
         end += 1
+        if _LAST_DIGIT_GROUP_WORD.fullmatch(texts[end - 1]):
+            break
     length = end - i
     return length if length >= 2 and sum(len(t) for t in texts[i:end]) >= MIN_GROUPED_DIGITS else 0
 

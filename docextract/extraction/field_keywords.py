@@ -347,6 +347,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         # pedido del receptor", FatturaPA's "Rif. ordine d'acquisto n.", KSeF's "Zamówienia:"
         "auftragsreferenz", "referencia del pedido", "referencia del pedido del receptor", "rif ordine d acquisto",
         "rif ordine d acquisto no", "riferimento ordine", "zamowienia",
+        "rif ordine", "rif vs ordine", "rif vostro ordine", "riferimento vs ordine", "rif ordine no",  # (stop 73)
         "zamowienie", "no zamowienia", "numer zamowienia", "objednavka", "cislo objednavky", "vase objednavka",
         "no zamowienia nabywcy", "zamowienie nabywcy", "numer zamowienia nabywcy", "objednavka no",
         "objednavka odberatele", "objednavka odberatela", "no objednavky",
@@ -379,6 +380,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "eu vat", "eu vat no", "eu vat number", "european vat", "european vat no", "european vat number",
         "europaische ust idnr", "numero de tva europeen", "europees btw nummer", "identificador fiscal europeo",
         "ein", "fein", "employer identification number", "u s employer identification number",
+        "federal tax id", "federal tax id no", "federal tax id number", "federal id", "federal ein",  # a US law firm's
+        "tax identification number", "federal tax identification number",
         # Switzerland's enterprise number, which its VAT number is with "MWST"/"TVA"/"IVA" after it
         "uid", "uid no", "uid nummer", "mwst no", "mwst nummer",
         # Canada's GST/HST registration (the business number with its RT program account)
@@ -493,6 +496,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "inclusief btw", "totaal inclusief btw", "total charges", "total amount paid",
         # a telephone or utility bill's own charges, beside the balance brought forward that "Total to pay" adds
         "total charges this month", "total charges this period", "total this month", "total new charges",
+        "total charges for this period", "total charges for this bill", "total for this period",  # an energy bill's
         "total current charges", "this month s charges", "total this bill",
         "total tvac", "montant tvac", "tvac", "totaal btw inbegrepen",  # Belgian: "TVA comprise"
         *_said_with_or_without_tax("incl", "inc", "incl of", "including", "inclusive of"),
@@ -510,6 +514,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     ),
     "amount_due": (
         "amount due", "balance due", "total due", "due", "amount payable", "please pay", "to pay", "balance",
+        "amount to pay",  # (a UK energy bill's, under its charges less the credit and payments since the last bill)
         "total amount due",  # the total's key too: one amount, both fields where nothing was paid before
         "open amount", "outstanding amount", "amount outstanding", "outstanding balance", "balance outstanding",
         "zahlbetrag", "zu zahlen", "zu zahlender betrag", "offener betrag", "offener saldo", "zahlungsbetrag",

@@ -178,7 +178,7 @@ def check_tax_id(text: str, country: str | None = None) -> CheckedIdentifier:
     printed without a prefix. ``normalized`` keeps the printed characters (spaces removed, upper case), but for a
     VAT number whose check digits hold (its canonical form, without the dots and dashes some countries print) and
     for a letter OCR read for a digit where that broke the format (:func:`_vat_read_again`)."""
-    normalized = "".join(text.split()).upper()
+    normalized = "".join(text.split()).upper().rstrip(".,;:")  # (a sentence's full stop after it is not its own)
     compact = _compact(text)
     if compact.startswith("CHE") and ch_uid.is_valid(compact):
         return CheckedIdentifier(normalized, True, "ch.uid")  # "CHE-100.999.380", its "MWST" printed apart

@@ -377,7 +377,8 @@ def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] 
         while left and is_separator(doc.word(left[-1]).text):
             number_sign = left[-1] if key_tokens(doc.word(left[-1]).text) == ["no"] else number_sign
             left.pop()
-    hit = (whole_key(doc, left, labels) or glued or _wrapped_key(index, left, labels) or _key_of_a_rate(doc, left, labels)
+    hit = (_payment_key_before_a_date(doc, left, value, labels) or whole_key(doc, left, labels) or glued
+           or _wrapped_key(index, left, labels) or _key_of_a_rate(doc, left, labels)
            or _tax_id_abbreviation(doc, left, value) or _tax_named_after(doc, line, left, value, labels)
            or _place_before_its_date(doc, line, left, value))
     if hit is None and number_sign is not None and left and number_sign.word_index == left[-1].word_index + 1:
@@ -442,8 +443,10 @@ def _before_an_aside(doc: Document, left: Sequence[WordRef]) -> list[WordRef]:
 
 
 # The words that put a date between a key and its amount: "TOTAL AMOUNT DUE ON May 2, 2024 $1,976.87", "Zu zahlen bis
-# 15.05.2024 123,40 EUR", "Montant dû le 02/05/2024 : 1 976,87 €"
-DATE_BETWEEN_WORDS = frozenset({"on", "by", "before", "until", "am", "bis", "le", "au", "avant", "op", "voor"})
+# 15.05.2024 123,40 EUR", "Montant dû le 02/05/2024 : 1 976,87 €"; two of them before the date too ("Montant à payer
+# avant le 01/07/2024 427,61 €", "Zu zahlen bis zum 01.07.2024", "Da pagare entro il 01/07/2024")
+DATE_BETWEEN_WORDS = frozenset({"on", "by", "before", "until", "am", "bis", "zum", "le", "au", "avant", "op", "voor",
+                                "uiterlijk", "entro", "il", "antes", "de"})
 MAX_DATE_BETWEEN_WORDS = 4
 
 
@@ -455,8 +458,38 @@ def _key_before_its_date(doc: Document, left: Sequence[WordRef], labels: frozens
         date = " ".join(texts[at + 1:])
         if key_tokens(texts[at]) in ([word] for word in DATE_BETWEEN_WORDS) and _DATE_OF_WORDS.search(date) and any(
                 ch.isdigit() for ch in date):
-            return whole_key(doc, left[:at + 1], labels)
+            start = at  # (the key before all the words between: "Amount due | by", "Montant à payer | avant le")
+            while start > 0 and key_tokens(texts[start - 1]) in ([word] for word in DATE_BETWEEN_WORDS):
+                start -= 1
+            return whole_key(doc, left[:at + 1], labels) or (whole_key(doc, left[:start], labels) if start else None)
     return None
+
+
+# The words by which an amount's key names the day it is to be paid by ("Amount due by", "Montant à payer avant le",
+# "Zu zahlen bis zum"), as key_tokens gives them
+DUE_BY_WORDS = frozenset({"by", "before", "until", "on", "bis", "zum", "am", "avant", "le", "voor", "uiterlijk", "op",
+                          "entro", "il", "antes", "de"})
+MAX_DUE_BY_WORDS = 2
+_PAYABLE_LABELS = frozenset({"amount_due", "total"})
+
+
+def _payment_key_before_a_date(doc: Document, left: Sequence[WordRef], value: Sequence[WordRef],
+                               labels: frozenset[str] | None) -> KeyHit | None:
+    """The due date's key of a date printed after an amount's key and the word that names its day ("Amount due by
+    15/07/2024", "Montant à payer avant le 01/07/2024 427,61 €", "Please pay by 12 June 2024"): the day the amount
+    is to be paid by. None where the words before the date do not end so, or the value is no date."""
+    if labels is not None and "due_date" not in labels or not left:
+        return None
+    texts = [doc.word(r).text for r in value]
+    if not (_NUMERIC_DATE.match(texts[0]) or any(t.strip(".,").casefold() in MONTH_NUMBERS for t in texts[:3])):
+        return None
+    end = len(left)
+    while end > 0 and len(left) - end < MAX_DUE_BY_WORDS and key_tokens(doc.word(left[end - 1]).text) in (
+            [word] for word in DUE_BY_WORDS):
+        end -= 1
+    if end in (0, len(left)) or whole_key(doc, left[:end], _PAYABLE_LABELS) is None:
+        return None
+    return KeyHit(frozenset({"due_date"}), tuple(left), 0.0)
 
 
 # A date printed with its month's name or in numbers ("May 2, 2024", "2 mai 2024", "15.05.2024"), ending its words
