@@ -103,6 +103,7 @@ MIN_JOINED_HEADING_WORD = 8
 PHRASE_SIDES = {("pay", "to"): "vendor_name", ("remit", "to"): "vendor_name", ("payee",): "vendor_name",
                 ("sold", "to"): "customer_name", ("issued", "to"): "customer_name", ("billed", "by"): "vendor_name",
                 ("rechnung", "an"): "customer_name",
+                ("verkocht", "door"): "vendor_name",  # a marketplace's invoice in the seller's name: its seller
                 # the debtor's block of a Swiss QR-bill's receipt and payment part, in its four languages
                 ("zahlbar", "durch"): "customer_name", ("payable", "par"): "customer_name",
                 ("pagabile", "da"): "customer_name", ("payable", "by"): "customer_name",
