@@ -47819,21 +47819,25 @@ def truth(name: str) -> dict[str, list[str]]:
 
 
 def draw(name: str, path: Path) -> Path:
-    """Write page ``name`` as a one-page PDF at ``path``: in Helvetica, or in DejaVu Sans where the page prints a letter
-    Helvetica's encoding lacks (Polish and Czech: ł, ř, ě)."""
+    """Write page ``name`` as a PDF at ``path``: in Helvetica, or in DejaVu Sans where the page prints a letter
+    Helvetica's encoding lacks (Polish and Czech: ł, ř, ě). A run whose baseline lies below the first page's height
+    is on a later page (baseline 900 is 58 points down the second page): an invoice of two pages is one list."""
     pdf = FPDF(unit="pt", format=A4)
     pdf.core_fonts_encoding = "windows-1252"  # the core fonts' own: €, £, é, ß, ·
     pdf.set_auto_page_break(False)
-    pdf.add_page()
     family = "Helvetica"
     if not all(_in_windows_1252(text) for _, _, text, _, _ in PAGES[name]):
         regular, bold = _unicode_fonts()
         pdf.add_font("DejaVu", "", str(regular))
         pdf.add_font("DejaVu", "B", str(bold))
         family = "DejaVu"
-    for x, baseline, text, size, bold in PAGES[name]:
-        pdf.set_font(family, "B" if bold else "", size)
-        pdf.text(x, baseline, text)
+    pages = 1 + max(int(baseline // A4[1]) for _, baseline, _, _, _ in PAGES[name])
+    for page in range(pages):
+        pdf.add_page()
+        for x, baseline, text, size, bold in PAGES[name]:
+            if int(baseline // A4[1]) == page:
+                pdf.set_font(family, "B" if bold else "", size)
+                pdf.text(x, baseline - page * A4[1], text)
     pdf.output(str(path))
     return path
 
@@ -57549,7 +57553,7 @@ NOT_INVOICE_NAMES = (*NOT_INVOICES, *NO_INVOICE_PAGES)
 
 
 def draw_not_invoice(name: str, path: Path) -> Path:
-    """Write the page ``name`` of :data:`NOT_INVOICES` or :data:`NO_INVOICE_PAGES` as a one-page PDF at ``path``."""
+    """Write the page ``name`` of :data:`NOT_INVOICES` or :data:`NO_INVOICE_PAGES` as a PDF at ``path`` (:func:`draw`)."""
     if name in NO_INVOICE_PAGES:
         runs = NO_INVOICE_PAGES[name]
     else:
