@@ -35,7 +35,7 @@ from typing import Iterable, Sequence
 from docextract.document import Box, Document, Line, Page, WordRef
 from docextract.extraction.candidates import AMOUNT_KEY_LABELS, KEY_LABELS, Candidate, generate
 from docextract.extraction.entities import document_date_year, document_locale
-from docextract.extraction.field_keywords import NOT_INVOICE_NUMBER_KEYS, key_tokens
+from docextract.extraction.field_keywords import NOT_INVOICE_NUMBER_KEYS, closing_keys, key_tokens
 from docextract.extraction.key_context import LineIndex, key_above, key_left, line_above, line_index, line_right_of
 
 TYPES = ("invoice", "credit_note", "receipt", "contract", "other")
@@ -64,6 +64,7 @@ CREDIT_TITLES = (
     "creditnota", "creditfactuur", "nota di credito", "nota de credito", "factura rectificativa",
     "kreditfaktura", "kreditnota", "hyvityslasku",
     "faktura korygujaca", "korekta", "opravny danovy doklad", "dobropis",
+    "td04 nota di credito", "td04",  # a FatturaPA view's document type under "Tipologia documento" (stop 73)
 )
 # Titles of business documents that print an invoice's keys and amounts but are no invoice: a quotation, an order
 # confirmation, a delivery note. A payer books nothing from them; under no invoice or credit note title, their
@@ -278,8 +279,9 @@ def _title_lines(doc: Document, phrases: Iterable[str], led: bool = False) -> li
             heads = _title_heads(texts) if led else [texts]
             subject = led and _is_a_subject(texts)
             titles = [title for title in (_title_of(head, wanted, led, subject) for head in heads) if title is not None]
-            if titles and not _a_key_cell(page, line):  # "Bestellung: | B123456789", "Ordine n. | B303954830" in a
-                # key column, "Vrachtbrief" in a header row over its number: keys, no titles
+            if titles and not _a_key_cell(page, line) and not _right_of_a_key(page, line):
+                # "Bestellung: | B123456789", "Ordine n. | B303954830" in a key column, "Vrachtbrief" in a header row
+                # over its number: keys, no titles; nor a key's value ("Votre réf. | Bon de commande 24-0057")
                 found.extend(_Title(title[0], offset + line.box.top, title[1], title[2]) for title in titles)
         offset += page.height
     return found
@@ -332,6 +334,20 @@ MAX_TITLE_TOP_OF_PAGE = 0.4  # a title of no invoice stands in the first page's 
 def _a_key_cell(page: Page, line: Line) -> bool:
     """Whether a line is a key's cell, not a title: a key column's row or a header row's cell."""
     return _keys_a_value_right_of_it(page, line) or _heads_a_column(page, line)
+
+
+def _right_of_a_key(page: Page, line: Line) -> bool:
+    """Whether the nearest line left of ``line`` on its row is a whole key: ``line`` is its value, no title (a
+    lawyer's "Votre réf. | Bon de commande 24-0057" in the key column of its fee note)."""
+    height = max(line.box.height, 1e-6)
+    row = [other for other in page.lines if other is not line and other.box.x1 <= line.box.x0 + 1
+           and other.box.vertical_overlap(line.box) > 0.5 * min(other.box.height, height)]
+    if not row:
+        return False
+    left = max(row, key=lambda other: other.box.x1)
+    tokens = [t for w in left.word_indices for t in key_tokens(page.words[w].text)]
+    keys, length = closing_keys(tokens) if tokens else (frozenset(), 0)
+    return bool(keys) and length == len(tokens)
 
 
 def _keys_a_value_right_of_it(page: Page, line: Line) -> bool:
@@ -510,11 +526,15 @@ def document_type(doc: Document) -> DocumentType:
         return DocumentType("contract", (f"contract wording ({contract_density:.1%} of {words} words)", keyed), signals)
     if other_titles:
         return DocumentType("other", (f"title of no invoice: {', '.join(sorted(other_titles))}", keyed), signals)
-    if not_an_invoice:
+    credit_note = invoice_like and bool(credit_titles) and not _credit_named_in_the_body(doc, credit_titles,
+                                                                                        invoice_titles)
+    # (a credit note is no invoice, and some say so: a Portuguese "Nota de Crédito" under certified software's
+    # "Este documento não serve de fatura")
+    if not_an_invoice and not credit_note:
         return DocumentType("other", (f"says it is no invoice: {' '.join(not_an_invoice)}", keyed), signals)
     if invoice_like and self_billed:
         return DocumentType("invoice", ("self-billed: issued by the buyer", keyed), signals)
-    if invoice_like and credit_titles and not _credit_named_in_the_body(doc, credit_titles, invoice_titles):
+    if credit_note:
         return DocumentType("credit_note", (f"title: {', '.join(sorted(credit_titles))}", keyed), signals)
     if invoice_like:
         reasons = (f"title: {', '.join(sorted(invoice_titles))}",) if invoice_titles else (
@@ -558,9 +578,13 @@ def _titles_of_no_invoice(doc: Document, keys: set[str], numbers_of_no_invoice: 
 
 def _credit_named_in_the_body(doc: Document, credit_titles: set[str], invoice_titles: set[str]) -> bool:
     """Whether the credit note's words open only a line of the body that refers to one ("Avoir n° 2024/A-041 du
-    15/10/2024 à déduire" on an invoice that deducts it) while an invoice's title stands as one ("FACTURE")."""
-    return (bool(invoice_titles) and not _standalone_titles(doc, credit_titles)
-            and bool(_standalone_titles(doc, invoice_titles)))
+    15/10/2024 à déduire" on an invoice that deducts it) while an invoice's title stands as one ("FACTURE") above it
+    (not a key's "Rekening" in a refund's block under "Creditfactuur bij factuur NL-KP-2024-5519032")."""
+    if not invoice_titles or _standalone_titles(doc, credit_titles):
+        return False
+    invoice_tops = [title.top for title in _title_lines(doc, invoice_titles)]
+    credit_tops = [top for _, top in _opening_titles(doc, credit_titles)]
+    return bool(invoice_tops) and (not credit_tops or min(invoice_tops) < min(credit_tops))
 
 
 def _said(tokens: list[str], sentences: tuple[tuple[str, ...], ...]) -> tuple[str, ...]:
