@@ -35,11 +35,12 @@ from docextract.extraction.evidence import logit, odd_shape
 from docextract.extraction.field_keywords import (FIELD_KEYWORDS, FILLER_TOKENS, REFERENCE_KEYS, closing_keys,
                                                    key_tokens)
 from docextract.extraction.identifiers import dotted_vat_length, has_vat_module, spaced_vat_length
-from docextract.extraction.key_context import (NUMBER_IN_PARTS, KeyHit, LineIndex, is_title_word, key_above, key_left,
-                                              line_of, row_keys, words_left_on_row)
+from docextract.extraction.key_context import (NUMBER_IN_PARTS, OTHER_NUMBER, KeyHit, LineIndex, is_title_word, key_above,
+                                              key_left, line_of, row_keys, words_left_on_row)
 from docextract.extraction.per_document import per_document
-from docextract.extraction.normalize import (ISO_CURRENCIES, MAX_DATE_WORDS, MONTH_NUMBERS, identifier_text,
-                                             is_currency_word, parse_currency, parse_date, parse_number)
+from docextract.extraction.normalize import (ISO_CURRENCIES, MAX_DATE_WORDS, MINUS_BEFORE_CURRENCY, MONTH_NUMBERS,
+                                             identifier_text, is_currency_word, parse_currency, parse_date,
+                                             parse_number)
 from docextract.extraction.vat_shares import vat_shares
 from docextract.extraction.party_blocks import block_extents, side_at
 
@@ -278,7 +279,10 @@ def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> 
                             continue
                         number = parse_number(span, locale)
                         if number is not None and not odd_shape("total", "amount", span):
-                            out["amount"].append(Candidate("amount", _flat(refs[i:i + n]), number))
+                            start = i  # (its sign printed before its currency, a word of its own: "-€ 110,70")
+                            if i - 1 > taken_until and MINUS_BEFORE_CURRENCY.fullmatch(texts[i - 1]):
+                                start, number = i - 1, -abs(number)
+                            out["amount"].append(Candidate("amount", _flat(refs[start:i + n]), number))
                             break
                     continue
                 spaced = spaced_vat_length(texts[i:])
@@ -665,9 +669,11 @@ def never_the_value(context: DocumentContext, candidate: Candidate, label: str) 
     date closing an aside as the invoice's date, an early payment's date before its discount as the due date, an
     amount keyed on its row as one no field holds (a charge, a discount, a bill's previous balance), a number printed
     again after a tax id's key or an ordinal ("1er") as the invoice's or order's number, the first amount of a row of sums as its field
-    (:func:`first_of_a_row_of_sums`), the base a rate is reckoned on as the total (:func:`base_of_a_rate`)."""
+    (:func:`first_of_a_row_of_sums`), the base a rate is reckoned on as the total (:func:`base_of_a_rate`), a number
+    the page names as another document's anywhere as the invoice's (:func:`_named_another_documents`)."""
     return (candidate.version_date or candidate.telephone or label == "vendor_tax_id" and candidate.party_side not in (None, "vendor_name")
-            or label == "invoice_number" and _reference_keyed_beside_an_invoice_key(context, candidate)
+            or label == "invoice_number" and (_reference_keyed_beside_an_invoice_key(context, candidate)
+                                              or _named_another_documents(context, candidate))
             or label in context.amounts_keyed_on_rows and in_a_sentence(context.doc, candidate.words[0])
             or candidate.words in context.tendered or _keyed_another(context, candidate, label)
             or label in NOT_TAX_IDS and (_printed_as_a_tax_id(context, candidate)
@@ -680,6 +686,14 @@ def never_the_value(context: DocumentContext, candidate: Candidate, label: str) 
                                                                      and not keyed_as(context, candidate, label)
                                                                      or before_a_discount(context, candidate))
             or label == "invoice_date" and candidate.kind == "date" and _closes_an_aside(context.doc, candidate))
+
+
+def _named_another_documents(context: DocumentContext, candidate: Candidate) -> bool:
+    """Whether the number is keyed somewhere on the page as another document's: a credit note's title "Avoir sur
+    facture n° FA24-01452" names the invoice it corrects, and the same number in a sentence further down ("Facture
+    FA24-01452 : 1 015,20 € TTC ...") is no number of the credit note's own (held out: accepted as its number, 0.999)."""
+    return any((left := context.keys(other.words)[0]) is not None and OTHER_NUMBER in left.labels
+               for other in context.occurrences.get(occurrence_key(candidate), ()))
 
 
 NOT_TAX_IDS = frozenset({"invoice_number", "purchase_order"})

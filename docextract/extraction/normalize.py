@@ -328,6 +328,11 @@ def is_currency_word(text: str) -> bool:
     return not any(ch.isdigit() for ch in text) and parse_currency(text) is not None
 
 
+# A minus before the currency that precedes the number: "-€ 110,70", "−$45.00", "- EUR 12,00" (a Dutch marketplace's
+# credit note prints its amounts so)
+MINUS_BEFORE_CURRENCY = re.compile(r"\s*[-−–]\s*(?:[€$£¥]|[A-Z]{3})\s*")
+
+
 def parse_number(text: str, locale: str = DEFAULT_LOCALE) -> Decimal | None:
     """A printed number -> Decimal, reading ``,`` and ``.`` the way the locale writes them.
 
@@ -339,7 +344,8 @@ def parse_number(text: str, locale: str = DEFAULT_LOCALE) -> Decimal | None:
     if not match:
         return None
     raw = match.group(0).strip()
-    negative = raw.startswith(("-", "−", "(")) or cleaned.endswith("-")
+    negative = (raw.startswith(("-", "−", "(")) or cleaned.endswith("-")
+                or MINUS_BEFORE_CURRENCY.fullmatch(cleaned[:match.start()]) is not None)
     body = re.sub(r"[-−()]", "", raw).strip().rstrip(".,").strip()
     digits = _GROUP_SEPARATORS.sub(lambda m: m.group(0) if m.group(0) in ".," else "", body)
     if not digits:
