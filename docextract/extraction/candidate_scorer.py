@@ -46,7 +46,7 @@ from docextract.extraction.entities import Entity
 from docextract.extraction.field_keywords import key_tokens, names_the_buyers_order
 from docextract.extraction.identifiers import check_tax_id, is_vat_number, registration_number
 from docextract.extraction.key_context import in_a_totals_strip, line_index, whole_key
-from docextract.extraction.key_values import footer_company_name
+from docextract.extraction.key_values import footer_company_name, keys_the_buyers_own_order
 from docextract.modeling.model_folder import SCORER_KEY  # noqa: F401  (named here too: the candidate fit writes it)
 
 # A candidate under this probability never becomes a field by the scorer: the tagger's reading stays.
@@ -292,6 +292,11 @@ def _the_buyers_own_order(context: DocumentContext, scorer: CandidateScorer,
     if buyers(chosen["purchase_order"][0].words):
         return chosen
     own = _the_one_value(context, scorer, "purchase_order", 0.0, lambda c: buyers(c.words))
+    if own is None and keys_the_buyers_own_order(context.doc):
+        # (the buyer's reference in words, no candidate: "Jeres rekv. | Sag 2417 Ørbækvej" under a Danish
+        # wholesaler's own "Ordrenr. | 1771904", accepted as the order at 0.76): the order the key does not name as
+        # the buyer's is the seller's
+        return {label: value for label, value in chosen.items() if label != "purchase_order"}
     return chosen if own is None else {**chosen, "purchase_order": own}
 
 

@@ -144,6 +144,7 @@ YOUR_WORDS = frozenset({"your", "ihre", "ihr", "votre", "vos", "uw", "vostro", "
 PURCHASE_WORDS = frozenset({"purchase", "inkoopordernummer", "inkooporder", "inkoopnummer", "einkaufsbestellung",
                             "kundenbestellnummer", "kundenbestellung", "rekvisition", "rekvisitions",
                             "rekvisitionsnummer",  # a Danish public buyer's requisition
+                            "rekv",  # "Jeres rekv." (your requisition) beside a Danish wholesaler's own "Ordrenr."
                             "bestillingsreferanse", "ordrereferanse", "bestallningsreferens", "orderreferens",
                             "tilausviite"})  # an e-invoice view's order reference (UBL's OrderReference)
 # ... of an order, not a reference ("Ihr Zeichen: AB-312", "Your ref."), which names no order
@@ -165,6 +166,17 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "rechnungsnummer", "rechnung no", "rechnungs no", "rechnung", "belegnummer", "beleg no", "handelsrechnung no",
         "abschlagsrechnung no", "schlussrechnung no", "teilrechnung no", "gutschrift no", "gutschriftsnummer",
         "credit note no", "credit note number", "kreditnota no", "kreditnotanummer", "kreditnota nummer",
+        # a credit note's own number (stop 73): its key in a header row or a key column beside the corrected invoice's
+        "no d avoir", "numero d avoir", "avoir no", "no avoir", "creditnota no", "creditnotanummer", "creditnota nummer",
+        "creditfactuur no", "creditfactuurnummer", "nota di credito no", "numero nota di credito", "nota credito no",
+        "factura rectificativa no", "rectificativa no", "numero de factura rectificativa", "nota de credito no",
+        "stornorechnung no", "storno no", "korrekturrechnung no", "kreditfaktura no", "kreditfakturanummer",
+        "hyvityslasku no", "hyvityslaskun numero", "dobropis no", "cislo dobropisu", "opravny danovy doklad no",
+        "credit memo no", "credit memo number", "credit no", "credit number",
+        "numero documento",  # a FatturaPA view's "Numero documento" under "Tipologia documento"
+        # a credit note's title before its number, as an invoice's is ("Nota de Crédito NC 2024/47")
+        "credit note", "credit memo", "nota de credito", "nota di credito", "creditnota", "creditfactuur", "avoir",
+        "kreditnota", "kreditfaktura", "hyvityslasku", "dobropis", "stornorechnung", "rechnungskorrektur",
         "rechnungskorrektur no", "mietrechnung no", "beitragsrechnung no", "invoice ref", "booking id", "booking no",
         "kassenzeichen",  # a German public body's fee notice (Gebührenbescheid): the number its payment must quote
         "facture no", "numero de facture", "no de facture", "facture", "numero facture", "no facture",
@@ -333,6 +345,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "pedido no", "su pedido no",  # "Su pedido nº 4700021893 de fecha 01/03/2024"
         "numero de pedido",
         "your reference", "your ref", "ihr zeichen", "votre reference", "vos references", "uw referentie",
+        "votre ref", "vos ref",  # "Votre réf." in a key column (stop 73)
+        "su pedido", "vuestro pedido",
         "uw kenmerk", "vostro riferimento", "su referencia",
         "p o s o no", "p o s o number",  # Wave's "P.O./S.O. Number"
         "po nummer", "inkoopordernummer", "inkooporder", "inkooporder no", "inkoopnummer",
@@ -341,6 +355,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "bestillingsnummer", "rekvisition", "rekvisitions no", "rekvisitionsnummer", "rekvisition no", "tilausnumero", "tilaus", "tilaus no", "encomenda", "no encomenda",
         "nota de encomenda", "v referencia", "v ref", "sua referencia", "requisicao", "v requisicao", "sua requisicao", "er referens", "er ref", "ert ordernummer",
         "deres ref", "deres referanse", "deres reference", "viitteenne",
+        "jeres rekv", "jeres rekvisition", "deres rekv", "rekv", "rekv no", "jeres ref", "jeres reference",
         # an EHF, Svefaktura or Finvoice view's order reference (UBL's OrderReference): the buyer's, by its name
         "bestillingsreferanse", "ordrereferanse", "bestallningsreferens", "orderreferens", "tilausviite",
         # (stop 72) e-invoice views' order references: ebInterface's "Auftragsreferenz", Facturae's "Referencia del

@@ -294,7 +294,8 @@ def _key_in_parenthetical(doc: Document, given: Sequence[WordRef], head: Sequenc
 # trimmed of its digits it would read as a key ("PO")
 _GLUED_IDENTIFIER = re.compile(r"[^\W\d_]+[-/]\d[\w\-/]*")
 _TITLE_WORDS = frozenset({"invoice", "rechnung", "gutschrift", "facture", "avoir", "factuur", "creditnota", "fattura",
-                          "factura", "faktura", "lasku", "fatura"})
+                          "factura", "faktura", "lasku", "fatura",
+                          "faktury", "doklad", "dokladu"})  # Polish and Czech: "do faktury", "daňového dokladu"
 
 
 def is_title_word(token: str) -> bool:
@@ -311,6 +312,10 @@ def titled_number_key(doc: Document, words: Sequence[WordRef], height: float, si
         return None
     for start in range(len(words) - 2, max(-1, len(words) - 1 - MAX_KEY_WORDS), -1):
         first = key_tokens(doc.word(words[start]).text)
+        if first in ([word] for word in REFERENCE_WORDS) and start + 2 < len(words) and any(
+                is_title_word(t) for r in words[start + 1:-1] for t in key_tokens(doc.word(r).text)):
+            # "(dobropis) k daňovému dokladu č. 2024-0453": the number of the document a credit note corrects
+            return KeyHit(frozenset({OTHER_NUMBER}), tuple(words[start:]), 0.0)
         if first and is_title_word(first[0]) and (
                 start == 0 or _ends_a_cell(doc, words[start - 1], words[start], height)):
             if any(_names_another_number(doc, r) for r in words[start + 1:-1]):
@@ -335,7 +340,8 @@ _OTHER_NUMBERS = frozenset({"purchase_order"})  # an order number named inside a
 # Words by which a title refers to another document ("Gutschrift zu Rechnung Nr.", "Credit note for invoice no.",
 # "Avoir sur facture n°"); the number after is that document's, keyed as OTHER_NUMBER (no output field)
 REFERENCE_WORDS = frozenset({"zu", "zur", "zum", "bzgl", "betreffend", "bezuglich", "for", "to", "regarding",
-                             "concerning", "re", "sur", "concernant", "bij", "op", "per", "a"})
+                             "concerning", "re", "sur", "concernant", "bij", "op", "per", "a",
+                             "k", "ke", "do"})  # Czech "(dobropis) k daňovému dokladu č.", Polish "korekta do faktury nr"
 OTHER_NUMBER = "other_number"  # field_keywords' pseudo-field of it
 
 
@@ -500,11 +506,17 @@ def _bare_number_over_a_date(doc: Document, line: Line, left: Sequence[WordRef],
                              labels: frozenset[str] | None) -> KeyHit | None:
     """A bare "Numéro :" in a column of keys whose next line keys the invoice's date ("Numéro : F-2024-0241" over
     "Date d'émission : 22/10/2024" under "Facture de solde"): the invoice number's key, as a header row's bare
-    "Numero" beside its "Data" is (:func:`_heading_beside_a_date`). None otherwise."""
-    if (labels is not None and "invoice_number" not in labels) or len(left) != 1 or left[0] != WordRef(
-            left[0].page_index, line.word_indices[0]) or key_tokens(doc.word(left[0]).text) not in ([t] for t in _NUMBER_HEADINGS):
+    "Numero" beside its "Data" is (:func:`_heading_beside_a_date`). None otherwise. The key may stand on a line of its
+    own left of its value's (a key column: "Número: | 2024-0031" over "Fecha: | 22/10/2024" under "FACTURA
+    RECTIFICATIVA")."""
+    if (labels is not None and "invoice_number" not in labels) or len(left) != 1:
         return None
     page = doc.pages[left[0].page_index]
+    if left[0].word_index not in line.word_indices:
+        line = line_of(doc, left[0]) or line
+    if left[0] != WordRef(left[0].page_index, line.word_indices[0]) or key_tokens(doc.word(left[0]).text) not in (
+            [t] for t in _NUMBER_HEADINGS):
+        return None
     height = max(line.box.height, 1e-6)
     below = min((other for other in page.lines if other is not line and abs(other.box.x0 - line.box.x0) <= height
                  and 0 <= other.box.top - line.box.bottom <= height), key=lambda other: other.box.top, default=None)
@@ -714,24 +726,40 @@ _OF_THE_DAY = (["dnia"],)
 # Words by which a credit note's key column names the invoice it corrects ("Against invoice", "Original invoice",
 # "Facture d'origine", "Ursprüngliche Rechnung"), as key_tokens gives them
 _ORIGINAL_WORDS = frozenset({"against", "original", "origine", "initiale", "ursprungliche", "ursprunglichen",
-                             "korrigierte", "credited", "corrected", "oorspronkelijke", "originale", "bezug", "zu"})
+                             "korrigierte", "credited", "corrected", "oorspronkelijke", "originale", "bezug", "zu",
+                             # (stop 73) "Betreft factuur", "Fattura collegata", "Factura rectificada", "Krediterar"
+                             "betreft", "betrifft", "regarding", "concerne", "collegata", "rectificada", "rectifica",
+                             "rectificado", "krediterar", "origem", "korygowana", "korygowanej"})
 
 
 def _date_of_the_invoice_referred_to(index: LineIndex, hit: KeyHit) -> KeyHit:
     """``hit``, or for an invoice date's key right under a key-column row that names another invoice the other date's
     key: a credit note prints "Credit note no. CR-00128 | Date 21/03/2024 | Against invoice INV-04417 | Invoice date
-    02/03/2024", the last the credited invoice's date (a tagger took it for the credit note's at 0.99)."""
+    02/03/2024", the last the credited invoice's date (a tagger took it for the credit note's at 0.99). So too for a
+    date's key in a block under a heading that names another invoice ("FACTURA QUE SE RECTIFICA" over "Serie /
+    Número: A / 2024-0877" and "Fecha expedición: 02/10/2024", "Dati fattura collegata" over "Id documento: 245/A
+    Data: 30-09-2024": held out, both accepted as the credit note's date)."""
     doc = index.doc
-    if hit.labels != {"invoice_date"} or not any(is_title_word(t) for r in hit.words for t in key_tokens(doc.word(r).text)):
-        return hit
     key_line = index.line(hit.words[0])
-    found = line_above(index, hit.words[:1]) if key_line is not None else None
-    if found is None or abs(found[0].box.x0 - key_line.box.x0) > found[1].height:
+    if hit.labels != {"invoice_date"} or key_line is None:
         return hit
-    tokens = [t for w in first_cell(doc, hit.words[0].page_index, found[0]) for t in key_tokens(doc.word(w).text)]
-    if any(is_title_word(t) for t in tokens) and set(tokens) & _ORIGINAL_WORDS:
-        return KeyHit(frozenset({"other_date"}), hit.words, hit.distance)
+    titled = any(is_title_word(t) for r in hit.words for t in key_tokens(doc.word(r).text))
+    current = [WordRef(hit.words[0].page_index, key_line.word_indices[0])]
+    for step in range(MAX_LINES_UNDER_A_REFERENCE):
+        found = line_above(index, current)
+        if found is None or abs(found[0].box.x0 - key_line.box.x0) > found[1].height:
+            return hit
+        cell = first_cell(doc, hit.words[0].page_index, found[0])
+        tokens = [t for w in cell for t in key_tokens(doc.word(w).text)]
+        names_another = any(is_title_word(t) for t in tokens) and bool(set(tokens) & _ORIGINAL_WORDS)
+        heading = len(cell) == len(found[0].word_indices) and not any(ch.isdigit() for t in tokens for ch in t)
+        if names_another and (step == 0 and titled or heading):
+            return KeyHit(frozenset({"other_date"}), hit.words, hit.distance)
+        current = [WordRef(hit.words[0].page_index, found[0].word_indices[0])]
     return hit
+
+
+MAX_LINES_UNDER_A_REFERENCE = 3  # a heading naming another invoice keys the dates of the next lines of its block
 
 
 def line_above(index: LineIndex, value: Sequence[WordRef]) -> tuple[Line, Box] | None:
@@ -777,7 +805,24 @@ def key_above(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str]
     hit = whole_key(doc, cell, labels) or _heading_beside_a_date(index, above, cell, labels)
     if hit is None or hit.words[0] != cell[0]:  # the whole cell is the key, not its last words
         return None
-    return KeyHit(hit.labels, hit.words, max(0.0, value_box.top - above.box.bottom))
+    named = hit.labels
+    if named == {"invoice_date"} and _beside_the_invoice_referred_to(index, words, words.index(cell[0]), height):
+        named = frozenset({"other_date"})
+    return KeyHit(named, hit.words, max(0.0, value_box.top - above.box.bottom))
+
+
+def _beside_the_invoice_referred_to(index: LineIndex, words: Sequence[WordRef], at: int, height: float) -> bool:
+    """Whether the header cell left of a key (``words[at]`` of its line ``words``; or the line left of it on its row)
+    names another invoice: a credit note's header row "Creditnota nr. | Datum | Klantnr. | Betreft factuur |
+    Factuurdatum", whose invoice date is the corrected invoice's (held out: accepted as the credit note's date)."""
+    doc = index.doc
+    if at > 0:
+        left = cell_around(doc, words, at - 1, at - 1, height)
+    else:
+        beside = index.line_left_on_row(words[0])
+        left = [] if beside is None else [WordRef(words[0].page_index, w) for w in beside.word_indices]
+    tokens = [t for r in left for t in key_tokens(doc.word(r).text)]
+    return any(is_title_word(t) for t in tokens) and bool(set(tokens) & _ORIGINAL_WORDS)
 
 
 # A bare "Reference" heading, which names the invoice's number in a header row beside its date

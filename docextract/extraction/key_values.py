@@ -53,6 +53,7 @@ from docextract.extraction.party_blocks import (ADDRESS_OF_SIDE, MIN_HEADING_NAM
                                                name_over,
                                                named_block_address, only_title, party_fields, side_at,
                                                trading_as_fields, under, window_envelope_fields, window_recipient)
+from docextract.extraction.per_document import per_document
 from docextract.extraction.terms_section import MAX_TERMS_WORDS, continued, terms_under_heading
 
 # The fields read from a key, by the value shape they take. Names and addresses are not: their extent
@@ -1016,6 +1017,8 @@ def _keyed_candidates(doc: Document, wanted: Sequence[str], locale: str, year: i
                     # seller's ("Auftrag" in SAP's header grid, earlier in the reading order)
                     sellers = label == "purchase_order" and not names_the_buyers_order(
                         [t for r in hit.words for t in key_tokens(doc.word(r).text)])
+                    if sellers and keys_the_buyers_own_order(doc):
+                        continue  # (the buyer's own reference keyed in words: this order is the seller's)
                     out.append(((sellers, len(hit.labels) > 1), label, candidate.words))
     # a key that names this field alone first: "Steuerbetrag 20,16" over "19 % VAT (S) -1,00" earlier in the
     # reading order, whose "VAT" also keys the VAT id (sorted is stable: reading order within each)
@@ -1027,6 +1030,20 @@ def _keyed_candidates(doc: Document, wanted: Sequence[str], locale: str, year: i
                 words = _value(doc, iban_label, value_words, locale, year)
                 if words:
                     yield "iban", words
+
+
+@per_document
+def keys_the_buyers_own_order(doc: Document) -> bool:
+    """Whether a line's first cell is a whole key of the buyer's own order ("Jeres rekv.", "Ihre Bestellung:"): an
+    order under a key that does not say whose is then the seller's (a Danish wholesaler's "Ordrenr. | 1771904" over
+    "Jeres rekv. | Sag 2417 Ørbækvej", the buyer's reference in words, accepted as the order)."""
+    for p, page in enumerate(doc.pages):
+        for line in page.lines:
+            tokens = [t for r in first_cell(doc, p, line) for t in key_tokens(doc.word(r).text)]
+            keys, length = closing_keys(tokens) if tokens else (frozenset(), 0)
+            if "purchase_order" in keys and length == len(tokens) and names_the_buyers_order(tokens):
+                return True
+    return False
 
 
 def _sellers_tax_id(doc: Document, extents, words: Sequence[WordRef], locale: str) -> bool:
