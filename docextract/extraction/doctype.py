@@ -35,7 +35,8 @@ from typing import Iterable, Sequence
 from docextract.document import Box, Document, Line, Page, WordRef
 from docextract.extraction.candidates import AMOUNT_KEY_LABELS, KEY_LABELS, Candidate, generate
 from docextract.extraction.entities import document_date_year, document_locale
-from docextract.extraction.field_keywords import NOT_INVOICE_NUMBER_KEYS, closing_keys, key_tokens
+from docextract.extraction.field_keywords import (NOT_INVOICE_NUMBER_KEYS, RECEIPT_NUMBER_KEYS, closing_keys, key_tokens,
+                                                  trim_context)
 from docextract.extraction.key_context import LineIndex, key_above, key_left, line_above, line_index, line_right_of
 
 TYPES = ("invoice", "credit_note", "receipt", "contract", "other")
@@ -52,12 +53,18 @@ INVOICE_TITLES = (
     "vyuctovani sluzeb danovy doklad", "zalohova faktura",
     # an ERP report's title that names its module first: Business Central's "Verkauf - Rechnung", "Sales - Invoice"
     "verkauf rechnung", "verkaufsrechnung", "sales invoice", "vente facture", "verkoop factuur", "verkoopfactuur",
+    # (stop 73) Central, Eastern and Southern Europe, folded as key_tokens folds them ("ΤΙΜΟΛΟΓΙΟ", "ФАКТУРА", "PVM
+    # SĄSKAITA FAKTŪRA", "e-Arşiv Fatura", "Factură fiscală")
+    "τιμολογιο", "τιμολογιο πωλησησ", "τιμολογιο παροχησ υπηρεσιων", "фактура", "saskaita faktura",
+    "pvm saskaita faktura", "e arsiv fatura", "e fatura", "factura fiscala",
 )
 # Titles of an invoice only where they stand as one (the whole line, or before its number): a Dutch bill ("REKENING",
 # a school's "SCHOOLREKENING 1"; "Rekening: NL91 ..." opens a bank line), an Italian e-invoice's printed courtesy copy,
 # a Spanish bill of a community's or an insurer's dues
 STANDALONE_INVOICE_TITLES = ("rekening", "schoolrekening", "copia di cortesia", "recibo de cuotas", "recibo de cuota",
-                             "recibo de prima")
+                             "recibo de prima",
+                             # words that name an account too ("Račun: HR12 ...", "Bankszámla"): a title only alone
+                             "racun", "szamla", "rekins", "pvn rekins", "arve")
 CREDIT_TITLES = (
     "credit note", "credit memo", "gutschrift", "rechnungskorrektur", "rechnungs korrektur", "stornorechnung", "avoir",
     "facture d avoir",
@@ -426,6 +433,7 @@ class _KeyedValues:
     fields: set[str]  # the invoice fields keyed before a value of their type
     numbers_of_no_invoice: set[str]  # the keys of a number of no invoice before or over a number
     invoice_in_a_key: bool  # some key of them names an invoice ("Rechnungsbetrag", "Invoice date")
+    receipt_number: bool = False  # a receipt's number keyed ("Bon-Nr.: 27514"): a receipt's sign, no invoice's
 
 
 def _keys_before_values(doc: Document) -> _KeyedValues:
@@ -440,7 +448,7 @@ def _keys_before_values(doc: Document) -> _KeyedValues:
              "amount": set(AMOUNT_KEY_LABELS)}
     found: set[str] = set()
     numbers_of_no_invoice: set[str] = set()
-    invoice_in_a_key = False
+    invoice_in_a_key = receipt_number = False
     for kind, labels in kinds.items():
         listed = _over_another_of_their_kind(index, candidates[kind]) if kind != "amount" else set()
         for candidate in candidates[kind]:
@@ -449,15 +457,18 @@ def _keys_before_values(doc: Document) -> _KeyedValues:
                 hit = key_above(index, candidate.words, KEY_LABELS)
             if hit is None:
                 continue
-            found |= hit.labels & labels
             tokens = [t for r in hit.words for t in key_tokens(doc.word(r).text)]
+            if kind == "identifier" and " ".join(trim_context(tokens)) in _RECEIPT_NUMBER_KEYS:
+                receipt_number = True
+                continue
+            found |= hit.labels & labels
             invoice_in_a_key |= bool(hit.labels & labels) and any(t.startswith(_INVOICE_STEMS) for t in tokens)
             if kind == "identifier" and "other_number" in hit.labels and " ".join(tokens) in _NOT_INVOICE_NUMBER_KEYS:
                 numbers_of_no_invoice.add(" ".join(tokens))
     text = [t for p in doc.pages for w in p.words for t in key_tokens(w.text)]
     if "iban" in text:
         found.add("iban")
-    return _KeyedValues(found & INVOICE_KEY_FIELDS, numbers_of_no_invoice, invoice_in_a_key)
+    return _KeyedValues(found & INVOICE_KEY_FIELDS, numbers_of_no_invoice, invoice_in_a_key, receipt_number)
 
 
 def _over_another_of_their_kind(index: LineIndex, candidates: Sequence[Candidate]) -> set[WordRef]:
@@ -491,6 +502,7 @@ _INVOICE_STEMS = ("invoice", "rechnung", "factur", "fattur", "faktur", "lasku", 
 
 
 _NOT_INVOICE_NUMBER_KEYS = frozenset(NOT_INVOICE_NUMBER_KEYS)
+_RECEIPT_NUMBER_KEYS = frozenset(" ".join(key_tokens(key)) for key in RECEIPT_NUMBER_KEYS)
 
 
 def document_type(doc: Document) -> DocumentType:
@@ -541,10 +553,12 @@ def document_type(doc: Document) -> DocumentType:
             (f"says it is an invoice: {' '.join(an_invoice)}",) if an_invoice else ())
         return DocumentType("invoice", (*reasons, keyed), signals)
     amounts = len(generate(doc, line_index(doc), "en_US", None)["amount"]) if words <= MAX_RECEIPT_WORDS else 0
-    receipt_like = (amount_keys and (receipt_words or invoice_titles)
-                    or len(receipt_words) >= MIN_RECEIPT_WORDS and amounts >= MIN_RECEIPT_AMOUNTS)
+    # (a receipt's keyed number counts as one more receipt word: a filling station's "Bon-Nr.", a taxi's "Receipt No.")
+    receipt_signs = len(receipt_words) + keyed_values.receipt_number
+    receipt_like = (amount_keys and (receipt_words or invoice_titles or keyed_values.receipt_number)
+                    or receipt_signs >= MIN_RECEIPT_WORDS and amounts >= MIN_RECEIPT_AMOUNTS)
     if receipt_like and words <= MAX_RECEIPT_WORDS and not keys & {"invoice_number", "due_date", "iban"}:
-        evidence = ", ".join(sorted(receipt_words or invoice_titles))
+        evidence = ", ".join(sorted(receipt_words or invoice_titles) + ["its number's key"] * keyed_values.receipt_number)
         return DocumentType("receipt", (f"amounts and receipt words: {evidence}", keyed), signals)
     return DocumentType("other", (keyed, "no invoice, receipt or contract evidence"), signals)
 

@@ -26,6 +26,12 @@ _ANNOTATION = re.compile(r"\(\s*[\w.%/-]{1,6}\s*\)")
 _CZECH_NUMBER_SIGN = re.compile(r"(?<![^\W\d_])[čČ]\.")  # "Faktura č. 15/2024": "č." alone, with its dot
 
 _INVOICE_DATE = (
+    # (stop 73) the invoice date's keys of Central, Eastern and Southern Europe
+    "kelt", "számla kelte", "kiállítás dátuma", "kiállítás kelte", "data emiterii", "data facturii",
+    "datum izdavanja", "datum i vrijeme izdavanja", "datum računa", "datum izdaje", "kraj in datum izdaje",
+    "ημερομηνία", "ημερομηνία έκδοσης", "ημ νία έκδοσης", "дата на издаване", "дата", "išrašymo data",
+    "sąskaitos data", "datums", "rēķina datums", "izrakstīšanas datums", "kuupäev", "arve kuupäev",
+    "fatura tarihi", "düzenleme tarihi", "düzenlenme tarihi", "mesto i datum izdavanja", "dátum vystavenia",
     "invoice date", "date", "date of issue", "issue date", "issued", "issued on", "dated", "tax point",
     "rechnungsdatum", "rechnungs datum", "datum", "vom", "belegdatum", "beleg datum", "ausstellungsdatum",
     "date de facture", "date de la facture", "date d emission", "date facture", "emise le", "le",
@@ -159,8 +165,24 @@ def names_the_buyers_order(tokens: Sequence[str]) -> bool:
     return bool(words & YOUR_WORDS and words & ORDER_WORDS or words & PURCHASE_WORDS)
 
 
+# A receipt's own number ("Bon-Nr.: 27514", "RECEIPT # 0302-4471", "DOCUMENTO N. 0412-0087"): the invoice number's
+# field, but no sign of an invoice for the document's type (a receipt keys one as often). Not a ticket's or a
+# transaction's: an invoice's item names its support ticket ("Ticket #4471 du 12/06/2024", Dolibarr), its payment
+# a card transaction
+RECEIPT_NUMBER_KEYS = ("receipt no", "receipt number", "receipt id", "bon no", "bonnummer", "kassenbon no",
+                       "kassabon no", "bonnr", "documento no", "scontrino no", "recibo no", "kvitto no", "kvittonummer",
+                       "kvittering no", "paragon no", "uctenka no")
+
 FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     "invoice_number": (
+        # (stop 73) Hungarian, Romanian, Croatian, Slovenian, Greek, Bulgarian, Lithuanian, Latvian, Estonian,
+        # Turkish, Serbian and Slovak invoices' own number, as printed there (key_tokens folds their letters)
+        "számlaszám", "számla száma", "számla sorszáma", "sorszám", "număr factură", "nr factură", "factura nr",
+        "factură nr", "račun br", "broj računa", "račun št", "številka računa", "αριθμός", "αρ τιμολογίου",
+        "αριθμός τιμολογίου", "αριθμός παραστατικού", "номер на фактура", "фактура no", "sąskaitos nr",
+        "sąskaitos numeris", "rēķina nr", "rēķins nr", "rēķina numurs", "arve nr", "arve number", "fatura numarası",
+        "faktura br", "broj fakture", "číslo faktúry", "faktúra no",
+        *RECEIPT_NUMBER_KEYS,
         "invoice no", "invoice number", "invoice", "invoice id", "inv no", "bill no", "document no",
         "tax invoice no", "tax invoice number", "vat invoice no", "vat invoice number",  # the title said before the key
         "rechnungsnummer", "rechnung no", "rechnungs no", "rechnung", "belegnummer", "beleg no", "handelsrechnung no",
@@ -302,6 +324,11 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "controvalore", "equivalente", "motvarde", "modvaerdi",
     ),
     "due_date": (
+        # (stop 73) Central, Eastern and Southern Europe
+        "fizetési határidő", "esedékesség", "esedékesség dátuma", "data scadenței", "scadența", "scadenta",
+        "dospijeće", "dospijeće plaćanja", "rok plaćanja", "rok plačila", "ημ νία λήξης", "ημερομηνία λήξης",
+        "срок на плащане", "падеж", "apmokėti iki", "mokėjimo terminas", "apmaksas termiņš", "samaksāt līdz",
+        "maksetähtaeg", "tähtaeg", "son ödeme tarihi", "vade tarihi", "valuta plaćanja",
         "due date", "due", "payment due", "due by", "pay by", "payable by", "payment date", "payment due date",
         "date due",
         "fallig", "fallig am", "zahlbar bis", "falligkeitsdatum", "falligkeit", "falligkeitstag", "falligkeitstermin",
@@ -316,6 +343,10 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "splatne do",
     ),
     "purchase_order": (
+        # (stop 73) Central, Eastern and Southern Europe
+        "rendelésszám", "megrendelés", "megrendelésszám", "comanda nr", "comandă nr", "nr comandă", "narudžbenica",
+        "broj narudžbe", "naročilnica", "vaša naročilnica", "παραγγελία", "αρ παραγγελίας", "поръчка", "поръчка no",
+        "užsakymo nr", "pasūtījuma nr", "tellimuse nr", "tellimus", "sipariş no", "narudžbenica kupca",
         "po", "po no", "p o", "p o no", "p o number", "purchase order", "purchase order no", "order no", "order number",
         "owner p o no", "owner po no", "sub contract order", "subcontract order",  # a construction contract's order
         "bestellnummer des kunden", "bestellung des kunden", "kundenbestellnummer", "kundenbestellung",  # SAP's
@@ -376,6 +407,11 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     ),
     "vendor_address": ("from", "address", "adresse", "anschrift", "adres", "indirizzo", "direccion", "domicilio"),
     "vendor_tax_id": (
+        # (stop 73) Central, Eastern and Southern Europe
+        "adószám", "eu adószám", "közösségi adószám", "cif", "cui", "cod fiscal", "oib", "id za ddv",
+        "identifikacijska številka za ddv", "davčna številka", "αφμ", "ддс no", "идентификационен номер по ддс",
+        "pvm mokėtojo kodas", "pvm kodas", "pvn reģ no", "pvn reģistrācijas no", "kmkr", "km reg no", "kmkr no", "vkn",
+        "vergi no", "vergi kimlik no", "pib", "ič dph",
         "vat", "vat no", "vat id", "vat reg no", "vat registration no", "vat registration", "vat registration number",
         "vat number", "tax id", "tax no", "tax number",
         # the seller's own, named so beside the buyer's ("Vendor VAT No." over "Customer VAT No:")
@@ -432,6 +468,11 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "adres dostawy", "odbiorca", "dodaci adresa", "misto dodani",
     ),
     "subtotal": (
+        # (stop 73) Central, Eastern and Southern Europe
+        "nettó", "nettó összesen", "nettó érték", "total fără tva", "valoare fără tva", "osnovica", "iznos bez pdv",
+        "ukupno bez pdv", "osnova za ddv", "znesek brez ddv", "καθαρή αξία", "σύνολο αξίας", "данъчна основа",
+        "сума без ддс", "suma be pvm", "summa bez pvn", "kopā bez pvn", "summa käibemaksuta", "kokku km ta",
+        "mal hizmet toplam tutarı", "ara toplam", "osnovica za pdv",
         "subtotal", "sub total", "net", "net amount", "net total", "net total amount", "total net amount", "net value",
         "total excl", "amount excl vat", "summe waren", "warensumme", "rechnungssumme netto", "rechnungsbetrag netto", "montant net", "total net", "total net", "total excl vat", "total excl tax",
         "amount excl vat", "total before tax", "total before vat", "total before taxes", "subtotal before taxes",
@@ -469,6 +510,10 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "zaklad dph v kc", "zaklad dph v", "zaklad dane v",  # (the currency after "v", "in", is a filler; "v" is none)
     ),
     "total_tax": (
+        # (stop 73) Central, Eastern and Southern Europe
+        "áfa", "áfa összesen", "áfa összege", "áfa érték", "total tva", "valoare tva", "pdv", "iznos pdv", "ukupno pdv",
+        "ddv", "znesek ddv", "φπα", "φ π α", "ддс", "начислен ддс", "pvm", "pvm suma", "pvn", "pvn summa", "käibemaks",
+        "kdv", "hesaplanan kdv", "toplam kdv",
         "vat", "tax", "sales tax", "vat amount", "tax amount", "total tax", "total vat", "gst", "value added tax",
         "vat subtotal", "tax subtotal",  # Amazon's VAT table: "Item subtotal (excl. VAT) | VAT subtotal"
         "vat at",  # "VAT at 20%"
@@ -495,6 +540,11 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "dph spolu", "spolu dph", "vyska dph", "suma dph", "dph v kc", "dph v",
     ),
     "total": (
+        # (stop 73) Central, Eastern and Southern Europe
+        "bruttó", "bruttó összesen", "bruttó érték", "végösszeg", "total factură", "ukupno", "sveukupno", "skupaj",
+        "skupaj z ddv", "σύνολο", "γενικό σύνολο", "συνολική αξία", "обща сума", "общо", "iš viso su pvm", "iš viso",
+        "kopā", "kopā ar pvn", "summa kokku", "kokku", "arve summa", "genel toplam", "vergiler dahil toplam tutar",
+        "ukupan iznos",
         "total", "total amount", "invoice total", "grand total", "gross total", "gross total amount", "gross amount", "gross",
         "total gross", "invoice amount", "rechnungssumme", "rechnungssumme brutto", "summe brutto", "gesamtbetrag brutto",
         "rechnungsbetrag brutto", "endbetrag brutto", "kosten insgesamt", "gesamtkosten", "totaal kosten",
@@ -528,6 +578,11 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "celkem s dph v", "celkem v kc", "celkem v",
     ),
     "amount_due": (
+        # (stop 73) Central, Eastern and Southern Europe
+        "fizetendő", "fizetendő összeg", "fizetendő végösszeg", "total de plată", "de plată", "za plaćanje",
+        "za plačilo", "πληρωτέο", "πληρωτέο ποσό", "сума за плащане", "за плащане", "mokėti", "apmokėti",
+        "kopā apmaksai", "apmaksai", "summa apmaksai", "tasuda", "tasumisele kuuluv summa", "ödenecek tutar",
+        "za uplatu", "ukupno za uplatu", "ukupno za plaćanje",
         "amount due", "balance due", "total due", "due", "amount payable", "please pay", "to pay", "balance",
         "amount to pay",  # (a UK energy bill's, under its charges less the credit and payments since the last bill)
         "total amount due",  # the total's key too: one amount, both fields where nothing was paid before
