@@ -88,7 +88,7 @@ CHECKS_OF_FIELD = {
 }
 # a currency beside an amount: a code, a sign, a dollar with its country's letters ("HK$", "NZ$") or the real's "R$", the
 # ringgit's, the crowns', the złoty's, the rand's ("R 2 800,00") and the rupee's ("Rs.1,19,454.00")
-_CURRENCY_SHAPE = r"(?:[A-Z]{3}|[€$£¥₹]|[A-Z]{1,3}\$|CHF|Fr\.?|RM|kr\.?|zł|Kč|Rs\.?|R)"
+_CURRENCY_SHAPE = r"(?:[A-Z]{3}|[€$£¥₹]|[A-Z]{1,3}\$|CHF|Fr\.?|RM|kr\.?|zł|Kč|Rs\.?|R|Ft|lei|лв\.?)"
 _AMOUNT_SHAPE = re.compile(
     rf"[(\-−+]?\s*{_CURRENCY_SHAPE}?\s*[(\-−+]?\s*\d[\d.,'\s\u00a0\u202f]*\d?\s*-?\)?\s*{_CURRENCY_SHAPE}?\s*-?\)?",
     re.IGNORECASE)

@@ -82,6 +82,15 @@ SIDE_WORDS = {
         "installation", "d", "raccordement", "installatieadres", "aansluitadres", "installationsadresse",
         "anschlussadresse"}),
 }
+# (stop 73) the parties' headings of Central, Eastern and Southern Europe ("Eladó | Vevő", "Furnizor | Cumpărător",
+# "Prodavatelj | Kupac", "Доставчик | Получател"), folded as key_tokens folds them
+for _side_name, _words in (("vendor_name", ("eladó", "szállító", "furnizor", "prodavatelj", "dobavljač", "izdajatelj",
+                                             "prodajalec", "πωλητής", "εκδότης", "доставчик", "продавач", "pardavėjas",
+                                             "tiekėjas", "piegādātājs", "müüja", "satıcı", "dodávateľ")),
+                           ("customer_name", ("vevő", "cumpărător", "beneficiar", "kupac", "kupec", "prejemnik",
+                                              "naročnik", "αγοραστής", "πελάτης", "получател", "купувач", "pirkėjas",
+                                              "maksātājs", "saņēmējs", "ostja", "maksja", "alıcı", "odberateľ"))):
+    SIDE_WORDS[_side_name] = SIDE_WORDS[_side_name] | frozenset(t for w in _words for t in key_tokens(w))
 SIDE_WORDS_ANY = frozenset().union(*SIDE_WORDS.values())
 _HEADING_WORDS = sorted(SIDE_WORDS_ANY)
 # A heading read by OCR: a word of at least MIN_OCR_HEADING_WORD letters that is the first half or more of one heading
