@@ -11,7 +11,7 @@ import pytest
 from docextract.evaluation.extraction_eval import judge_output
 from docextract.pipeline import RunOptions, extract_file
 from tests.vendor_pages import (CPU_SENSITIVE, CREDIT_NOTES, KNOWN_MISSES, NO_INVOICE_MISSES, NOT_INVOICE_NAMES, PAGES,
-                                WHAT, draw, truth)
+                                RECEIPTS, WHAT, draw, truth)
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +27,7 @@ def test_every_booked_value_of_a_vendor_layout_is_read(outputs, name):
     entry is removed, so the list says what is still wrong. A field of CPU_SENSITIVE may go either way."""
     output = outputs[name]
     known = KNOWN_MISSES.get(name, frozenset())
-    expected_type = "credit_note" if name in CREDIT_NOTES else "invoice"
+    expected_type = "credit_note" if name in CREDIT_NOTES else "receipt" if name in RECEIPTS else "invoice"
     typed = output["documents"][0]["document_type"]["type"]
     assert (typed != expected_type) == ("document_type" in known), f"{name} ({WHAT[name]}): typed {typed}"
     judged = judge_output(output, truth(name))

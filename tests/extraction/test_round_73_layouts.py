@@ -225,3 +225,54 @@ def test_a_keys_value_is_no_title_and_the_sellers_order_gives_way_to_the_buyers_
     rows = [[("FAKTURA", 330)], [("Ordrenr.", 330), ("1771904", 430)], [("Jeres rekv.", 330), ("Sag 2417 Ørbækvej", 430)]]
     assert "purchase_order" not in _keyed(rows, "da_DK")
     assert _keyed(rows[:2], "da_DK")["purchase_order"] == "1771904"  # (alone, the order it keys)
+
+
+# Batch 81: invoices in languages of Central, Eastern and Southern Europe. Batch 82: receipts.
+
+def test_keys_titles_and_parties_of_central_eastern_and_southern_european_invoices():
+    from docextract.extraction.doctype import document_type
+
+    # a Hungarian Számla (held out: typed other, its number, totals and tax id unread)
+    rows = [[("SZÁMLA", 40)], [("Eladó", 40), ("Vevő", 300)], [("Kővirág Nyomda Kft.", 40), ("Tiszai Agrár Zrt.", 300)],
+            [("Fő utca 12.", 40), ("Tisza út 4.", 300)], [("6000 Kecskemét", 40), ("5000 Szolnok", 300)], [], [],
+            [("Számlaszám: E-KVN-2024-318", 40)], [("Fizetési határidő: 2024.06.13.", 40)],
+            [("Adószám: 37086545-2-06", 40)], [("Fizetendő:", 300), ("493 650 Ft", 450)]]
+    doc = _page(rows, line_spacing=12)
+    assert document_type(doc).type == "invoice"
+    found = _keyed(rows, "hu_HU", ("invoice_number", "due_date", "amount_due", "vendor_tax_id"))  # (14 pt apart)
+    assert found == {"invoice_number": "E-KVN-2024-318", "due_date": "2024.06.13.", "amount_due": "493 650 Ft",
+                     "vendor_tax_id": "37086545-2-06"}
+    parties = _party_texts(doc)
+    assert parties["vendor_name"] == "Kővirág Nyomda Kft." and parties["customer_name"] == "Tiszai Agrár Zrt.", parties
+    # a Greek ΤΙΜΟΛΟΓΙΟ ΠΩΛΗΣΗΣ, a Bulgarian ФАКТУРА, a Lithuanian PVM SĄSKAITA FAKTŪRA, a Croatian "RAČUN br."
+    for title in ("ΤΙΜΟΛΟΓΙΟ ΠΩΛΗΣΗΣ", "ФАКТУРА", "PVM SĄSKAITA FAKTŪRA", "RAČUN br. 148/POSL1/1"):
+        kind = document_type(_page([[(title, 40)], [("Ukupno", 300), ("1.234,50", 450)],
+                                    [("IBAN HR12 1001 0051 8630 0016 0", 40)]], line_spacing=14))
+        assert kind.type == "invoice", (title, kind.reasons)
+    # a Croatian "Račun:" opening a bank line is no title
+    assert document_type(_page([[("Račun: HR12 1001 0051 8630 0016 0", 40)], [("Ukupno", 300), ("1.234,50", 450)]],
+                               line_spacing=14)).type == "other"
+    found = _keyed([[("FACTURĂ", 40)], [("Data scadenței: 13.06.2024", 40)], [("Total de plată", 300), ("1.234,50 lei", 450)],
+                    [("Ödenecek Tutar", 300), ("9.937,47", 450)]], "ro_RO", ("due_date", "amount_due"))
+    assert found["due_date"] == "13.06.2024" and found["amount_due"] == "1.234,50 lei"
+
+
+def test_the_forint_the_leu_and_the_lev_after_an_amount():
+    from docextract.extraction.normalize import currencies_in, parse_amount
+
+    assert parse_amount("493 650 Ft", "hu_HU").currency == "HUF"
+    assert parse_amount("1.234,50 lei", "ro_RO").currency == "RON" and parse_amount("2.486,04 лв.", "bg_BG").currency == "BGN"
+    assert currencies_in("Ft. Myers, FL 33901") == [] and currencies_in("lei") == []  # a sign only after an amount
+
+
+def test_a_receipts_number_is_read_and_makes_no_invoice_of_it():
+    from docextract.extraction.doctype import document_type
+
+    rows = [[("Nordwest Tank", 200)], [("Bon-Nr.: 27514", 190)], [("14.05.2024", 190)], [("Super E10", 190), ("75,88", 380)],
+            [("Summe EUR", 190), ("88,87", 380)], [("MwSt A 19 %", 190), ("14,19", 380)]]
+    assert _keyed(rows, "de_DE", ("invoice_number",)) == {"invoice_number": "27514"}
+    kind = document_type(_page(rows, line_spacing=11))
+    assert kind.type == "receipt" and "invoice_number" not in kind.signals["keyed_fields"], kind.reasons
+    # an invoice's support ticket is no receipt's number: "Ticket #4471 du 12/06/2024" under an item (Dolibarr)
+    assert _keyed([[("FACTURE", 40)], [("Ticket #4471 du 12/06/2024 - technicien : Y. Guillou", 52)]], "fr_FR",
+                  ("invoice_number",)) == {}
