@@ -35,9 +35,10 @@ from typing import Iterable, Sequence
 from docextract.document import Box, Document, Line, Page, WordRef
 from docextract.extraction.candidates import AMOUNT_KEY_LABELS, KEY_LABELS, Candidate, generate
 from docextract.extraction.entities import document_date_year, document_locale
-from docextract.extraction.field_keywords import (NOT_INVOICE_NUMBER_KEYS, RECEIPT_NUMBER_KEYS, closing_keys, key_tokens,
-                                                  trim_context)
-from docextract.extraction.key_context import LineIndex, key_above, key_left, line_above, line_index, line_right_of
+from docextract.extraction.field_keywords import (NOT_INVOICE_NUMBER_KEYS, RECEIPT_NUMBER_KEYS, key_tokens, trim_context,
+                                                  whole_key_fields)
+from docextract.extraction.key_context import (LineIndex, key_above, key_left, line_above, line_index, line_left_of,
+                                              line_right_of)
 
 TYPES = ("invoice", "credit_note", "receipt", "contract", "other")
 INVOICE_TYPES = ("invoice", "credit_note", "receipt")
@@ -346,15 +347,9 @@ def _a_key_cell(page: Page, line: Line) -> bool:
 def _right_of_a_key(page: Page, line: Line) -> bool:
     """Whether the nearest line left of ``line`` on its row is a whole key: ``line`` is its value, no title (a
     lawyer's "Votre réf. | Bon de commande 24-0057" in the key column of its fee note)."""
-    height = max(line.box.height, 1e-6)
-    row = [other for other in page.lines if other is not line and other.box.x1 <= line.box.x0 + 1
-           and other.box.vertical_overlap(line.box) > 0.5 * min(other.box.height, height)]
-    if not row:
-        return False
-    left = max(row, key=lambda other: other.box.x1)
-    tokens = [t for w in left.word_indices for t in key_tokens(page.words[w].text)]
-    keys, length = closing_keys(tokens) if tokens else (frozenset(), 0)
-    return bool(keys) and length == len(tokens)
+    left = line_left_of(page.lines, line)
+    return left is not None and bool(whole_key_fields([t for w in left.word_indices
+                                                       for t in key_tokens(page.words[w].text)]))
 
 
 def _keys_a_value_right_of_it(page: Page, line: Line) -> bool:

@@ -727,6 +727,13 @@ def closing_keys(context: Iterable[str]) -> tuple[frozenset[str], int]:
     return _closing_keys(tuple(trim_context(context)))
 
 
+def whole_key_fields(tokens: Sequence[str]) -> frozenset[str]:
+    """The fields whose key word ``tokens`` are, whole (:func:`closing_keys` with no word before the key word: "Jeres
+    rekv." is the order's key, "Please quote our ref" none); frozenset() where they are no key."""
+    keys, length = closing_keys(tokens)
+    return keys if length == len(tokens) else frozenset()
+
+
 @functools.lru_cache(maxsize=4096)
 def _closing_keys(tokens: tuple[str, ...]) -> tuple[frozenset[str], int]:
     if not tokens:

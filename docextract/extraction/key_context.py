@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Sequence
 
 from docextract.document import Box, Document, Line, WordRef
-from docextract.extraction.field_keywords import closing_keys, is_legal_form, key_tokens, trim_context
+from docextract.extraction.field_keywords import closing_keys, is_legal_form, key_tokens, trim_context, whole_key_fields
 from docextract.extraction.normalize import MONTH_NUMBERS, glued_sign, number_sign_glued
 from docextract.extraction.per_document import per_document
 
@@ -331,9 +331,7 @@ def titled_number_key(doc: Document, words: Sequence[WordRef], height: float, si
 
 def _names_another_number(doc: Document, ref: WordRef) -> bool:
     """Whether the word is a key of a number other than the invoice's ("Bestellung", "Auftrag")."""
-    tokens = key_tokens(doc.word(ref).text)
-    keys, length = closing_keys(tokens) if tokens else (frozenset(), 0)
-    return length == len(tokens) > 0 and bool(keys & _OTHER_NUMBERS)
+    return bool(whole_key_fields(key_tokens(doc.word(ref).text)) & _OTHER_NUMBERS)
 
 
 _OTHER_NUMBERS = frozenset({"purchase_order"})  # an order number named inside a title's words
@@ -751,7 +749,7 @@ def _date_of_the_invoice_referred_to(index: LineIndex, hit: KeyHit) -> KeyHit:
             return hit
         cell = first_cell(doc, hit.words[0].page_index, found[0])
         tokens = [t for w in cell for t in key_tokens(doc.word(w).text)]
-        names_another = any(is_title_word(t) for t in tokens) and bool(set(tokens) & _ORIGINAL_WORDS)
+        names_another = _names_the_invoice_referred_to(tokens)
         heading = len(cell) == len(found[0].word_indices) and not any(ch.isdigit() for t in tokens for ch in t)
         if names_another and (step == 0 and titled or heading):
             return KeyHit(frozenset({"other_date"}), hit.words, hit.distance)
@@ -821,7 +819,12 @@ def _beside_the_invoice_referred_to(index: LineIndex, words: Sequence[WordRef], 
     else:
         beside = index.line_left_on_row(words[0])
         left = [] if beside is None else [WordRef(words[0].page_index, w) for w in beside.word_indices]
-    tokens = [t for r in left for t in key_tokens(doc.word(r).text)]
+    return _names_the_invoice_referred_to([t for r in left for t in key_tokens(doc.word(r).text)])
+
+
+def _names_the_invoice_referred_to(tokens: Sequence[str]) -> bool:
+    """Whether a key's tokens name the invoice a credit note corrects: a title word and a word of
+    :data:`_ORIGINAL_WORDS` ("Against invoice", "Betreft factuur", "Dati fattura collegata")."""
     return any(is_title_word(t) for t in tokens) and bool(set(tokens) & _ORIGINAL_WORDS)
 
 
@@ -954,6 +957,13 @@ def first_cell(doc: Document, p: int, line: Line) -> list[WordRef]:
 def line_of(doc: Document, ref: WordRef) -> Line | None:
     """The line that holds the word ``ref`` (a scan of its page's lines; :class:`LineIndex` for many lookups)."""
     return next((line for line in doc.pages[ref.page_index].lines if ref.word_index in line.word_indices), None)
+
+
+def line_left_of(lines: Sequence[Line], line: Line) -> Line | None:
+    """The nearest of ``lines`` left of ``line`` on its row (its key in a key column), as :func:`line_right_of`."""
+    row = [other for other in lines if other is not line and other.box.x1 <= line.box.x0 + 1
+           and other.box.vertical_overlap(line.box) > 0.5 * min(other.box.height, line.box.height)]
+    return max(row, key=lambda other: other.box.x1) if row else None
 
 
 def line_right_of(lines: Sequence[Line], line: Line) -> Line | None:

@@ -38,7 +38,7 @@ from docextract.extraction.candidates import (CANDIDATE_KINDS, KEY_LABELS, SUM_R
 from docextract.extraction.entities import FIELD_TYPES, LINE_ITEM_PREFIX, Entity, same_line
 from docextract.extraction.evidence import NAME_JOINERS, PARTY_NAME_LABELS, odd_shape
 from docextract.extraction.field_keywords import (DEBIT_WORDS, closing_keys, is_legal_form, key_form, key_tokens,
-                                                  names_the_buyers_order, trim_context)
+                                                  names_the_buyers_order, trim_context, whole_key_fields)
 from docextract.extraction.identifiers import check_iban, check_tax_id, is_vat_number, misshapen
 from docextract.extraction.key_context import (KeyHit, LineIndex, cell_around, cell_break, first_cell,
                                               in_a_totals_strip, is_separator, is_title_word, key_above, key_left,
@@ -476,9 +476,7 @@ def _without_own_key_line(doc: Document, entity: Entity) -> Entity:
     first_line = [r for r in entity.words if same_line(doc, entity.words[0], r)]
     if len(first_line) == len(entity.words):
         return entity
-    tokens = [t for r in first_line for t in key_tokens(doc.word(r).text)]
-    keys, length = closing_keys(tokens) if tokens else (frozenset(), 0)
-    if entity.label not in keys or length != len(tokens):
+    if entity.label not in whole_key_fields([t for r in first_line for t in key_tokens(doc.word(r).text)]):
         return entity
     return replace(entity, words=tuple(r for r in entity.words if r not in first_line))
 
@@ -1040,8 +1038,7 @@ def keys_the_buyers_own_order(doc: Document) -> bool:
     for p, page in enumerate(doc.pages):
         for line in page.lines:
             tokens = [t for r in first_cell(doc, p, line) for t in key_tokens(doc.word(r).text)]
-            keys, length = closing_keys(tokens) if tokens else (frozenset(), 0)
-            if "purchase_order" in keys and length == len(tokens) and names_the_buyers_order(tokens):
+            if "purchase_order" in whole_key_fields(tokens) and names_the_buyers_order(tokens):
                 return True
     return False
 

@@ -140,6 +140,8 @@ CURRENCY_SYMBOLS = {"€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "zł":
                     "A$": "AUD", "C$": "CAD", "S$": "SGD", "HK$": "HKD", "NZ$": "NZD", "RM": "MYR", "kr": "SEK",
                     "R": "ZAR", "Rs": "INR",
                     "Ft": "HUF", "lei": "RON", "лв": "BGN"}  # (stop 73) after an amount: "493 650 Ft", "2.486,04 лв."
+# The forint's, the leu's and the lev's signs: a currency only after an amount ("493 650 Ft", not "Ft. Myers")
+SIGNS_AFTER_AN_AMOUNT = ("Ft", "lei", "лв")
 ISO_CURRENCIES = ("EUR", "USD", "GBP", "CHF", "JPY", "CAD", "AUD", "NZD", "MYR", "SGD", "HKD", "SEK", "NOK", "DKK",
                   "PLN", "CZK", "HUF", "RON", "BGN", "INR", "CNY", "ZAR", "BRL", "MXN",
                   # the Gulf's, Latin America's pesos, and others printed as codes on invoices (not "PEN", "TRY",
@@ -151,12 +153,12 @@ _RAND_AMOUNT = r"\d{1,3}(?:[ \u00a0,.]\d{3})*[.,]\d{2}(?![\d.,])"
 # An ISO code or a symbol, as a token of its own: letters next to it make a word ("FORM" holds no "RM",
 # "Ukraine" no "kr", "US" alone is a country). "$" may be glued to its prefix (US$, C$) and to digits.
 _CURRENCY = re.compile(
-    r"(?<![^\W\d_])(" + "|".join(ISO_CURRENCIES) + r"|RM|kr|zł|Kč|(?<=\d )(?:Ft|lei|лв))(?![^\W\d_])"
+    r"(?<![^\W\d_])(" + "|".join(ISO_CURRENCIES) + r"|RM|kr|zł|Kč|(?<=\d )(?:" + "|".join(SIGNS_AFTER_AN_AMOUNT)
+    + r"))(?![^\W\d_])"
     r"|(?:(?<![^\W\d_])(US|HK|NZ|A|C|S))?\$|([€£¥₹]|(?<![^\W\d_])R(?=\s?" + _RAND_AMOUNT + r")"
     r"|(?<![^\W\d_])Rs(?=\.?\s?\d))")  # the rupee's "Rs.1,19,454.00", "Rs 500"
-# (of upper-cased text; the forint's, the leu's and the lev's signs only after an amount, "493 650 Ft": not "Ft. Myers")
-_CURRENCY_ANY_CASE = re.compile(_CURRENCY.pattern.replace(r"|RM|kr|zł|Kč|(?<=\d )(?:Ft|lei|лв))",
-                                                          r"|RM|KR|ZŁ|KČ|(?<=\d )(?:FT|LEI|ЛВ))"))
+_CURRENCY_ANY_CASE = re.compile(_CURRENCY.pattern.replace("|RM|kr|zł|Kč|", "|RM|KR|ZŁ|KČ|").replace(  # (upper-cased text)
+    "|".join(SIGNS_AFTER_AN_AMOUNT), "|".join(sign.upper() for sign in SIGNS_AFTER_AN_AMOUNT)))
 _SYMBOLS_FOLDED = {symbol.casefold(): code for symbol, code in CURRENCY_SYMBOLS.items()}
 # Digit groups are separated by ".", ",", spaces, or (Swiss) an apostrophe, typeset as "’" too: "13’116.89"
 # "25,-" and "1.234,--": a whole amount as German and Dutch print it, not a negative one (a minus after the cents,
@@ -330,10 +332,7 @@ def is_currency_word(text: str) -> bool:
     """A word that is a currency's sign or code alone ("Kč", "zł", "€", "EUR", and the signs printed only after an
     amount: "Ft", "lei", "лв."), no digit in it."""
     return not any(ch.isdigit() for ch in text) and (parse_currency(text) is not None
-                                                     or text.rstrip(".") in _SIGNS_AFTER_AN_AMOUNT)
-
-
-_SIGNS_AFTER_AN_AMOUNT = frozenset({"Ft", "lei", "лв"})  # (see _CURRENCY: never a currency of their own)
+                                                     or text.rstrip(".") in SIGNS_AFTER_AN_AMOUNT)
 
 
 # A minus before the currency that precedes the number: "-€ 110,70", "−$45.00", "- EUR 12,00" (a Dutch marketplace's
