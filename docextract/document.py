@@ -119,9 +119,11 @@ TOUCHING_GAP_OF_HEIGHT = 0.05
 
 
 def touching(previous: Word, word: Word) -> bool:
-    """Whether ``word`` continues ``previous`` on its line with no space between: pieces of one printed word."""
+    """Whether ``word`` continues ``previous`` on its line with no space between: pieces of one printed word (not a
+    key and its value the reader set apart at their colon: "Factuurnummer:" + "2024-01093")."""
     gap = word.box.x0 - previous.box.x1
-    return 0 <= gap <= TOUCHING_GAP_OF_HEIGHT * min(word.box.height, previous.box.height)
+    return 0 <= gap <= TOUCHING_GAP_OF_HEIGHT * min(word.box.height, previous.box.height) and not (
+        previous.text.endswith(":") and word.text[:1].isalnum())
 
 
 def join_words(words: Sequence[Word]) -> str:

@@ -193,11 +193,31 @@ def chars_to_words(chars: list[dict], width: float, height: float) -> TextLayer:
         if turn in (90, 270):
             width, height = height, width
     words = []
-    for raw in extract_words(without_covered_spaces(chars), x_tolerance_ratio=WORD_GAP_RATIO):
-        text = raw["text"]
-        box = Box(float(raw["x0"]), float(raw["top"]), float(raw["x1"]), float(raw["bottom"]))
-        outside = (box.x1 < -PAGE_EDGE_SLACK or box.bottom < -PAGE_EDGE_SLACK
-                   or box.x0 > width + PAGE_EDGE_SLACK or box.top > height + PAGE_EDGE_SLACK)
-        if text.strip() and not outside:
-            words.append(Word(text=text, box=box))
+    for raw in extract_words(without_covered_spaces(chars), return_chars=True, x_tolerance_ratio=WORD_GAP_RATIO):
+        for text, box in _key_apart_from_its_value(raw):
+            outside = (box.x1 < -PAGE_EDGE_SLACK or box.bottom < -PAGE_EDGE_SLACK
+                       or box.x0 > width + PAGE_EDGE_SLACK or box.top > height + PAGE_EDGE_SLACK)
+            if text.strip() and not outside:
+                words.append(Word(text=text, box=box))
     return TextLayer(tuple(words), width, height, turn)
+
+
+# A key glued to its value by a colon, without a space: "Factuurnummer:2024-01093", "Nr.:4711", "Uw
+# referentie:IO-2024-118" (letters, perhaps a dot, the colon, then a value with a digit: not "Re:Invoice", "http://")
+_GLUED_KEY = re.compile(r"[^\W\d_]{2,}\.?:(?=[^\W_][\w\-/.]*\d)")
+
+
+def _key_apart_from_its_value(raw: dict) -> list[tuple[str, Box]]:
+    """A pdfplumber word (with its ``chars``) as the words a reader sees: a key glued to its value by a colon
+    (:data:`_GLUED_KEY`) is two words, each with its characters' box, so that the key keys the value as it would
+    with a space between them; any other word is itself."""
+    text = raw["text"]
+    box = Box(float(raw["x0"]), float(raw["top"]), float(raw["x1"]), float(raw["bottom"]))
+    glued = _GLUED_KEY.match(text)
+    chars = raw.get("chars") or []
+    if glued is None or len(chars) != len(text):
+        return [(text, box)]
+    cut = glued.end()
+    key, value = chars[:cut], chars[cut:]
+    return [(text[:cut], Box(float(key[0]["x0"]), box.top, float(key[-1]["x1"]), box.bottom)),
+            (text[cut:], Box(float(value[0]["x0"]), box.top, float(value[-1]["x1"]), box.bottom))]

@@ -66,3 +66,26 @@ def test_real_pdfs_give_pdfplumbers_characters(shared_data, folder, count):
         except Exception:  # files pdfplumber cannot open at all are the reader's error tests' business
             continue
         assert_same_chars(path)
+
+
+def test_a_key_glued_to_its_value_by_a_colon_reads_as_two_words(tmp_path):
+    # "Factuurnummer:2024-01093" printed without a space (held out: the key and its number one word, no key found,
+    # the letterhead's postcode read as the invoice number); "Re:Invoice" and a time stay one word
+    with pdfplumber.open(_lines(tmp_path, ["Factuurnummer:2024-01093 Re:Invoice 10:30 Uw referentie:IO-2024-118"])) as pdf:
+        from docextract.readers.text_layer import page_words
+
+        words = page_words(pdf.pages[0]).words
+    texts = [w.text for w in words]
+    assert texts == ["Factuurnummer:", "2024-01093", "Re:Invoice", "10:30", "Uw", "referentie:", "IO-2024-118"]
+    key, value = words[0], words[1]
+    assert key.box.x1 <= value.box.x0 and value.box.x1 > value.box.x0
+    # the two print as the reader saw them, with a space: a key and its value, no pieces of one word
+    from docextract.document import join_words
+
+    assert join_words(words[:2]) == "Factuurnummer: 2024-01093"
+
+
+def _lines(tmp_path, lines):
+    path = tmp_path / "glued.pdf"
+    text_lines_pdf(path, lines, width=600)
+    return path
