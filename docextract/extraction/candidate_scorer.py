@@ -44,7 +44,7 @@ from docextract.extraction.candidates import (
 )
 from docextract.extraction.entities import Entity
 from docextract.extraction.field_keywords import key_tokens, names_the_buyers_order
-from docextract.extraction.identifiers import check_tax_id, is_vat_number, registration_number
+from docextract.extraction.identifiers import check_tax_id, is_vat_number, registration_number, valid_in_scheme_of_key
 from docextract.extraction.key_context import in_a_totals_strip, line_index, whole_key
 from docextract.extraction.key_values import footer_company_name, keys_the_buyers_own_order
 from docextract.modeling.model_folder import SCORER_KEY  # noqa: F401  (named here too: the candidate fit writes it)
@@ -131,6 +131,7 @@ def choose_fields(doc: Document, entities: Sequence[Entity], probabilities: Mapp
     chosen = _the_sellers_registered_tax_id(context, scorer, chosen)
     chosen = _the_tax_id_on_the_sellers_legal_line(context, scorer, chosen)
     chosen = _the_tax_id_in_the_sellers_block(context, scorer, chosen)
+    chosen = _a_tax_id_its_key_names(context, scorer, chosen)
     chosen = _the_issue_date_over_the_tax_point(context, scorer, chosen)
     chosen = _the_date_of_the_invoices_own_number(context, scorer, chosen)
     # a tagger's reading of a number the scorer left open, inside a number chosen for another field, is a piece of
@@ -340,6 +341,24 @@ def _the_tax_id_in_the_sellers_block(context: DocumentContext, scorer: Candidate
     in_block = _the_one_value(context, scorer, "vendor_tax_id", 0.0, lambda c: (
         c.party_side == "vendor_name" and value_key(c) != value_key(current) and _a_vat_number(context, c)))
     return chosen if in_block is None else {**chosen, "vendor_tax_id": in_block}
+
+
+def _a_tax_id_its_key_names(context: DocumentContext, scorer: CandidateScorer,
+                            chosen: dict[str, tuple[Candidate, float]]) -> dict[str, tuple[Candidate, float]]:
+    """``chosen`` with the seller's tax id, where the scorer chose none, the one number outside the buyer's block after
+    a key that names its scheme and valid in that scheme ("KRA PIN: P051678432K", "R.U.C. 20604815739": the scorer,
+    fitted on VAT numbers, ranks such a number low, 0.14 and 0.06), at the scorer's probability (in review)."""
+    if "vendor_tax_id" in chosen or "vendor_tax_id" not in scorer.fields:
+        return chosen
+
+    def named(c: Candidate) -> bool:
+        left = context.keys(c.words)[0]
+        return left is not None and "vendor_tax_id" in left.labels and c.party_side != "customer_name" and \
+            valid_in_scheme_of_key([t for r in left.words for t in key_tokens(context.doc.word(r).text)],
+                                   " ".join(context.doc.word(r).text for r in c.words))
+
+    found = _the_one_value(context, scorer, "vendor_tax_id", 0.0, named)
+    return chosen if found is None else {**chosen, "vendor_tax_id": found}
 
 
 def _the_tax_id_on_the_sellers_legal_line(context: DocumentContext, scorer: CandidateScorer,

@@ -29,7 +29,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any, Callable, Mapping, Sequence
 
-from docextract.document import Document, WordRef, touching
+from docextract.document import Box, Document, WordRef, touching
 from docextract.extraction.entities import Entity, continues_digit_group, is_open_digit_group, word_space_apart
 from docextract.extraction.evidence import logit, odd_shape
 from docextract.extraction.field_keywords import (FIELD_KEYWORDS, FILLER_TOKENS, REFERENCE_KEYS, closing_keys,
@@ -39,7 +39,7 @@ from docextract.extraction.key_context import (NUMBER_IN_PARTS, OTHER_NUMBER, Ke
                                               key_left, line_of, row_keys, words_left_on_row)
 from docextract.extraction.per_document import per_document
 from docextract.extraction.normalize import (ISO_CURRENCIES, MAX_DATE_WORDS, MINUS_BEFORE_CURRENCY, MONTH_NUMBERS,
-                                             identifier_text, is_currency_word, parse_currency, parse_date,
+                                             glued_sign, identifier_text, is_currency_word, parse_currency, parse_date,
                                              parse_number)
 from docextract.extraction.vat_shares import vat_shares
 from docextract.extraction.party_blocks import block_extents, side_at
@@ -742,10 +742,19 @@ def amount_before_another_of_its_key(doc: Document, amounts: Sequence[Candidate]
         if (other.words[0].page_index != candidate.words[0].page_index or other_box.x0 <= box.x1
                 or other_box.vertical_overlap(box) <= 0.5 * min(other_box.height, box.height)):
             continue
+        if _a_date_between(doc, candidate.words[0].page_index, box, other_box):
+            continue  # an instalment's row beside its key's value: "... pendiente de pago : S/ 51,027.20 | 001 |
+            # 11/12/2024 | S/ 51,027.20" (a row of sums prints no date)
         other_left = key_of(other.words)
         if other_left is None or other_left.words == left.words:
             return True
     return False
+
+
+def _a_date_between(doc: Document, p: int, left: Box, right: Box) -> bool:
+    """Whether a numeric date stands on the row between two boxes."""
+    return any(left.x1 < word.box.x0 and word.box.x1 < right.x0 and word.box.vertical_overlap(left) > 0
+               and _NUMERIC_DATE.search(word.text) for word in doc.pages[p].words)
 
 
 def keyed_as_no_field(context: DocumentContext, words: tuple[WordRef, ...]) -> bool:
@@ -823,6 +832,10 @@ def is_reference_key(context: DocumentContext, hit: KeyHit, value: tuple[WordRef
     or a document's title word alone ("Abschlagsrechnung") before a number off the page's title line, which names
     another document (the partial invoice a final invoice deducts)."""
     tokens = [t for r in hit.words for t in key_tokens(context.doc.word(r).text)]
+    if glued_sign(context.doc.word(value[0]).text) and not in_a_sentence(context.doc, value[0]):
+        # "Facture n°F-2024-0412": the key's sign glued to the value, a number's key proper (not in running text:
+        # "Invoice #5821 original total $1,486.20; balance after this credit ..." names the invoice credited)
+        tokens.append("no")
     if tokens[-1:] == ["no"] and len(tokens) > 1 and set(tokens[:-1]) <= PARTIAL_INVOICE_WORDS:
         tokens = tokens[:-1]  # "1. Teilrechnung Nr. 2024/0311 vom 28.06.2024" in a final invoice's deductions
     return " ".join(tokens) in _REFERENCE_KEYS or not context.on_title_line(value[0]) and (

@@ -43,6 +43,9 @@ _INVOICE_DATE = (
     "posting date", "date comptabilisation", "date de comptabilisation",
     "fakturadatum", "fakturadato", "dato", "laskun paivamaara", "laskun pvm", "laskupaiva", "paivamaara", "pvm",
     "data da fatura", "data de emissao", "data do documento", "data fatura",
+    # (stop 74) Brazil's service invoice: "Data e Hora da emissão da NFS-e"
+    "data da emissao", "data e hora da emissao", "data e hora de emissao", "data e hora da emissao da nfs e",
+    "data da emissao da nfs e",
     "data wystawienia", "data wystawienia faktury", "dnia", "datum vystaveni", "datum vystaveni dokladu",
     "datum vyhotovenia", "datum vystavenia", "datum vyhotovenia faktury",
 )
@@ -50,6 +53,10 @@ _INVOICE_DATE = (
 # periods. Not an output field: their keys tell the candidates, the key rules and the evidence that a date after them
 # is not the invoice's ("Liefer- und Leistungsdatum" is EN 16931's delivery date, BT-72, not its issue date, BT-2).
 _OTHER_DATE = (
+    # (stop 74) Brazil's tax period of a service invoice ("Competência da NFS-e"), beside its emission date
+    "competencia", "competencia da nfs e", "data de competencia",
+    # a German utility's next instalment: "Ihr neuer monatlicher Abschlag ab 15.05.2025"
+    "abschlag ab", "abschlag zum", "abschlag am", "abschlage ab",
     "fecha de operacion", "fecha operacion",  # a Spanish invoice's date of supply beside its date of issue
     "delivery date", "date of delivery", "date of supply", "supply date", "service date", "date of service",
     "shipping date", "ship date", "order date", "date of order", "billing period", "service period", "period",
@@ -175,6 +182,8 @@ RECEIPT_NUMBER_KEYS = ("receipt no", "receipt number", "receipt id", "bon no", "
 
 FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     "invoice_number": (
+        # (stop 74) Brazil's service invoice ("Número da NFS-e")
+        "numero da nfs e", "numero da nota", "numero da nota fiscal", "nfs e no", "no da nfs e",
         # (stop 73) Hungarian, Romanian, Croatian, Slovenian, Greek, Bulgarian, Lithuanian, Latvian, Estonian,
         # Turkish, Serbian and Slovak invoices' own number, as printed there (key_tokens folds their letters)
         "számlaszám", "számla száma", "számla sorszáma", "sorszám", "număr factură", "nr factură", "factura nr",
@@ -374,6 +383,10 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "sua encomenda", "encomenda cliente",
         "opdrachtnummer", "uw opdrachtnummer", "uw opdracht", "opdracht no", "uw opdracht no",
         "pedido no", "su pedido no",  # "Su pedido nº 4700021893 de fecha 01/03/2024"
+        # (stop 74) Tally's "Buyer's Order No.", the Gulf's and East Africa's "LPO No." (local purchase order),
+        # Brazil's "Pedido de compra nº", Latin America's "O.C."
+        "buyer s order no", "buyers order no", "buyer s order", "buyers order", "lpo", "lpo no", "local purchase order",
+        "local purchase order no", "pedido de compra", "pedido de compra no", "oc", "o c", "oc no",
         "numero de pedido",
         "your reference", "your ref", "ihr zeichen", "votre reference", "vos references", "uw referentie",
         "votre ref", "vos ref",  # "Votre réf." in a key column (stop 73)
@@ -427,6 +440,9 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "nif", "cif", "nif cif", "nie", "contribuinte", "contribuinte no", "no contribuinte", "no de contribuinte",
         "no i f", "c i f",  # "N.I.F.", "C.I.F." as key_tokens reads them (its "N." a number sign)
         "abn", "gst", "gst no", "cuit", "rut", "r u t", "rfc", "gstin", "gstin no", "gst in",
+        # (stop 74) India's "GSTIN/UIN", Kenya's "KRA PIN", the Philippines' "VAT Reg. TIN", Peru's RUC, Brazil's CNPJ,
+        # Colombia's NIT
+        "gstin uin", "kra pin", "pin no", "tin", "tin no", "vat reg tin", "vat tin", "ruc", "r u c", "cnpj", "nit",
         # the EU's VAT number and the US employer number as ERPs name their types (Tryton: "European VAT Number")
         "eu vat", "eu vat no", "eu vat number", "european vat", "european vat no", "european vat number",
         "europaische ust idnr", "numero de tva europeen", "europees btw nummer", "identificador fiscal europeo",
@@ -468,6 +484,9 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "adres dostawy", "odbiorca", "dodaci adresa", "misto dodani",
     ),
     "subtotal": (
+        # (stop 74) Peru's and Latin America's taxed sales, Brazil's service value ("Op. Gravada", "Valor do Serviço")
+        "op gravada", "op gravadas", "operacion gravada", "operaciones gravadas", "total op gravadas", "valor de venta",
+        "subtotal gravado",
         # (stop 73) Central, Eastern and Southern Europe
         "nettó", "nettó összesen", "nettó érték", "total fără tva", "valoare fără tva", "osnovica", "iznos bez pdv",
         "ukupno bez pdv", "osnova za ddv", "znesek brez ddv", "καθαρή αξία", "σύνολο αξίας", "данъчна основа",
@@ -510,6 +529,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "zaklad dph v kc", "zaklad dph v", "zaklad dane v",  # (the currency after "v", "in", is a filler; "v" is none)
     ),
     "total_tax": (
+        # (stop 74) Peru's IGV, Brazil's ISS
+        "igv", "i g v", "total igv", "issqn apurado", "valor do iss", "valor do issqn", "iss apurado",
         # (stop 73) Central, Eastern and Southern Europe
         "áfa", "áfa összesen", "áfa összege", "áfa érték", "total tva", "valoare tva", "pdv", "iznos pdv", "ukupno pdv",
         "ddv", "znesek ddv", "φπα", "φ π α", "ддс", "начислен ддс", "pvm", "pvm suma", "pvn", "pvn summa", "käibemaks",
@@ -578,6 +599,11 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         "celkem s dph v", "celkem v kc", "celkem v",
     ),
     "amount_due": (
+        # (stop 74) what is left to pay after a deposit, a withholding or a detraction: "Balance Owing" (Canada),
+        # "Balance Payable" (the Gulf), "Monto neto pendiente de pago" (Peru), "Valor Líquido da NFS-e" (Brazil)
+        "balance owing", "balance payable", "monto neto pendiente de pago", "monto pendiente de pago",
+        "nachzahlung", "nachzahlungsbetrag",  # a German utility's annual bill: what is left after the instalments
+        "valor liquido", "valor liquido da nfs e", "valor liquido da nota",
         # (stop 73) Central, Eastern and Southern Europe
         "fizetendő", "fizetendő összeg", "fizetendő végösszeg", "total de plată", "de plată", "za plaćanje",
         "za plačilo", "πληρωτέο", "πληρωτέο ποσό", "сума за плащане", "за плащане", "mokėti", "apmokėti",
@@ -755,7 +781,12 @@ LEGAL_FORMS = frozenset({"gmbh", "ag", "kg", "ohg", "ug", "ev", "ltd", "llc", "l
                          "and", "cie", "rl",  # ("rl": the "r.l." of "S.à r.l.")
                          "uc", "dac", "lda", "ltda", "pte", "pty", "aps", "oyj", "asa", "cv", "sapi",
                          "sp", "z", "oo", "sc", "spk", "sro", "vos",
-                         "fz", "fze", "fzco", "anstalt", "sagl", "kgaa", "gbr"})  # (Irish, Portuguese, Latin
+                         "fz", "fze", "fzco", "anstalt", "sagl", "kgaa", "gbr",
+                         # (stop 74) Hungarian, Croatian/Slovenian/Serbian, Bulgarian, Lithuanian, Latvian, Turkish
+                         # and Greek forms: "Kft.", "Zrt.", "d.o.o.", "d.d.", "ЕООД", "АД", "UAB", "SIA", "Ltd. Şti.",
+                         # "Α.Ε.", "Ι.Κ.Ε." (not Estonian "OÜ": French "ou")
+                         "kft", "zrt", "nyrt", "bt", "kkt", "doo", "dd", "еоод", "оод", "еад", "ад", "ет",
+                         "uab", "sia", "sti", "αε", "ικε", "επε", "οε", "εε"})  # (Irish, Portuguese, Latin
 # American, Singaporean, Australian, Nordic, Polish and Czech forms: "Sp. z o.o.", "s.c.", "s.r.o."; the UAE's free-zone
 # "FZ-LLC", "FZE", "FZCO"; Liechtenstein's "Anstalt", Ticino's "Sagl", German "KGaA" and "GbR"; not "as", "ab", "oy":
 # words too)

@@ -222,6 +222,23 @@ def is_vat_number(checked: CheckedIdentifier) -> bool:
                                       or checked.scheme == "ca.bn" and "RT" in (checked.normalized or ""))
 
 
+# Tax ids that a key names by their scheme, outside the EU's VAT numbers: Kenya's "KRA PIN", Peru's "R.U.C.",
+# Brazil's "CNPJ", Colombia's "NIT", Mexico's "RFC", Chile's "R.U.T." (key_tokens of the key -> stdnum module)
+SCHEMES_NAMED_BY_KEY: dict[tuple[str, ...], str] = {
+    ("kra", "pin"): "ke.pin", ("ruc",): "pe.ruc", ("r", "u", "c"): "pe.ruc", ("cnpj",): "br.cnpj",
+    ("nit",): "co.nit", ("rfc",): "mx.rfc", ("rut",): "cl.rut", ("r", "u", "t"): "cl.rut",
+}
+
+
+def valid_in_scheme_of_key(key: Sequence[str], text: str) -> bool:
+    """Whether ``text`` is a valid number of the tax id scheme its key names (:data:`SCHEMES_NAMED_BY_KEY`)."""
+    scheme = SCHEMES_NAMED_BY_KEY.get(tuple(key))
+    if scheme is None:
+        return False
+    module = get_cc_module(*scheme.split("."))
+    return module is not None and module.is_valid(_compact(text))
+
+
 def registration_number(vat: str) -> str | None:
     """The company's number in the trade register that a VAT number is made of, which the seller's legal line prints
     too: France's SIREN (the last nine digits of "FR26836504175", "RCS Mâcon 836 504 175", "SIRET 836504175 00016"),

@@ -23,7 +23,8 @@ from typing import Sequence
 
 from docextract.document import Box, Document, Line, WordRef
 from docextract.extraction.field_keywords import closing_keys, is_legal_form, key_tokens, trim_context, whole_key_fields
-from docextract.extraction.normalize import MONTH_NUMBERS, glued_sign, number_sign_glued
+from docextract.extraction.normalize import (MONTH_NUMBERS, SIGNS_BEFORE_AN_AMOUNT, glued_sign, number_sign_glued,
+                                             parse_date)
 from docextract.extraction.per_document import per_document
 
 MAX_KEY_WORDS = 6  # a key is a short label, not a sentence
@@ -164,7 +165,7 @@ def _is_value_word(text: str) -> bool:
 def _is_value_or_filler(text: str) -> bool:
     """A value word, or a word printed between a key and its value that says nothing itself: a currency code
     ("RM 50.00" on its own line beside "CASH")."""
-    return _is_value_word(text) or not trim_context(key_tokens(text))
+    return _is_value_word(text) or not trim_context(key_tokens(text)) or text.rstrip(".") in SIGNS_BEFORE_AN_AMOUNT
 
 
 # EN 16931's VAT category codes (UNCL5305: standard, zero, exempt, reverse charge, intra-community, export, outside
@@ -357,6 +358,8 @@ def key_left(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str] 
     left = [WordRef(first.page_index, w) for w in line.word_indices[:where[1]]]
     left = [r for r in left if r not in own]
     number_sign = None  # "Order # 302-1234567-7654321": a number sign read as a separator may be the key's own
+    while left and doc.word(left[-1]).text.rstrip(".") in SIGNS_BEFORE_AN_AMOUNT:
+        left.pop()  # the sol's "S/" of "IGV S/ 8,845.20", whose "s" no key word ends in
     while left and is_separator(doc.word(left[-1]).text):
         number_sign = left[-1] if key_tokens(doc.word(left[-1]).text) == ["no"] else number_sign
         left.pop()
@@ -405,19 +408,27 @@ def _sign_under_its_title(index: LineIndex, line: Line, left: Sequence[WordRef])
     ("Fattura" over "n. 18/2024 del 9 settembre 2024", "FAKTURA – DAŇOVÝ DOKLAD" over "č. 2410400157"): the title's
     "Nr." wrapped onto the next line."""
     doc = index.doc
-    if len(left) != 1 or left[0].word_index != line.word_indices[0] or key_tokens(doc.word(left[0]).text) != ["no"]:
-        return None
-    found = line_above(index, left)
-    if found is None:
+    # (or the sign after a series and its code: "PVM SĄSKAITA FAKTŪRA" over "Serija NMD Nr. 004512")
+    series = len(left) == 3 and key_tokens(doc.word(left[0]).text) in ([w] for w in _SERIES_WORDS)
+    if not (len(left) == 1 or series) or left[0].word_index != line.word_indices[0] or key_tokens(
+            doc.word(left[-1]).text) != ["no"]:
         return None
     page = doc.pages[left[0].page_index]
-    tokens = [t for w in found[0].word_indices for t in key_tokens(page.words[w].text)]
-    if not tokens or not is_title_word(tokens[0]) or len(tokens) > MAX_TITLE_WORDS_OVER_A_SIGN:
-        return None
-    return KeyHit(frozenset({"invoice_number"}), tuple(left), 0.0)
+    # (or on the title's row, far right of it: a Philippine "SALES INVOICE" ... "No. 0004127")
+    found = line_above(index, left)
+    for title, on_its_row in ((found[0] if found is not None else None, False),
+                              (index.line_left_on_row(left[0]), True)):
+        if title is None:
+            continue
+        tokens = [t for w in title.word_indices for t in key_tokens(page.words[w].text)]
+        if tokens and len(tokens) <= MAX_TITLE_WORDS_OVER_A_SIGN and (
+                is_title_word(tokens[0]) or (series or on_its_row) and any(is_title_word(t) for t in tokens)):
+            return KeyHit(frozenset({"invoice_number"}), tuple(left), 0.0)
+    return None
 
 
 MAX_TITLE_WORDS_OVER_A_SIGN = 4
+_SERIES_WORDS = frozenset({"serija", "seria", "serie", "series"})  # an invoice's series, before its code
 
 
 def _a_registers_folio(doc: Document, line: Line, hit: KeyHit) -> bool:
@@ -801,12 +812,38 @@ def key_above(index: LineIndex, value: Sequence[WordRef], labels: frozenset[str]
     while cell and is_separator(doc.word(cell[-1]).text):
         cell.pop()
     hit = whole_key(doc, cell, labels) or _heading_beside_a_date(index, above, cell, labels)
-    if hit is None or hit.words[0] != cell[0]:  # the whole cell is the key, not its last words
+    if hit is None:
+        hit = _date_under_the_numbers_line(index, above, value, labels)
+        return None if hit is None else replace(hit, distance=max(0.0, value_box.top - above.box.bottom))
+    if hit.words[0] != cell[0]:  # the whole cell is the key, not its last words
         return None
     named = hit.labels
     if named == {"invoice_date"} and _beside_the_invoice_referred_to(index, words, words.index(cell[0]), height):
         named = frozenset({"other_date"})
+    elif "invoice_date" in named and _beside_another_numbers_key(index, words, words.index(cell[0]), height, hit):
+        named = frozenset({"other_date"})
     return KeyHit(named, hit.words, max(0.0, value_box.top - above.box.bottom))
+
+
+def _date_under_the_numbers_line(index: LineIndex, above: Line, value: Sequence[WordRef],
+                                 labels: frozenset[str] | None) -> KeyHit | None:
+    """The invoice date's key for a date alone on its line right under the line that prints the invoice's number
+    after its key ("PVM SĄSKAITA FAKTŪRA" / "Serija NMD Nr. 004512" / "2024 m. gegužės 14 d.", a Baltic title block):
+    the number's key. None where the value's line holds more than the value or the line above keys no invoice
+    number."""
+    if labels is not None and "invoice_date" not in labels:
+        return None
+    doc, p = index.doc, value[0].page_index
+    line = index.line(value[0])
+    if line is None or len(line.word_indices) != len(value) or parse_date(" ".join(doc.word(r).text for r in value)) is None:
+        return None
+    number = WordRef(p, above.word_indices[-1])
+    if not any(ch.isdigit() for ch in doc.word(number).text):
+        return None
+    hit = key_left(index, [number], frozenset({"invoice_number"}))
+    if hit is None or not hit.words or hit.words[-1] == number:
+        return None
+    return KeyHit(frozenset({"invoice_date"}), hit.words, 0.0)
 
 
 def _beside_the_invoice_referred_to(index: LineIndex, words: Sequence[WordRef], at: int, height: float) -> bool:
@@ -820,6 +857,27 @@ def _beside_the_invoice_referred_to(index: LineIndex, words: Sequence[WordRef], 
         beside = index.line_left_on_row(words[0])
         left = [] if beside is None else [WordRef(words[0].page_index, w) for w in beside.word_indices]
     return _names_the_invoice_referred_to([t for r in left for t in key_tokens(doc.word(r).text)])
+
+
+def _beside_another_numbers_key(index: LineIndex, words: Sequence[WordRef], at: int, height: float,
+                                hit: KeyHit) -> bool:
+    """Whether a bare date key ("Dated", "Date", "Datum") in a header row stands right of another number's key: the
+    date of that number (Tally's grid "Buyer's Order No. | Dated" over "BAE/PO/2425/1173 | 29-Jul-24" under "Invoice
+    No. | Dated": held out, the order's date accepted as the invoice's)."""
+    doc = index.doc
+    if [t for r in hit.words for t in key_tokens(doc.word(r).text)] not in ([w] for w in _BARE_DATE_WORDS):
+        return False
+    if at > 0:
+        left = cell_around(doc, words, at - 1, at - 1, height)
+    else:
+        beside = index.line_left_on_row(words[0])
+        left = [] if beside is None else [WordRef(words[0].page_index, w) for w in beside.word_indices]
+    key = whole_key(doc, left) if left else None
+    return key is not None and key.words[0] == left[0] and "invoice_number" not in key.labels and bool(
+        key.labels & {"purchase_order", OTHER_NUMBER})
+
+
+_BARE_DATE_WORDS = frozenset({"date", "dated", "datum", "data", "fecha", "du", "vom"})
 
 
 def _names_the_invoice_referred_to(tokens: Sequence[str]) -> bool:
@@ -891,6 +949,12 @@ def row_keys(doc: Document, page_index: int, header: Line) -> frozenset[str]:
     """The fields the cells of a header row name (:func:`row_cells`), each cell a whole key."""
     return frozenset().union(*(hit.labels for cell in row_cells(doc, page_index, header)
                                if (hit := _cell_key(doc, cell)) is not None))
+
+
+def cells_keying(doc: Document, page_index: int, header: Line, label: str) -> int:
+    """How many cells of a header row are whole keys of ``label`` (:func:`row_cells`)."""
+    return sum(1 for cell in row_cells(doc, page_index, header)
+               if (hit := _cell_key(doc, cell)) is not None and label in hit.labels)
 
 
 MIN_TOTALS_STRIP_KEYS = 3  # (two, "Amount | GST", head a receipt's GST summary over its net)

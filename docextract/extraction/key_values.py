@@ -40,7 +40,7 @@ from docextract.extraction.evidence import NAME_JOINERS, PARTY_NAME_LABELS, odd_
 from docextract.extraction.field_keywords import (DEBIT_WORDS, closing_keys, is_legal_form, key_form, key_tokens,
                                                   names_the_buyers_order, trim_context, whole_key_fields)
 from docextract.extraction.identifiers import check_iban, check_tax_id, is_vat_number, misshapen
-from docextract.extraction.key_context import (KeyHit, LineIndex, cell_around, cell_break, first_cell,
+from docextract.extraction.key_context import (KeyHit, LineIndex, cell_around, cell_break, cells_keying, first_cell,
                                               in_a_totals_strip, is_separator, is_title_word, key_above, key_left,
                                               line_above, line_index, line_of, line_right_of, whole_key,
                                               words_left_on_row)
@@ -693,8 +693,11 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     "E") gives way to a rule entity of its label and is dropped; usable ones are never touched."""
     # (the buyer's account a direct debit takes the amount from is no iban field, a title no party's name: dropped,
     # not only unusable)
+    # (nor the customer's name after its key a seller's: a remittance slip's "Customer: | Saltwater Kitchen & Bar Pty
+    # Ltd", which a model on a layout never seen read as the vendor)
     entities = [e for e in entities if not (e.label == "iban" and debited_account(doc, e.words)
-                                            or e.label in PARTY_NAME_LABELS and only_title(doc, e.words))]
+                                            or e.label in PARTY_NAME_LABELS and only_title(doc, e.words)
+                                            or e.label == "vendor_name" and _keyed_as_the_customers(doc, e))]
     # (and an invoice number the model read right after another number's key, "4471 2093" of "Account number: 4471 2093
     # 8821": it gives way to a value of its own key where one is printed, and stands where none is)
     unusable = {id(e) for e in entities if not _usable(doc, e, locale, year)
@@ -950,6 +953,12 @@ def _keyed_as_another_field(doc: Document, entity: Entity) -> bool:
     return hit is not None and entity.label not in hit.labels
 
 
+def _keyed_as_the_customers(doc: Document, entity: Entity) -> bool:
+    """Whether a key of the customer's name stands right before ``entity`` on its row ("Customer:", "Bill to:")."""
+    hit = key_left(line_index(doc), entity.words, KEY_LABELS)
+    return hit is not None and "customer_name" in hit.labels
+
+
 def _inside_label(doc: Document, tagged: set[WordRef], label: Mapping[str, Sequence[WordRef]]) -> bool:
     """Whether the model's customer words (none, or some) stand inside the address label: its name line or a line
     between it and the address's last ("Herr Urs Müller", the contact under "Müller Treuhand GmbH")."""
@@ -1017,6 +1026,8 @@ def _keyed_candidates(doc: Document, wanted: Sequence[str], locale: str, year: i
                         [t for r in hit.words for t in key_tokens(doc.word(r).text)])
                     if sellers and keys_the_buyers_own_order(doc):
                         continue  # (the buyer's own reference keyed in words: this order is the seller's)
+                    if sellers and hit is above and _another_orders_key_on_the_row(index, hit):
+                        continue  # "Uw referentie | Bestelbon | Leveringsbon": which is the buyer's order, no key says
                     out.append(((sellers, len(hit.labels) > 1), label, candidate.words))
     # a key that names this field alone first: "Steuerbetrag 20,16" over "19 % VAT (S) -1,00" earlier in the
     # reading order, whose "VAT" also keys the VAT id (sorted is stable: reading order within each)
@@ -1028,6 +1039,14 @@ def _keyed_candidates(doc: Document, wanted: Sequence[str], locale: str, year: i
                 words = _value(doc, iban_label, value_words, locale, year)
                 if words:
                     yield "iban", words
+
+
+def _another_orders_key_on_the_row(index: LineIndex, hit: KeyHit) -> bool:
+    """Whether the header row of an order's key holds another cell that keys an order (a Belgian wholesaler's "Uw
+    referentie | Bestelbon | Leveringsbon" over the buyer's reference and the seller's order form: held out, the
+    order form's number accepted as the buyer's order)."""
+    line = index.line(hit.words[0])
+    return line is not None and cells_keying(index.doc, hit.words[0].page_index, line, "purchase_order") > 1
 
 
 @per_document

@@ -117,6 +117,23 @@ MONTH_NUMBERS: dict[str, int] = {
         ("wrzesień", "września", "září"), ("październik", "października", "říjen", "října"),
         ("listopad", "listopada", "listopadu"), ("grudzień", "grudnia", "prosinec", "prosince")), start=1)
        for spelled in names for name in {spelled, without_marks(spelled)}},
+    # (stop 74) Lithuanian (the genitive of "2024 m. gegužės 14 d."), Latvian, Hungarian, Romanian, Croatian (not
+    # "listopada": Polish November, Croatian October), Slovenian and Turkish (not "mart", "nisan", "ekim": a shop, a
+    # car, a word); also without their marks, as OCR reads them
+    **{name: n for n, names in enumerate((
+        ("sausio", "janvāris", "janvārī", "január", "ianuarie", "siječnja", "ocak"),
+        ("vasario", "februāris", "februārī", "február", "februarie", "veljače", "şubat"),
+        ("kovo", "martā", "március", "martie", "ožujka", "marec"),
+        ("balandžio", "aprīlis", "aprīlī", "április", "aprilie", "travnja"),
+        ("gegužės", "maijs", "maijā", "május", "svibnja", "mayıs"),
+        ("birželio", "jūnijs", "jūnijā", "június", "iunie", "lipnja", "junij", "haziran"),
+        ("liepos", "jūlijs", "jūlijā", "július", "iulie", "srpnja", "julij", "temmuz"),
+        ("rugpjūčio", "augusts", "augustā", "augusztus", "kolovoza", "avgust", "ağustos"),
+        ("rugsėjo", "septembris", "septembrī", "szeptember", "septembrie", "rujna", "eylül"),
+        ("spalio", "oktobris", "oktobrī", "október", "octombrie"),
+        ("lapkričio", "novembris", "novembrī", "noiembrie", "studenoga", "kasım"),
+        ("gruodžio", "decembris", "decembrī", "decembrie", "prosinca", "aralık")), start=1)
+       for spelled in names for name in {spelled, without_marks(spelled), without_marks(spelled).replace("ı", "i")}},
 }
 _ENGLISH_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
                    "November", "December")
@@ -134,14 +151,20 @@ _WEEKDAYS = (
 )
 _FOREIGN_WEEKDAY = re.compile(r"(?<![^\W\d_])(" + "|".join(_WEEKDAYS) + r")(?![^\W\d_]),?", re.IGNORECASE)
 _SPANISH_DE = re.compile(r"\s+del?\s+", re.IGNORECASE)  # "5 de marzo de 2024"
+# The words some languages print after a date's year and day: Lithuanian "2024 m. gegužės 14 d.", Latvian "2024. gada
+# 14. maijs", Bulgarian "14.05.2024 г."
+_YEAR_AND_DAY_MARKS = re.compile(r"(?<=\d)\.?\s*(?:m\.|d\.|gada|г\.)(?=\s|$)", re.IGNORECASE)
 _ORDINAL_DOT = re.compile(r"\b(\d{1,2})\.\s+(?=[A-Za-zÀ-ÿ])")  # "15. März 2024" -> "15 März 2024"
 
 CURRENCY_SYMBOLS = {"€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "zł": "PLN", "Kč": "CZK", "$": "USD", "US$": "USD",
                     "A$": "AUD", "C$": "CAD", "S$": "SGD", "HK$": "HKD", "NZ$": "NZD", "RM": "MYR", "kr": "SEK",
                     "R": "ZAR", "Rs": "INR",
-                    "Ft": "HUF", "lei": "RON", "лв": "BGN"}  # (stop 73) after an amount: "493 650 Ft", "2.486,04 лв."
+                    "Ft": "HUF", "lei": "RON", "лв": "BGN",  # (stop 73) after an amount: "493 650 Ft", "2.486,04 лв."
+                    "R$": "BRL", "₱": "PHP", "S/": "PEN"}  # (stop 74) Brazil's real, the Philippine peso, Peru's sol
 # The forint's, the leu's and the lev's signs: a currency only after an amount ("493 650 Ft", not "Ft. Myers")
 SIGNS_AFTER_AN_AMOUNT = ("Ft", "lei", "лв")
+# The rupee's and the sol's signs: a currency only right before an amount ("Rs. 500", "S/ 8,845.20"; not "S/N")
+SIGNS_BEFORE_AN_AMOUNT = ("Rs", "S/")
 ISO_CURRENCIES = ("EUR", "USD", "GBP", "CHF", "JPY", "CAD", "AUD", "NZD", "MYR", "SGD", "HKD", "SEK", "NOK", "DKK",
                   "PLN", "CZK", "HUF", "RON", "BGN", "INR", "CNY", "ZAR", "BRL", "MXN",
                   # the Gulf's, Latin America's pesos, and others printed as codes on invoices (not "PEN", "TRY",
@@ -155,8 +178,8 @@ _RAND_AMOUNT = r"\d{1,3}(?:[ \u00a0,.]\d{3})*[.,]\d{2}(?![\d.,])"
 _CURRENCY = re.compile(
     r"(?<![^\W\d_])(" + "|".join(ISO_CURRENCIES) + r"|RM|kr|zł|Kč|(?<=\d )(?:" + "|".join(SIGNS_AFTER_AN_AMOUNT)
     + r"))(?![^\W\d_])"
-    r"|(?:(?<![^\W\d_])(US|HK|NZ|A|C|S))?\$|([€£¥₹]|(?<![^\W\d_])R(?=\s?" + _RAND_AMOUNT + r")"
-    r"|(?<![^\W\d_])Rs(?=\.?\s?\d))")  # the rupee's "Rs.1,19,454.00", "Rs 500"
+    r"|(?:(?<![^\W\d_])(US|HK|NZ|A|C|S|R))?\$|([€£¥₹₱]|(?<![^\W\d_])R(?=\s?" + _RAND_AMOUNT + r")"
+    r"|(?<![^\W\d_])Rs(?=\.?\s?\d)|(?<![^\W\d_])S/(?=\s?\d))")  # the rupee's "Rs.1,19,454.00", the sol's "S/ 8,845.20"
 _CURRENCY_ANY_CASE = re.compile(_CURRENCY.pattern.replace("|RM|kr|zł|Kč|", "|RM|KR|ZŁ|KČ|").replace(  # (upper-cased text)
     "|".join(SIGNS_AFTER_AN_AMOUNT), "|".join(sign.upper() for sign in SIGNS_AFTER_AN_AMOUNT)))
 _SYMBOLS_FOLDED = {symbol.casefold(): code for symbol, code in CURRENCY_SYMBOLS.items()}
@@ -229,6 +252,7 @@ def parse_date(text: str, locale: str = DEFAULT_LOCALE, default_year: int | None
         cleaned = cleaned[:-1]
     if cleaned.startswith("(") and ")" not in cleaned:
         cleaned = cleaned[1:]
+    cleaned = _YEAR_AND_DAY_MARKS.sub("", cleaned)
     cleaned = _ORDINAL_DOT.sub(r"\1 ", cleaned)
     cleaned = re.sub(r"\b1er\b", "1", cleaned)  # French "1er août"
     cleaned = _FOREIGN_WEEKDAY.sub("", cleaned).strip(" ,")
@@ -332,7 +356,7 @@ def is_currency_word(text: str) -> bool:
     """A word that is a currency's sign or code alone ("Kč", "zł", "€", "EUR", and the signs printed only after an
     amount: "Ft", "lei", "лв."), no digit in it."""
     return not any(ch.isdigit() for ch in text) and (parse_currency(text) is not None
-                                                     or text.rstrip(".") in SIGNS_AFTER_AN_AMOUNT)
+                                                     or text.rstrip(".") in SIGNS_AFTER_AN_AMOUNT + SIGNS_BEFORE_AN_AMOUNT)
 
 
 # A minus before the currency that precedes the number: "-€ 110,70", "−$45.00", "- EUR 12,00" (a Dutch marketplace's

@@ -86,7 +86,7 @@ SIDE_WORDS = {
 # "Prodavatelj | Kupac", "Доставчик | Получател"), folded as key_tokens folds them
 for _side_name, _words in (("vendor_name", ("eladó", "szállító", "furnizor", "prodavatelj", "dobavljač", "izdajatelj",
                                              "prodajalec", "πωλητής", "εκδότης", "доставчик", "продавач", "pardavėjas",
-                                             "tiekėjas", "piegādātājs", "müüja", "satıcı", "dodávateľ")),
+                                             "tiekėjas", "piegādātājs", "sniedzējs", "müüja", "satıcı", "dodávateľ")),
                            ("customer_name", ("vevő", "cumpărător", "beneficiar", "kupac", "kupec", "prejemnik",
                                               "naročnik", "αγοραστής", "πελάτης", "получател", "купувач", "pirkėjas",
                                               "maksātājs", "saņēmējs", "ostja", "maksja", "alıcı", "odberateľ"))):
@@ -127,7 +127,9 @@ _PHRASE_WORDS = frozenset(word for phrase in PHRASE_SIDES for word in phrase)  #
 PAYEE_WORDS = frozenset({"remit", "pay", "payee"})
 BANK_NAME_WORDS = frozenset({"bank", "banque", "banca", "banco", "sparkasse", "bankas", "banka", "bankverbindung"})
 # heading word by OCR's correction: "Issued" is no misread "Issuer"
-HEADING_QUALIFIERS = frozenset({"service", "details", "information"})  # "Guest Details": the side its other words name
+# "Guest Details", Latvian "Preču piegādātājs / pakalpojumu sniedzējs" (of goods | of services): the side its other
+# words name
+HEADING_QUALIFIERS = frozenset({"service", "details", "information", "precu", "pakalpojumu"})
 # A letter's "From:" and "To:" in the six languages: alone on their line, headings of the two parties
 LETTER_SIDES = {**dict.fromkeys(("from", "von", "van", "de", "da"), "vendor_name"),
                 **dict.fromkeys(("to", "an", "aan", "a", "para"), "customer_name")}
@@ -145,9 +147,18 @@ NAME_KEYS = frozenset({("name",), ("firma",), ("company",), ("company", "name"),
                        ("naam",), ("bedrijfsnaam",), ("nome",), ("ragione", "sociale"), ("denominazione",), ("nombre",),
                        ("razon", "social"),
                        # the payee's account under "Pay to:", its bank's name the line over it
-                       ("account", "name"), ("account", "holder"), ("kontoinhaber",)})
+                       ("account", "name"), ("account", "holder"), ("kontoinhaber",),
+                       # Central, Eastern and Southern Europe's (stop 74): Latvian, Lithuanian, Bulgarian, Greek,
+                       # Croatian/Slovenian/Serbian, Romanian, Hungarian, Turkish, Czech, Estonian
+                       ("nosaukums",), ("pavadinimas",), ("име", "на", "фирма"), ("фирма",), ("наименование",),
+                       ("επωνυμια",), ("naziv",), ("naziv", "firme"), ("denumire",), ("denumirea",), ("cegnev",),
+                       ("nev",), ("unvan",), ("unvani",), ("nazev",), ("obchodni", "firma"), ("obchodne", "meno"),
+                       ("nimi",)})
 ADDRESS_KEYS = frozenset({("anschrift",), ("adresse",), ("address",), ("adres",), ("indirizzo",), ("direccion",),
-                          ("domicilio",), ("postanschrift",)})
+                          ("domicilio",), ("postanschrift",),
+                          ("adresas",), ("adrese",), ("juridiska", "adrese"), ("aadress",), ("adresa",), ("adresi",),
+                          ("naslov",), ("sediu",), ("sediul",), ("cim",), ("szekhely",), ("sidlo",), ("адрес",),
+                          ("διευθυνση",)})
 ADDRESS_OF_SIDE = {"vendor_name": "vendor_address", "customer_name": "billing_address", SHIPPING_SIDE: "shipping_address"}
 MAX_ADDRESS_LINES = 4
 MAX_HEADING_TOKENS = 4
@@ -643,6 +654,9 @@ def _value_after_key(doc: Document, p: int, line: Line, keys: frozenset) -> tupl
     return tuple(value), value_line
 
 
+MAX_KEY_WORDS_OF_A_ROW = 3  # a key that opens a row ("A. s.:", "Bank:", "Konta Nr.:") ends within its first words
+
+
 def _column_lines(doc: Document, p: int, value_line: Line, key_column: Sequence[Line], direction: int) -> list[WordRef]:
     """The lines that continue a value in its column, below (``direction`` 1) or above (-1) it: next to each other,
     at its left edge, on rows where the key column prints no key of its own ("Anschrift: Lieferantenstraße 20" /
@@ -664,6 +678,8 @@ def _column_lines(doc: Document, p: int, value_line: Line, key_column: Sequence[
         words = [WordRef(p, w) for w in line.word_indices]
         if direction < 0 and _number_line(doc, words):
             break  # "0001231000000 (GLN)" over "Lieferant GmbH & Co. KG": the value of a key OCR set apart
+        if any(doc.word(r).text.endswith(":") for r in words[:MAX_KEY_WORDS_OF_A_ROW]):
+            break  # a row of another key glued to its value: "Adresas: ..." / "LT-47174 Kaunas" / "A. s.: LT98 ..."
         out = out + words if direction > 0 else words + out
         current = line
     return out
@@ -694,6 +710,8 @@ def party_fields(doc: Document, labels: Sequence[str]) -> dict[str, tuple[WordRe
                 elif value_line is not None:
                     value += _name_wrapped(doc, p, value_line)
                 found[label] = value
+                if label == address and side in labels and side not in found and not payees_bank:
+                    found.update(_unkeyed_name_over(doc, p, lines, line, side))
                 break
         if side not in found and address not in found and not payees_bank and not _has_block_keys(doc, p, lines):
             block = _address_label(doc, p, lines, side) or (_one_line_label(doc, p, lines[0], side) if lines else {})
@@ -706,6 +724,16 @@ def party_fields(doc: Document, labels: Sequence[str]) -> dict[str, tuple[WordRe
                 block = _name_line_label(doc, p, lines[0], side)
             found.update({label: words for label, words in block.items() if label in labels})
     return found
+
+
+def _unkeyed_name_over(doc: Document, p: int, lines: Sequence[Line], address_key_line: Line,
+                       side: str) -> dict[str, tuple[WordRef, ...]]:
+    """A keyed block's name that has no key of its own: the block's first line, over its address's key, where it
+    reads as a name (Lithuanian "Pardavėjas" over "UAB „Nemuno medis“", "Įmonės kodas: ...", "Adresas: ...")."""
+    first = lines[0]
+    if first is address_key_line or first.box.top >= address_key_line.box.top:
+        return {}
+    return _name_line_label(doc, p, first, side)
 
 
 def _a_payees_bank(doc: Document, p: int, heading: Line, first: Line) -> bool:
@@ -880,7 +908,7 @@ def window_recipient(doc: Document) -> dict[str, tuple[WordRef, ...]]:
             for start in dict.fromkeys(starts):
                 found = _address_label(doc, 0, _column_from(doc, 0, start), "customer_name")
                 if (found.get("customer_name", (None,))[0] == WordRef(0, start.word_indices[0])
-                        and not _centred(doc, found)):
+                        and not _centred(doc, found) and not _rows_of_amounts(doc, found)):
                     return found
     return {}
 
@@ -1138,6 +1166,21 @@ def _lines_starting_with(doc: Document, name: Sequence[WordRef]) -> Iterator[tup
             refs = [WordRef(p, w) for w in line.word_indices]
             if not set(refs) & set(name) and compact_words(doc, refs[:len(name)]) == wanted:
                 yield p, line
+
+
+_PRICE = re.compile(r"\d[.,]\d{2}$")
+MIN_ROWS_OF_AMOUNTS = 2
+
+
+def _rows_of_amounts(doc: Document, fields: dict[str, tuple[WordRef, ...]]) -> bool:
+    """Whether :data:`MIN_ROWS_OF_AMOUNTS` lines of a label found in a window band print an amount further right on
+    their row: an item table's rows, whose article codes read as postcodes ("Código Descripción" over "41207 Silicona
+    neutra ... | 24 | 3,95 | 94,80": held out, the header read as the buyer), not an address."""
+    page = doc.pages[0]
+    words = {ref.word_index for refs in fields.values() for ref in refs}
+    labelled = [line for line in page.lines if words.intersection(line.word_indices)]
+    return sum(any(other.box.x0 > line.box.x1 and other.box.vertical_overlap(line.box) > 0 and _PRICE.search(
+        page.words[other.word_indices[-1]].text) for other in page.lines) for line in labelled) >= MIN_ROWS_OF_AMOUNTS
 
 
 def _centred(doc: Document, fields: dict[str, tuple[WordRef, ...]]) -> bool:
