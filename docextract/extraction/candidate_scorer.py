@@ -351,11 +351,11 @@ def _a_tax_id_its_key_names(context: DocumentContext, scorer: CandidateScorer,
     if "vendor_tax_id" in chosen or "vendor_tax_id" not in scorer.fields:
         return chosen
 
-    def named(c: Candidate) -> bool:
-        left = context.keys(c.words)[0]
-        return left is not None and "vendor_tax_id" in left.labels and c.party_side != "customer_name" and \
-            valid_in_scheme_of_key([t for r in left.words for t in key_tokens(context.doc.word(r).text)],
-                                   " ".join(context.doc.word(r).text for r in c.words))
+    def named(c: Candidate) -> bool:  # (its key left of it on its row, or over it: a header row's "USPPI EIN")
+        text = " ".join(context.doc.word(r).text for r in c.words)
+        return c.party_side != "customer_name" and any(
+            hit is not None and "vendor_tax_id" in hit.labels and valid_in_scheme_of_key(
+                [t for r in hit.words for t in key_tokens(context.doc.word(r).text)], text) for hit in context.keys(c.words))
 
     found = _the_one_value(context, scorer, "vendor_tax_id", 0.0, named)
     return chosen if found is None else {**chosen, "vendor_tax_id": found}

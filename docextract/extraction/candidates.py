@@ -326,9 +326,10 @@ def generate(doc: Document, index: LineIndex, locale: str, year: int | None) -> 
                         out["identifier"].append(Candidate("identifier", _flat(refs[i - 1:i + 1]),
                                                            f"{texts[i - 1]} {value}"))
                     out["identifier"].append(Candidate("identifier", refs[i], value))
-                elif text.isdigit() and _keyed_as_invoice_number(index, refs[i]):
-                    # "45" under "Numero documento": too short for a number of its own, but its key names it
-                    out["identifier"].append(Candidate("identifier", refs[i], text))
+                elif (short := identifier_text(text)).isdigit() and _keyed_as_invoice_number(index, refs[i]):
+                    # "45" under "Numero documento", a tutor's "INVOICE #7": too short for a number of its own, but
+                    # its key names it
+                    out["identifier"].append(Candidate("identifier", refs[i], short))
     return out
 
 

@@ -97,6 +97,9 @@ NOT_INVOICE_TITLES = (
     "reminder", "payment reminder", "final demand", "final reminder", "letter before action",
     "statement of account", "account statement", "customer statement",  # (a US doctor's "Statement" is its bill)
     "remittance advice", "payment advice", "payment confirmation",
+    # (stop 74) a bank's contract note of a securities trade, a marketplace's payout statement to its seller
+    "borsenabrechnung", "wertschriftenabrechnung", "wertpapierabrechnung", "contract note", "avis d execution",
+    "releve de reversement", "payout statement",
     "mahnung", "zahlungserinnerung", "kontoauszug", "zahlungsavis", "zahlungsbestatigung",
     "rappel", "relance", "releve de compte", "avis de paiement", "confirmation de paiement",
     "herinnering", "betalingsherinnering", "aanmaning", "rekeninguittreksel", "betalingsbericht",
@@ -163,6 +166,7 @@ NOT_AN_INVOICE_SENTENCES = (
     "this is not a valid tax invoice", "not a vat invoice", "not a tax invoice",
     "dies ist keine rechnung", "dieses dokument ist keine rechnung", "dieses schreiben ist keine rechnung",
     "ceci n'est pas une facture", "ce document n'est pas une facture", "ne constitue pas une facture",
+    "ce relevé n'est pas une facture", "cet avis n'est pas une facture",  # (stop 74) a marketplace's payout statement
     "ne vaut pas facture", "dit is geen factuur", "dit document is geen factuur", "geldt niet als factuur",
     "non costituisce fattura", "non è una fattura", "non ha valore di fattura",
     "no es una factura", "no constituye factura", "no constituye una factura", "no tiene validez como factura",

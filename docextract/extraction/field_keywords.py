@@ -443,6 +443,7 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
         # (stop 74) India's "GSTIN/UIN", Kenya's "KRA PIN", the Philippines' "VAT Reg. TIN", Peru's RUC, Brazil's CNPJ,
         # Colombia's NIT
         "gstin uin", "kra pin", "pin no", "tin", "tin no", "vat reg tin", "vat tin", "ruc", "r u c", "cnpj", "nit",
+        "usppi ein", "exporter ein", "shipper ein",  # a US export invoice's principal party in interest
         # the EU's VAT number and the US employer number as ERPs name their types (Tryton: "European VAT Number")
         "eu vat", "eu vat no", "eu vat number", "european vat", "european vat no", "european vat number",
         "europaische ust idnr", "numero de tva europeen", "europees btw nummer", "identificador fiscal europeo",

@@ -223,10 +223,12 @@ def is_vat_number(checked: CheckedIdentifier) -> bool:
 
 
 # Tax ids that a key names by their scheme, outside the EU's VAT numbers: Kenya's "KRA PIN", Peru's "R.U.C.",
-# Brazil's "CNPJ", Colombia's "NIT", Mexico's "RFC", Chile's "R.U.T." (key_tokens of the key -> stdnum module)
+# Brazil's "CNPJ", Colombia's "NIT", Mexico's "RFC", Chile's "R.U.T.", the US "EIN" (key_tokens of the key -> stdnum
+# module)
 SCHEMES_NAMED_BY_KEY: dict[tuple[str, ...], str] = {
     ("kra", "pin"): "ke.pin", ("ruc",): "pe.ruc", ("r", "u", "c"): "pe.ruc", ("cnpj",): "br.cnpj",
     ("nit",): "co.nit", ("rfc",): "mx.rfc", ("rut",): "cl.rut", ("r", "u", "t"): "cl.rut",
+    ("ein",): "us.ein", ("fein",): "us.ein", ("usppi", "ein"): "us.ein",  # the US employer number
 }
 
 

@@ -502,7 +502,8 @@ def _payment_key_before_a_date(doc: Document, left: Sequence[WordRef], value: Se
     while end > 0 and len(left) - end < MAX_DUE_BY_WORDS and key_tokens(doc.word(left[end - 1]).text) in (
             [word] for word in DUE_BY_WORDS):
         end -= 1
-    if end in (0, len(left)) or whole_key(doc, left[:end], _PAYABLE_LABELS) is None:
+    # (or a due date's own key before the word: "Payment due by 16th April 2024 please.")
+    if end in (0, len(left)) or whole_key(doc, left[:end], _PAYABLE_LABELS | {"due_date"}) is None:
         return None
     return KeyHit(frozenset({"due_date"}), tuple(left), 0.0)
 
@@ -834,14 +835,16 @@ def _date_under_the_numbers_line(index: LineIndex, above: Line, value: Sequence[
     if labels is not None and "invoice_date" not in labels:
         return None
     doc, p = index.doc, value[0].page_index
-    line = index.line(value[0])
-    if line is None or len(line.word_indices) != len(value) or parse_date(" ".join(doc.word(r).text for r in value)) is None:
+    texts = [doc.word(r).text for r in value]
+    # (cheap tests first: every value under a line asks)
+    if not (_NUMERIC_DATE.match(texts[0]) or any(t.strip(".,").casefold() in MONTH_NUMBERS for t in texts[:3])):
         return None
     number = WordRef(p, above.word_indices[-1])
-    if not any(ch.isdigit() for ch in doc.word(number).text):
+    line = index.line(value[0])
+    if line is None or len(line.word_indices) != len(value) or not any(ch.isdigit() for ch in doc.word(number).text):
         return None
     hit = key_left(index, [number], frozenset({"invoice_number"}))
-    if hit is None or not hit.words or hit.words[-1] == number:
+    if hit is None or not hit.words or hit.words[-1] == number or parse_date(" ".join(texts)) is None:
         return None
     return KeyHit(frozenset({"invoice_date"}), hit.words, 0.0)
 

@@ -126,6 +126,7 @@ def test_a_tax_id_valid_in_the_scheme_its_key_names():
     assert valid_in_scheme_of_key(["kra", "pin"], "P051678432K")
     assert valid_in_scheme_of_key(["r", "u", "c"], "20604815739")
     assert valid_in_scheme_of_key(["cnpj"], "34.817.265/0001-07")
+    assert valid_in_scheme_of_key(["usppi", "ein"], "34-1927566")
     assert not valid_in_scheme_of_key(["r", "u", "c"], "20604815738")  # its check digit broken
     assert not valid_in_scheme_of_key(["vat"], "P051678432K")  # no scheme named
 
@@ -257,3 +258,35 @@ def test_a_glued_sign_in_running_text_still_names_another_invoice():
     context = document_context(doc, [], {}, "en_US", 2024)
     other = next(c for c in context.candidates["identifier"] if c.value == "5821")
     assert is_reference_key(context, context.keys(other.words)[0], other.words)
+
+
+def test_a_contract_note_and_a_payout_statement_are_no_invoice():
+    # a Swiss bank's "Börsenabrechnung" of a share purchase and a French marketplace's "RELEVÉ DE REVERSEMENT" that says
+    # "Ce relevé n'est pas une facture." (held out: both typed invoice, their numbers, dates and IBANs accepted)
+    from docextract.extraction.doctype import document_type
+
+    keys = [[("Abrechnung Nr. 2406-118734-01", 40)], [("Datum", 40), ("04.06.2024", 130)],
+            [("Total zu Ihren Lasten", 40), ("CHF 47'221.35", 480)], [("IBAN CH90 0076 2012 0458 8129 0", 40)]]
+    assert document_type(_page([[("Börsenabrechnung", 40)], *keys], line_spacing=14)).type == "other"
+    rows = [[("Facture de commissions n° BQ-FC-2024-051847", 40)], [("Date de facture 15/05/2024", 40)],
+            [("Montant reversé", 300), ("2 418,60 €", 480)], [("IBAN FR76 1751 5009 0004 0618 7325 435", 40)]]
+    assert document_type(_page([[("RELEVÉ DE REVERSEMENT", 40)], *rows], line_spacing=14)).type == "other"
+    said = document_type(_page([*rows, [("Ce relevé n'est pas une facture. Les commissions vous sont facturées.", 40)]],
+                               line_spacing=14))
+    assert said.type == "other" and said.signals["says_it_is_no_invoice"]
+
+
+def test_a_one_digit_invoice_number_after_its_title_key_and_a_due_dates_key_before_by():
+    # a tutor's Word invoice: "INVOICE #7" and "Payment due by 16th April 2024 please." (held out: no number, and a
+    # sort code "07-04-36," read as the due date)
+    from docextract.extraction.candidates import generate
+
+    doc = _page([[("INVOICE #7", 250)], [("Date: 2nd of April 2024", 400)],
+                 [("Payment due by 16th April 2024 please.", 40)]], line_spacing=14)
+    index = LineIndex(doc)
+    numbers = [c.value for c in generate(doc, index, "en_GB", 2024)["identifier"]]
+    assert "7" in numbers
+    assert key_left(index, _words(doc, "16th April 2024")).labels == {"due_date"}
+    # a bare one-digit number under no key of the invoice's number stays no candidate
+    doc = _page([[("Room 7", 40)]])
+    assert "7" not in [c.value for c in generate(doc, LineIndex(doc), "en_GB", 2024)["identifier"]]
