@@ -58,6 +58,8 @@ INVOICE_TITLES = (
     # SĄSKAITA FAKTŪRA", "e-Arşiv Fatura", "Factură fiscală")
     "τιμολογιο", "τιμολογιο πωλησησ", "τιμολογιο παροχησ υπηρεσιων", "фактура", "saskaita faktura",
     "pvm saskaita faktura", "e arsiv fatura", "e fatura", "factura fiscala",
+    # (stop 74) Korea's, Vietnam's and the Philippines' English titles
+    "electronic tax invoice", "vat invoice", "vat e invoice", "service invoice", "commercial invoice",
 )
 # Titles of an invoice only where they stand as one (the whole line, or before its number): a Dutch bill ("REKENING",
 # a school's "SCHOOLREKENING 1"; "Rekening: NL91 ..." opens a bank line), an Italian e-invoice's printed courtesy copy,
@@ -100,6 +102,12 @@ NOT_INVOICE_TITLES = (
     # (stop 74) a bank's contract note of a securities trade, a marketplace's payout statement to its seller
     "borsenabrechnung", "wertschriftenabrechnung", "wertpapierabrechnung", "contract note", "avis d execution",
     "releve de reversement", "payout statement",
+    # (stop 74) a factor's purchase statement, an installer's warranty claim form, a till's end-of-day report, a SEPA
+    # direct debit's pre-notification of the invoices it collects
+    "ankaufsabrechnung", "factoringabrechnung", "garantieclaimformulier", "garantieclaim", "warranty claim",
+    "warranty claim form", "z rapport", "z report", "z bericht", "dagsafslutning", "tagesabschluss",
+    "kassenabschluss", "vorabinformation", "vorabinformation zum sepa lastschrifteinzug", "pre notification",
+    "sepa pre notification",
     "mahnung", "zahlungserinnerung", "kontoauszug", "zahlungsavis", "zahlungsbestatigung",
     "rappel", "relance", "releve de compte", "avis de paiement", "confirmation de paiement",
     "herinnering", "betalingsherinnering", "aanmaning", "rekeninguittreksel", "betalingsbericht",
@@ -165,9 +173,11 @@ NOT_AN_INVOICE_SENTENCES = (
     "this is not a vat invoice", "this is not a tax invoice", "this is not an invoice", "this document is not an invoice",
     "this is not a valid tax invoice", "not a vat invoice", "not a tax invoice",
     "dies ist keine rechnung", "dieses dokument ist keine rechnung", "dieses schreiben ist keine rechnung",
+    "diese ankaufsabrechnung ist keine rechnung", "diese vorabinformation ist keine rechnung",  # (stop 74)
     "ceci n'est pas une facture", "ce document n'est pas une facture", "ne constitue pas une facture",
     "ce relevé n'est pas une facture", "cet avis n'est pas une facture",  # (stop 74) a marketplace's payout statement
     "ne vaut pas facture", "dit is geen factuur", "dit document is geen factuur", "geldt niet als factuur",
+    "dit formulier is geen factuur",
     "non costituisce fattura", "non è una fattura", "non ha valore di fattura",
     "no es una factura", "no constituye factura", "no constituye una factura", "no tiene validez como factura",
     "não serve de fatura", "não é uma fatura", "não constitui fatura",

@@ -243,6 +243,8 @@ FIELD_KEYWORDS: dict[str, tuple[str, ...]] = {
     # refers to ("Gutschrift zu Rechnung Nr.", named by key_context.titled_number_key), the buyer's customer number
     # with the seller, a hotel guest's room
     "other_number": (
+        # (stop 74) a trader's EORI number (customs), its VAT number with "000" after it: no tax id of the invoice
+        "eori", "eori no", "eori number", "eori nr",
         "customer no", "customer number", "customer id", "kundennummer", "kunden no", "kunden id",
         "no client", "numero client", "numero de client", "code client", "reference client", "identifiant client",
         "id client", "klantnummer", "klant no",

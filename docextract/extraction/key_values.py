@@ -44,8 +44,8 @@ from docextract.extraction.key_context import (KeyHit, LineIndex, cell_around, c
                                               in_a_totals_strip, is_separator, is_title_word, key_above, key_left,
                                               line_above, line_index, line_of, line_right_of, whole_key,
                                               words_left_on_row)
-from docextract.extraction.normalize import (MAX_DATE_WORDS, is_currency_word, parse_currency, parse_date,
-                                             parse_number)
+from docextract.extraction.normalize import (ISO_CURRENCIES, MAX_DATE_WORDS, is_currency_word, parse_currency,
+                                             parse_date, parse_number)
 from docextract.extraction.party_blocks import (ADDRESS_OF_SIDE, MIN_HEADING_NAME_CHARACTERS, SALUTATIONS,
                                                SHIPPING_SIDE, STACKED_GAP_OF_HEIGHT, addressed, block_extents,
                                                company_over, compact_words, dated, ends_with_postcode, headed_by,
@@ -866,7 +866,8 @@ def key_value_entities(doc: Document, entities: Sequence[Entity], labels: Sequen
     # dropped: unusable entities of the labels found, and entities whose words a key gave to another label
     kept = [trimmed.get(id(e), e) for e in entities if e.label not in found and id(e) not in relabelled]
     out = total_that_is_due([*kept, *found.values()], doc, labels, label_probabilities, locale)
-    return _currency_read_most(_currency_of_the_total(out, doc, labels, label_probabilities), doc)
+    out = _currency_of_the_total(out, doc, labels, label_probabilities)
+    return _currency_read_most(_currency_the_totals_key_names(out, doc, labels, label_probabilities), doc)
 
 
 # The amounts whose currency word is the document's currency field where the model tagged none, first to last
@@ -895,6 +896,31 @@ def _currency_of_the_total(entities: list[Entity], doc: Document, labels: Sequen
         if sign is not None:
             return [*entities, Entity("currency", (sign,), mean_probability((sign,), "currency", label_probabilities),
                                       "rule")]
+    return entities
+
+
+def _currency_the_totals_key_names(entities: list[Entity], doc: Document, labels: Sequence[str],
+                                   label_probabilities: LabelProbabilities) -> list[Entity]:
+    """``entities`` with the currency the total's own key names by its code ("TOTAL (SGD)", "Amount Due SGD") as the
+    document's, over another the model read: a Singapore forwarder's "USD at 1.3520" exchange note, its charges in USD,
+    its total in SGD (held out: "USD" accepted as the invoice's currency)."""
+    if "currency" not in labels:
+        return entities
+    index = line_index(doc)
+    for label in ("total", "amount_due"):
+        amount = min((e for e in entities if e.label == label), key=Entity.rank, default=None)
+        hit = key_left(index, amount.words, KEY_LABELS) if amount is not None else None
+        if hit is None:
+            continue
+        named = [r for r in hit.words if doc.word(r).text.strip("():,") in ISO_CURRENCIES]
+        if len(named) != 1:
+            continue
+        code = doc.word(named[0]).text.strip("():,")
+        currencies = [e for e in entities if e.label == "currency"]
+        if currencies and all(parse_currency(e.text(doc)) == code for e in currencies):
+            return entities
+        return [*(e for e in entities if e.label != "currency"),
+                Entity("currency", (named[0],), mean_probability((named[0],), "currency", label_probabilities), "rule")]
     return entities
 
 

@@ -118,7 +118,11 @@ PHRASE_SIDES = {("pay", "to"): "vendor_name", ("remit", "to"): "vendor_name", ("
                 ("pagabile", "da"): "customer_name", ("payable", "by"): "customer_name",
                 ("titular", "del", "contrato"): "customer_name",  # a Spanish utility's contract holder
                 # the Italian invoice's holder: "Intestatario fattura" (the buyer)
-                ("intestatario",): "customer_name", ("intestatario", "fattura"): "customer_name"}
+                ("intestatario",): "customer_name", ("intestatario", "fattura"): "customer_name",
+                # an export invoice's parties (stop 74): "Exporter" | "Consignee / Importer of record"
+                ("exporter",): "vendor_name", ("shipper", "exporter"): "vendor_name",
+                ("importer",): "customer_name", ("importer", "of", "record"): "customer_name",
+                ("consignee", "importer", "of", "record"): "customer_name", ("consignee", "importer"): "customer_name"}
 _PHRASE_WORDS = frozenset(word for phrase in PHRASE_SIDES for word in phrase)  # read as printed, never as a closer
 # A payee's heading ("Remit to", "Pay to", "Payee", "Betaal aan / Remit to") names whom to pay, and under it an agency
 # or a consultancy prints the bank that holds its account ("Barclays Bank UK PLC" | "1 Churchill Place" | "Sort

@@ -290,3 +290,49 @@ def test_a_one_digit_invoice_number_after_its_title_key_and_a_due_dates_key_befo
     # a bare one-digit number under no key of the invoice's number stays no candidate
     doc = _page([[("Room 7", 40)]])
     assert "7" not in [c.value for c in generate(doc, LineIndex(doc), "en_GB", 2024)["identifier"]]
+
+
+def test_an_export_invoices_parties_and_its_eori_number():
+    # a UK export invoice's "Exporter | Consignee / Importer of record" blocks (held out: the exporter's own name read as
+    # the buyer), and its "EORI:" number, the VAT number with "000" after it, which is no tax id of the invoice
+    from docextract.extraction.field_keywords import closing_keys, key_tokens
+
+    doc = _page([[("Exporter", 40), ("Consignee / Importer of record", 225)],
+                 [("Pennine Woollen Mills Ltd", 40), ("Maison Lefeuvre SAS", 225)],
+                 [("Calder Works, Mill Lane", 40), ("14 rue des Tanneurs", 225)],
+                 [("Hebden Bridge HX7 8AB", 40), ("69002 Lyon", 225)]], line_spacing=11)
+    parties = _party_texts(doc)
+    assert parties["vendor_name"] == "Pennine Woollen Mills Ltd" and parties["customer_name"] == "Maison Lefeuvre SAS"
+    assert closing_keys(key_tokens("EORI:"))[0] == {"other_number"}
+
+
+def test_more_documents_that_are_no_invoice_and_more_invoice_titles():
+    # batch 87: a factor's "Ankaufsabrechnung" that says it is none, a SEPA pre-notification, a warranty claim form,
+    # a till's Z report (held out: typed invoice, credit note or receipt, with fields accepted); batch 88: Korea's
+    # "ELECTRONIC TAX INVOICE" and the Philippines' "SERVICE INVOICE" (held out: typed other)
+    from docextract.extraction.doctype import document_type
+
+    keys = [[("Datum:", 360), ("24.06.2024", 440)], [("Rechnung Nr.", 40), ("Rechnungsdatum", 105), ("Betrag", 480)],
+            [("RE-24-0611", 40), ("03.06.2024", 105), ("1.190,00", 480)], [("IBAN AT58 2070 6000 0012 3456", 40)]]
+    for title in ("Vorabinformation zum SEPA-Lastschrifteinzug", "Z-RAPPORT", "GARANTIECLAIMFORMULIER"):
+        assert document_type(_page([[(title, 40)], *keys], line_spacing=14)).type == "other", title
+    said = document_type(_page([[("Abrechnung", 40)], *keys,
+                                [("Diese Ankaufsabrechnung ist keine Rechnung im Sinne des § 14 UStG.", 40)]], line_spacing=14))
+    assert said.signals["says_it_is_no_invoice"]
+    invoice = [[("Invoice No.", 40), ("SI-0002871", 130)], [("Date", 40), ("15/03/2024", 130)],
+               [("Total Amount Due", 300), ("56,000.00", 480)]]
+    for title in ("ELECTRONIC TAX INVOICE", "SERVICE INVOICE", "VAT INVOICE"):
+        assert document_type(_page([[(title, 250)], *invoice], line_spacing=14)).type == "invoice", title
+
+
+def test_the_currency_the_totals_key_names_over_another_the_model_read():
+    # a Singapore forwarder's charges in USD ("USD at 1.3520") and its "TOTAL (SGD)" (held out: USD accepted)
+    from docextract.extraction.entities import Entity
+    from docextract.extraction.key_values import key_value_entities
+
+    doc = _page([[("Ocean freight USD 1,450.00", 40), ("1,960.40", 480)], [("USD at 1.3520.", 40)],
+                 [("TOTAL (SGD)", 330), ("7,607.82", 480)]], line_spacing=14)
+    usd = Entity("currency", (_words(doc, "USD at 1.3520.")[0],), 0.99)
+    total = Entity("total", tuple(_words(doc, "7,607.82")), 0.99)
+    found = key_value_entities(doc, [usd, total], ["currency", "total"], {}, "en_SG", 2024)
+    assert [e.text(doc) for e in found if e.label == "currency"] == ["(SGD)"]
