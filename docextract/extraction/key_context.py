@@ -496,7 +496,7 @@ def _payment_key_before_a_date(doc: Document, left: Sequence[WordRef], value: Se
     if labels is not None and "due_date" not in labels or not left:
         return None
     texts = [doc.word(r).text for r in value]
-    if not (_NUMERIC_DATE.match(texts[0]) or any(t.strip(".,").casefold() in MONTH_NUMBERS for t in texts[:3])):
+    if not _date_shaped(texts):
         return None
     end = len(left)
     while end > 0 and len(left) - end < MAX_DUE_BY_WORDS and key_tokens(doc.word(left[end - 1]).text) in (
@@ -560,7 +560,7 @@ def _first_of_a_pair(doc: Document, line: Line, left: Sequence[WordRef], value: 
     return KeyHit(frozenset(keys), tuple(left), 0.0)
 
 
-_AMOUNT_END = re.compile(r"\d[.,]\d{2}$")
+AMOUNT_END = re.compile(r"\d[.,]\d{2}$")
 _SERIES_LETTER = re.compile(r"[A-Z]")
 
 
@@ -572,7 +572,7 @@ def _tax_id_abbreviation(doc: Document, left: Sequence[WordRef], value: Sequence
     text = doc.word(left[-1]).text.rstrip(":")
     number = "".join(doc.word(r).text for r in value)
     if not any(ch.isalpha() for ch in text) or text != text.upper() or sum(ch.isdigit() for ch in number) < 6 \
-            or _AMOUNT_END.search(number):
+            or AMOUNT_END.search(number):
         return None
     tokens = key_tokens(text)
     keys, length = closing_keys(tokens)
@@ -680,12 +680,19 @@ def _wrapped_key(index: LineIndex, tail: Sequence[WordRef], labels: frozenset[st
 _NUMERIC_DATE = re.compile(r"\d{1,4}[./-]\d{1,2}[./-]\d{2,4}")
 
 
+def _date_shaped(texts: Sequence[str]) -> bool:
+    """Whether a value's words open as a date does: a numeric date first, or a month's name within its first three
+    words (a cheap test before a key rule that only dates may take)."""
+    return bool(texts) and (_NUMERIC_DATE.match(texts[0]) is not None
+                            or any(t.strip(".,").casefold() in MONTH_NUMBERS for t in texts[:3]))
+
+
 def _date_after_its_number(doc: Document, hit: KeyHit, value: Sequence[WordRef]) -> KeyHit:
     """``hit``, or for a date after a keyed number and a word ("Facture n° 7021845533 du 04/09/2024", whose key reads
     through the number: a key's trailing number and "du" are dropped as fillers) the invoice's date's key after the
     invoice's number."""
     texts = [doc.word(r).text for r in value]
-    if not (_NUMERIC_DATE.match(texts[0]) or any(t.strip(".,").casefold() in MONTH_NUMBERS for t in texts[:3])):
+    if not _date_shaped(texts):
         return hit
     if not any(any(ch.isdigit() for ch in doc.word(r).text) for r in hit.words[1:]):
         return hit
@@ -837,7 +844,7 @@ def _date_under_the_numbers_line(index: LineIndex, above: Line, value: Sequence[
     doc, p = index.doc, value[0].page_index
     texts = [doc.word(r).text for r in value]
     # (cheap tests first: every value under a line asks)
-    if not (_NUMERIC_DATE.match(texts[0]) or any(t.strip(".,").casefold() in MONTH_NUMBERS for t in texts[:3])):
+    if not _date_shaped(texts):
         return None
     number = WordRef(p, above.word_indices[-1])
     line = index.line(value[0])
@@ -853,13 +860,16 @@ def _beside_the_invoice_referred_to(index: LineIndex, words: Sequence[WordRef], 
     """Whether the header cell left of a key (``words[at]`` of its line ``words``; or the line left of it on its row)
     names another invoice: a credit note's header row "Creditnota nr. | Datum | Klantnr. | Betreft factuur |
     Factuurdatum", whose invoice date is the corrected invoice's (held out: accepted as the credit note's date)."""
-    doc = index.doc
+    left = _cell_left_of_a_key(index, words, at, height)
+    return _names_the_invoice_referred_to([t for r in left for t in key_tokens(index.doc.word(r).text)])
+
+
+def _cell_left_of_a_key(index: LineIndex, words: Sequence[WordRef], at: int, height: float) -> list[WordRef]:
+    """The header cell left of a key (``words[at]`` of its line ``words``), or the line left of it on its row."""
     if at > 0:
-        left = cell_around(doc, words, at - 1, at - 1, height)
-    else:
-        beside = index.line_left_on_row(words[0])
-        left = [] if beside is None else [WordRef(words[0].page_index, w) for w in beside.word_indices]
-    return _names_the_invoice_referred_to([t for r in left for t in key_tokens(doc.word(r).text)])
+        return cell_around(index.doc, words, at - 1, at - 1, height)
+    beside = index.line_left_on_row(words[0])
+    return [] if beside is None else [WordRef(words[0].page_index, w) for w in beside.word_indices]
 
 
 def _beside_another_numbers_key(index: LineIndex, words: Sequence[WordRef], at: int, height: float,
@@ -870,11 +880,7 @@ def _beside_another_numbers_key(index: LineIndex, words: Sequence[WordRef], at: 
     doc = index.doc
     if [t for r in hit.words for t in key_tokens(doc.word(r).text)] not in ([w] for w in _BARE_DATE_WORDS):
         return False
-    if at > 0:
-        left = cell_around(doc, words, at - 1, at - 1, height)
-    else:
-        beside = index.line_left_on_row(words[0])
-        left = [] if beside is None else [WordRef(words[0].page_index, w) for w in beside.word_indices]
+    left = _cell_left_of_a_key(index, words, at, height)
     key = whole_key(doc, left) if left else None
     return key is not None and key.words[0] == left[0] and "invoice_number" not in key.labels and bool(
         key.labels & {"purchase_order", OTHER_NUMBER})

@@ -35,7 +35,7 @@ from typing import Iterator, Sequence
 
 from docextract.document import Box, Document, Line, WordRef
 from docextract.extraction.field_keywords import closing_keys, is_legal_form, key_form, key_tokens
-from docextract.extraction.key_context import (OCR_TEXT_HEIGHT_OF_INK, cell_break, first_cell, is_separator,
+from docextract.extraction.key_context import (AMOUNT_END, OCR_TEXT_HEIGHT_OF_INK, cell_break, first_cell, is_separator,
                                               is_title_word, line_of, line_right_of, row_keys, whole_key)
 from docextract.extraction.per_document import per_document
 
@@ -1172,7 +1172,6 @@ def _lines_starting_with(doc: Document, name: Sequence[WordRef]) -> Iterator[tup
                 yield p, line
 
 
-_PRICE = re.compile(r"\d[.,]\d{2}$")
 MIN_ROWS_OF_AMOUNTS = 2
 
 
@@ -1181,19 +1180,22 @@ def _rows_of_amounts(doc: Document, fields: dict[str, tuple[WordRef, ...]]) -> b
     their row: an item table's rows, whose article codes read as postcodes ("Código Descripción" over "41207 Silicona
     neutra ... | 24 | 3,95 | 94,80": held out, the header read as the buyer), not an address."""
     page = doc.pages[0]
+    return sum(any(other.box.x0 > line.box.x1 and other.box.vertical_overlap(line.box) > 0 and AMOUNT_END.search(
+        page.words[other.word_indices[-1]].text) for other in page.lines)
+               for line in _label_lines(doc, fields)) >= MIN_ROWS_OF_AMOUNTS
+
+
+def _label_lines(doc: Document, fields: dict[str, tuple[WordRef, ...]]) -> list[Line]:
+    """The first page's lines that hold words of a label's fields."""
     words = {ref.word_index for refs in fields.values() for ref in refs}
-    labelled = [line for line in page.lines if words.intersection(line.word_indices)]
-    return sum(any(other.box.x0 > line.box.x1 and other.box.vertical_overlap(line.box) > 0 and _PRICE.search(
-        page.words[other.word_indices[-1]].text) for other in page.lines) for line in labelled) >= MIN_ROWS_OF_AMOUNTS
+    return [line for line in doc.pages[0].lines if words.intersection(line.word_indices)]
 
 
 def _centred(doc: Document, fields: dict[str, tuple[WordRef, ...]]) -> bool:
     """Whether the lines of a label found in a window band are centred on one axis rather than flush left: their middles
     agree better than their left edges. A window's address is set flush left; a receipt's centred header lines,
     photographed off the middle, can stand in a band with their left edges within a column's tolerance."""
-    page = doc.pages[0]
-    words = {ref.word_index for refs in fields.values() for ref in refs}
-    boxes = [line.box for line in page.lines if words.intersection(line.word_indices)]
+    boxes = [line.box for line in _label_lines(doc, fields)]
     if len(boxes) < 2:
         return False
     lefts, middles = [box.x0 for box in boxes], [box.center[0] for box in boxes]
